@@ -1,0 +1,1 @@
+"""Deterministic generators of the embedded synthetic demo (data/demo/)."""
