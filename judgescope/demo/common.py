@@ -16,19 +16,21 @@ SYNTHETIC_NOTE = (
 
 
 def write_hub_dataset(folder: Path, title: str, description: str,
-                      splits: dict[str, pa.Table], config: str) -> list[Path]:
-    """Write one config's splits as Parquet plus a README.md whose YAML `configs:` names them."""
+                      configs: dict[str, dict[str, pa.Table]]) -> list[Path]:
+    """Write each config's splits as Parquet plus a README.md whose YAML `configs:` names them."""
     folder = Path(folder)
     (folder / "data").mkdir(parents=True, exist_ok=True)
     written = []
-    lines = ["---", "configs:", f"- config_name: {config}", "  data_files:"]
-    for split, table in splits.items():
-        rel = f"data/{config}-{split}.parquet"
-        # Fixed writer options keep the bytes identical from run to run.
-        pq.write_table(table, folder / rel, compression="zstd", use_dictionary=True,
-                       write_statistics=True, store_schema=True)
-        lines += [f"  - split: {split}", f"    path: {rel}"]
-        written.append(folder / rel)
+    lines = ["---", "configs:"]
+    for config, splits in configs.items():
+        lines += [f"- config_name: {config}", "  data_files:"]
+        for split, table in splits.items():
+            rel = f"data/{config}-{split}.parquet"
+            # Fixed writer options keep the bytes identical from run to run.
+            pq.write_table(table, folder / rel, compression="zstd", use_dictionary=True,
+                           write_statistics=True, store_schema=True)
+            lines += [f"  - split: {split}", f"    path: {rel}"]
+            written.append(folder / rel)
     lines += ["---", "", f"# {title}", "", SYNTHETIC_NOTE, "", description.strip(), ""]
     (folder / "README.md").write_text("\n".join(lines), encoding="utf-8")
     written.append(folder / "README.md")
