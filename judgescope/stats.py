@@ -79,7 +79,7 @@ def bootstrap_mean_ci_from_counts(values, counts, resamples=10_000, seed=DEFAULT
 
 
 def bootstrap_mean_ci(values, resamples=10_000, seed=DEFAULT_SEED, level=0.95) -> dict:
-    """Percentile bootstrap CI of the mean; integer or few-valued data use the counts path."""
+    """Percentile bootstrap CI of the mean (NaN ignored); integer or few-valued data use counts."""
     x = _floats(values)
     x = x[~np.isnan(x)]
     distinct, counts = np.unique(x, return_counts=True)
@@ -168,7 +168,7 @@ def percentiles_from_counts(values, counts, qs) -> list:
 
 
 def confusion_binary(truth, pred) -> dict:
-    """tp, fp, fn, tn counts of binary predictions against binary truth."""
+    """tp, fp, fn, tn counts of binary (0/1 or bool) predictions against binary truth."""
     t, p = np.asarray(truth).astype(bool), np.asarray(pred).astype(bool)
     return {"tp": int((t & p).sum()), "fp": int((~t & p).sum()),
             "fn": int((t & ~p).sum()), "tn": int((~t & ~p).sum())}
@@ -185,10 +185,8 @@ def _pair_table(a, b, categories=None) -> np.ndarray:
     if a.shape != b.shape:
         raise ValueError("label sequences must have the same length")
     cats = np.unique(np.concatenate([a, b])) if categories is None else np.asarray(categories)
-    ia, ib = np.searchsorted(cats, a), np.searchsorted(cats, b)
-    table = np.zeros((cats.size, cats.size), dtype=np.int64)
-    np.add.at(table, (ia, ib), 1)
-    return table
+    cell = np.searchsorted(cats, a) * cats.size + np.searchsorted(cats, b)
+    return np.bincount(cell, minlength=cats.size**2).reshape(cats.size, cats.size)
 
 
 def scotts_pi_fraction(a, b):
@@ -210,7 +208,8 @@ def scotts_pi(a, b):
 
 
 def weighted_kappa_from_table(table, weights="linear"):
-    """Cohen's kappa from a square table with 'linear', 'quadratic', 'none' or a k x k disagreement-weight matrix."""
+    """Cohen's kappa of a square table; weights 'linear', 'quadratic', 'none' or a k x k
+    disagreement matrix (0 on the diagonal)."""
     t = np.asarray(table, dtype=float)
     i, j = np.indices(t.shape)
     if isinstance(weights, str):
@@ -243,7 +242,7 @@ def bennett_s(a, b, categories):
 
 
 def fleiss_kappa(counts_matrix):
-    """Fleiss' kappa from a subjects x categories matrix of rating counts (same raters per subject)."""
+    """Fleiss' kappa of a subjects x categories count matrix (same raters for every subject)."""
     x = np.asarray(counts_matrix, dtype=float)
     raters = x.sum(1)
     if x.shape[0] == 0 or raters[0] < 2:
@@ -282,7 +281,7 @@ def _krippendorff_delta(vals: np.ndarray, n_c: np.ndarray, level: str) -> np.nda
 
 def krippendorff_alpha(reliability_data, level="nominal"):
     """Krippendorff's alpha of a coders x units matrix; None/NaN mark missing values."""
-    rows = [list(r) for r in reliability_data]
+    rows = [list(r) for r in np.asarray(reliability_data, dtype=object)]
     cells = [(u, v) for r in rows for u, v in enumerate(r) if not _is_missing(v)]
     if not cells:
         return None
@@ -354,7 +353,7 @@ def _round_decimal(frac: Fraction, digits: int) -> str:
     return f"{sign}{whole}.{part:0{digits}d}" if digits else f"{sign}{whole}"
 
 
-def format_fraction_decimal(frac: Fraction, digits: int = 5, gate=None, max_digits: int = 30) -> str:
+def format_fraction_decimal(frac: Fraction, digits: int = 5, gate=None, max_digits=30) -> str:
     """'1999/2499 = 0.79992': at least `digits` decimals, more if rounding could cross a gate.
 
     With a gate, digits grow until the shown decimal sits on the same side of the gate as

@@ -264,3 +264,10 @@ def test_gate_verdict(point, gate, low, high, verdict, inconclusive):
 ])
 def test_format_fraction_decimal(frac, digits, gate, expected):
     assert S.format_fraction_decimal(frac, digits, gate) == expected
+
+
+def test_pandas_input_is_accepted():
+    pd = pytest.importorskip("pandas")
+    assert S.bootstrap_mean_ci(pd.Series(FIXTURE), seed=1) == S.bootstrap_mean_ci(FIXTURE, seed=1)
+    frame = pd.DataFrame(KRIPPENDORFF_2011)
+    assert S.krippendorff_alpha(frame) == pytest.approx(0.743, abs=5e-4)

@@ -1,0 +1,251 @@
+"""Load every dataset of a manifest once: resolve, hash-check, validate, cache on disk, serve views."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+import threading
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from judgescope import __version__, db, hub
+from judgescope.readers import read_raw
+from judgescope.schema import SCHEMAS
+from judgescope.sources import (DatasetSpec, Manifest, ResolvedFiles, SourceError, load_manifest,
+                                resolve_local)
+from judgescope.validate import (build_checked, check_required, clean_select, columns_of,
+                                 ledger_select, normalize_pairwise)
+
+# Bump when validation changes what it writes, so cached tables are rebuilt.
+BUILD_VERSION = 1
+_LOCK = threading.RLock()
+_HASHES: dict[tuple, str] = {}
+
+
+def cache_root() -> Path:
+    root = os.environ.get("JUDGESCOPE_CACHE") or Path.home() / ".cache" / "judgescope"
+    return Path(root)
+
+
+def file_sha256(path: Path) -> str:
+    """SHA-256 of a file, computed once per process for each (path, size, mtime)."""
+    st = path.stat()
+    key = (str(path), st.st_size, st.st_mtime_ns)
+    if key not in _HASHES:
+        h = hashlib.sha256()
+        with path.open("rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                h.update(block)
+        _HASHES[key] = h.hexdigest()
+    return _HASHES[key]
+
+
+@dataclass
+class Loaded:
+    spec: DatasetSpec
+    report: dict | None = None
+    error: str | None = None
+    folder: Path | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and self.report is not None
+
+    def path(self, part: str) -> Path:
+        return self.folder / f"{part}.parquet"
+
+
+def resolve(spec: DatasetSpec) -> ResolvedFiles:
+    if spec.path:
+        return resolve_local((spec.base / spec.path).resolve(), spec.config, spec.split, spec.name)
+    folder, lfs = hub.fetch(spec.hub, spec.revision, dataset=spec.name)
+    resolved = resolve_local(folder, spec.config, spec.split, spec.name)
+    resolved.lfs_sha256 = lfs
+    return resolved
+
+
+def expected_checksums(manifest: Manifest) -> dict[str, dict]:
+    """Recorded sha256/size of files, from the manifest's [integrity] checksums files."""
+    out = {}
+    for path in manifest.checksums:
+        try:
+            recorded = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as err:
+            raise SourceError(f"checksums file unreadable: {err}", file=str(path)) from err
+        out.update({str((path.parent / rel).resolve()): v for rel, v in recorded.items()})
+    return out
+
+
+def file_records(spec: DatasetSpec, resolved: ResolvedFiles, expected: dict) -> list[dict]:
+    """sha256 and size of each data file, checked against what was recorded; a change is named."""
+    records = []
+    for f in resolved.files:
+        sha, size = file_sha256(f), f.stat().st_size
+        want = expected.get(str(f.resolve()))
+        if want and (want["sha256"] != sha or want["size"] != size):
+            raise SourceError(f"file changed since it was recorded: sha256 {sha[:12]}… size {size}, "
+                              f"recorded {want['sha256'][:12]}… size {want['size']}",
+                              dataset=spec.name, file=str(f))
+        lfs = resolved.lfs_sha256.get(str(f))
+        if lfs and lfs != sha:
+            raise SourceError(f"file does not match the Hub's LFS sha256 {lfs[:12]}…",
+                              dataset=spec.name, file=str(f))
+        records.append({"file": _rel(f, resolved.root), "sha256": sha, "size": size,
+                        "lfs_sha256": lfs, "recorded": bool(want)})
+    return records
+
+
+def _rel(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return path.name
+
+
+def load_dataset(spec: DatasetSpec, expected: dict | None = None) -> Loaded:
+    """Validated tables of one dataset, from the disk cache when its files are unchanged."""
+    if spec.problem:
+        return Loaded(spec, None, spec.problem)
+    try:
+        resolved = resolve(spec)
+        files = file_records(spec, resolved, expected or {})
+        key = hashlib.sha256(json.dumps(
+            [BUILD_VERSION, __version__, spec.kind, spec.form, [e.__dict__ for e in spec.exclude],
+             [(f["file"], f["sha256"]) for f in files]], sort_keys=True).encode()).hexdigest()[:20]
+        folder = cache_root() / f"{spec.name}-{key}"
+        with _LOCK:
+            if not (folder / "report.json").exists():
+                _build(spec, resolved, files, folder)
+        report = json.loads((folder / "report.json").read_text(encoding="utf-8"))
+        return Loaded(spec, report, None, folder)
+    except SourceError as err:
+        return Loaded(spec, None, str(err) if err.dataset else f"dataset {spec.name}: {err}")
+
+
+def _build(spec: DatasetSpec, resolved: ResolvedFiles, files: list[dict], folder: Path) -> None:
+    schema = SCHEMAS[spec.kind]
+    tmp = Path(tempfile.mkdtemp(prefix=f".{spec.name}-", dir=_ensure(cache_root())))
+    con = db.scratch()
+    try:
+        broken = read_raw(con, resolved, spec.name)
+        if spec.kind == "pairwise_ranking":
+            normalize_pairwise(con)
+        check_required(con, schema, spec.name, files[0]["file"] if len(files) == 1 else resolved.root.name)
+        casts = build_checked(con, schema, spec.exclude)
+        present = columns_of(con, "raw")
+        con.execute(f"COPY (SELECT {clean_select(con, schema, casts)} FROM checked "
+                    f"WHERE _reason IS NULL ORDER BY _file, _row) TO $p (FORMAT parquet)",
+                    {"p": str(tmp / "clean.parquet")})
+        _write_ledger(con, schema, spec, present, broken, tmp / "ledger.parquet")
+        report = _report(con, spec, files, present, len(broken))
+        (tmp / "report.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
+        if folder.exists():
+            shutil.rmtree(folder)
+        tmp.rename(folder)
+    except db.DBError as err:
+        raise SourceError(f"validation failed: {str(err).splitlines()[0]}", dataset=spec.name) from err
+    finally:
+        con.close()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _ensure(path: Path) -> Path:
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _write_ledger(con, schema, spec, present, broken: list[dict], out: Path) -> None:
+    sql, params = ledger_select(schema, spec.name, present)
+    con.execute(f"CREATE OR REPLACE TABLE ledger AS {sql}", params)
+    for b in broken:
+        con.execute("INSERT INTO ledger VALUES ($d, $f, $r, NULL, $reason, $v, NULL)",
+                    {"d": spec.name, "f": b["file"], "r": b["row"], "reason": b["reason"],
+                     "v": b["value"]})
+    con.execute("COPY (SELECT * FROM ledger ORDER BY file, row) TO $p (FORMAT parquet)",
+                {"p": str(out)})
+
+
+def _report(con, spec: DatasetSpec, files: list[dict], present: dict, broken: int) -> dict:
+    schema = SCHEMAS[spec.kind]
+    used = con.execute("SELECT count(*) FROM checked WHERE _reason IS NULL").fetchone()[0]
+    reasons = dict(con.execute("SELECT reason, count(*) FROM ledger GROUP BY 1 ORDER BY 2 DESC").fetchall())
+    excluded = sum(reasons.values())
+    known = {c.name for c in schema.columns}
+    return {
+        "dataset": spec.name, "kind": spec.kind, "title": spec.title, "origin": spec.origin,
+        "hub": spec.hub, "revision": spec.revision, "path": spec.path, "config": spec.config,
+        "split": spec.split, "synthetic": spec.synthetic, "files": files,
+        "rows_loaded": used + excluded, "rows_used": used, "rows_excluded": excluded,
+        "reasons": reasons, "unreadable_lines": broken,
+        "columns_missing": [c.name for c in schema.columns if c.name not in present],
+        "columns_extra": [c for c in present if c not in known and not c.startswith("_")],
+    }
+
+
+class Catalog:
+    """Every dataset of one manifest, loaded on first use, and a locked Store per collection."""
+
+    def __init__(self, manifest: Manifest):
+        self.manifest = manifest
+        self._loaded: dict[str, Loaded] = {}
+        self._stores: dict[str, db.Store] = {}
+        self._expected: dict | None = None
+
+    def dataset(self, name: str) -> Loaded:
+        with _LOCK:
+            if name not in self._loaded:
+                if self._expected is None:
+                    self._expected = expected_checksums(self.manifest)
+                self._loaded[name] = load_dataset(self.manifest.datasets[name], self._expected)
+            return self._loaded[name]
+
+    def collection_datasets(self, collection: str) -> list[Loaded]:
+        return [self.dataset(n) for n in self.manifest.collections[collection].datasets]
+
+    def roles(self, collection: str) -> dict[str, Loaded]:
+        """View name → dataset: the kind's role, `audit_previous` for the earlier version."""
+        coll = self.manifest.collections[collection]
+        roles: dict[str, Loaded] = {}
+        for loaded in self.collection_datasets(collection):
+            role = SCHEMAS[loaded.spec.kind].role if loaded.spec.kind in SCHEMAS else None
+            if loaded.spec.name == coll.previous:
+                role = "audit_previous"
+            if role and loaded.ok and role not in roles:
+                roles[role] = loaded
+        return roles
+
+    def store(self, collection: str) -> db.Store:
+        with _LOCK:
+            if collection not in self._stores:
+                loaded = [d for d in self.collection_datasets(collection) if d.ok]
+                views = {role: [d.path("clean")] for role, d in self.roles(collection).items()}
+                views["ledger"] = [d.path("ledger") for d in loaded] or [_empty_ledger()]
+                self._stores[collection] = db.Store(views)
+            return self._stores[collection]
+
+
+def _empty_ledger() -> Path:
+    path = _ensure(cache_root()) / f"empty-ledger-v{BUILD_VERSION}.parquet"
+    if not path.exists():
+        con = db.scratch()
+        con.execute("COPY (SELECT NULL::VARCHAR AS dataset, NULL::VARCHAR AS file, NULL::BIGINT AS row, "
+                    "NULL::VARCHAR AS column, NULL::VARCHAR AS reason, NULL::VARCHAR AS value, "
+                    "NULL::VARCHAR AS record_id WHERE false) TO $p (FORMAT parquet)", {"p": str(path)})
+        con.close()
+    return path
+
+
+@lru_cache(maxsize=8)
+def _catalog(path: str, mtime_ns: int) -> Catalog:
+    return Catalog(load_manifest(path))
+
+
+def get_catalog(path: Path | str | None = None) -> Catalog:
+    """The process-wide catalog of the active manifest (JUDGESCOPE_SOURCES or data/sources.toml)."""
+    from judgescope.sources import manifest_path
+    p = Path(path).resolve() if path else manifest_path()
+    return _catalog(str(p), p.stat().st_mtime_ns if p.exists() else 0)

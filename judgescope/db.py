@@ -1,0 +1,98 @@
+"""The only module that talks to DuckDB: named queries over locked, read-only views."""
+
+from __future__ import annotations
+
+import re
+import threading
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+
+QUERIES_DIR = Path(__file__).resolve().parent.parent / "queries"
+QUERY_NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+DBError = duckdb.Error
+
+
+class UnknownQuery(KeyError):
+    """Only the named .sql files in queries/ can run; anything else is refused."""
+
+
+_TEXTS: dict[str, str] = {}
+_TEXTS_LOCK = threading.Lock()
+
+
+def query_names() -> list[str]:
+    return sorted(p.stem for p in QUERIES_DIR.glob("*.sql"))
+
+
+def query_text(name: str) -> str:
+    """The SQL of queries/<name>.sql, read once per process."""
+    if not isinstance(name, str) or not QUERY_NAME_RE.match(name):
+        raise UnknownQuery(f"refused: {name!r} is not the name of a query in queries/")
+    with _TEXTS_LOCK:
+        if name not in _TEXTS:
+            path = QUERIES_DIR / f"{name}.sql"
+            if not path.is_file():
+                raise UnknownQuery(f"refused: no query named {name!r} in queries/")
+            _TEXTS[name] = path.read_text(encoding="utf-8")
+        return _TEXTS[name]
+
+
+def query_params(name: str) -> list[str]:
+    """The $parameters a query binds, in order of first use."""
+    sql = re.sub(r"--[^\n]*", "", query_text(name))
+    sql = re.sub(r"'(?:[^']|'')*'", "''", sql)
+    return list(dict.fromkeys(re.findall(r"\$([a-z_][a-z0-9_]*)", sql)))
+
+
+def scratch(threads: int | None = None) -> duckdb.DuckDBPyConnection:
+    """An unlocked in-memory connection, used only to validate and materialise files."""
+    con = duckdb.connect(":memory:")
+    if threads:
+        con.execute(f"SET threads = {int(threads)}")
+    return con
+
+
+def _sql_path(path: Path) -> str:
+    return "'" + str(path).replace("'", "''") + "'"
+
+
+class Store:
+    """A locked connection whose views expose one collection's validated Parquet files."""
+
+    def __init__(self, views: dict[str, list[Path]], memory_limit: str | None = None):
+        self.views = {name: [Path(p) for p in paths] for name, paths in views.items()}
+        self.con = duckdb.connect(":memory:")
+        if memory_limit:
+            self.con.execute(f"SET memory_limit = '{memory_limit}'")
+        for view, paths in self.views.items():
+            files = ", ".join(_sql_path(p) for p in paths)
+            # Identifiers come from the fixed role names in schema.py, never from user text.
+            self.con.execute(f'CREATE VIEW "{view}" AS SELECT * FROM read_parquet([{files}], '
+                             "union_by_name = true)")
+        allowed = sorted({str(p) for paths in self.views.values() for p in paths})
+        self.con.execute("SET allowed_paths = $paths", {"paths": allowed})
+        self.con.execute("SET enable_external_access = false")
+        self.con.execute("SET autoinstall_known_extensions = false")
+        self.con.execute("SET autoload_known_extensions = false")
+        self.con.execute("SET lock_configuration = true")
+
+    def has(self, view: str) -> bool:
+        return view in self.views
+
+    def run(self, name: str, **params) -> pd.DataFrame:
+        """Run queries/<name>.sql with its $parameters bound; DuckDB rejects missing or extra ones."""
+        cur = self.con.cursor()
+        try:
+            return cur.execute(query_text(name), params).df()
+        finally:
+            cur.close()
+
+    def execute_raw(self, sql: str):
+        """Run SQL on the locked connection (tests use it to prove the lock holds)."""
+        cur = self.con.cursor()
+        try:
+            return cur.execute(sql).fetchall()
+        finally:
+            cur.close()

@@ -1,0 +1,271 @@
+"""The sources manifest: which pinned datasets exist, how they group, and where their files are."""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from judgescope.schema import SCHEMAS
+
+DEFAULT_MANIFEST = Path(__file__).resolve().parent.parent / "data" / "sources.toml"
+REVISION_RE = re.compile(r"^[0-9a-f]{40}$")
+REPO_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,95}/[A-Za-z0-9][A-Za-z0-9_.-]{0,95}$")
+FORMATS = {".parquet": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".csv": "csv"}
+PIN_HINT = ('pin a full 40-hex commit, e.g. revision = "0f9cd568fabd7f7ad3b3d9a72e31ae8aeb936840"; '
+            "find it with huggingface_hub.HfApi().dataset_info(repo_id).sha or on the repo's "
+            "'Files and versions' history")
+
+
+class SourceError(Exception):
+    """A dataset or file that cannot be used; the message names dataset, file and column."""
+
+    def __init__(self, message: str, dataset: str | None = None, file: str | None = None,
+                 column: str | None = None, row: int | None = None):
+        self.dataset, self.file, self.column, self.row = dataset, file, column, row
+        where = ", ".join(f"{k} {v}" for k, v in (("dataset", dataset), ("file", file),
+                                                   ("column", column), ("row", row)) if v is not None)
+        super().__init__(f"{where}: {message}" if where else message)
+
+
+@dataclass(frozen=True)
+class Exclusion:
+    column: str
+    values: tuple[str, ...]
+    reason: str
+
+
+@dataclass
+class DatasetSpec:
+    name: str
+    kind: str
+    title: str
+    base: Path
+    path: str | None = None
+    hub: str | None = None
+    revision: str | None = None
+    config: str | None = None
+    split: str | None = None
+    form: str = "flat"
+    synthetic: bool = False
+    exclude: tuple[Exclusion, ...] = ()
+    problem: str | None = None  # set when the manifest entry itself is unusable
+
+    @property
+    def origin(self) -> str:
+        if self.hub:
+            return f"{self.hub}@{(self.revision or '?')[:7]}"
+        return f"local: {self.path}"
+
+
+@dataclass
+class Collection:
+    name: str
+    title: str
+    datasets: list[str]
+    previous: str | None = None
+    join_key: tuple[str, ...] = ("instance_id", "target_language", "unit", "paragraph_id")
+    description: str = ""
+
+
+@dataclass
+class Manifest:
+    path: Path
+    datasets: dict[str, DatasetSpec]
+    collections: dict[str, Collection]
+    checksums: list[Path] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+def manifest_path() -> Path:
+    return Path(os.environ.get("JUDGESCOPE_SOURCES") or DEFAULT_MANIFEST).resolve()
+
+
+def load_manifest(path: Path | str | None = None) -> Manifest:
+    """Parse a manifest; a bad dataset entry is kept with its problem so the rest still works."""
+    path = Path(path).resolve() if path else manifest_path()
+    try:
+        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as err:
+        raise SourceError(f"manifest not found: {path}") from err
+    except tomllib.TOMLDecodeError as err:
+        raise SourceError(f"manifest {path} is not valid TOML: {err}") from err
+    datasets = {}
+    for i, entry in enumerate(doc.get("dataset", [])):
+        spec = _dataset_spec(entry, path.parent, i)
+        datasets[spec.name] = spec
+    collections, problems = {}, []
+    for entry in doc.get("collection", []):
+        coll = _collection(entry, datasets, problems)
+        collections[coll.name] = coll
+    checksums = [_inside(path.parent, p, "integrity.checksums") for p in
+                 doc.get("integrity", {}).get("checksums", [])]
+    return Manifest(path, datasets, collections, checksums, problems)
+
+
+def _dataset_spec(entry: dict, base: Path, index: int) -> DatasetSpec:
+    name = str(entry.get("name") or f"dataset_{index + 1}")
+    spec = DatasetSpec(
+        name=name, kind=str(entry.get("kind", "")), title=str(entry.get("title", name)), base=base,
+        path=entry.get("path"), hub=entry.get("hub"), revision=entry.get("revision"),
+        config=entry.get("config"), split=entry.get("split"), form=entry.get("form", "flat"),
+        synthetic=bool(entry.get("synthetic", False)),
+        exclude=tuple(Exclusion(str(x["column"]), tuple(map(str, _as_list(x["value"]))),
+                                str(x.get("reason", "excluded by the manifest")))
+                      for x in entry.get("exclude", [])))
+    try:
+        _check_spec(spec)
+    except SourceError as err:
+        spec.problem = str(err)
+    return spec
+
+
+def _check_spec(spec: DatasetSpec) -> None:
+    if spec.kind not in SCHEMAS:
+        raise SourceError(f"unknown kind {spec.kind!r}; known kinds: {', '.join(SCHEMAS)}",
+                          dataset=spec.name)
+    if bool(spec.path) == bool(spec.hub):
+        raise SourceError("give exactly one origin: path = ... or hub = ...", dataset=spec.name)
+    if spec.path:
+        _inside(spec.base, spec.path, f"dataset {spec.name}")
+    else:
+        check_repo_id(spec.hub, spec.name)
+        check_revision(spec.revision, spec.name)
+
+
+def check_repo_id(repo_id: str | None, dataset: str | None = None) -> str:
+    if not repo_id or not REPO_ID_RE.match(repo_id) or ".." in repo_id:
+        raise SourceError(f"hub repo id {repo_id!r} is not of the form owner/name", dataset=dataset)
+    return repo_id
+
+
+def check_revision(revision: str | None, dataset: str | None = None) -> str:
+    if not revision or not REVISION_RE.match(str(revision)):
+        raise SourceError(f"revision {revision!r} is not pinned: {PIN_HINT}", dataset=dataset)
+    return revision
+
+
+def _inside(base: Path, rel: str, what: str) -> Path:
+    """Resolve a manifest path, refusing one that escapes the manifest's folder."""
+    target = (base / rel).resolve()
+    if Path(rel).is_absolute() or not target.is_relative_to(base.resolve()):
+        raise SourceError(f"{what}: path {rel!r} escapes the manifest folder {base}")
+    return target
+
+
+def _collection(entry: dict, datasets: dict, problems: list[str]) -> Collection:
+    coll = Collection(name=str(entry["name"]), title=str(entry.get("title", entry["name"])),
+                      datasets=[str(d) for d in entry.get("datasets", [])],
+                      previous=entry.get("previous"), description=str(entry.get("description", "")))
+    if "join_key" in entry:
+        coll.join_key = tuple(map(str, entry["join_key"]))
+    for missing in [d for d in coll.datasets if d not in datasets]:
+        problems.append(f"collection {coll.name}: dataset {missing!r} is not defined")
+    coll.datasets = [d for d in coll.datasets if d in datasets]
+    return coll
+
+
+def _as_list(value) -> list:
+    return value if isinstance(value, list) else [value]
+
+
+@dataclass
+class ResolvedFiles:
+    root: Path
+    files: list[Path]
+    format: str
+    lfs_sha256: dict[str, str] = field(default_factory=dict)
+
+
+def file_format(path: Path) -> str:
+    fmt = FORMATS.get(path.suffix.lower())
+    if not fmt:
+        raise SourceError(f"unsupported file type {path.suffix!r} (use Parquet, JSONL or CSV)",
+                          file=str(path))
+    return fmt
+
+
+def resolve_local(target: Path, config: str | None, split: str | None,
+                  dataset: str | None = None) -> ResolvedFiles:
+    """A single file, or a folder laid out like a Hub dataset repository."""
+    if not target.exists():
+        raise SourceError("no such file or folder", dataset=dataset, file=str(target))
+    if target.is_file():
+        return ResolvedFiles(target.parent, [target], file_format(target))
+    patterns = hub_layout_files(target, config, split, dataset)
+    files = sorted({p for pat in patterns for p in target.glob(pat) if p.is_file()})
+    if not files:
+        raise SourceError(f"no data files match {patterns}", dataset=dataset, file=str(target))
+    formats = {file_format(f) for f in files}
+    if len(formats) > 1:
+        raise SourceError(f"mixed file types {sorted(formats)} in one split", dataset=dataset,
+                          file=str(target))
+    return ResolvedFiles(target, files, formats.pop())
+
+
+def hub_layout_files(folder: Path, config: str | None, split: str | None,
+                     dataset: str | None = None) -> list[str]:
+    """Glob patterns for one config/split, read from README.md's YAML `configs:`."""
+    configs = read_card_configs(folder, dataset)
+    if not configs:
+        found = [p.relative_to(folder).as_posix() for p in folder.rglob("*")
+                 if p.is_file() and p.suffix.lower() in FORMATS]
+        if not found:
+            raise SourceError("folder has no README configs and no data files", dataset=dataset,
+                              file=str(folder))
+        return found
+    chosen = _choose(configs, config, "config", folder, dataset,
+                     default=next((c for c, v in configs.items() if v.get("default")), None))
+    splits = _split_files(configs[chosen].get("data_files"))
+    split_name = _choose(splits, split, f"split of config {chosen!r}", folder, dataset)
+    return splits[split_name]
+
+
+def _choose(options: dict, wanted: str | None, what: str, folder: Path, dataset: str | None,
+            default: str | None = None) -> str:
+    if wanted is not None:
+        if wanted not in options:
+            raise SourceError(f"{what} {wanted!r} not found; available: {sorted(options)}",
+                              dataset=dataset, file=str(folder / "README.md"))
+        return wanted
+    if len(options) == 1:
+        return next(iter(options))
+    if default:
+        return default
+    raise SourceError(f"several {what}s {sorted(options)}: choose one (--config/--split or "
+                      "config/split in the manifest)", dataset=dataset, file=str(folder))
+
+
+def _split_files(data_files) -> dict[str, list[str]]:
+    if data_files is None:
+        return {"train": ["**/*"]}
+    if isinstance(data_files, (str, list)) and not (isinstance(data_files, list) and data_files
+                                                    and isinstance(data_files[0], dict)):
+        return {"train": [str(p) for p in _as_list(data_files)]}
+    if isinstance(data_files, dict):
+        return {str(k): [str(p) for p in _as_list(v)] for k, v in data_files.items()}
+    return {str(d.get("split", "train")): [str(p) for p in _as_list(d["path"])] for d in data_files}
+
+
+def read_card_configs(folder: Path, dataset: str | None = None) -> dict[str, dict]:
+    card = folder / "README.md"
+    if not card.exists():
+        return {}
+    text = card.read_text(encoding="utf-8", errors="replace")
+    if not text.startswith("---"):
+        return {}
+    try:
+        front = yaml.safe_load(text.split("---", 2)[1]) or {}
+    except (yaml.YAMLError, IndexError) as err:
+        raise SourceError(f"README.md YAML front matter is broken: {err}", dataset=dataset,
+                          file=str(card)) from err
+    if not isinstance(front, dict):
+        raise SourceError("README.md front matter is not a mapping", dataset=dataset, file=str(card))
+    configs = front.get("configs") or []
+    if not isinstance(configs, list):
+        raise SourceError("README.md `configs:` must be a list", dataset=dataset, file=str(card))
+    return {str(c.get("config_name", "default")): c for c in configs if isinstance(c, dict)}
