@@ -1,0 +1,127 @@
+"""Streamlit helpers shared by the pages: active collection, cached queries, safe text, exports."""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+from datetime import datetime, timezone
+
+import pandas as pd
+import streamlit as st
+
+from judgescope import __version__
+from judgescope.catalog import Catalog, get_catalog
+from judgescope.schema import RTL_LANGUAGES, label
+
+QUERY_CACHE_ENTRIES = 256
+
+
+def catalog() -> Catalog:
+    return get_catalog()
+
+
+def collection_name() -> str:
+    """The collection picked in the sidebar (URL parameter `collection`)."""
+    names = list(catalog().manifest.collections)
+    value = st.session_state.get("collection") or st.query_params.get("collection")
+    return value if value in names else names[0]
+
+
+@st.cache_data(max_entries=QUERY_CACHE_ENTRIES, show_spinner=False)
+def _cached(manifest: str, collection: str, query: str, params: tuple) -> pd.DataFrame:
+    return catalog().store(collection).run(query, **dict(params))
+
+
+def run(query: str, **params) -> pd.DataFrame:
+    """Run queries/<query>.sql on the active collection; results cached per parameters."""
+    frozen = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in params.items()))
+    out = _cached(str(catalog().manifest.path), collection_name(), query, frozen)
+    return out.copy()
+
+
+def roles() -> dict:
+    return catalog().roles(collection_name())
+
+
+def need(*wanted: str, what: str = "this page") -> None:
+    """Stop the page with a clear note when the collection lacks a dataset the page needs."""
+    have = roles()
+    missing = [r for r in wanted if r not in have]
+    if missing:
+        names = ", ".join(missing)
+        st.info(f"The collection **{collection_name()}** has no usable {names} dataset, which "
+                f"{what} needs. Pick another collection in the sidebar, or see Overview for "
+                "datasets that failed to load.")
+        st.stop()
+
+
+def text_block(text: str | None, lang: str | None = None, empty: str = "(empty)") -> None:
+    """Data text shown as text: escaped, wrapped, never truncated, right-to-left where needed."""
+    if text is None or (isinstance(text, float) and pd.isna(text)):
+        st.caption(empty)
+        return
+    base = str(lang or "").split("-")[0].lower()
+    direction = "rtl" if base in RTL_LANGUAGES else "auto"
+    st.html(f'<div dir="{direction}" lang="{html.escape(base)}" style="white-space:pre-wrap;'
+            f'overflow-wrap:anywhere;unicode-bidi:isolate;font-size:0.95rem;line-height:1.5;'
+            f'border:1px solid #ddd;border-radius:6px;padding:0.6rem;max-height:24rem;'
+            f'overflow-y:auto">{html.escape(str(text))}</div>')
+
+
+def provenance(filters: dict, rows: int, datasets: list[str] | None = None) -> dict:
+    cat = catalog()
+    chosen = datasets or [d.spec.name for d in cat.collection_datasets(collection_name())]
+    return {
+        "app": "JudgeScope", "app_version": __version__,
+        "exported_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "collection": collection_name(), "rows": rows, "filters": filters,
+        "datasets": [_dataset_provenance(cat.dataset(n)) for n in chosen],
+    }
+
+
+def _dataset_provenance(loaded) -> dict:
+    rep = loaded.report or {}
+    return {"name": loaded.spec.name, "kind": loaded.spec.kind, "hub": loaded.spec.hub,
+            "revision": loaded.spec.revision, "path": loaded.spec.path,
+            "config": loaded.spec.config, "split": loaded.spec.split,
+            "synthetic": loaded.spec.synthetic,
+            "files": [{k: f[k] for k in ("file", "sha256", "size")} for f in rep.get("files", [])]}
+
+
+def export_buttons(frame: pd.DataFrame, stem: str, filters: dict,
+                   datasets: list[str] | None = None) -> None:
+    """CSV and Parquet of exactly these rows, and the JSON provenance that travels with them."""
+    prov = provenance(filters, len(frame), datasets)
+    prov_json = json.dumps(prov, indent=1, ensure_ascii=False, default=str)
+    buf = io.BytesIO()
+    frame.to_parquet(buf, index=False)
+    cols = st.columns(3)
+    cols[0].download_button("⬇ CSV", frame.to_csv(index=False).encode("utf-8"), f"{stem}.csv",
+                            "text/csv", key=f"dl_csv_{stem}")
+    cols[1].download_button("⬇ Parquet", buf.getvalue(), f"{stem}.parquet",
+                            "application/octet-stream", key=f"dl_parquet_{stem}")
+    cols[2].download_button("⬇ Provenance (JSON)", prov_json.encode("utf-8"),
+                            f"{stem}.provenance.json", "application/json", key=f"dl_prov_{stem}")
+
+
+def table(frame: pd.DataFrame, **kwargs):
+    """A dataframe with readable column labels (SQL returns snake_case)."""
+    shown = frame.rename(columns={c: label(c) for c in frame.columns})
+    return st.dataframe(shown, hide_index=True, **kwargs)
+
+
+def url_value_notice(key: str, accepted) -> None:
+    """Say so when a URL parameter held a value the page could not use."""
+    raw = st.query_params.get_all(key)
+    if not raw:
+        return
+    ok = accepted if isinstance(accepted, (list, tuple, set)) else [accepted]
+    bad = [v for v in raw if v not in {str(a) for a in ok}]
+    if bad:
+        st.warning(f"URL parameter `{key}` had {', '.join(repr(b) for b in bad[:5])}, which this "
+                   "data does not have; showing the default instead.")
+
+
+def fmt_n(value) -> str:
+    return "n/a" if value is None or (isinstance(value, float) and pd.isna(value)) else f"{value:,}"

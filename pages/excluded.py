@@ -1,0 +1,29 @@
+"""Excluded rows: every row that could not be used, with its file, row and reason."""
+
+import streamlit as st
+
+from judgescope import ui
+
+st.title("Excluded rows")
+st.caption("Rows that stay out of every statistic, counted by reason. Loaded = used + excluded "
+           "for every dataset; nothing is dropped silently.")
+summary = ui.run("ledger_summary")
+if summary.empty:
+    st.success("Every row of every dataset in this collection is usable.")
+    st.stop()
+
+datasets = sorted(summary["dataset"].unique())
+reasons = sorted(summary["reason"].unique())
+ui.url_value_notice("dataset", datasets)
+c = st.columns(2)
+chosen_ds = c[0].multiselect("Dataset", datasets, key="dataset", bind="query-params")
+chosen_rs = c[1].multiselect("Reason", reasons, key="reason", bind="query-params")
+ui.table(summary[(summary.dataset.isin(chosen_ds or datasets)) & (summary.reason.isin(chosen_rs or reasons))])
+
+params = {"datasets": chosen_ds, "reasons": chosen_rs}
+total = int(ui.run("ledger_count", **params)["rows"].iloc[0])
+limit = 5_000
+rows = ui.run("ledger_rows", limit=limit, **params)
+st.markdown(f"**{total:,}** excluded rows match" + (f"; the first {limit:,} are listed." if total > limit else "."))
+ui.table(rows, use_container_width=True)
+ui.export_buttons(rows, "excluded_rows", params)
