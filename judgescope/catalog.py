@@ -199,7 +199,11 @@ class Catalog:
         with _LOCK:
             if name not in self._loaded:
                 if self._expected is None:
-                    self._expected = expected_checksums(self.manifest)
+                    try:
+                        self._expected = expected_checksums(self.manifest)
+                    except SourceError as err:  # say so on Overview; the data may still load
+                        self.manifest.problems.append(str(err))
+                        self._expected = {}
                 self._loaded[name] = load_dataset(self.manifest.datasets[name], self._expected)
             return self._loaded[name]
 

@@ -1,0 +1,38 @@
+# JudgeScope: `make run` serves the embedded demo; `make test` runs every test.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 8501
+
+.PHONY: run test test-fast demo bench soak clean
+
+$(VENV)/.installed: requirements.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $@
+
+run: $(VENV)/.installed
+	$(PY) -m streamlit run app.py --server.headless true --server.address 127.0.0.1 --server.port $(PORT)
+
+test: $(VENV)/.installed-dev
+	$(PY) -m pytest -q
+
+test-fast: $(VENV)/.installed-dev
+	$(PY) -m pytest -q -m "not browser"
+
+demo: $(VENV)/.installed
+	$(PY) -m judgescope.demo data/demo
+
+bench: $(VENV)/.installed
+	$(PY) -m bench
+
+soak: $(VENV)/.installed-dev
+	$(PY) -m bench.soak --sessions 20 --seconds 60
+
+clean:
+	rm -rf $(VENV) .pytest_cache screenshots bench/data

@@ -1,0 +1,5 @@
+import sys
+
+from judgescope.cli import main
+
+sys.exit(main())

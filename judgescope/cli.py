@@ -1,0 +1,78 @@
+"""`python -m judgescope COMMAND`: the headless twin of the pages, sharing their code.
+
+Each command lives in judgescope/commands/<name>.py with `add_arguments(parser)` and
+`run(args) -> int`. Exit codes: 0 all good, 1 problems found in the data, 2 unusable input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from pathlib import Path
+
+from judgescope.catalog import Loaded, get_catalog, load_dataset
+from judgescope.sources import DatasetSpec, SourceError
+
+COMMANDS = ("validate", "report", "verify", "calibrate", "rank")
+EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE = 0, 1, 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m judgescope", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    modules = {}
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"judgescope.commands.{name}")
+        except ModuleNotFoundError as err:
+            if err.name != f"judgescope.commands.{name}":
+                raise
+            continue
+        modules[name] = module
+        p = sub.add_parser(name, help=(module.__doc__ or "").strip().splitlines()[0])
+        module.add_arguments(p)
+    args = parser.parse_args(argv)
+    try:
+        return modules[args.command].run(args)
+    except SourceError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_UNUSABLE
+
+
+def add_source_arguments(parser: argparse.ArgumentParser, name: str = "source", nargs=None) -> None:
+    parser.add_argument(name, nargs=nargs, help="a manifest dataset name, a data file, or a folder "
+                        "laid out like a Hub dataset repository")
+    parser.add_argument("--config", help="config of a Hub-layout folder holding several")
+    parser.add_argument("--split", help="split of a Hub-layout folder holding several")
+    parser.add_argument("--form", default="flat", help="snapshot form: flat or nested")
+
+
+def load_source(source: str, kind: str | None, config: str | None = None,
+                split: str | None = None, form: str = "flat") -> Loaded:
+    """A manifest dataset by name, else a file or Hub-layout folder validated as `kind`."""
+    catalog = get_catalog()
+    if source in catalog.manifest.datasets:
+        loaded = catalog.dataset(source)
+    else:
+        path = Path(source).resolve()
+        if not path.exists():
+            raise SourceError(f"{source!r} is neither a dataset in {catalog.manifest.path.name} "
+                              "nor an existing file or folder")
+        if kind is None:
+            raise SourceError(f"{source}: say which kind of dataset this is")
+        spec = DatasetSpec(name=path.stem, kind=kind, title=path.name, base=path.parent,
+                           path=path.name, config=config, split=split, form=form)
+        loaded = load_dataset(spec)
+    if not loaded.ok:
+        raise SourceError(loaded.error)
+    if kind and loaded.spec.kind != kind:
+        raise SourceError(f"dataset {loaded.spec.name} is a {loaded.spec.kind}, not a {kind}")
+    return loaded
+
+
+def write_json(data, path: str | None) -> None:
+    text = json.dumps(data, indent=1, ensure_ascii=False, default=str)
+    if path:
+        Path(path).write_text(text + "\n", encoding="utf-8")

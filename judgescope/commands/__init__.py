@@ -1,0 +1,1 @@
+"""CLI commands; each module has add_arguments(parser) and run(args) -> int."""

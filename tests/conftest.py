@@ -1,0 +1,38 @@
+"""Shared fixtures. Tests never touch the network or the user's cache."""
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+REALDATA = SHARED / "realdata"
+
+# Before judgescope is imported anywhere: a private cache, no Hub traffic, the demo manifest.
+os.environ["JUDGESCOPE_CACHE"] = tempfile.mkdtemp(prefix="judgescope-test-cache-")
+os.environ["HF_HUB_OFFLINE"] = "1"
+os.environ.pop("JUDGESCOPE_SOURCES", None)
+
+
+@pytest.fixture
+def realdata(tmp_path) -> Path:
+    """A copy of ../shared/realdata in tmp (manifest paths may not leave their folder)."""
+    if not REALDATA.is_dir():
+        pytest.skip("../shared/realdata is not beside this checkout")
+    import shutil
+
+    dest = tmp_path / "realdata"
+    shutil.copytree(REALDATA, dest)
+    return dest
+
+
+@pytest.fixture
+def write_manifest(tmp_path):
+    """Write a manifest TOML into tmp_path and return its path."""
+    def write(text: str, name: str = "sources.toml") -> Path:
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        return path
+    return write
