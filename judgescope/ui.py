@@ -125,3 +125,14 @@ def url_value_notice(key: str, accepted) -> None:
 
 def fmt_n(value) -> str:
     return "n/a" if value is None or (isinstance(value, float) and pd.isna(value)) else f"{value:,}"
+
+
+def dataset_for(role: str):
+    """The Loaded dataset behind a view name (audit, snapshot, items, …) in this collection."""
+    return roles().get(role)
+
+
+def missing_columns(role: str) -> set[str]:
+    """Schema columns the dataset behind `role` lacks (its view holds them as NULL)."""
+    loaded = dataset_for(role)
+    return set(loaded.report["columns_missing"]) if loaded else set()
