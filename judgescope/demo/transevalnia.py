@@ -211,18 +211,27 @@ def parse_decision(text: str):
     return 0 if TIE_RE.search(text) else None
 
 
-def decide(pref: int, acc: float, r: np.random.Generator):
-    """A model decision with accuracy ~acc and a pull towards Translation 1."""
-    if r.random() < 0.03:
-        return None  # the model never commits
-    if pref == 0:
-        return int(r.choice([1, 1, 0, 2]))
-    # Position bias: right more often when the better one is shown first.
-    if r.random() < (acc + 0.08 if pref == 1 else acc - 0.08):
-        return pref
-    if pref == 2:
-        return 1 if r.random() < 0.85 else 0
-    return 2 if r.random() < 0.6 else 0
+def decide_all(prefs: list[int], acc: float, r: np.random.Generator) -> list:
+    """Decisions of one model/method over one dataset: exactly round(acc * n) of the n
+    human-decided triplets are right, and right answers fall more often on triplets
+    whose better translation is shown first - the built-in position bias."""
+    prefs = np.asarray(prefs)
+    decided = np.flatnonzero(prefs != 0)
+    weight = np.where(prefs[decided] == 1, 1.8, 1.0)
+    right = set(r.choice(decided, size=round(acc * len(decided)), replace=False,
+                         p=weight / weight.sum()).tolist())
+    out = []
+    for i, pref in enumerate(prefs.tolist()):
+        if pref == 0:
+            out.append(int(r.choice([1, 1, 0, 2])))
+        elif i in right:
+            out.append(pref)
+        elif r.random() < 0.12:
+            out.append(None)  # the model never commits (counts as wrong)
+        else:  # a wrong pick leans towards Translation 1
+            out.append(int(r.choice([1, 0], p=[.85, .15]) if pref == 2
+                           else r.choice([2, 0], p=[.6, .4])))
+    return out
 
 
 def decision_text(d, r: np.random.Generator) -> str:
@@ -299,10 +308,8 @@ def interleaved(profiles) -> str:
     return "\n\n".join(blocks)
 
 
-def model_fields(model: str, profiles, pref: int, accs: dict,
-                 r: np.random.Generator) -> dict:
-    """All columns of one model for one triplet; later steps build on earlier ones."""
-    d = {method: decide(pref, accs[method], r) for method in METHODS}
+def model_fields(model: str, profiles, d: dict, r: np.random.Generator) -> dict:
+    """All columns of one model for one triplet, given its decision per method."""
     steps = {"one_step_ranking": rationale(profiles, model) + " ",
              "two_step_ranking": "Based on the dimensional evaluations, ",
              "three_step_ranking": "Comparing the interleaved evaluations dimension by dimension, "}
@@ -321,29 +328,38 @@ def model_fields(model: str, profiles, pref: int, accs: dict,
 
 # ------------------------------------------------------------ with_human_ranking
 
-def dataset_rows(spec, r: np.random.Generator) -> list[dict]:
-    """Demo rows of one data source, each a (src, tgt1, tgt2) triplet."""
+def triplets(spec, r: np.random.Generator) -> list[dict]:
+    """Demo rows of one data source without model columns: (src, tgt1, tgt2) + scores."""
     name, src, tgt, _, n, scale = spec
     pairs = [(a, b) for a in range(len(BANK)) for b in range(len(BANK)) if a != b]
-    chosen = r.choice(len(pairs), size=n, replace=False)
-    # Per dataset/method/model accuracy in the range the paper reports.
-    accs = {m: {meth: float(r.uniform(0.64, 0.8)) for meth in METHODS} for m in MODELS}
     rows = []
-    for i in chosen:
+    for i in r.choice(len(pairs), size=n, replace=False):
         pair = pairs[int(i)]
-        others = [k for k in range(len(BANK)) if k not in pair]
-        other = int(r.choice(others))
+        other = int(r.choice([k for k in range(len(BANK)) if k not in pair]))
         profiles = draw_profiles(r)
         scores = human_scores(scale, profiles, r)
         if scale == "da" and not rows:
             scores[1] = scores[0]  # DA ties are rare but real (identical ratings)
-        row = {"dataset": name, "src_text": _join(src, [BANK[k][COL[src]] for k in pair]),
-               "tgt_texts": [translate(pair, src, tgt, p, other) for p in profiles],
-               "src_lang": src, "tgt_lang": tgt, "src_lang_long": LANG_LONG[src],
-               "tgt_lang_long": LANG_LONG[tgt], "human_scores": scores}
-        for model in MODELS:
-            row |= model_fields(model, profiles, preference(scores), accs[model], r)
-        rows.append(row)
+        rows.append({"dataset": name, "_profiles": profiles,
+                     "src_text": _join(src, [BANK[k][COL[src]] for k in pair]),
+                     "tgt_texts": [translate(pair, src, tgt, p, other) for p in profiles],
+                     "src_lang": src, "tgt_lang": tgt, "src_lang_long": LANG_LONG[src],
+                     "tgt_lang_long": LANG_LONG[tgt], "human_scores": scores})
+    return rows
+
+
+def dataset_rows(spec, r: np.random.Generator) -> list[dict]:
+    """Triplets plus both models' decisions and evaluations."""
+    rows = triplets(spec, r)
+    prefs = [preference(row["human_scores"]) for row in rows]
+    for model in MODELS:
+        # Per dataset/method/model accuracy in the range the paper reports.
+        decisions = {m: decide_all(prefs, float(r.uniform(0.62, 0.8)), r) for m in METHODS}
+        for i, row in enumerate(rows):
+            d = {m: decisions[m][i] for m in METHODS}
+            row |= model_fields(model, row["_profiles"], d, r)
+    for row in rows:
+        del row["_profiles"]
     return rows
 
 
@@ -391,6 +407,9 @@ def verification_rows(subset: str, n: int, r: np.random.Generator) -> list[dict]
     for idx in range(n):
         if subset.startswith("haiku"):
             source, translation = HAIKU[idx % len(HAIKU)]
+            # Repeated haiku come from other systems with other layouts.
+            translation = (translation, translation.replace(" / ", "\n"),
+                           translation.replace("— / ", "— ").replace(" / ", ", "))[idx // len(HAIKU) % 3]
             evaluation = HAIKU_EVAL.format(nuance=str(r.choice(
                 ["faithfully", "loosely", "with an explanatory gloss"])))
         else:
