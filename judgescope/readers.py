@@ -97,7 +97,8 @@ def _frame(records: list[dict]) -> pd.DataFrame:
             data[c] = pd.array(values, dtype="string")
         elif kinds <= {int} and kinds:
             data[c] = pd.array(values, dtype="Int64")
-        elif kinds <= {int, float} and kinds:
+        elif kinds <= {int, float} and kinds and not any(v != v for v in values if v is not None):
+            # NaN has no place in a nullable float column: it travels as text and is flagged.
             data[c] = pd.array([None if v is None else float(v) for v in values], dtype="Float64")
         elif kinds <= {bool} and kinds:
             data[c] = pd.array(values, dtype="boolean")

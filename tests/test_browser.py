@@ -1,0 +1,103 @@
+"""A real headless Chromium opens every page against `streamlit run`, and saves screenshots.
+
+Screenshots land in screenshots/ (git-ignored): look at them.
+"""
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from pages_index import page_cases, url_path
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+SHOTS = ROOT / "screenshots"
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian chromium")]
+CHROME_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+               "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    port = _free_port()
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+         "--server.address", "127.0.0.1", "--server.port", str(port)],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if urllib.request.urlopen(f"{base}/_stcore/health", timeout=1).status == 200:
+                break
+        except OSError:
+            time.sleep(0.2)
+    else:
+        proc.kill()
+        pytest.fail("streamlit did not become healthy: " + proc.stdout.read().decode()[-2000:])
+    yield base
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROME_ARGS)
+        yield b
+        b.close()
+
+
+def open_page(browser, url: str):
+    """Open url, wait until Streamlit has finished running the script; return page and errors."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url, wait_until="domcontentloaded")
+    page.wait_for_selector('[data-testid="stApp"]', timeout=60_000)
+    page.wait_for_selector('[data-testid="stMainBlockContainer"] h1', timeout=90_000)
+    # The status widget shows while the script runs; wait for it to settle.
+    page.wait_for_function("""() => !document.querySelector('[data-testid="stStatusWidget"]')""",
+                           timeout=90_000)
+    page.wait_for_timeout(800)
+    return context, page, errors
+
+
+SHOTS_READY = False
+
+
+@pytest.mark.parametrize("page_file,collection", page_cases())
+def test_page_in_chromium(server, browser, page_file, collection):
+    global SHOTS_READY
+    if not SHOTS_READY:
+        shutil.rmtree(SHOTS, ignore_errors=True)
+        SHOTS.mkdir(parents=True)
+        SHOTS_READY = True
+    context, page, errors = open_page(browser, f"{server}/{url_path(page_file)}?collection={collection}")
+    try:
+        exceptions = page.locator('[data-testid="stException"]').all_inner_texts()
+        page.screenshot(path=str(SHOTS / f"{url_path(page_file)}--{collection}.png"), full_page=True)
+        assert not exceptions, exceptions
+        assert not errors, errors
+        assert page.locator("h1").count() >= 1
+    finally:
+        context.close()
