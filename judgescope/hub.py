@@ -24,6 +24,8 @@ def fetch(repo_id: str, revision: str, dataset: str | None = None,
     from huggingface_hub import snapshot_download
     from huggingface_hub.errors import LocalEntryNotFoundError
 
+    # Read at call time (the library reads it at import), so a test or a user can point it anywhere.
+    cache_dir = cache_dir or os.environ.get("HF_HUB_CACHE") or None
     try:
         folder = snapshot_download(repo_id, repo_type="dataset", revision=revision,
                                    cache_dir=cache_dir, local_files_only=True)
