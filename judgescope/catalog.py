@@ -21,8 +21,9 @@ from judgescope.validate import (build_checked, check_required, clean_select, co
                                  ledger_select, normalize_pairwise)
 
 # Bump when validation changes what it writes, so cached tables are rebuilt.
-BUILD_VERSION = 1
+BUILD_VERSION = 2
 _LOCK = threading.RLock()
+SCORED_KINDS = ("judge_audit", "raw_judge_records")
 _HASHES: dict[tuple, str] = {}
 
 
@@ -137,9 +138,14 @@ def _build(spec: DatasetSpec, resolved: ResolvedFiles, files: list[dict], folder
         check_required(con, schema, spec.name, files[0]["file"] if len(files) == 1 else resolved.root.name)
         casts = build_checked(con, schema, spec.exclude)
         present = columns_of(con, "raw")
+        # Audits are stored sorted by score: low-score lists then read only the first row groups
+        # (Parquet min/max statistics act as the low-score index); other kinds keep file order.
+        order = "score, judge_record_id" if spec.kind in SCORED_KINDS else "_file, _row"
         con.execute(f"COPY (SELECT {clean_select(con, schema, casts)} FROM checked "
-                    f"WHERE _reason IS NULL ORDER BY _file, _row) TO $p (FORMAT parquet)",
-                    {"p": str(tmp / "clean.parquet")})
+                    f"WHERE _reason IS NULL ORDER BY {order}) TO $p (FORMAT parquet, "
+                    f"ROW_GROUP_SIZE 122880)", {"p": str(tmp / "clean.parquet")})
+        if spec.kind in SCORED_KINDS:
+            _write_counts(con, tmp)
         _write_ledger(con, schema, spec, present, broken, tmp / "ledger.parquet")
         report = _report(con, spec, files, present, len(broken))
         (tmp / "report.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
@@ -151,6 +157,15 @@ def _build(spec: DatasetSpec, resolved: ResolvedFiles, files: list[dict], folder
     finally:
         con.close()
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _write_counts(con, tmp: Path) -> None:
+    """Per-score counts by every facet, built once per file revision: pages aggregate these
+    (thousands of rows) instead of scanning millions of audit rows on each interaction."""
+    con.execute("""COPY (SELECT target_language, unit, score_origin, run_group, score,
+                    (judge_explanation IS NULL) AS explanation_missing, count(*) AS n
+                  FROM read_parquet($clean) GROUP BY ALL ORDER BY ALL) TO $p (FORMAT parquet)""",
+                {"clean": str(tmp / "clean.parquet"), "p": str(tmp / "counts.parquet")})
 
 
 def _ensure(path: Path) -> Path:
@@ -227,6 +242,8 @@ class Catalog:
             if collection not in self._stores:
                 loaded = [d for d in self.collection_datasets(collection) if d.ok]
                 views = {role: [d.path("clean")] for role, d in self.roles(collection).items()}
+                views |= {f"{role}_counts": [d.path("counts")] for role, d in
+                          self.roles(collection).items() if d.path("counts").exists()}
                 views["ledger"] = [d.path("ledger") for d in loaded] or [_empty_ledger()]
                 self._stores[collection] = db.Store(views)
             return self._stores[collection]
