@@ -136,3 +136,16 @@ def missing_columns(role: str) -> set[str]:
     """Schema columns the dataset behind `role` lacks (its view holds them as NULL)."""
     loaded = dataset_for(role)
     return set(loaded.report["columns_missing"]) if loaded else set()
+
+
+@st.cache_data(max_entries=16, show_spinner="Parsing ranking decisions…")
+def _ranking_frames(manifest: str, collection: str, fallback: str):
+    from judgescope import ranking
+    return ranking.load(catalog().store(collection).run, fallback)
+
+
+def ranking_frames():
+    """(pairs, decisions) of the collection's ranking view, decisions parsed once and cached."""
+    fallback = dataset_for("ranking").spec.name
+    pairs, decisions = _ranking_frames(str(catalog().manifest.path), collection_name(), fallback)
+    return pairs.copy(), decisions.copy()
