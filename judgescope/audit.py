@@ -1,0 +1,268 @@
+"""Translation-audit statistics from SQL score-count tables (pure: pandas + judgescope.stats).
+
+Every function takes the output of a queries/audit_*.sql GROUP BY (one row per group and exact
+score, with its count `n`), never the audit rows themselves, so the cost does not grow with the
+number of rows. Bootstrap CIs are percentile bootstraps drawn as multinomials over the distinct
+scores of a group (stats.bootstrap_mean_ci_from_counts): exactly a row resample, seeded.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from judgescope import stats
+from judgescope.schema import NOT_RECORDED, sort_units
+
+DEFAULT_THRESHOLDS = (60, 80, 90)
+DEFAULT_RESAMPLES = 10_000
+DEFAULT_SEED = stats.DEFAULT_SEED
+LEVEL = 0.95
+OVERALL = "overall"
+# Facets a page may split by: value → label; the SQL picks the column with a CASE on the value.
+FACETS = {"none": "no split", "source_split": "source split", "run_group": "run group",
+          "score_origin": "score origin", "dataset_version": "dataset version",
+          "judge_prompt_version": "prompt version", "requested_judge_model": "requested judge model"}
+BOOTSTRAP_METHOD = "percentile bootstrap, multinomial over per-score counts"
+
+
+def threshold_columns(thresholds=DEFAULT_THRESHOLDS) -> list[str]:
+    """Column names of the three threshold counts, e.g. below_60, below_80, at_least_90."""
+    t1, t2, t3 = (stats._label(t) for t in thresholds)
+    return [f"below_{t1}", f"below_{t2}", f"at_least_{t3}"]
+
+
+def describe_counts(scores, counts, thresholds=DEFAULT_THRESHOLDS) -> dict:
+    """n, mean, median, sample SD (ddof=1) and threshold counts of one group's score counts."""
+    v = np.asarray(scores, dtype=float)
+    c = np.asarray(counts, dtype=np.int64)
+    n = int(c.sum())
+    names = threshold_columns(thresholds)
+    out = {"n": n, "mean": None, "median": None, "sd": None}
+    if n:
+        mean = float(v @ c / n)
+        out["mean"] = mean
+        out["median"] = stats.percentiles_from_counts(v, c, [50])[0]
+        if n >= 2:
+            out["sd"] = float(np.sqrt(((v - mean) ** 2) @ c / (n - 1)))
+    t1, t2, t3 = thresholds
+    out[names[0]] = int(c[v < t1].sum())
+    out[names[1]] = int(c[v < t2].sum())
+    out[names[2]] = int(c[v >= t3].sum())
+    return out
+
+
+def _groups(counts: pd.DataFrame, by: list[str]):
+    if not by:
+        yield (), counts
+        return
+    for key, part in counts.groupby(by, sort=False, dropna=False):
+        yield (key if isinstance(key, tuple) else (key,)), part
+
+
+def _pooled(part: pd.DataFrame, value: str = "score") -> tuple[np.ndarray, np.ndarray]:
+    # The same score may appear in several rows (one per facet value): pool them.
+    g = part.groupby(value, sort=True)["n"].sum()
+    return g.index.to_numpy(dtype=float), g.to_numpy(dtype=np.int64)
+
+
+def summary_table(counts: pd.DataFrame, by: list[str], thresholds=DEFAULT_THRESHOLDS,
+                  shares: bool = False) -> pd.DataFrame:
+    """One row per group of `by`: describe_counts, plus share columns when `shares`."""
+    rows = []
+    for key, part in _groups(counts, by):
+        v, c = _pooled(part)
+        rows.append({**dict(zip(by, key)), **describe_counts(v, c, thresholds)})
+    out = pd.DataFrame(rows, columns=list(by) + ["n", "mean", "median", "sd"]
+                       + threshold_columns(thresholds))
+    if shares:
+        for col in threshold_columns(thresholds):
+            out[f"share_{col}"] = out[col] / out["n"].where(out["n"] > 0)
+    return _ordered(out, by)
+
+
+def _ordered(frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """Units in schema order, everything else alphabetical; `overall` rows last."""
+    if frame.empty or not by:
+        return frame.reset_index(drop=True)
+    keys = []
+    for col in by:
+        values = frame[col].astype(str)
+        order = sort_units(set(values) - {OVERALL}) if col == "unit" else sorted(set(values) - {OVERALL})
+        rank = {v: i for i, v in enumerate(order + [OVERALL])}
+        keys.append(values.map(rank))
+    idx = pd.DataFrame(dict(enumerate(keys))).sort_values(list(range(len(keys))), kind="stable").index
+    return frame.loc[idx].reset_index(drop=True)
+
+
+def with_facet_labels(counts: pd.DataFrame) -> pd.DataFrame:
+    """NULL facet values read `not recorded`."""
+    out = counts.copy()
+    if "facet" in out:
+        out["facet"] = out["facet"].astype(object).where(out["facet"].notna(), NOT_RECORDED)
+    return out
+
+
+def unit_summary(counts: pd.DataFrame, thresholds=DEFAULT_THRESHOLDS, facet: bool = False,
+                 shares: bool = True) -> pd.DataFrame:
+    """Per unit (and facet value) plus the weighted overall row over every unit."""
+    by = ["unit", "facet"] if facet else ["unit"]
+    per = summary_table(with_facet_labels(counts), by, thresholds, shares)
+    overall = summary_table(counts, [], thresholds, shares)
+    overall.insert(0, "unit", OVERALL)
+    if facet:
+        overall.insert(1, "facet", "")
+    return pd.concat([per, overall], ignore_index=True)
+
+
+def language_summary(counts: pd.DataFrame, thresholds=DEFAULT_THRESHOLDS) -> pd.DataFrame:
+    """Per language × unit, and per language over all its units (unit `overall`)."""
+    per = summary_table(counts, ["target_language", "unit"], thresholds)
+    whole = summary_table(counts, ["target_language"], thresholds)
+    whole.insert(1, "unit", OVERALL)
+    return _ordered(pd.concat([per, whole], ignore_index=True), ["target_language", "unit"])
+
+
+def bootstrap_table(counts: pd.DataFrame, by: list[str], resamples=DEFAULT_RESAMPLES,
+                    seed=DEFAULT_SEED, level=LEVEL) -> pd.DataFrame:
+    """Mean and percentile-bootstrap CI per group, each group drawn from the same seed."""
+    rows = []
+    for key, part in _groups(counts, by):
+        v, c = _pooled(part)
+        ci = stats.bootstrap_mean_ci_from_counts(v, c, resamples, seed, level)
+        rows.append({**dict(zip(by, key)), "mean": ci["mean"], "low": ci["low"], "high": ci["high"]})
+    return _ordered(pd.DataFrame(rows, columns=list(by) + ["mean", "low", "high"]), by)
+
+
+def unit_bootstrap(counts: pd.DataFrame, resamples=DEFAULT_RESAMPLES, seed=DEFAULT_SEED,
+                   level=LEVEL) -> pd.DataFrame:
+    """Bootstrap CI per unit plus the weighted overall row."""
+    per = bootstrap_table(counts, ["unit"], resamples, seed, level)
+    overall = bootstrap_table(counts, [], resamples, seed, level)
+    overall.insert(0, "unit", OVERALL)
+    return pd.concat([per, overall], ignore_index=True)
+
+
+def ci_label(resamples=DEFAULT_RESAMPLES, seed=DEFAULT_SEED, level=LEVEL) -> str:
+    return (f"{level:.0%} CI: {BOOTSTRAP_METHOD}, {resamples:,} resamples, seed {seed}")
+
+
+def tails_table(counts: pd.DataFrame, threshold=60, level=LEVEL) -> pd.DataFrame:
+    """Lower tail per language × unit: P5, P10, rows and share below `threshold` (Wilson CI)."""
+    rows = []
+    for (lang, unit), part in _groups(counts, ["target_language", "unit"]):
+        v, c = _pooled(part)
+        n, k = int(c.sum()), int(c[v < threshold].sum())
+        p5, p10 = stats.percentiles_from_counts(v, c, [5, 10])
+        ci = stats.wilson_ci(k, n, level)
+        rows.append({"target_language": lang, "unit": unit, "n": n,
+                     "mean": float(v @ c / n) if n else None, "p5": p5, "p10": p10,
+                     "below": k, "share_below": ci["share"], "share_low": ci["low"],
+                     "share_high": ci["high"]})
+    return _ordered(pd.DataFrame(rows), ["target_language", "unit"])
+
+
+def mean_matrix(counts: pd.DataFrame) -> pd.DataFrame:
+    """Language × unit matrix of means (rows languages, columns units in schema order)."""
+    means = summary_table(counts, ["target_language", "unit"])
+    wide = means.pivot(index="target_language", columns="unit", values="mean")
+    return wide[sort_units(wide.columns)].sort_index()
+
+
+def spread_note(tails: pd.DataFrame) -> str | None:
+    """The language × unit cell furthest below its unit's median language mean, as a sentence."""
+    if tails.empty:
+        return None
+    t = tails.copy()
+    t["gap"] = t["mean"] - t.groupby("unit")["mean"].transform("median")
+    worst = t.loc[t["gap"].idxmin()]
+    if worst["gap"] >= 0:
+        return None
+    return (f"Widest spread: {worst['target_language']} × {worst['unit']} averages "
+            f"{worst['mean']:.2f}, {-worst['gap']:.2f} points below the median language "
+            f"for that unit.")
+
+
+def compare_table(previous: pd.DataFrame, current: pd.DataFrame, by: list[str],
+                  resamples=DEFAULT_RESAMPLES, seed=DEFAULT_SEED, level=LEVEL) -> pd.DataFrame:
+    """Both means, current minus previous, and its unpaired bootstrap CI per group of `by`."""
+    prev = dict(_groups(previous, by))
+    rows = []
+    for key, cur in _groups(current, by):
+        pv, pc = _pooled(prev[key]) if key in prev else (np.array([]), np.array([], dtype=np.int64))
+        cv, cc = _pooled(cur)
+        d = stats.bootstrap_diff_ci(pv, pc, cv, cc, resamples, seed, level)
+        rows.append({**dict(zip(by, key)), "n_previous": int(pc.sum()), "n_current": int(cc.sum()),
+                     "previous_mean": float(pv @ pc / pc.sum()) if pc.sum() else None,
+                     "current_mean": float(cv @ cc / cc.sum()),
+                     "diff": d["diff"], "low": d["low"], "high": d["high"]})
+    cols = list(by) + ["n_previous", "n_current", "previous_mean", "current_mean", "diff", "low", "high"]
+    return _ordered(pd.DataFrame(rows, columns=cols), by)
+
+
+def unit_compare(previous, current, resamples=DEFAULT_RESAMPLES, seed=DEFAULT_SEED, level=LEVEL):
+    """compare_table per unit plus the weighted overall row."""
+    per = compare_table(previous, current, ["unit"], resamples, seed, level)
+    overall = compare_table(previous, current, [], resamples, seed, level)
+    overall.insert(0, "unit", OVERALL)
+    return pd.concat([per, overall], ignore_index=True)
+
+
+def overlap_is_small(overlap: pd.DataFrame, share: float = 0.5) -> bool:
+    """True when fewer than `share` of the smaller sample's units appear in both versions."""
+    smaller = overlap[["n_current", "n_previous"]].fillna(0).min(axis=1).sum()
+    return smaller == 0 or overlap["overlap"].sum() < share * smaller
+
+
+def overlap_sentence(overlap: pd.DataFrame) -> str:
+    parts = [f"{int(r.overlap):,} {r.unit}" for r in overlap.itertuples()]
+    return "Overlap on (source_id, target_language, unit): " + ", ".join(parts) + "."
+
+
+def paired_table(diff_counts: pd.DataFrame, resamples=DEFAULT_RESAMPLES, seed=DEFAULT_SEED,
+                 level=LEVEL) -> pd.DataFrame:
+    """Mean paired difference per unit with a bootstrap CI over the pairs' difference counts."""
+    frame = diff_counts.rename(columns={"diff": "score"})
+    out = bootstrap_table(frame, ["unit"], resamples, seed, level)
+    out.insert(1, "pairs", [int(frame.loc[frame.unit == u, "n"].sum()) for u in out["unit"]])
+    return out.rename(columns={"mean": "mean_diff"})
+
+
+# Languages written in the Latin script; others expect non-Latin candidates. Vocabulary kept here
+# because only the exact-copy hint uses it; unknown codes get no script hint at all.
+LATIN_SCRIPT = frozenset("af az ca cs cy da de en es et eu fi fil fr ga gl hr ht hu id is it lt lv "
+                         "ms mt nl no nb nn pl pt ro sk sl so sq sv sw tl tr uz vi yo zu".split())
+NON_LATIN_SCRIPT = frozenset("am ar be bg bn el fa gu he hi hy ja ka kk km kn ko lo mk ml mn mr my "
+                             "ne or pa ps ru si sr ta te th uk ur yi zh".split())
+
+
+def _base(code) -> str:
+    return str(code or "").split("-")[0].split("_")[0].lower()
+
+
+def is_latin_only(text) -> bool:
+    """Every letter of the text is Latin (ASCII or Latin-1/Extended); at least one letter."""
+    letters = [ch for ch in str(text or "") if ch.isalpha()]
+    return bool(letters) and all(ord(ch) < 0x250 for ch in letters)
+
+
+def looks_like_name_or_number(text) -> bool:
+    """Short, no sentence punctuation, and either digits only or every word capitalised."""
+    words = str(text or "").split()
+    if not words or len(words) > 6 or any(ch in str(text) for ch in ".?!;:"):
+        return False
+    if all(any(ch.isdigit() for ch in w) or not any(ch.isalpha() for ch in w) for w in words):
+        return True
+    small = {"of", "the", "and", "de", "la", "von", "van", "da", "du", "di", "del", "y", "&"}
+    return all(w[0].isupper() or w.lower() in small or w[0].isdigit() for w in words)
+
+
+def exact_copy_hints(rows: pd.DataFrame) -> pd.DataFrame:
+    """Add triage hints to exact-copy rows that carry `candidate_text` (None where unknown)."""
+    out = rows.copy()
+    has_text = out["candidate_text"].notna()
+    non_latin = out["target_language"].map(lambda c: _base(c) in NON_LATIN_SCRIPT)
+    latin = out["candidate_text"].map(is_latin_only)
+    out["latin_in_non_latin_language"] = (latin & non_latin).where(has_text, None)
+    out["name_or_number"] = out["candidate_text"].map(looks_like_name_or_number).where(has_text, None)
+    return out

@@ -1,0 +1,11 @@
+-- Exact-copy rows with score and explanation, lowest score first. Params: $languages, $units
+-- (empty list = all), $limit.
+SELECT judge_record_id, target_language, unit, score, judge_explanation,
+       coalesce(score_origin, 'not recorded') AS score_origin, instance_id, paragraph_id,
+       candidate_text_sha256
+FROM audit
+WHERE candidate_text_sha256 = source_text_sha256
+  AND (len($languages) = 0 OR list_contains($languages, target_language))
+  AND (len($units) = 0 OR list_contains($units, unit))
+ORDER BY score, judge_record_id
+LIMIT $limit

@@ -1,0 +1,17 @@
+-- Exact-copy rows with the snapshot's candidate text (for triage hints). Params: $languages,
+-- $units (empty list = all), $limit. The snapshot side of the join key may be NULL (absent).
+SELECT a.judge_record_id, a.target_language, a.unit, a.score, a.judge_explanation,
+       coalesce(a.score_origin, 'not recorded') AS score_origin, a.instance_id, a.paragraph_id,
+       a.candidate_text_sha256, any_value(s.candidate_text) AS candidate_text
+FROM audit a
+LEFT JOIN snapshot s
+  ON s.instance_id = a.instance_id
+ AND (s.target_language IS NULL OR s.target_language = a.target_language)
+ AND (s.unit IS NULL OR s.unit = a.unit)
+ AND (s.paragraph_id IS NULL OR s.paragraph_id = a.paragraph_id)
+WHERE a.candidate_text_sha256 = a.source_text_sha256
+  AND (len($languages) = 0 OR list_contains($languages, a.target_language))
+  AND (len($units) = 0 OR list_contains($units, a.unit))
+GROUP BY ALL
+ORDER BY a.score, a.judge_record_id
+LIMIT $limit

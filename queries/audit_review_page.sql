@@ -1,0 +1,17 @@
+-- One page of the Review list, lowest score first, by keyset (no OFFSET over millions).
+-- Params: $languages, $units, $origins, $run_groups (empty list = all), $min_score, $max_score,
+-- $q (plain text searched in explanations, case-insensitive; '' = no search),
+-- $after_score, $after_id (the last row of the previous page; -1, '' for the first), $page_size.
+SELECT judge_record_id, target_language, unit, score,
+       coalesce(score_origin, 'not recorded') AS score_origin, judge_explanation,
+       coalesce(run_group, 'not recorded') AS run_group, instance_id, paragraph_id
+FROM audit
+WHERE (len($languages) = 0 OR list_contains($languages, target_language))
+  AND (len($units) = 0 OR list_contains($units, unit))
+  AND score BETWEEN $min_score AND $max_score
+  AND (len($origins) = 0 OR list_contains($origins, coalesce(score_origin, 'not recorded')))
+  AND (len($run_groups) = 0 OR list_contains($run_groups, coalesce(run_group, 'not recorded')))
+  AND ($q = '' OR contains(lower(coalesce(judge_explanation, '')), lower($q)))
+  AND (score, judge_record_id) > ($after_score, $after_id)
+ORDER BY score, judge_record_id
+LIMIT $page_size

@@ -1,0 +1,17 @@
+-- Rows per unit, language, facet value and exact score (the basis of every audit statistic).
+-- Params: $facet: one of none, source_split, run_group, score_origin, dataset_version,
+-- judge_prompt_version, requested_judge_model (a whitelisted column picked by value, never by text).
+SELECT unit, target_language,
+       CASE $facet
+           WHEN 'source_split' THEN source_split
+           WHEN 'run_group' THEN run_group
+           WHEN 'score_origin' THEN score_origin
+           WHEN 'dataset_version' THEN dataset_version
+           WHEN 'judge_prompt_version' THEN judge_prompt_version
+           WHEN 'requested_judge_model' THEN requested_judge_model
+           ELSE NULL
+       END::VARCHAR AS facet,
+       score::DOUBLE AS score, count(*) AS n
+FROM audit
+GROUP BY ALL
+ORDER BY unit, target_language, facet, score
