@@ -1,0 +1,11 @@
+-- How many judgements a held-out view keeps: those whose question_id is known and never
+-- appears among the calibration items (and whose key is not a calibration key). Params: none.
+SELECT count(*) AS judgements,
+       count(*) FILTER (WHERE question_id IS NULL) AS without_question_id,
+       count(*) FILTER (WHERE question_id IN (SELECT question_id FROM items)
+                          OR key IN (SELECT key FROM items)) AS on_calibration_questions,
+       count(*) FILTER (WHERE question_id IS NOT NULL
+                          AND question_id NOT IN (SELECT question_id FROM items
+                                                  WHERE question_id IS NOT NULL)
+                          AND key NOT IN (SELECT key FROM items)) AS held_out
+FROM judgements
