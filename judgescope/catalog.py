@@ -15,6 +15,7 @@ from pathlib import Path
 from judgescope import __version__, db, hub
 from judgescope.readers import read_raw
 from judgescope.schema import SCHEMAS
+from judgescope.snapshot import prepare as prepare_snapshot
 from judgescope.sources import (DatasetSpec, Manifest, ResolvedFiles, SourceError, load_manifest,
                                 resolve_local)
 from judgescope.validate import (build_checked, check_required, clean_select, columns_of,
@@ -135,6 +136,7 @@ def _build(spec: DatasetSpec, resolved: ResolvedFiles, files: list[dict], folder
         broken = read_raw(con, resolved, spec.name)
         if spec.kind == "pairwise_ranking":
             normalize_pairwise(con)
+        prepare_snapshot(con, spec)  # flattens a form = "nested" source snapshot
         check_required(con, schema, spec.name, files[0]["file"] if len(files) == 1 else resolved.root.name)
         casts = build_checked(con, schema, spec.exclude)
         present = columns_of(con, "raw")

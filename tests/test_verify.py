@@ -1,0 +1,164 @@
+"""Hash-verified joins (judgescope/verify.py, queries/verify_*.sql) on a fixture built in code."""
+
+import hashlib
+import json
+import re
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from judgescope import db, verify
+from judgescope.catalog import Catalog
+from judgescope.sources import SourceError, load_manifest
+
+KEY = ["instance_id", "target_language", "unit", "paragraph_id"]
+NFD_CAFE = "Cafe\u0301 de Flore"  # what the snapshot holds: e + combining acute
+NFC_CAFE = unicodedata.normalize("NFC", NFD_CAFE)  # what the judge saw
+
+
+def sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+# (record id, instance, language, unit, paragraph_id, judged source, judged candidate, snapshot rows)
+# snapshot rows: list of (source_text, candidate_text) held for that key.
+CASES = [
+    ("r_ok", "i1", "th", "paragraph", "0", "Bangkok is big.", "กรุงเทพฯ ใหญ่",
+     [("Bangkok is big.", "กรุงเทพฯ ใหญ่")], "verified", None),
+    ("r_question", "i1", "th", "question", None, "Where?", "ที่ไหน",
+     [("Where?", "ที่ไหน")], "verified", None),
+    ("r_answer", "i1", "ar", "answer", None, "Paris", "باريس",
+     [("Paris", "باريس")], "verified", None),
+    ("r_source", "i2", "de", "paragraph", "0", "The judged source.", "Die Quelle.",
+     [("A different source.", "Die Quelle.")], "source_mismatch", None),
+    ("r_nfd", "i2", "de", "question", None, "Which café?", NFC_CAFE,
+     [("Which café?", NFD_CAFE)], "candidate_mismatch", "nfc"),
+    ("r_space", "i3", "fr", "answer", None, "Paris", "Paris",
+     [("Paris ", "Paris\t")], "both_mismatch", "whitespace"),
+    ("r_missing", "i4", "fr", "question", None, "Lost?", "Perdu ?", [], "missing", None),
+    ("r_twice", "i5", "fr", "paragraph", "1", "Twice.", "Deux fois.",
+     [("Twice.", "Deux fois."), ("Twice.", "Deux fois.")], "ambiguous", None),
+]
+UNREFERENCED = [("i9", "th", "answer", None, "Unused.", "ไม่ใช้")]
+
+
+def write_fixture(folder: Path, cases=CASES) -> Path:
+    """audit.jsonl, snapshot.jsonl and a manifest with collection `fx`; returns the manifest."""
+    folder.mkdir(parents=True, exist_ok=True)
+    audit, snap = [], []
+    for rid, inst, lang, unit, par, src, cand, rows, _cls, _hint in cases:
+        audit.append({"judge_record_id": rid, "instance_id": inst, "target_language": lang,
+                      "unit": unit, "paragraph_id": par, "score": 90,
+                      "source_text_sha256": sha(src), "candidate_text_sha256": sha(cand)})
+        snap += [{"instance_id": inst, "target_language": lang, "unit": unit, "paragraph_id": par,
+                  "source_text": s, "candidate_text": c} for s, c in rows]
+    snap += [dict(zip(("instance_id", "target_language", "unit", "paragraph_id", "source_text",
+                       "candidate_text"), u)) for u in UNREFERENCED]
+    for name, records in (("audit.jsonl", audit), ("snapshot.jsonl", snap)):
+        (folder / name).write_text("".join(json.dumps(r, ensure_ascii=False) + "\n"
+                                           for r in records), encoding="utf-8")
+    manifest = folder / "sources.toml"
+    manifest.write_text("""
+[[collection]]
+name = "fx"
+datasets = ["fx_audit", "fx_snapshot"]
+[[dataset]]
+name = "fx_audit"
+kind = "judge_audit"
+path = "audit.jsonl"
+[[dataset]]
+name = "fx_snapshot"
+kind = "source_snapshot"
+path = "snapshot.jsonl"
+""", encoding="utf-8")
+    return manifest
+
+
+@pytest.fixture
+def store(tmp_path) -> db.Store:
+    return Catalog(load_manifest(write_fixture(tmp_path / "fx"))).store("fx")
+
+
+def test_every_class_on_the_fixture(store):
+    rows = store.run("verify_rows", key=KEY, classes=list(verify.CLASSES), limit=100)
+    got = {r.judge_record_id: (r["class"], r.hint) for _, r in rows.iterrows()}
+    want = {c[0]: (c[8], c[9]) for c in CASES}
+    assert {k: (c, None if h is None or h != h else h) for k, (c, h) in got.items()} == want
+
+
+def test_summary_counts_and_unreferenced(store):
+    s = verify.summarise(store.run, KEY)
+    assert s.counts == {"verified": 3, "source_mismatch": 1, "candidate_mismatch": 1,
+                        "both_mismatch": 1, "missing": 1, "ambiguous": 1}
+    assert (s.checked, s.problems, s.unreferenced) == (8, 5, 1)
+    assert s.hints == {"nfc": 1, "whitespace": 1}
+    cells = verify.by_language_unit(s)
+    fr_answer = cells[(cells.target_language == "fr") & (cells.unit == "answer")].iloc[0]
+    assert (fr_answer["both_mismatch"], fr_answer["verified"], fr_answer["checked"]) == (1, 0, 1)
+    assert int(cells["checked"].sum()) == 8
+
+
+def test_null_paragraph_id_matches_only_null(tmp_path):
+    """A question (paragraph_id null) must not match a snapshot row with paragraph_id "0"."""
+    cases = [("q", "i1", "th", "question", None, "Q?", "ถาม", [], "missing", None)]
+    folder = tmp_path / "nulls"
+    write_fixture(folder, cases)
+    with (folder / "snapshot.jsonl").open("a", encoding="utf-8") as fh:
+        fh.write(json.dumps({"instance_id": "i1", "target_language": "th", "unit": "question",
+                             "paragraph_id": "0", "source_text": "Q?", "candidate_text": "ถาม"}) + "\n")
+    s = verify.summarise(Catalog(load_manifest(folder / "sources.toml")).store("fx").run, KEY)
+    assert s.counts["missing"] == 1 and s.unreferenced == 2
+
+
+def test_key_subset_changes_the_join(store):
+    """Joined on instance_id only, every audit row sees all snapshot rows of its instance."""
+    s = verify.summarise(store.run, ["instance_id"])
+    assert (s.counts["verified"], s.counts["ambiguous"], s.counts["missing"]) == (0, 6, 1)
+
+
+@pytest.mark.parametrize("text", ["ascii", "กรุงเทพฯ", "باريس", NFD_CAFE, NFC_CAFE, "trailing ",
+                                  "\u200b zero width", "emoji 👩‍👩‍👧", ""])
+def test_duckdb_sha256_equals_hashlib(text, tmp_path):
+    cases = [("r", "i", "th", "answer", None, text, text, [(text, text)], "verified", None)]
+    st = Catalog(load_manifest(write_fixture(tmp_path / "h", cases))).store("fx")
+    row = st.run("verify_rows", key=KEY, classes=["verified"], limit=5).iloc[0]
+    assert row.source_sha256 == row.candidate_sha256 == sha(text)
+
+
+def test_recomputed_and_stored_hashes_are_listed(store):
+    row = store.run("verify_rows", key=KEY, classes=["candidate_mismatch"], limit=5).iloc[0]
+    assert row.stored_candidate_sha256 == sha(NFC_CAFE)
+    assert row.candidate_sha256 == sha(NFD_CAFE) and row.candidate_text == NFD_CAFE
+    assert store.run("verify_rows", key=KEY, classes=["verified"], limit=1).shape[0] == 1
+
+
+def test_report_json_shape(store):
+    out = verify.report(store.run, KEY)
+    assert out == {"checked": 8, "verified": 3, "source_mismatch": ["r_source"],
+                   "candidate_mismatch": ["r_nfd"], "both_mismatch": ["r_space"],
+                   "missing": ["r_missing"], "ambiguous": ["r_twice"],
+                   "normalization_hint": {"r_nfd": "nfc", "r_space": "whitespace"},
+                   "unreferenced_snapshot_rows": 1}
+
+
+@pytest.mark.parametrize("key", [[], ["score"], ["instance_id", "x; DROP"]])
+def test_key_outside_whitelist_is_refused(key):
+    with pytest.raises(SourceError):
+        verify.check_key(key)
+
+
+def test_shared_classification_block_is_identical():
+    block = re.compile(r"-- verify:classify.*?-- end verify:classify", re.S)
+    texts = {n: block.search(db.query_text(n)).group(0) for n in db.query_names()
+             if n.startswith("verify_")}
+    assert len(texts) >= 3 and len(set(texts.values())) == 1
+
+
+@pytest.mark.parametrize("name", ["verify_summary", "verify_problem_ids", "verify_rows"])
+def test_queries_bind_strictly(store, name):
+    params = {"key": KEY, "classes": ["verified"], "limit": 1}
+    wanted = {p: params[p] for p in db.query_params(name)}
+    store.run(name, **wanted)
+    with pytest.raises(db.DBError):
+        store.run(name, **wanted, extra=1)
