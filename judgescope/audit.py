@@ -266,3 +266,14 @@ def exact_copy_hints(rows: pd.DataFrame) -> pd.DataFrame:
     out["latin_in_non_latin_language"] = (latin & non_latin).where(has_text, None)
     out["name_or_number"] = out["candidate_text"].map(looks_like_name_or_number).where(has_text, None)
     return out
+
+
+PREBUILT_FACETS = ("none", "score_origin", "run_group")
+
+
+def score_counts(run, facet: str = "none") -> pd.DataFrame:
+    """Score counts split by a whitelisted facet, from the prebuilt counts when they carry it."""
+    if facet not in FACETS:
+        raise ValueError(f"unknown facet {facet!r}")
+    query = "audit_score_counts" if facet in PREBUILT_FACETS else "audit_facet_score_counts"
+    return run(query, facet=facet)

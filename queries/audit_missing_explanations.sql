@@ -1,7 +1,7 @@
--- Rows whose explanation is missing or blank. Params: $limit.
+-- Rows whose explanation is missing (NULL, as audit_counts counts them). Params: $limit.
 SELECT judge_record_id, target_language, unit, score,
        coalesce(score_origin, 'not recorded') AS score_origin, run_group, _file, _row
 FROM audit
-WHERE judge_explanation IS NULL OR trim(judge_explanation) = ''
+WHERE judge_explanation IS NULL
 ORDER BY score, judge_record_id
 LIMIT $limit

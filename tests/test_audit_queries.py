@@ -12,6 +12,7 @@ FILTERS = {"languages": [], "units": [], "origins": [], "run_groups": [], "min_s
            "max_score": 100.0, "q": ""}
 PARAMS = {
     "audit_score_counts": {"facet": "none"},
+    "audit_facet_score_counts": {"facet": "source_split"},
     "audit_review_count": FILTERS,
     "audit_review_export": FILTERS,
     "audit_review_page": {**FILTERS, "after_score": -1.0, "after_id": "", "page_size": 2},
@@ -44,6 +45,16 @@ def _write(con, frame: pd.DataFrame, path) -> list:
     return [path]
 
 
+def _write_counts(con, path) -> list:
+    """The per-score counts the catalog builds beside an audit (catalog._write_counts)."""
+    out = path.with_suffix(".counts.parquet")
+    con.execute("COPY (SELECT target_language, unit, score_origin, run_group, score, "
+                "(judge_explanation IS NULL) AS explanation_missing, count(*) AS n "
+                "FROM read_parquet($src) GROUP BY ALL) TO $p (FORMAT parquet)",
+                {"src": str(path), "p": str(out)})
+    return [out]
+
+
 @pytest.fixture(scope="module")
 def store(tmp_path_factory) -> db.Store:
     tmp = tmp_path_factory.mktemp("auditstore")
@@ -67,6 +78,8 @@ def store(tmp_path_factory) -> db.Store:
     views = {"audit": _write(con, cur, tmp / "a.parquet"),
              "audit_previous": _write(con, prev, tmp / "p.parquet"),
              "snapshot": _write(con, snap, tmp / "s.parquet")}
+    views["audit_counts"] = _write_counts(con, tmp / "a.parquet")
+    views["audit_previous_counts"] = _write_counts(con, tmp / "p.parquet")
     con.register("frame", ledger)
     con.execute("COPY frame TO $p (FORMAT parquet)", {"p": str(tmp / "l.parquet")})
     views["ledger"] = [tmp / "l.parquet"]
@@ -95,6 +108,8 @@ def test_score_counts_golden(store):
     got = store.run("audit_score_counts", facet="run_group")
     assert got[got.unit == "answer"][["score", "n"]].values.tolist() == [[10, 1], [40, 2]]
     assert set(got.facet.dropna()) == {"main"} and got.facet.isna().sum() == 1
+    rows = store.run("audit_facet_score_counts", facet="dataset_version")
+    assert rows.n.sum() == 5 and rows.facet.isna().all()
     assert audit.unit_summary(got).iloc[-1]["n"] == 5
 
 

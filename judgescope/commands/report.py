@@ -89,7 +89,7 @@ def run(args) -> int:
                           "see `python -m judgescope validate`)", dataset=loaded.spec.name)
     if args.resamples < 1:
         raise SourceError("--resamples must be at least 1")
-    store = db.Store({"audit": [loaded.path("clean")]})
+    store = db.Store({"audit": [loaded.path("clean")], "audit_counts": [loaded.path("counts")]})
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     _write(out / "SUMMARY.json", summary(store.run))
