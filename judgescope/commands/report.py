@@ -52,8 +52,8 @@ def summary(run) -> dict:
         "overall": _record(overall, ["n", "mean"]),
         "score_origin": {str(k): int(v) for k, v in origins.sort_values(ascending=False).items()},
         # None when the unit's rows carry no hashes: an exact copy cannot be told apart then.
-        "exact_copies": {u: (int(r.exact_copies) if r.hashed else None) for u, r in copies.iterrows()
-                         if u in set(per_unit.unit)},
+        "exact_copies": {u: (int(copies.exact_copies[u]) if copies.hashed[u] else None)
+                         for u in per_unit.unit},
     }
 
 
