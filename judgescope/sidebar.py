@@ -9,8 +9,9 @@ def draw() -> None:
     cat = ui.catalog()
     names = list(cat.manifest.collections)
     with st.sidebar:
-        st.selectbox("Collection", names, key="collection", bind="query-params",
-                     format_func=lambda n: cat.manifest.collections[n].title)
+        # Options are the names themselves: a bound widget puts the option's label in the URL.
+        st.selectbox("Collection", names, key="collection", bind="query-params")
+        st.caption(cat.manifest.collections[ui.collection_name()].title)
         for loaded in cat.collection_datasets(ui.collection_name()):
             spec = loaded.spec
             pin = f"{spec.hub}@{spec.revision[:7]}" if spec.hub else spec.path

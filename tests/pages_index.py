@@ -34,5 +34,15 @@ def page_cases() -> list[tuple[str, str]]:
             for coll in SECTION_COLLECTIONS.get(section, ("xhotpotqa",))]
 
 
+def default_page() -> str:
+    """The page registered with default=True: Streamlit serves it at the root URL."""
+    tree = ast.parse(APP.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and any(k.arg == "default" and getattr(k.value, "value", False)
+                                              for k in node.keywords):
+            return node.args[0].value
+    return ""
+
+
 def url_path(page: str) -> str:
-    return Path(page).stem
+    return "" if page == default_page() else Path(page).stem
