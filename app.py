@@ -11,6 +11,12 @@ pages = {
         st.Page("pages/overview.py", title="Overview", icon="🗂️", default=True),
         st.Page("pages/excluded.py", title="Excluded rows", icon="🧾"),
     ],
+    "Ranking": [
+        st.Page("pages/ranking.py", title="Ranking accuracy", icon="🏁"),
+        st.Page("pages/position_bias.py", title="Position bias", icon="↔️"),
+        st.Page("pages/pairs.py", title="Pairs", icon="🔍"),
+        st.Page("pages/verification.py", title="Human verification", icon="✅"),
+    ],
 }
 nav = st.navigation(pages)
 sidebar.draw()

@@ -1,0 +1,76 @@
+"""Figures for the ranking pages: pure builders (result rows -> plotly Figure)."""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+
+from judgescope.ranking import CI_METHOD, row_label
+
+# Colour-blind-safe sequential scale (viridis); baselines sit in their own rows.
+COIN, ALWAYS_1 = "baseline · fair coin", "baseline · always Translation 1"
+
+
+def _fmt(v) -> str:
+    return "n/a" if v is None else f"{v:.3f}"
+
+
+def _cell(r: dict) -> tuple[float | None, str]:
+    hover = (f"{row_label(r['method'], r['model'])}<br>{r['dataset']}<br>accuracy {_fmt(r['accuracy'])}"
+             f" [{_fmt(r['ci'][0])}, {_fmt(r['ci'][1])}] ({CI_METHOD})<br>correct {r['correct']}"
+             f" of n={r['n']} · human ties excluded {r['human_ties']}<br>model ties "
+             f"{r['model_ties']} · unparsed {r['unparsed']} (both counted wrong)")
+    return r["accuracy"], hover
+
+
+def _baseline_cells(rows: list[dict], datasets: list[str]) -> dict:
+    first = {r["dataset"]: r for r in rows}
+    out = {}
+    for ds in datasets:
+        a = first[ds]["always_first"]
+        out[(ALWAYS_1, ds)] = (a["rate"], f"always Translation 1<br>{ds}<br>accuracy {_fmt(a['rate'])} "
+                               f"[{_fmt(a['low'])}, {_fmt(a['high'])}] ({CI_METHOD}) on n={a['n']}")
+        out[(COIN, ds)] = (0.5 if a["n"] else None, f"fair coin<br>{ds}<br>expected accuracy 0.500")
+    return out
+
+
+def accuracy_grid(rows: list[dict]) -> go.Figure:
+    """Heatmap: method · model rows (baselines last), dataset columns, accuracy with CI on hover."""
+    datasets = list(dict.fromkeys(r["dataset"] for r in rows))
+    labels = list(dict.fromkeys(row_label(r["method"], r["model"]) for r in rows))
+    cells = {(row_label(r["method"], r["model"]), r["dataset"]): _cell(r) for r in rows}
+    cells |= _baseline_cells(rows, datasets)
+    ys = labels + [ALWAYS_1, COIN]
+    z = [[cells.get((y, x), (None, ""))[0] for x in datasets] for y in ys]
+    hover = [[cells.get((y, x), (None, "no data"))[1] for x in datasets] for y in ys]
+    text = [[_fmt(v) if v is not None else "" for v in row] for row in z]
+    fig = go.Figure(go.Heatmap(
+        z=z, x=datasets, y=ys, text=text, texttemplate="%{text}", hovertext=hover,
+        hoverinfo="text", colorscale="Viridis", zmin=0.3, zmax=1.0, xgap=2, ygap=2,
+        colorbar={"title": {"text": "accuracy"}}))
+    fig.update_layout(height=120 + 34 * len(ys), margin={"l": 10, "r": 10, "t": 30, "b": 10},
+                      xaxis={"title": {"text": "dataset"}, "side": "top"},
+                      yaxis={"title": {"text": "method · model"}, "autorange": "reversed"})
+    return fig
+
+
+def first_choice_chart(rows: list[dict]) -> go.Figure:
+    """Share of picks for Translation 1 per method · model, beside the humans' share on those rows."""
+    fig = go.Figure()
+    labels = [row_label(r["method"], r["model"]) for r in rows]
+    for key, name, symbol in (("first_choice", "model picks Translation 1", "circle"),
+                              ("human_first", "humans prefer Translation 1", "diamond")):
+        rates = [r[key] for r in rows]
+        fig.add_trace(go.Scatter(
+            x=[x["rate"] for x in rates], y=labels, mode="markers", name=name,
+            marker={"symbol": symbol, "size": 11},
+            error_x={"type": "data", "symmetric": False,
+                     "array": [(x["high"] - x["rate"]) if x["rate"] is not None else None for x in rates],
+                     "arrayminus": [(x["rate"] - x["low"]) if x["rate"] is not None else None for x in rates]}))
+    fig.add_vline(x=0.5, line_dash="dot", line_color="grey")
+    fig.update_layout(height=140 + 32 * len(rows), margin={"l": 10, "r": 10, "t": 30, "b": 10},
+                      xaxis={"title": {"text": f"share choosing Translation 1 ({CI_METHOD} CI)"},
+                             "range": [0, 1]},
+                      yaxis={"title": {"text": "method · model"}, "autorange": "reversed"},
+                      legend={"orientation": "h", "y": 1.08})
+    return fig
+

@@ -1,0 +1,55 @@
+"""Ranking accuracy: model decisions against human preferences, per dataset × method × model."""
+
+import streamlit as st
+
+from judgescope import ranking, ranking_charts, ui
+
+st.title("Ranking accuracy")
+ui.need("ranking", what="the ranking accuracy grid")
+pairs, decisions = ui.ranking_frames()
+if decisions.empty:
+    st.info(ranking.NO_DECISIONS)
+    ui.table(ranking.human_summary(pairs))
+    st.stop()
+
+rows = ranking.results(decisions, with_total=True)
+st.caption(f"Accuracy = correct ÷ n, n = pairs without a human tie (ties are excluded and counted). "
+           f"Model ties and unparsed decisions count as wrong. CI: {ranking.CI_METHOD} (no "
+           "resampling, no seed). Baselines on the same rows: a fair coin (0.5) and always choosing "
+           "Translation 1. Hover a cell for its CI and counts; click it to list its pairs.")
+grid = st.plotly_chart(ranking_charts.accuracy_grid(rows), on_select="rerun",
+                       selection_mode="points", key="grid", width="stretch")
+
+datasets = list(dict.fromkeys(r["dataset"] for r in rows))
+columns = list(dict.fromkeys(f"{r['method']}/{r['model']}" for r in rows))
+points = grid.selection.points if grid and grid.selection else []
+if points:
+    picked = (points[0].get("x"), str(points[0].get("y", "")).replace(" · ", "/"))
+    if picked != st.session_state.get("_grid_applied") and picked[1] in columns:
+        st.session_state["dataset"], st.session_state["decision"] = picked
+    st.session_state["_grid_applied"] = picked
+
+with st.expander("All results as a table (with baselines)"):
+    frame = ranking.accuracy_frame(rows)
+    ui.table(frame, width="stretch")
+    ui.export_buttons(frame, "ranking_accuracy", {})
+
+ui.url_value_notice("dataset", datasets)
+ui.url_value_notice("decision", columns)
+c = st.columns(2)
+ds = c[0].selectbox("Dataset", datasets, key="dataset", bind="query-params")
+col = c[1].selectbox("Method / model", columns, key="decision", bind="query-params")
+cell = ranking.cell_rows(decisions, pairs, ds, col)
+counts = cell["outcome"].value_counts()
+st.subheader(f"{col} on {ds}")
+st.markdown(" · ".join(f"**{k}** {v:,}" for k, v in counts.items()))
+cell.insert(0, "open", [ranking.pair_link(ui.collection_name(), f, r)
+                        for f, r in zip(cell["file"], cell["row"])])
+outcomes = st.multiselect("Outcome", sorted(counts.index), key="outcome", bind="query-params")
+shown = cell[cell["outcome"].isin(outcomes)] if outcomes else cell
+ui.table(shown, width="stretch", column_config={
+    "Open": st.column_config.LinkColumn("Open", display_text="detail"),
+    "Decision text": st.column_config.TextColumn("Decision text", width="large")})
+ui.export_buttons(shown, "ranking_cell", {"dataset": ds, "decision": col, "outcome": outcomes})
+with st.expander("How decisions are parsed"):
+    st.markdown(ranking.DECISION_RULE)
