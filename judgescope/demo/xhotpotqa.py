@@ -347,7 +347,6 @@ NATIONALITIES = ["American", "British", "French", "Japanese", "Brazilian", "Indi
                  "Swedish", "Kenyan", "Turkish"]
 
 LATIN_LANGS = {"de", "es", "fr", "id", "it", "nl", "pl", "pt", "sv", "sw", "tr", "vi"}
-NO_SPACE_LANGS = {"ja", "zh", "th"}
 
 # Everyday words per language (a crude lexicon: candidates need the right script, not grammar).
 LEXICON = {
@@ -455,7 +454,7 @@ def answer_kind(source_id: str) -> str:
 def _facts(*key) -> dict:
     rng = _keyed_rng(*key)
     pick = lambda seq: seq[int(rng.integers(len(seq)))]  # noqa: E731
-    born = int(rng.integers(1850, 1975))
+    born = int(rng.integers(1850, 1935))  # so that every death year is in the past
     return dict(person=pick(PEOPLE), person2=pick(PEOPLE), place=pick(PLACES), place2=pick(PLACES),
                 work=pick(WORKS), org=pick(ORGS), river=pick(RIVERS), award=pick(AWARDS),
                 prof=pick(PROFESSIONS), nat=pick(NATIONALITIES), born=born,
@@ -464,7 +463,7 @@ def _facts(*key) -> dict:
 
 
 _SENTENCES = [
-    ("{person} ({born}-{died}) was a {nat} {prof} from {place}.", ("person", "place", "born", "died")),
+    ("{person} ({born}-{died}) was {a_nat} {prof} from {place}.", ("person", "place", "born", "died")),
     ("{person} is best known for {work}, first presented in {year}.", ("person", "work", "year")),
     ("{place} lies on the {river} and has a population of about {pop}.", ("place", "river", "pop")),
     ("The {org} was founded in {place2} in {year} and later moved to {place}.", ("org", "place2", "year", "place")),
@@ -476,6 +475,7 @@ _SENTENCES = [
 def english_paragraph(source_id: str, k: int) -> tuple[str, list[list[str]]]:
     """Three or four English sentences plus, per sentence, the names/numbers it mentions."""
     f = _facts(source_id, "paragraph", k)
+    f["a_nat"] = ("an " if f["nat"][0] in "AEIOU" else "a ") + f["nat"]
     chosen = [_SENTENCES[i] for i in f["order"][: 3 + k % 2]]
     text = " ".join(t.format(**f) for t, _ in chosen)
     return text, [[str(f[n]) for n in names] for _, names in chosen]
@@ -587,8 +587,10 @@ _EXPLAIN = {
                             "Right entity, although the chosen term is less precise than the English answer."],
     ("answer", "latin_kept"): ["The candidate leaves the name unchanged in Latin script; a Thai transliteration was expected for this answer.",
                                "Untranslated English copy of the name. Thai usually transliterates this entity, so the answer reads as not translated."],
-    ("answer", "title_rendering"): ["The entity is copied in English instead of its conventional Chinese rendering.",
-                                    "The title is left in Latin script; the established Chinese title should have been used."],
+    ("answer", "title_rendering"): ["The work title is copied in English instead of its established Chinese title.",
+                                    "The title is left in Latin script; the conventional Chinese title should have been used."],
+    ("answer", "entity_rendering"): ["The entity is copied in English instead of its conventional Chinese rendering.",
+                                     "The name is left in Latin script; Chinese normally uses an established transliteration."],
     ("answer", "polarity"): ["The translated answer has the opposite yes/no polarity to the English answer."],
     ("answer", "wrong_fact"): ["The candidate names a different entity than the English answer.",
                                "Completely different fact: the translated answer does not match the English answer."],
@@ -753,6 +755,8 @@ def build_v2(rng) -> list[dict]:
     assign_sources(rng, rows, parity=0, by_kind=True)
     for r in rows:
         attach_v2_texts(rng, r)
+        if r["defect"] == "title_rendering" and r["source_text"] not in WORKS:
+            r["defect"] = "entity_rendering"  # a person or place, not a title
         r["explanation"] = explanation(r["lang"], r["unit"], r["score"], r["defect"], rng)
         r["run_group"] = RUN_GROUP[r["unit"]]
         r["record_id"] = record_id("v2", r)
