@@ -10,6 +10,7 @@ pages = {
     "Collection": [
         st.Page("pages/overview.py", title="Overview", icon="🗂️", default=True),
         st.Page("pages/excluded.py", title="Excluded rows", icon="🧾"),
+        st.Page("pages/integrity.py", title="Integrity", icon="🔐"),
     ],
     "Ranking": [
         st.Page("pages/ranking.py", title="Ranking accuracy", icon="🏁"),

@@ -149,3 +149,26 @@ def ranking_frames():
     fallback = dataset_for("ranking").spec.name
     pairs, decisions = _ranking_frames(str(catalog().manifest.path), collection_name(), fallback)
     return pairs.copy(), decisions.copy()
+
+
+def verification():
+    """(summary, origin, problems) for the collection's audit against its snapshot.
+
+    summary is None when there is nothing to verify or the inputs cannot be joined; problems
+    then says why (empty when the collection simply has no snapshot).
+    """
+    from judgescope import verify
+    from judgescope.db import DBError
+
+    have = roles()
+    if "audit" not in have or "snapshot" not in have:
+        return None, None, []
+    key = catalog().manifest.collections[collection_name()].join_key
+    origin = have["snapshot"].spec.origin.removeprefix("local: ")
+    problems = verify.input_problems(key, missing_columns("audit"), missing_columns("snapshot"))
+    if problems:
+        return None, origin, problems
+    try:
+        return verify.summarise(run, key), origin, []
+    except (verify.SourceError, DBError) as err:
+        return None, origin, [str(err).splitlines()[0]]

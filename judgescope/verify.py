@@ -174,3 +174,48 @@ def explain_side(text: str | None, stored: str | None, computed: str | None,
     edges = len(text) - len(text.strip(TRIM_CHARS))
     shown = _soft(text) if not edges else mark_differences(text, text.strip(TRIM_CHARS))[0]
     return {"ok": ok, "text": shown, "diff": None}
+
+
+def hash_table(row) -> pd.DataFrame:
+    """Stored against recomputed SHA-256 for both sides of one listed row."""
+    sides = (("source", row["stored_source_sha256"], row["source_sha256"]),
+             ("candidate", row["stored_candidate_sha256"], row["candidate_sha256"]))
+    return pd.DataFrame([{"side": side, "stored_sha256": _na(stored), "recomputed_sha256": _na(got),
+                          "match": "✅" if _na(stored) and _na(stored) == _na(got) else "❌"}
+                         for side, stored, got in sides])
+
+
+def _na(value):
+    return None if value is None or (not isinstance(value, str) and pd.isna(value)) else value
+
+
+def side_views(row) -> dict[str, dict]:
+    """explain_side for the source and the candidate of one listed row."""
+    hint = _na(row["hint"])
+    return {side: explain_side(_na(row[f"{side}_text"]), _na(row[f"stored_{side}_sha256"]),
+                               _na(row[f"{side}_sha256"]), hint)
+            for side in ("source", "candidate")}
+
+
+def file_table(datasets) -> pd.DataFrame:
+    """sha256, size and Hub LFS sha256 of every data file of the given Loaded datasets."""
+    rows = [{"dataset": d.spec.name, "file": f["file"], "size": f["size"], "sha256": f["sha256"],
+             "lfs_sha256": f.get("lfs_sha256"), "recorded": f.get("recorded", False)}
+            for d in datasets if d.ok for f in d.report["files"]]
+    return pd.DataFrame(rows, columns=["dataset", "file", "size", "sha256", "lfs_sha256", "recorded"])
+
+
+def class_table(summary: Summary) -> pd.DataFrame:
+    """Rows per class, with how many of them carry each normalisation hint."""
+    cells = summary.by_cell
+    return pd.DataFrame([{"class": CLASS_LABELS[c], "rows": summary.counts[c],
+                          **{f"hint_{h}": int(cells.loc[(cells["class"] == c) & (cells["hint"] == h),
+                                                         "rows"].sum()) for h in HINTS}}
+                         for c in CLASSES])
+
+
+def row_title(row) -> str:
+    """One plain-text line naming a listed row (data values, so never markdown)."""
+    hint = f" · would match after {row['hint']} normalisation" if _na(row["hint"]) else ""
+    return (f"{row['judge_record_id']} · {row['target_language']} · {row['unit']} · paragraph_id "
+            f"{_na(row['paragraph_id'])} · snapshot rows {int(_na(row['snapshot_rows']) or 0)}{hint}")

@@ -1,0 +1,74 @@
+"""Integrity: every audit row joined to the pinned source snapshot and checked by SHA-256."""
+
+import streamlit as st
+
+from judgescope import ui, verify
+
+LIST_LIMIT, DETAIL_ROWS = 500, 10
+
+st.title("Integrity")
+st.caption("Each audit row is joined to the snapshot on the collection's key, and SHA-256 of the "
+           "UTF-8 bytes of both snapshot texts is recomputed and compared with the stored hashes. "
+           "A normalisation hint (NFC, whitespace) explains a mismatch; it is never a pass.")
+ui.need("audit", "snapshot", what="hash verification")
+key = ui.catalog().manifest.collections[ui.collection_name()].join_key
+bar = st.progress(0.1, text=f"Hashing texts in DuckDB, joined on {', '.join(key)}…")
+summary, origin, problems = ui.verification()
+bar.progress(0.7, text="Counting classes…")
+for problem in problems:
+    st.error(f"Cannot verify: {problem}. Set join_key for this collection in the manifest.")
+if summary is None:
+    bar.empty()
+    st.stop()
+
+text, colour = verify.badge(summary, origin)
+st.markdown(f":{colour}[**{text}**]")
+c = st.columns(4)
+c[0].metric("Audit rows checked", ui.fmt_n(summary.checked))
+c[1].metric("Verified", ui.fmt_n(summary.verified))
+c[2].metric("Problems", ui.fmt_n(summary.problems))
+c[3].metric("Snapshot rows no audit row uses", ui.fmt_n(summary.unreferenced))
+left, right = st.columns([2, 3])
+with left:
+    st.subheader("By class")
+    ui.table(verify.class_table(summary))
+with right:
+    st.subheader("By language × unit")
+    ui.table(verify.by_language_unit(summary).rename(columns=verify.CLASS_LABELS), height=260)
+
+st.subheader("Rows of one class")
+present = [cl for cl in verify.CLASSES if summary.counts[cl]]
+default = next((cl for cl in verify.PROBLEMS if summary.counts[cl]), "verified")
+ui.url_value_notice("class", present)
+chosen = st.radio("Class", present, index=present.index(default), key="class",
+                  bind="query-params", horizontal=True,
+                  format_func=lambda cl: f"{verify.CLASS_LABELS[cl]} ({summary.counts[cl]:,})")
+rows = ui.run("verify_rows", key=list(key), classes=[chosen], limit=LIST_LIMIT)
+bar.progress(1.0, text="Done.")
+bar.empty()
+shown = summary.counts[chosen]
+st.caption(f"{shown:,} rows" + (f"; the first {LIST_LIMIT:,} are listed" if shown > LIST_LIMIT else "")
+           + f"; texts of the first {min(DETAIL_ROWS, len(rows))} below. Differences are marked ⟦…⟧ "
+           "with invisible characters written out (⟨space⟩, ⟨U+0301⟩).")
+ui.table(rows.drop(columns=["source_text", "candidate_text"]), height=220)
+ui.export_buttons(rows, f"integrity_{chosen}", {"class": chosen, "join_key": list(key)})
+
+for _, row in rows.head(DETAIL_ROWS).iterrows():
+    with st.container(border=True):
+        st.markdown(f"**{verify.CLASS_LABELS[row['class']]}**")
+        st.text(verify.row_title(row))
+        ui.table(verify.hash_table(row))
+        cols = st.columns(2)
+        for col, (side, view) in zip(cols, verify.side_views(row).items()):
+            with col:
+                st.caption(f"{side.capitalize()} text in the snapshot" + ("" if view["ok"] else " ❌"))
+                lang = row["target_language"] if side == "candidate" else "en"
+                ui.text_block(view["text"], lang, empty="(no single snapshot row for this key)")
+                if view["diff"] is not None:
+                    st.caption(f"After {row['hint']} normalisation (matches the stored hash):")
+                    ui.text_block(view["diff"], lang)
+
+st.subheader("Data files")
+st.caption("SHA-256 and size of every file, checked once per process against the recorded "
+           "checksums and, for Hub snapshots, the Hub's LFS sha256.")
+ui.table(verify.file_table([ui.dataset_for("audit"), ui.dataset_for("snapshot")]))
