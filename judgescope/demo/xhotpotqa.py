@@ -18,7 +18,6 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.parquet as pq
 from scipy.optimize import Bounds, LinearConstraint, milp
 from scipy.sparse import coo_matrix, vstack
 
@@ -133,7 +132,7 @@ def _expect(ok: bool, message: str) -> None:
 # Score counts: integer programs that hit every printed figure.
 # --------------------------------------------------------------------------------------
 SCORES = np.arange(101)
-BANDS = [(0, 59), (60, 79), (80, 89), (90, 100)]
+# Bands: <60, 60-79, 80-89, >=90 (the card's thresholds).
 # Plausible judge habits inside each band (weights per score); the MILP stays close to a draw.
 BAND_PMF = {
     "paragraph": [{20: 1, 30: 2, 35: 1, 40: 3, 45: 2, 50: 3, 55: 2},
@@ -165,10 +164,6 @@ def sumsq_window(n: int, total: int, sd_text: str) -> tuple[int, int]:
           if q * n >= total * total
           and f"{math.sqrt((q - total * total / n) / (n - 1)):.2f}" == sd_text]
     return ok[0] + 1, ok[-1] - 1
-
-
-def _band_of(score: int) -> int:
-    return next(i for i, (lo, hi) in enumerate(BANDS) if lo <= score <= hi)
 
 
 def _band_pmf(unit: str, band: int) -> np.ndarray:
