@@ -172,3 +172,33 @@ def verification():
         return verify.summarise(run, key), origin, []
     except (verify.SourceError, DBError) as err:
         return None, origin, [str(err).splitlines()[0]]
+
+
+# Which pages read each kind of dataset (Overview links to them).
+PAGES_FOR_KIND = {
+    "judge_audit": ("pages/distributions.py", "pages/languages.py", "pages/review.py",
+                    "pages/exact_copies.py", "pages/provenance.py", "pages/compare.py",
+                    "pages/integrity.py"),
+    "source_snapshot": ("pages/integrity.py", "pages/review.py", "pages/exact_copies.py"),
+    "raw_judge_records": ("pages/provenance.py", "pages/excluded.py"),
+    "calibration_items": ("pages/calibration.py", "pages/calibration_humans.py",
+                          "pages/disagreements.py"),
+    "calibration_judgements": ("pages/calibration.py", "pages/disagreements.py",
+                               "pages/judgements.py"),
+    "pairwise_ranking": ("pages/ranking.py", "pages/position_bias.py", "pages/pairs.py"),
+    "human_verification": ("pages/verification.py",),
+}
+
+
+def page_links(kind: str) -> None:
+    """Links to the pages that use a kind of dataset, keeping the collection in the URL."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    pages = [p for p in PAGES_FOR_KIND.get(kind, ()) if (root / p).exists()]
+    if not pages:
+        return
+    cols = st.columns(len(pages))
+    for col, page in zip(cols, pages):
+        with col:
+            st.page_link(page, query_params={"collection": collection_name()})

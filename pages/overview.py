@@ -33,6 +33,7 @@ for loaded in ui.catalog().collection_datasets(coll.name):
         if rep["rows_excluded"]:
             st.page_link("pages/excluded.py", label=f"See the {rep['rows_excluded']:,} excluded rows",
                          icon="🧾", query_params={"collection": coll.name, "dataset": spec.name})
+        ui.page_links(spec.kind)
         files = pd.DataFrame(rep["files"])
         files["sha256"] = files["sha256"].str.slice(0, 16) + "…"
         ui.table(files[["file", "sha256", "size", "recorded"]])
