@@ -13,10 +13,10 @@ pages = {
         st.Page("pages/integrity.py", title="Integrity", icon="🔐"),
     ],
     "Ranking": [
-        st.Page("pages/ranking.py", title="Ranking accuracy", icon="🏁"),
-        st.Page("pages/position_bias.py", title="Position bias", icon="↔️"),
-        st.Page("pages/pairs.py", title="Pairs", icon="🔍"),
-        st.Page("pages/verification.py", title="Human verification", icon="✅"),
+        st.Page("pages/ranking.py", title="Ranking accuracy", icon=":material/leaderboard:"),
+        st.Page("pages/position_bias.py", title="Position bias", icon=":material/swap_horiz:"),
+        st.Page("pages/pairs.py", title="Pairs", icon=":material/compare:"),
+        st.Page("pages/verification.py", title="Human verification", icon=":material/fact_check:"),
     ],
 }
 nav = st.navigation(pages)

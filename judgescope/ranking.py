@@ -222,94 +222,10 @@ def flatten_annotations(value, prefix: str = "") -> list[tuple[str, str]]:
     return [(prefix or "annotation", "n/a" if value is None else str(value))]
 
 
-def fmt_rate(rate: dict | None) -> str:
-    if not rate or rate.get("rate") is None:
-        return "n/a"
-    return f"{rate['rate']:.3f} [{rate['low']:.3f}, {rate['high']:.3f}] ({rate['k']}/{rate['n']})"
-
 
 def row_label(method: str, model: str) -> str:
     return f"{method} · {model}"
 
 
-def accuracy_frame(rows: list[dict]) -> pd.DataFrame:
-    """The accuracy results as a flat table, CIs and baselines as text beside the numbers."""
-    return pd.DataFrame([{
-        "method": r["method"], "model": r["model"], "dataset": r["dataset"], "n": r["n"],
-        "accuracy": r["accuracy"],
-        "accuracy_ci": fmt_rate({"rate": r["accuracy"], "low": r["ci"][0], "high": r["ci"][1],
-                                 "k": r["correct"], "n": r["n"]}),
-        "always_translation_1": fmt_rate(r["always_first"]), "fair_coin": 0.5 if r["n"] else None,
-        "human_ties": r["human_ties"], "model_ties": r["model_ties"], "unparsed": r["unparsed"],
-        "decision_column": f"{r['method']}/{r['model']}"} for r in rows])
-
-
-def bias_frame(rows: list[dict]) -> pd.DataFrame:
-    """Position bias per method x model: picks of Translation 1 vs humans, accuracy by position."""
-    return pd.DataFrame([{
-        "method": r["method"], "model": r["model"], "decisive_pairs": r["first_choice"]["n"],
-        "model_picks_1": fmt_rate(r["first_choice"]), "human_prefers_1": fmt_rate(r["human_first"]),
-        "accuracy_when_better_shown_first": fmt_rate(r["acc_human_first"]),
-        "accuracy_when_better_shown_second": fmt_rate(r["acc_human_second"])} for r in rows])
-
-
-def cell_rows(decisions: pd.DataFrame, pairs: pd.DataFrame, dataset: str, column: str) -> pd.DataFrame:
-    """The pairs behind one grid cell, with what the model decided and the full decision text."""
-    d = decisions[decisions["decision_column"] == column]
-    if dataset != ALL_DATASETS:
-        d = d[d["dataset"] == dataset]
-    d = d.merge(pairs[["file", "row", "human_1", "human_2"]], on=["file", "row"], how="left")
-    return pd.DataFrame({
-        "file": d["file"], "row": d["row"], "dataset": d["dataset"],
-        "human_1": d["human_1"], "human_2": d["human_2"],
-        "human_prefers": d["human"].map(lambda h: _label(h)),
-        "model_decision": d["decision"].map(lambda x: _label(x)),
-        "outcome": [outcome(x, h) for x, h in zip(d["decision"], d["human"])],
-        "decision_text": d["decision_text"]})
-
-
-def _label(code) -> str:
+def decision_label(code) -> str:
     return LABELS[None if code is None or pd.isna(code) else int(code)]
-
-
-def pair_decisions(decisions: pd.DataFrame, file: str, row: int) -> pd.DataFrame:
-    """Every decision column's text and parsed decision for one pair."""
-    d = decisions[(decisions["file"] == file) & (decisions["row"] == row)]
-    return pd.DataFrame({"method": d["method"], "model": d["model"],
-                         "decision": d["decision"].map(_label),
-                         "outcome": [outcome(x, h) for x, h in zip(d["decision"], d["human"])],
-                         "text": d["decision_text"]})
-
-
-def annotation_counts(annotations) -> pd.DataFrame:
-    """How often each annotation key takes each value, across the given rows."""
-    flat = [kv for a in annotations for kv in flatten_annotations(a)]
-    if not flat:
-        return pd.DataFrame(columns=["key", "value", "rows"])
-    frame = pd.DataFrame(flat, columns=["key", "value"])
-    return frame.value_counts().rename("rows").reset_index().sort_values(["key", "value"])
-
-
-NO_DECISIONS = ("This dataset has human scores but no model decision columns (named "
-                "`<method>/<model>` with method one of " + ", ".join(RANKING_METHODS) + "), so there "
-                "is no accuracy or position bias to show. Its pairs and human ties are summarised below.")
-
-
-def pair_link(collection: str, file: str, row) -> str:
-    """Relative URL of the Pairs page showing one pair."""
-    from urllib.parse import urlencode
-    return "pairs?" + urlencode({"collection": collection, "file": file, "row": int(row)})
-
-
-def pair_list(pairs: pd.DataFrame, datasets: list[str], human: list[str]) -> pd.DataFrame:
-    """Pairs filtered by dataset and human preference label, for the row browser."""
-    keep = pairs["dataset"].isin(datasets) if datasets else pairs["dataset"].notna()
-    labels = pairs["human"].map(_label).replace({"unparsed": "no human score"})
-    if human:
-        keep &= labels.isin(human)
-    out = pairs[keep].assign(human_prefers=labels[keep])
-    return out[["dataset", "row", "src_preview", "human_1", "human_2", "human_prefers", "file"]]
-
-
-def annotation_frame(annotations) -> pd.DataFrame:
-    return pd.DataFrame(flatten_annotations(annotations), columns=["key", "value"])

@@ -45,32 +45,43 @@ def accuracy_grid(rows: list[dict]) -> go.Figure:
     text = [[_fmt(v) if v is not None else "" for v in row] for row in z]
     fig = go.Figure(go.Heatmap(
         z=z, x=datasets, y=ys, text=text, texttemplate="%{text}", hovertext=hover,
-        hoverinfo="text", colorscale="Viridis", zmin=0.3, zmax=1.0, xgap=2, ygap=2,
+        hoverinfo="skip", colorscale="Viridis", zmin=0.3, zmax=1.0, xgap=2, ygap=2,
         colorbar={"title": {"text": "accuracy"}}))
+    # Heatmap cells emit no selection events; a near-invisible marker on each cell does.
+    xs, yv = [x for _ in ys for x in datasets], [y for y in ys for _ in datasets]
+    fig.add_trace(go.Scatter(x=xs, y=yv, mode="markers", hovertext=sum(hover, []),
+                             hoverinfo="text", showlegend=False, marker={
+                                 "symbol": "square", "size": 28, "opacity": 0.01, "color": "grey"}))
     fig.update_layout(height=120 + 34 * len(ys), margin={"l": 10, "r": 10, "t": 30, "b": 10},
                       xaxis={"title": {"text": "dataset"}, "side": "top"},
                       yaxis={"title": {"text": "method · model"}, "autorange": "reversed"})
     return fig
 
 
+def _errors(rates: list[dict]) -> dict:
+    return {"type": "data", "symmetric": False,
+            "array": [None if x["rate"] is None else x["high"] - x["rate"] for x in rates],
+            "arrayminus": [None if x["rate"] is None else x["rate"] - x["low"] for x in rates]}
+
+
 def first_choice_chart(rows: list[dict]) -> go.Figure:
     """Share of picks for Translation 1 per method · model, beside the humans' share on those rows."""
     fig = go.Figure()
     labels = [row_label(r["method"], r["model"]) for r in rows]
-    for key, name, symbol in (("first_choice", "model picks Translation 1", "circle"),
-                              ("human_first", "humans prefer Translation 1", "diamond")):
+    for key, name, symbol, colour, shift in (
+            ("first_choice", "model picks Translation 1", "circle", "#0072B2", -0.17),
+            ("human_first", "humans prefer Translation 1 (same rows)", "diamond", "#E69F00", 0.17)):
         rates = [r[key] for r in rows]
         fig.add_trace(go.Scatter(
-            x=[x["rate"] for x in rates], y=labels, mode="markers", name=name,
-            marker={"symbol": symbol, "size": 11},
-            error_x={"type": "data", "symmetric": False,
-                     "array": [(x["high"] - x["rate"]) if x["rate"] is not None else None for x in rates],
-                     "arrayminus": [(x["rate"] - x["low"]) if x["rate"] is not None else None for x in rates]}))
+            x=[x["rate"] for x in rates], y=[i + shift for i in range(len(rows))], mode="markers",
+            name=name, marker={"symbol": symbol, "size": 10, "color": colour},
+            error_x=_errors(rates) | {"color": colour}, customdata=labels,
+            hovertemplate="%{customdata}<br>" + name + ": %{x:.3f}<extra></extra>"))
     fig.add_vline(x=0.5, line_dash="dot", line_color="grey")
-    fig.update_layout(height=140 + 32 * len(rows), margin={"l": 10, "r": 10, "t": 30, "b": 10},
+    fig.update_layout(height=140 + 40 * len(rows), margin={"l": 10, "r": 10, "t": 30, "b": 10},
                       xaxis={"title": {"text": f"share choosing Translation 1 ({CI_METHOD} CI)"},
                              "range": [0, 1]},
-                      yaxis={"title": {"text": "method · model"}, "autorange": "reversed"},
+                      yaxis={"title": {"text": "method · model"}, "autorange": "reversed",
+                             "tickvals": list(range(len(rows))), "ticktext": labels},
                       legend={"orientation": "h", "y": 1.08})
     return fig
-

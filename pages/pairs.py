@@ -2,24 +2,24 @@
 
 import streamlit as st
 
-from judgescope import ranking, ui
+from judgescope import ui
+from judgescope import ranking_tables as rt
 
 st.title("Pairs")
 ui.need("ranking", what="the pair browser")
 pairs, decisions = ui.ranking_frames()
 if decisions.empty:
-    st.info(ranking.NO_DECISIONS)
+    st.info(rt.NO_DECISIONS)
 
 datasets = sorted(pairs["dataset"].unique())
 ui.url_value_notice("dataset", datasets)
 c = st.columns(2)
 chosen = c[0].multiselect("Dataset", datasets, key="dataset", bind="query-params")
-human = c[1].multiselect("Human preference", list(ranking.LABELS.values())[:3], key="human",
-                         bind="query-params")
-listed = ranking.pair_list(pairs, chosen, human)
+human = c[1].multiselect("Human preference", rt.HUMAN_LABELS, key="human", bind="query-params")
+listed = rt.pair_list(pairs, chosen, human)
 st.caption(f"{len(listed):,} of {len(pairs):,} pairs. Select a row to open it.")
-picked = ui.table(listed, width="stretch", on_select="rerun",
-                  selection_mode="single-row", key="pair_table")
+picked = ui.table(listed, width="stretch", on_select="rerun", selection_mode="single-row",
+                  key="pair_table", column_config={"File": None})
 if picked and picked.selection.rows:
     first = listed.iloc[picked.selection.rows[0]]
     st.query_params["file"], st.query_params["row"] = first["file"], str(first["row"])
@@ -35,16 +35,18 @@ if detail.empty:
 p = detail.iloc[0]
 st.subheader(f"{p['dataset'] or ui.dataset_for('ranking').spec.name} · row {p['row']}")
 st.caption(f"{p['src_lang_long'] or p['src_lang'] or 'source'} → "
-           f"{p['tgt_lang_long'] or p['tgt_lang'] or 'target'} · file {p['file']}")
+           f"{p['tgt_lang_long'] or p['tgt_lang'] or 'target'} · file {p['file']} · "
+           f"humans prefer: {rt.human_label(p['human_1'], p['human_2'])}")
 ui.text_block(p["src_text"], p["src_lang"])
-cols = st.columns(2)
-pref = ranking.LABELS[ranking.preference(p["human_1"], p["human_2"])]
-for i, col in enumerate(cols, start=1):
-    col.markdown(f"**Translation {i}** · human score {ui.fmt_n(p[f'human_{i}'])}")
+for i, col in enumerate(st.columns(2), start=1):
     with col:
+        st.markdown(f"**Translation {i}** · human score {ui.fmt_n(p[f'human_{i}'])}")
         ui.text_block(p[f"tgt_{i}"], p["tgt_lang"])
-st.markdown(f"Humans prefer: **{pref}**")
-for _, d in ranking.pair_decisions(decisions, file, int(row)).iterrows():
-    with st.container(border=True):
-        st.markdown(f"**{d['method']} · {d['model']}** → parsed: **{d['decision']}** ({d['outcome']})")
-        ui.text_block(d["text"], "en", empty="(no decision text)")
+
+st.subheader("Model decisions")
+shown = rt.pair_decisions(decisions, file, int(row))
+for method, group in shown.groupby("method", sort=False):
+    for col, (_, d) in zip(st.columns(len(group)), group.iterrows()):
+        with col.container(border=True):
+            st.markdown(f"**{d['method']} · {d['model']}** → **{d['decision']}** ({d['outcome']})")
+            ui.text_block(d["text"], "en", empty="(no decision text)")

@@ -3,12 +3,13 @@
 import streamlit as st
 
 from judgescope import ranking, ranking_charts, ui
+from judgescope import ranking_tables as rt
 
 st.title("Position bias")
 ui.need("ranking", what="the position-bias view")
 pairs, decisions = ui.ranking_frames()
 if decisions.empty:
-    st.info(ranking.NO_DECISIONS)
+    st.info(rt.NO_DECISIONS)
     ui.table(ranking.human_summary(pairs))
     st.stop()
 
@@ -20,13 +21,14 @@ chosen = [r for r in rows if r["dataset"] == ds]
 st.caption("Rows: pairs without a human tie on which the model picked one translation (model "
            "ties and unparsed decisions left out). On exactly those rows, the share of picks for "
            "Translation 1 is set beside the share of humans preferring it; a model without position "
-           f"bias sits on the humans' marker. CIs: {ranking.CI_METHOD} (no resampling, no seed).")
+           f"bias sits on the humans' marker. CIs: {ranking.CI_METHOD} (closed form: no resampling, "
+           "no seed).")
 st.plotly_chart(ranking_charts.first_choice_chart(chosen), width="stretch")
 
 st.subheader("Picks and accuracy by position of the better translation")
 st.caption("Accuracy when the human-preferred translation was shown first (Translation 1) versus "
            "second (Translation 2), over pairs without a human tie; model ties and unparsed "
            f"decisions count as wrong. Each cell: rate [{ranking.CI_METHOD} CI] (k/n).")
-frame = ranking.bias_frame(chosen)
+frame = rt.bias_frame(chosen)
 ui.table(frame, width="stretch")
 ui.export_buttons(frame, "position_bias", {"dataset": ds})

@@ -3,20 +3,21 @@
 import streamlit as st
 
 from judgescope import ranking, ranking_charts, ui
+from judgescope import ranking_tables as rt
 
 st.title("Ranking accuracy")
 ui.need("ranking", what="the ranking accuracy grid")
 pairs, decisions = ui.ranking_frames()
 if decisions.empty:
-    st.info(ranking.NO_DECISIONS)
+    st.info(rt.NO_DECISIONS)
     ui.table(ranking.human_summary(pairs))
     st.stop()
 
 rows = ranking.results(decisions, with_total=True)
 st.caption(f"Accuracy = correct ÷ n, n = pairs without a human tie (ties are excluded and counted). "
-           f"Model ties and unparsed decisions count as wrong. CI: {ranking.CI_METHOD} (no "
-           "resampling, no seed). Baselines on the same rows: a fair coin (0.5) and always choosing "
-           "Translation 1. Hover a cell for its CI and counts; click it to list its pairs.")
+           f"Model ties and unparsed decisions count as wrong. CI: {ranking.CI_METHOD} (closed form: "
+           "no resampling, no seed). Baselines on the same rows: a fair coin (0.5) and always "
+           "choosing Translation 1. Hover a cell for its CI and counts; click it to list its pairs.")
 grid = st.plotly_chart(ranking_charts.accuracy_grid(rows), on_select="rerun",
                        selection_mode="points", key="grid", width="stretch")
 
@@ -30,7 +31,7 @@ if points:
     st.session_state["_grid_applied"] = picked
 
 with st.expander("All results as a table (with baselines)"):
-    frame = ranking.accuracy_frame(rows)
+    frame = rt.accuracy_frame(rows)
     ui.table(frame, width="stretch")
     ui.export_buttons(frame, "ranking_accuracy", {})
 
@@ -39,17 +40,16 @@ ui.url_value_notice("decision", columns)
 c = st.columns(2)
 ds = c[0].selectbox("Dataset", datasets, key="dataset", bind="query-params")
 col = c[1].selectbox("Method / model", columns, key="decision", bind="query-params")
-cell = ranking.cell_rows(decisions, pairs, ds, col)
+cell = rt.cell_rows(decisions, pairs, ds, col, ui.collection_name())
 counts = cell["outcome"].value_counts()
 st.subheader(f"{col} on {ds}")
+st.caption(rt.cell_summary(rows, ds, col))
 st.markdown(" · ".join(f"**{k}** {v:,}" for k, v in counts.items()))
-cell.insert(0, "open", [ranking.pair_link(ui.collection_name(), f, r)
-                        for f, r in zip(cell["file"], cell["row"])])
 outcomes = st.multiselect("Outcome", sorted(counts.index), key="outcome", bind="query-params")
 shown = cell[cell["outcome"].isin(outcomes)] if outcomes else cell
 ui.table(shown, width="stretch", column_config={
-    "Open": st.column_config.LinkColumn("Open", display_text="detail"),
-    "Decision text": st.column_config.TextColumn("Decision text", width="large")})
+    "Open": st.column_config.LinkColumn("Open", display_text="detail", width="small"),
+    "Decision text": st.column_config.TextColumn("Decision text", width="large"), "File": None})
 ui.export_buttons(shown, "ranking_cell", {"dataset": ds, "decision": col, "outcome": outcomes})
 with st.expander("How decisions are parsed"):
     st.markdown(ranking.DECISION_RULE)

@@ -3,6 +3,7 @@
 import streamlit as st
 
 from judgescope import ranking, ui
+from judgescope import ranking_tables as rt
 
 st.title("Human verification")
 ui.need("verification", what="the human verification browser")
@@ -19,16 +20,17 @@ st.caption(f"{len(rows):,} evaluations. Annotation structures differ by vendor; 
            "as key/value pairs (nested keys joined with dots).")
 
 with st.expander("Annotation values across these rows"):
-    ui.table(ranking.annotation_counts(rows["annotations"]), width="stretch")
-picked = ui.table(rows.drop(columns=["annotations"]), width="stretch",
-                  on_select="rerun", selection_mode="single-row", key="verification_table",
-                  column_config={c: st.column_config.TextColumn(width="medium")
-                                 for c in ("Source", "Translation", "Evaluation")})
+    ui.table(rt.annotation_counts(rows["annotations"]), width="stretch")
+picked = ui.table(rows.drop(columns=["annotations"]), width="stretch", on_select="rerun",
+                  selection_mode="single-row", key="verification_table",
+                  column_config={"File": None, "Row": None})
 ui.export_buttons(rows, "human_verification", {"subset": chosen_subsets, "system": chosen_systems})
-if not (picked and picked.selection.rows):
-    st.info("Select a row to read the evaluation and its annotations in full.")
+if rows.empty:
     st.stop()
-r = rows.iloc[picked.selection.rows[0]]
+chosen = picked.selection.rows[0] if picked and picked.selection.rows else 0
+st.caption("Select a row to read its evaluation and annotations in full"
+           + ("; showing the first row." if not (picked and picked.selection.rows) else "."))
+r = rows.iloc[chosen]
 st.subheader(f"{r['subset'] or 'no subset'} · idx {ui.fmt_n(r['idx'])} · system {r['system'] or 'n/a'}")
 left, right = st.columns(2)
 with left:
@@ -40,4 +42,4 @@ with right:
     st.markdown("**Model evaluation**")
     ui.text_block(r["evaluation"])
     st.markdown("**Vendor annotations**")
-    ui.table(ranking.annotation_frame(r["annotations"]), width="stretch")
+    ui.table(rt.annotation_frame(r["annotations"]), width="stretch")
