@@ -12,11 +12,16 @@ pages = {
         st.Page("pages/excluded.py", title="Excluded rows", icon="🧾"),
         st.Page("pages/integrity.py", title="Integrity", icon="🔐"),
     ],
+    "Translation audit": [
+        st.Page("pages/distributions.py", title="Distributions", icon="📊"),
+        st.Page("pages/languages.py", title="Languages", icon="🌐"),
+        st.Page("pages/review.py", title="Review", icon="🔎"),
+    ],
     "Ranking": [
-        st.Page("pages/ranking.py", title="Ranking accuracy", icon=":material/leaderboard:"),
-        st.Page("pages/position_bias.py", title="Position bias", icon=":material/swap_horiz:"),
-        st.Page("pages/pairs.py", title="Pairs", icon=":material/compare:"),
-        st.Page("pages/verification.py", title="Human verification", icon=":material/fact_check:"),
+        st.Page("pages/ranking.py", title="Ranking accuracy", icon="🏁"),
+        st.Page("pages/position_bias.py", title="Position bias", icon="↔️"),
+        st.Page("pages/pairs.py", title="Pairs", icon="🔍"),
+        st.Page("pages/verification.py", title="Human verification", icon="✅"),
     ],
 }
 nav = st.navigation(pages)

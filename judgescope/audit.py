@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from judgescope import stats
-from judgescope.schema import NOT_RECORDED, sort_units
+from judgescope.schema import NOT_RECORDED, language_name, sort_units
 
 DEFAULT_THRESHOLDS = (60, 80, 90)
 DEFAULT_RESAMPLES = 10_000
@@ -20,7 +20,7 @@ DEFAULT_SEED = stats.DEFAULT_SEED
 LEVEL = 0.95
 OVERALL = "overall"
 # Facets a page may split by: value → label; the SQL picks the column with a CASE on the value.
-FACETS = {"none": "no split", "source_split": "source split", "run_group": "run group",
+FACETS = {"none": "no split", "target_language": "target language", "source_split": "source split", "run_group": "run group",
           "score_origin": "score origin", "dataset_version": "dataset version",
           "judge_prompt_version": "prompt version", "requested_judge_model": "requested judge model"}
 BOOTSTRAP_METHOD = "percentile bootstrap, multinomial over per-score counts"
@@ -178,7 +178,7 @@ def spread_note(tails: pd.DataFrame) -> str | None:
     worst = t.loc[t["gap"].idxmin()]
     if worst["gap"] >= 0:
         return None
-    return (f"Widest spread: {worst['target_language']} × {worst['unit']} averages "
+    return (f"Widest spread: {language_name(worst['target_language'])} × {worst['unit']} averages "
             f"{worst['mean']:.2f}, {-worst['gap']:.2f} points below the median language "
             f"for that unit.")
 
@@ -275,5 +275,69 @@ def score_counts(run, facet: str = "none") -> pd.DataFrame:
     """Score counts split by a whitelisted facet, from the prebuilt counts when they carry it."""
     if facet not in FACETS:
         raise ValueError(f"unknown facet {facet!r}")
+    if facet == "target_language":
+        counts = run("audit_score_counts", facet="none")
+        return counts.assign(facet=counts["target_language"])
     query = "audit_score_counts" if facet in PREBUILT_FACETS else "audit_facet_score_counts"
     return run(query, facet=facet)
+
+
+def available_facets(missing_columns) -> list[str]:
+    """Facets whose column the audit has (`none` always)."""
+    return [f for f in FACETS if f == "none" or f not in set(missing_columns)]
+
+
+def distribution_table(counts: pd.DataFrame, thresholds=DEFAULT_THRESHOLDS, facet: bool = False,
+                       resamples=DEFAULT_RESAMPLES, seed=DEFAULT_SEED) -> pd.DataFrame:
+    """unit_summary with each mean's bootstrap CI (ci_low, ci_high) beside it."""
+    summary = unit_summary(counts, thresholds, facet)
+    by = ["unit", "facet"] if facet else ["unit"]
+    per = bootstrap_table(with_facet_labels(counts), by, resamples, seed)
+    overall = bootstrap_table(counts, [], resamples, seed)
+    overall.insert(0, "unit", OVERALL)
+    if facet:
+        overall.insert(1, "facet", "")
+    ci = pd.concat([per, overall], ignore_index=True).drop(columns="mean")
+    out = summary.merge(ci.rename(columns={"low": "ci_low", "high": "ci_high"}), on=by, how="left")
+    cols = list(out.columns)
+    for name in ("ci_low", "ci_high"):
+        cols.insert(cols.index("mean") + 1 + (name == "ci_high"), cols.pop(cols.index(name)))
+    return out[cols]
+
+
+def keyset_pages(state, signature) -> list:
+    """The stack of keyset cursors (last score, last id) of the pages before the current one,
+    kept in `state` (a dict-like session) and reset whenever `signature` (the filters) changes."""
+    if state.get("_keyset_signature") != signature:
+        state["_keyset_signature"] = signature
+        state["_keyset_pages"] = []
+    return state["_keyset_pages"]
+
+
+def hash_note(texts) -> str:
+    """Whether the snapshot texts hash to the audit row's recorded SHA-256 values."""
+    def word(flag):
+        return "not recorded" if flag is None or flag != flag else ("matches" if flag else "DIFFERS")
+    return (f"SHA-256 of the shown source text {word(texts['source_hash_matches'])} the audit's "
+            f"source_text_sha256; candidate text {word(texts['candidate_hash_matches'])} its "
+            "candidate_text_sha256.")
+
+
+def record_fields(record: pd.DataFrame) -> pd.DataFrame:
+    """One record as a two-column field/value table (values as text; missing stays None)."""
+    row = record.iloc[0]
+    return pd.DataFrame({"field": list(record.columns),
+                         "value": [None if pd.isna(v) else str(v) for v in row]})
+
+
+def headline(table: pd.DataFrame, thresholds=DEFAULT_THRESHOLDS) -> str:
+    """The audit's story in two sentences, from a distribution_table without facet split."""
+    units = table[table.unit != OVERALL]
+    overall = table[table.unit == OVERALL].iloc[0]
+    share = f"share_{threshold_columns(thresholds)[0]}"
+    low, tail = units.loc[units["mean"].idxmin()], units.loc[units[share].idxmax()]
+    ci = ("" if pd.isna(overall["ci_low"])
+          else f" (95% CI {overall['ci_low']:.3f}–{overall['ci_high']:.3f})")
+    return (f"{int(overall['n']):,} scored rows; weighted mean {overall['mean']:.3f}{ci}. "
+            f"Lowest unit mean: {low['unit']} ({low['mean']:.3f}); heaviest lower tail: "
+            f"{tail['unit']}, {tail[share]:.1%} of its rows below {thresholds[0]:g}.")

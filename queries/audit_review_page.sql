@@ -2,9 +2,9 @@
 -- Params: $languages, $units, $origins, $run_groups (empty list = all), $min_score, $max_score,
 -- $q (plain text searched in explanations, case-insensitive; '' = no search),
 -- $after_score, $after_id (the last row of the previous page; -1, '' for the first), $page_size.
-SELECT judge_record_id, target_language, unit, score,
-       coalesce(score_origin, 'not recorded') AS score_origin, judge_explanation,
-       coalesce(run_group, 'not recorded') AS run_group, instance_id, paragraph_id
+SELECT score, target_language, unit, judge_explanation,
+       coalesce(score_origin, 'not recorded') AS score_origin,
+       coalesce(run_group, 'not recorded') AS run_group, instance_id, paragraph_id, judge_record_id
 FROM audit
 WHERE (len($languages) = 0 OR list_contains($languages, target_language))
   AND (len($units) = 0 OR list_contains($units, unit))

@@ -3,9 +3,9 @@
 -- $q (plain text searched in explanations, case-insensitive; '' = no search),
 -- $after_score, $after_id (the last row of the previous page; 1e308, '' for the first), $page_size.
 -- Ties on score run by judge_record_id ascending, so the keyset compares the two parts apart.
-SELECT judge_record_id, target_language, unit, score,
-       coalesce(score_origin, 'not recorded') AS score_origin, judge_explanation,
-       coalesce(run_group, 'not recorded') AS run_group, instance_id, paragraph_id
+SELECT score, target_language, unit, judge_explanation,
+       coalesce(score_origin, 'not recorded') AS score_origin,
+       coalesce(run_group, 'not recorded') AS run_group, instance_id, paragraph_id, judge_record_id
 FROM audit
 WHERE (len($languages) = 0 OR list_contains($languages, target_language))
   AND (len($units) = 0 OR list_contains($units, unit))

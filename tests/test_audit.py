@@ -106,7 +106,7 @@ def test_tails_and_spread(rows):
     assert th.p5 == pytest.approx(np.percentile(part, 5))
     assert th.p10 == pytest.approx(np.percentile(part, 10))
     assert th.below == (part < 60).sum() and th.share_low <= th.share_below <= th.share_high
-    assert "th × answer" in audit.spread_note(tails)
+    assert "Thai (th) × answer" in audit.spread_note(tails)
 
 
 def test_mean_matrix_orders_units(rows):
@@ -150,3 +150,20 @@ def test_exact_copy_hints_need_text_and_script():
     out = audit.exact_copy_hints(rows)
     assert list(out.latin_in_non_latin_language) == [True, False, None, False]
     assert list(out.name_or_number) == [True, True, None, True]
+
+
+def test_distribution_table_and_headline(rows):
+    table = audit.distribution_table(counts_of(rows), resamples=500, seed=1)
+    assert list(table.columns[:6]) == ["unit", "n", "mean", "ci_low", "ci_high", "median"]
+    assert (table.ci_low <= table["mean"]).all()
+    text = audit.headline(table)
+    assert text.startswith(f"{len(rows):,} scored rows; weighted mean {rows.score.mean():.3f}")
+    assert "heaviest lower tail: answer" in text
+
+
+def test_keyset_pages_reset_when_filters_change():
+    state = {}
+    pages = audit.keyset_pages(state, ("a",))
+    pages.append((10.0, "r9"))
+    assert audit.keyset_pages(state, ("a",)) == [(10.0, "r9")]
+    assert audit.keyset_pages(state, ("b",)) == []

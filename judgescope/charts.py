@@ -1,0 +1,105 @@
+"""Pure plotly builders for the translation-audit pages: DataFrame in, Figure out.
+
+Colour-blind-safe: Okabe–Ito for categories, the diverging PuOr scale for means around a
+reference. Every axis has a title. Inputs are the small count tables of judgescope.audit.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from judgescope.schema import label, language_name, sort_units
+
+OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
+DIVERGING = "PuOr"  # orange below the reference, purple above; readable with deuteranopia
+FONT = dict(size=13)
+
+
+def _layout(fig: go.Figure, title: str, x: str, y: str, height: int = 420) -> go.Figure:
+    fig.update_layout(title=title, height=height, font=FONT, legend_title_text="",
+                      margin=dict(l=60, r=20, t=60, b=50), template="plotly_white")
+    fig.update_xaxes(title_text=x)
+    fig.update_yaxes(title_text=y)
+    return fig
+
+
+def _series(counts: pd.DataFrame, colour: str):
+    keys = counts[colour].astype(str)
+    order = sort_units(keys.unique()) if colour == "unit" else sorted(keys.unique())
+    for i, key in enumerate(order):
+        yield key, counts[keys == key], OKABE_ITO[i % len(OKABE_ITO)]
+
+
+def histogram(counts: pd.DataFrame, colour: str = "unit", bin_width: float = 5) -> go.Figure:
+    """Share of rows per score bin, one bar series per value of `colour` (counts: score, n)."""
+    fig = go.Figure()
+    for key, part, col in _series(counts, colour):
+        bins = (part["score"] // bin_width * bin_width).clip(upper=100 - bin_width)
+        per_bin = part.groupby(bins)["n"].sum()
+        share = per_bin / per_bin.sum()
+        fig.add_bar(x=per_bin.index + bin_width / 2, y=share, width=bin_width * 0.9,
+                    name=key, marker_color=col, opacity=0.75,
+                    customdata=per_bin.values,
+                    hovertemplate=f"{key}<br>scores %{{x}} ± {bin_width / 2:g}<br>"
+                                  "share %{y:.1%} (%{customdata} rows)<extra></extra>")
+    fig.update_layout(barmode="overlay")
+    fig.update_yaxes(tickformat=".0%")
+    return _layout(fig, f"Score distribution ({bin_width:g}-point bins)", "Judge score (0–100)",
+                   "Share of rows")
+
+
+def ecdf_frame(counts: pd.DataFrame, colour: str = "unit") -> pd.DataFrame:
+    """Cumulative share of rows at or below each distinct score, per value of `colour`."""
+    g = counts.groupby([colour, "score"], dropna=False)["n"].sum().reset_index()
+    g = g.sort_values([colour, "score"])
+    g["cum_share"] = g.groupby(colour)["n"].cumsum() / g.groupby(colour)["n"].transform("sum")
+    return g
+
+
+def ecdf(counts: pd.DataFrame, colour: str = "unit") -> go.Figure:
+    """Empirical CDF of scores per value of `colour`, as steps."""
+    frame = ecdf_frame(counts, colour)
+    fig = go.Figure()
+    for key, part, col in _series(frame, colour):
+        fig.add_scatter(x=part["score"], y=part["cum_share"], mode="lines", line_shape="hv",
+                        name=key, line=dict(color=col, width=2),
+                        hovertemplate=f"{key}<br>score ≤ %{{x}}: %{{y:.1%}}<extra></extra>")
+    fig.update_yaxes(tickformat=".0%", range=[0, 1.02])
+    return _layout(fig, "Cumulative share of rows at or below a score (ECDF)",
+                   "Judge score (0–100)", "Share of rows ≤ score")
+
+
+def mean_heatmap(matrix: pd.DataFrame, reference: float, span: float | None = None) -> go.Figure:
+    """Language × unit means; colour diverges around `reference` (cells: rounded means)."""
+    languages = list(matrix.index)
+    z = matrix.to_numpy(dtype=float)
+    if span is None:
+        finite = abs(z[~pd.isna(z)] - reference)
+        span = max(1.0, float(finite.max())) if finite.size else 1.0
+    text = [["n/a" if pd.isna(v) else f"{v:.2f}" for v in row] for row in z]
+    fig = go.Figure(go.Heatmap(
+        z=z, x=[label(u) for u in matrix.columns], y=[language_name(c) for c in languages],
+        customdata=[[[c, u] for u in matrix.columns] for c in languages],
+        text=text, texttemplate="%{text}", colorscale=DIVERGING, zmid=reference,
+        zmin=reference - span, zmax=reference + span, xgap=2, ygap=2,
+        colorbar=dict(title=dict(text=f"Mean<br>(centre {reference:g})")),
+        hovertemplate="%{y} · %{x}<br>mean %{text}<extra></extra>"))
+    fig.update_yaxes(autorange="reversed")
+    return _layout(fig, f"Mean score per language and unit (centred on {reference:g})", "Unit",
+                   "Target language", height=max(360, 26 * len(languages) + 120))
+
+
+def diff_chart(table: pd.DataFrame, key: str = "unit") -> go.Figure:
+    """Current minus previous mean with its CI, one point per row of a compare table."""
+    t = table.dropna(subset=["diff"])
+    fig = go.Figure(go.Scatter(
+        x=t["diff"], y=t[key].astype(str), mode="markers", marker=dict(color=OKABE_ITO[0], size=10),
+        error_x=dict(type="data", symmetric=False, array=t["high"] - t["diff"],
+                     arrayminus=t["diff"] - t["low"], color=OKABE_ITO[0]),
+        hovertemplate="%{y}: %{x:+.3f}<extra></extra>"))
+    fig.add_vline(x=0, line_dash="dot", line_color="#555")
+    fig.update_yaxes(autorange="reversed")
+    return _layout(fig, "Current minus previous mean, with 95% CI (unpaired bootstrap)",
+                   "Difference in mean score (points)", label(key),
+                   height=max(300, 28 * len(t) + 140))

@@ -1,0 +1,65 @@
+"""Distributions: per unit (split by any facet the audit has) histogram, ECDF and summary table."""
+
+import streamlit as st
+
+from judgescope import audit, charts, ui
+from judgescope.schema import label, sort_units
+
+st.title("Score distributions")
+ui.need("audit", what="the distributions")
+st.caption("Every figure is computed from the audit rows (score counts grouped in DuckDB). "
+           "Filters live in the URL: copy the address to share this exact view.")
+
+facets = audit.available_facets(ui.missing_columns("audit"))
+ui.url_value_notice("facet", facets)
+c = st.columns([2, 1, 1, 1, 1.3, 1.5])
+facet = c[0].selectbox("Split each unit by", facets, key="facet", bind="query-params",
+                       format_func=audit.FACETS.get)
+t1 = c[1].number_input("Below (1)", 0, 100, audit.DEFAULT_THRESHOLDS[0], key="t1", bind="query-params")
+t2 = c[2].number_input("Below (2)", 0, 100, audit.DEFAULT_THRESHOLDS[1], key="t2", bind="query-params")
+t3 = c[3].number_input("At least", 0, 100, audit.DEFAULT_THRESHOLDS[2], key="t3", bind="query-params")
+resamples = c[4].number_input("Resamples", 100, 100_000, audit.DEFAULT_RESAMPLES, step=1000,
+                              key="resamples", bind="query-params")
+seed = c[5].number_input("Seed", 0, 2**32 - 1, audit.DEFAULT_SEED, key="seed", bind="query-params")
+thresholds = (t1, t2, t3)
+
+counts = audit.score_counts(ui.run, facet)
+split = facet != "none"
+table = audit.distribution_table(counts, thresholds, split, resamples, seed)
+
+st.subheader("Summary per unit")
+if not split:
+    st.info(audit.headline(table, thresholds))
+st.caption(f"Mean with {audit.ci_label(resamples, seed)}. SD is the sample SD (ddof = 1). "
+           "The overall row weighs every row equally (a row-weighted mean across units). "
+           "n/a = undefined (e.g. SD of one row).")
+shown = table.rename(columns={"facet": audit.FACETS[facet]}) if split else table
+share_cols = [col for col in shown.columns if col.startswith("share_")]
+config = {label(col): st.column_config.NumberColumn(format="percent") for col in share_cols}
+config |= {label(col): st.column_config.NumberColumn(name, format="%.3f") for col, name in
+           (("mean", "Mean"), ("ci_low", "95% CI low"), ("ci_high", "95% CI high"), ("sd", "SD"))}
+ui.table(shown, column_config=config, placeholder="n/a")
+ui.export_buttons(table, "score_summary", {"facet": facet, "thresholds": list(thresholds),
+                                            "resamples": resamples, "seed": seed})
+
+colour = "facet" if split else "unit"
+plot_counts = audit.with_facet_labels(counts)
+units = sort_units(counts["unit"].unique())
+if split:
+    tabs = st.tabs([label(u) for u in units])
+    for tab, unit in zip(tabs, units):
+        part = plot_counts[plot_counts.unit == unit]
+        with tab:
+            a, b = st.columns(2)
+            a.plotly_chart(charts.histogram(part, colour), key=f"hist_{unit}")
+            b.plotly_chart(charts.ecdf(part, colour), key=f"ecdf_{unit}")
+else:
+    a, b = st.columns(2)
+    a.plotly_chart(charts.histogram(plot_counts, colour), key="hist")
+    b.plotly_chart(charts.ecdf(plot_counts, colour), key="ecdf")
+
+missing = sorted(set(audit.FACETS) - set(facets))
+if missing:
+    st.caption("Facets this audit does not record, so they are not offered: "
+               + ", ".join(audit.FACETS[m] for m in missing) + ".")
+st.page_link("pages/languages.py", label="Where are the tails? Languages × units", icon="🌐")
