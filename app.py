@@ -13,9 +13,12 @@ pages = {
         st.Page("pages/integrity.py", title="Integrity", icon="🔐"),
     ],
     "Translation audit": [
-        st.Page("pages/distributions.py", title="Distributions", icon="📊"),
-        st.Page("pages/languages.py", title="Languages", icon="🌐"),
-        st.Page("pages/review.py", title="Review", icon="🔎"),
+        st.Page("pages/distributions.py", title="Distributions", icon=":material/bar_chart:"),
+        st.Page("pages/languages.py", title="Languages", icon=":material/translate:"),
+        st.Page("pages/review.py", title="Review", icon=":material/rate_review:"),
+        st.Page("pages/exact_copies.py", title="Exact copies", icon=":material/content_copy:"),
+        st.Page("pages/provenance.py", title="Provenance", icon=":material/history_edu:"),
+        st.Page("pages/compare.py", title="Compare versions", icon=":material/difference:"),
     ],
     "Ranking": [
         st.Page("pages/ranking.py", title="Ranking accuracy", icon="🏁"),

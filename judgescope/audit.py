@@ -214,8 +214,13 @@ def overlap_is_small(overlap: pd.DataFrame, share: float = 0.5) -> bool:
     return smaller == 0 or overlap["overlap"].sum() < share * smaller
 
 
+def in_unit_order(frame: pd.DataFrame) -> pd.DataFrame:
+    """Rows of a per-unit table in schema unit order."""
+    return _ordered(frame, ["unit"])
+
+
 def overlap_sentence(overlap: pd.DataFrame) -> str:
-    parts = [f"{int(r.overlap):,} {r.unit}" for r in overlap.itertuples()]
+    parts = [f"{int(r.overlap):,} {r.unit}" for r in in_unit_order(overlap).itertuples()]
     return "Overlap on (source_id, target_language, unit): " + ", ".join(parts) + "."
 
 
@@ -226,46 +231,6 @@ def paired_table(diff_counts: pd.DataFrame, resamples=DEFAULT_RESAMPLES, seed=DE
     out = bootstrap_table(frame, ["unit"], resamples, seed, level)
     out.insert(1, "pairs", [int(frame.loc[frame.unit == u, "n"].sum()) for u in out["unit"]])
     return out.rename(columns={"mean": "mean_diff"})
-
-
-# Languages written in the Latin script; others expect non-Latin candidates. Vocabulary kept here
-# because only the exact-copy hint uses it; unknown codes get no script hint at all.
-LATIN_SCRIPT = frozenset("af az ca cs cy da de en es et eu fi fil fr ga gl hr ht hu id is it lt lv "
-                         "ms mt nl no nb nn pl pt ro sk sl so sq sv sw tl tr uz vi yo zu".split())
-NON_LATIN_SCRIPT = frozenset("am ar be bg bn el fa gu he hi hy ja ka kk km kn ko lo mk ml mn mr my "
-                             "ne or pa ps ru si sr ta te th uk ur yi zh".split())
-
-
-def _base(code) -> str:
-    return str(code or "").split("-")[0].split("_")[0].lower()
-
-
-def is_latin_only(text) -> bool:
-    """Every letter of the text is Latin (ASCII or Latin-1/Extended); at least one letter."""
-    letters = [ch for ch in str(text or "") if ch.isalpha()]
-    return bool(letters) and all(ord(ch) < 0x250 for ch in letters)
-
-
-def looks_like_name_or_number(text) -> bool:
-    """Short, no sentence punctuation, and either digits only or every word capitalised."""
-    words = str(text or "").split()
-    if not words or len(words) > 6 or any(ch in str(text) for ch in ".?!;:"):
-        return False
-    if all(any(ch.isdigit() for ch in w) or not any(ch.isalpha() for ch in w) for w in words):
-        return True
-    small = {"of", "the", "and", "de", "la", "von", "van", "da", "du", "di", "del", "y", "&"}
-    return all(w[0].isupper() or w.lower() in small or w[0].isdigit() for w in words)
-
-
-def exact_copy_hints(rows: pd.DataFrame) -> pd.DataFrame:
-    """Add triage hints to exact-copy rows that carry `candidate_text` (None where unknown)."""
-    out = rows.copy()
-    has_text = out["candidate_text"].notna()
-    non_latin = out["target_language"].map(lambda c: _base(c) in NON_LATIN_SCRIPT)
-    latin = out["candidate_text"].map(is_latin_only)
-    out["latin_in_non_latin_language"] = (latin & non_latin).where(has_text, None)
-    out["name_or_number"] = out["candidate_text"].map(looks_like_name_or_number).where(has_text, None)
-    return out
 
 
 PREBUILT_FACETS = ("none", "score_origin", "run_group")
@@ -303,31 +268,6 @@ def distribution_table(counts: pd.DataFrame, thresholds=DEFAULT_THRESHOLDS, face
     for name in ("ci_low", "ci_high"):
         cols.insert(cols.index("mean") + 1 + (name == "ci_high"), cols.pop(cols.index(name)))
     return out[cols]
-
-
-def keyset_pages(state, signature) -> list:
-    """The stack of keyset cursors (last score, last id) of the pages before the current one,
-    kept in `state` (a dict-like session) and reset whenever `signature` (the filters) changes."""
-    if state.get("_keyset_signature") != signature:
-        state["_keyset_signature"] = signature
-        state["_keyset_pages"] = []
-    return state["_keyset_pages"]
-
-
-def hash_note(texts) -> str:
-    """Whether the snapshot texts hash to the audit row's recorded SHA-256 values."""
-    def word(flag):
-        return "not recorded" if flag is None or flag != flag else ("matches" if flag else "DIFFERS")
-    return (f"SHA-256 of the shown source text {word(texts['source_hash_matches'])} the audit's "
-            f"source_text_sha256; candidate text {word(texts['candidate_hash_matches'])} its "
-            "candidate_text_sha256.")
-
-
-def record_fields(record: pd.DataFrame) -> pd.DataFrame:
-    """One record as a two-column field/value table (values as text; missing stays None)."""
-    row = record.iloc[0]
-    return pd.DataFrame({"field": list(record.columns),
-                         "value": [None if pd.isna(v) else str(v) for v in row]})
 
 
 def headline(table: pd.DataFrame, thresholds=DEFAULT_THRESHOLDS) -> str:

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from judgescope import audit, ui
+from judgescope import audit_rows, ui
 from judgescope.schema import language_name, sort_units
 
 st.title("Review scores")
@@ -28,7 +28,7 @@ filters = {"languages": lang, "units": unit, "origins": origin, "run_groups": ru
 
 total = int(ui.run("audit_review_count", **filters)["rows"].iloc[0])
 desc = order == "highest first"
-pages = audit.keyset_pages(st.session_state, ("review", tuple(map(str, filters.values())), desc))
+pages = audit_rows.keyset_pages(st.session_state, ("review", tuple(map(str, filters.values())), desc))
 after = pages[-1] if pages else ((1e308 if desc else -1.0), "")
 page_size = 50
 rows = ui.run("audit_review_page_desc" if desc else "audit_review_page", **filters,
@@ -84,7 +84,7 @@ if record_id:
             with t:
                 st.markdown(f"**Candidate ({language_name(r['target_language'])})**")
                 ui.text_block(texts.candidate_text.iloc[0], r["target_language"])
-            st.caption(audit.hash_note(texts.iloc[0]))
+            st.caption(audit_rows.hash_note(texts.iloc[0]))
     else:
         st.caption("This collection has no source snapshot: texts cannot be shown, only hashes.")
-    ui.table(audit.record_fields(record), placeholder="not recorded")
+    ui.table(audit_rows.record_fields(record), placeholder="not recorded")

@@ -1,8 +1,8 @@
 -- Exact-copy rows with score and explanation, lowest score first. Params: $languages, $units
 -- (empty list = all), $limit.
-SELECT judge_record_id, target_language, unit, score, judge_explanation,
+SELECT score, target_language, unit, judge_explanation,
        coalesce(score_origin, 'not recorded') AS score_origin, instance_id, paragraph_id,
-       candidate_text_sha256
+       candidate_text_sha256, judge_record_id
 FROM audit
 WHERE candidate_text_sha256 = source_text_sha256
   AND (len($languages) = 0 OR list_contains($languages, target_language))

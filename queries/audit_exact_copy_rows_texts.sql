@@ -1,8 +1,8 @@
 -- Exact-copy rows with the snapshot's candidate text (for triage hints). Params: $languages,
 -- $units (empty list = all), $limit. The snapshot side of the join key may be NULL (absent).
-SELECT a.judge_record_id, a.target_language, a.unit, a.score, a.judge_explanation,
-       coalesce(a.score_origin, 'not recorded') AS score_origin, a.instance_id, a.paragraph_id,
-       a.candidate_text_sha256, any_value(s.candidate_text) AS candidate_text
+SELECT a.score, a.target_language, a.unit, any_value(s.candidate_text) AS candidate_text,
+       a.judge_explanation, coalesce(a.score_origin, 'not recorded') AS score_origin,
+       a.instance_id, a.paragraph_id, a.candidate_text_sha256, a.judge_record_id
 FROM audit a
 LEFT JOIN snapshot s
   ON s.instance_id = a.instance_id

@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from judgescope import audit, db, stats
+from judgescope import audit, audit_rows, stats
 
 THRESHOLDS = (60, 80, 90)
 
@@ -140,14 +140,14 @@ def test_paired_table_counts_pairs():
     ("The film was released in 1987 by the studio.", True, False), ("São Paulo", True, True),
     ("", False, False), ("yes", True, False)])
 def test_script_and_name_hints(text, latin, name):
-    assert audit.is_latin_only(text) is latin
-    assert audit.looks_like_name_or_number(text) is name
+    assert audit_rows.is_latin_only(text) is latin
+    assert audit_rows.looks_like_name_or_number(text) is name
 
 
 def test_exact_copy_hints_need_text_and_script():
     rows = pd.DataFrame({"target_language": ["th", "de", "th", "xx"],
                          "candidate_text": ["Barack Obama", "Barack Obama", None, "Barack Obama"]})
-    out = audit.exact_copy_hints(rows)
+    out = audit_rows.exact_copy_hints(rows)
     assert list(out.latin_in_non_latin_language) == [True, False, None, False]
     assert list(out.name_or_number) == [True, True, None, True]
 
@@ -163,7 +163,15 @@ def test_distribution_table_and_headline(rows):
 
 def test_keyset_pages_reset_when_filters_change():
     state = {}
-    pages = audit.keyset_pages(state, ("a",))
+    pages = audit_rows.keyset_pages(state, ("a",))
     pages.append((10.0, "r9"))
-    assert audit.keyset_pages(state, ("a",)) == [(10.0, "r9")]
-    assert audit.keyset_pages(state, ("b",)) == []
+    assert audit_rows.keyset_pages(state, ("a",)) == [(10.0, "r9")]
+    assert audit_rows.keyset_pages(state, ("b",)) == []
+
+
+def test_exact_copy_matrix_totals():
+    counts = pd.DataFrame({"target_language": ["th", "th", "de"], "unit": ["answer", "paragraph", "answer"],
+                           "n": [20, 80, 20], "hashed": [20, 80, 20], "exact_copies": [5, 0, 2]})
+    m = audit_rows.exact_copy_matrix(counts).set_index("language")
+    assert list(m.columns) == ["paragraph", "answer", "total"]
+    assert m.loc["th", "total"] == 5 and m.loc["overall", "answer"] == 7 and m.loc["de", "paragraph"] == 0

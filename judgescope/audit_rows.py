@@ -1,0 +1,111 @@
+"""Row-level helpers of the translation-audit pages: exact-copy triage hints, keyset paging,
+record details and the raw records a release excluded. Pure (no streamlit)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from judgescope.audit import OVERALL
+from judgescope.schema import sort_units
+
+
+# Languages written in the Latin script; others expect non-Latin candidates. Vocabulary kept here
+# because only the exact-copy hint uses it; unknown codes get no script hint at all.
+LATIN_SCRIPT = frozenset("af az ca cs cy da de en es et eu fi fil fr ga gl hr ht hu id is it lt lv "
+                         "ms mt nl no nb nn pl pt ro sk sl so sq sv sw tl tr uz vi yo zu".split())
+NON_LATIN_SCRIPT = frozenset("am ar be bg bn el fa gu he hi hy ja ka kk km kn ko lo mk ml mn mr my "
+                             "ne or pa ps ru si sr ta te th uk ur yi zh".split())
+
+
+def _base(code) -> str:
+    return str(code or "").split("-")[0].split("_")[0].lower()
+
+
+def is_latin_only(text) -> bool:
+    """Every letter of the text is Latin (ASCII or Latin-1/Extended); at least one letter."""
+    letters = [ch for ch in str(text or "") if ch.isalpha()]
+    return bool(letters) and all(ord(ch) < 0x250 for ch in letters)
+
+
+def looks_like_name_or_number(text) -> bool:
+    """Short, no sentence punctuation, and either digits only or every word capitalised."""
+    words = str(text or "").split()
+    if not words or len(words) > 6 or any(ch in str(text) for ch in ".?!;:"):
+        return False
+    if all(any(ch.isdigit() for ch in w) or not any(ch.isalpha() for ch in w) for w in words):
+        return True
+    small = {"of", "the", "and", "de", "la", "von", "van", "da", "du", "di", "del", "y", "&"}
+    return all(w[0].isupper() or w.lower() in small or w[0].isdigit() for w in words)
+
+
+def exact_copy_hints(rows: pd.DataFrame) -> pd.DataFrame:
+    """Add triage hints to exact-copy rows that carry `candidate_text` (None where unknown)."""
+    out = rows.copy()
+    has_text = out["candidate_text"].notna()
+    non_latin = out["target_language"].map(lambda c: _base(c) in NON_LATIN_SCRIPT)
+    latin = out["candidate_text"].map(is_latin_only)
+    out["latin_in_non_latin_language"] = (latin & non_latin).where(has_text, None)
+    out["name_or_number"] = out["candidate_text"].map(looks_like_name_or_number).where(has_text, None)
+    first = [c for c in ("score", "target_language", "unit", "candidate_text",
+                         "latin_in_non_latin_language", "name_or_number") if c in out]
+    return out[first + [c for c in out.columns if c not in first]]
+
+
+def keyset_pages(state, signature) -> list:
+    """The stack of keyset cursors (last score, last id) of the pages before the current one,
+    kept in `state` (a dict-like session) and reset whenever `signature` (the filters) changes."""
+    if state.get("_keyset_signature") != signature:
+        state["_keyset_signature"] = signature
+        state["_keyset_pages"] = []
+    return state["_keyset_pages"]
+
+
+def hash_note(texts) -> str:
+    """Whether the snapshot texts hash to the audit row's recorded SHA-256 values."""
+    def word(flag):
+        return "not recorded" if flag is None or flag != flag else ("matches" if flag else "DIFFERS")
+    return (f"SHA-256 of the shown source text {word(texts['source_hash_matches'])} the audit's "
+            f"source_text_sha256; candidate text {word(texts['candidate_hash_matches'])} its "
+            "candidate_text_sha256.")
+
+
+def record_fields(record: pd.DataFrame) -> pd.DataFrame:
+    """One record as a two-column field/value table (values as text; missing stays None)."""
+    row = record.iloc[0]
+    return pd.DataFrame({"field": list(record.columns),
+                         "value": [None if pd.isna(v) else str(v) for v in row]})
+
+
+def exact_copy_matrix(counts: pd.DataFrame) -> pd.DataFrame:
+    """Exact copies per language (rows) × unit (columns) with a total row and column."""
+    wide = counts.pivot_table(index="target_language", columns="unit", values="exact_copies",
+                              aggfunc="sum", fill_value=0)
+    wide = wide[sort_units(wide.columns)]
+    wide["total"] = wide.sum(axis=1)
+    wide.loc[OVERALL] = wide.sum(axis=0)
+    return wide.astype(int).reset_index().rename(columns={"target_language": "language"})
+
+
+def excluded_raw_rows(loaded, limit: int = 5_000) -> pd.DataFrame:
+    """Full raw records of a dataset that validation excluded, read back from its files."""
+    from judgescope import catalog, db, readers
+
+    con = db.scratch()
+    try:
+        readers.read_raw(con, catalog.resolve(loaded.spec), loaded.spec.name)
+        con.execute("CREATE TABLE excluded_ledger AS SELECT * FROM read_parquet($p)",
+                    {"p": str(loaded.path("ledger"))})
+        return con.execute(db.query_text("audit_raw_excluded_rows"), {"limit": limit}).df()
+    finally:
+        con.close()
+
+
+def excluded_summary(rows: pd.DataFrame) -> str:
+    """One sentence on excluded raw rows: how many, how many scored, their mean score."""
+    if rows.empty:
+        return "No raw record was excluded."
+    scores = pd.to_numeric(rows.get("score"), errors="coerce") if "score" in rows else pd.Series(dtype=float)
+    scored = int(scores.notna().sum())
+    mean = f", mean score {scores.mean():.3f}" if scored else ""
+    return (f"{len(rows):,} excluded raw records: {scored:,} scored{mean}; "
+            f"{len(rows) - scored:,} without a score.")

@@ -1,0 +1,53 @@
+"""Compare: the earlier audit version against the current one, per unit and per language."""
+
+import streamlit as st
+
+from judgescope import audit, charts, ui
+from judgescope.schema import language_name
+
+st.title("Compare audit versions")
+ui.need("audit", "audit_previous", what="the version comparison")
+st.caption(f"Previous: `{ui.dataset_for('audit_previous').spec.name}` · current: "
+           f"`{ui.dataset_for('audit').spec.name}`. Differences are current minus previous.")
+
+overlap = audit.in_unit_order(ui.run("audit_overlap"))
+small = audit.overlap_is_small(overlap)
+if small:
+    st.error("**The samples are unpaired.** " + audit.overlap_sentence(overlap) + " The two "
+             "versions scored (almost) different units, so a difference describes two samples; "
+             "it is not a paired, like-for-like change and does not show what caused it.")
+else:
+    st.success(audit.overlap_sentence(overlap) + " A paired view on the overlap is below.")
+ui.table(overlap)
+
+c = st.columns(2)
+resamples = c[0].number_input("Resamples", 100, 100_000, audit.DEFAULT_RESAMPLES, step=1000,
+                              key="resamples", bind="query-params")
+seed = c[1].number_input("Seed", 0, 2**32 - 1, audit.DEFAULT_SEED, key="seed", bind="query-params")
+label = (f"95% CI: percentile bootstrap of the difference, each version resampled independently "
+         f"(unpaired, multinomial over per-score counts), {resamples:,} resamples, seed {seed}.")
+
+previous, current = ui.run("audit_previous_score_counts"), audit.score_counts(ui.run)
+fmt = {c: st.column_config.NumberColumn(format="%.3f") for c in
+       ("Previous mean", "Current mean", "Diff", "Low", "High")}
+st.subheader("Per unit")
+units = audit.unit_compare(previous, current, resamples, seed)
+st.plotly_chart(charts.diff_chart(units), key="unit_diff")
+st.caption(label)
+ui.table(units, column_config=fmt, placeholder="n/a")
+ui.export_buttons(units, "compare_units", {"resamples": resamples, "seed": seed})
+
+st.subheader("Per language (all units together)")
+langs = audit.compare_table(previous, current, ["target_language"], resamples, seed)
+st.caption(label)
+ui.table(langs.assign(target_language=langs.target_language.map(language_name)),
+         column_config=fmt, placeholder="n/a")
+ui.export_buttons(langs, "compare_languages", {"resamples": resamples, "seed": seed})
+
+if not small:
+    st.subheader("Paired view on the overlapping units")
+    paired = audit.paired_table(ui.run("audit_paired_diff_counts"), resamples, seed)
+    st.caption("Mean of current minus previous on the same units; 95% CI: percentile bootstrap "
+               f"over the pairs (multinomial over per-difference counts), {resamples:,} "
+               f"resamples, seed {seed}.")
+    ui.table(paired, placeholder="n/a")

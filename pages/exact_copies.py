@@ -1,0 +1,51 @@
+"""Exact copies: units whose candidate hash equals the source hash, with triage hints."""
+
+import streamlit as st
+
+from judgescope import audit_rows, ui
+from judgescope.schema import sort_units
+
+st.title("Exact copies of the source")
+ui.need("audit", what="the exact-copy view")
+st.info("An exact copy is a **review signal, not automatically an error**: proper names, "
+        "numbers and titles are often rightly kept as they are, while a copied sentence usually "
+        "means the translation fell back to the source. Read the judge's score and explanation "
+        "beside each one.")
+counts = ui.run("audit_exact_copy_counts")
+if counts["hashed"].sum() == 0:
+    st.warning("This audit records no source_text_sha256 / candidate_text_sha256, so exact "
+               "copies cannot be found.")
+    st.stop()
+st.caption(f"Found by hash alone (candidate_text_sha256 = source_text_sha256) among "
+           f"{int(counts['hashed'].sum()):,} hashed rows of {int(counts['n'].sum()):,}.")
+matrix = audit_rows.exact_copy_matrix(counts)
+ui.table(matrix)
+
+langs, units = sorted(counts.target_language.unique()), sort_units(counts.unit.unique())
+for key, accepted in (("lang", langs), ("unit", units)):
+    ui.url_value_notice(key, accepted)
+c = st.columns(2)
+lang = c[0].multiselect("Language (code)", langs, key="lang", bind="query-params")
+unit = c[1].multiselect("Unit", units, key="unit", bind="query-params")
+limit = 5_000
+has_texts = "snapshot" in ui.roles()
+query = "audit_exact_copy_rows_texts" if has_texts else "audit_exact_copy_rows"
+rows = ui.run(query, languages=lang, units=unit, limit=limit)
+if has_texts:
+    rows = audit_rows.exact_copy_hints(rows)
+    st.caption("Hints, from the snapshot's candidate text: *Latin in non-Latin language* — only "
+               "Latin letters although the target language is written in another script; "
+               "*name or number* — short, capitalised words or digits rather than a sentence.")
+else:
+    st.caption("This collection has no source snapshot, so texts and triage hints are not "
+               "available; the judge's score and explanation are.")
+total = int(counts[(counts.target_language.isin(lang or langs)) & (counts.unit.isin(unit or units))]
+            ["exact_copies"].sum())
+st.markdown(f"**{total:,}** exact copies match" + (f"; the first {limit:,} are listed." if total > limit else "."))
+ui.table(rows, placeholder="n/a", column_config={
+    "Explanation": st.column_config.TextColumn(width="large"),
+    "Candidate text": st.column_config.TextColumn(width="medium")})
+ui.export_buttons(rows, "exact_copies", {"languages": lang, "units": unit, "limit": limit})
+if lang or unit:
+    st.page_link("pages/review.py", label="Review these languages and units", icon="🔎",
+                 query_params={"collection": ui.collection_name(), "lang": lang, "unit": unit})

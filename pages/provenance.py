@@ -1,0 +1,53 @@
+"""Provenance: score origins, missing explanations, prompts and models, run groups, exclusions."""
+
+import streamlit as st
+
+from judgescope import audit_rows, ui
+
+st.title("Provenance of the scores")
+ui.need("audit", what="the provenance view")
+missing = ui.missing_columns("audit")
+if missing:
+    st.caption("Not recorded by this audit (shown as “not recorded”): " + ", ".join(sorted(missing)))
+
+st.subheader("Score origin")
+origins = ui.run("audit_origin_counts")
+ui.table(origins)
+gaps = int(origins["missing_explanation"].sum())
+st.markdown(f"**{gaps:,}** rows have no explanation.")
+if gaps:
+    with st.expander("Rows without an explanation"):
+        rows = ui.run("audit_missing_explanations", limit=5_000)
+        ui.table(rows, placeholder="not recorded")
+        ui.export_buttons(rows, "missing_explanations", {"limit": 5_000})
+
+st.subheader("Prompt, judge model and run group per unit")
+st.caption("Requested = the model string sent to the endpoint; resolved = the checkpoint the "
+           "provider reports. A null is shown as “not recorded”.")
+models = ui.run("audit_model_provenance")
+ui.table(models, column_config={"Judge prompt sha256": st.column_config.TextColumn(width="large")})
+ui.export_buttons(models, "prompt_model_provenance", {})
+
+st.subheader("Raw records excluded from the release")
+raw = ui.dataset_for("raw_records")
+if raw is None:
+    st.info("This collection has no raw judge records dataset, so exclusions from a release "
+            "cannot be shown.")
+    st.stop()
+reasons = ui.run("ledger_summary")
+reasons = reasons[reasons.dataset == raw.spec.name]
+if reasons.empty:
+    st.success(f"Every record of {raw.spec.name} is used.")
+    st.stop()
+st.markdown(f"**{int(reasons['rows'].sum()):,}** records of `{raw.spec.name}` were excluded, by reason:")
+ui.table(reasons)
+ledger = ui.run("audit_raw_excluded", dataset=raw.spec.name, limit=5_000)
+if st.toggle("Read the full excluded records back from the raw files", key="full_raw",
+             bind="query-params"):
+    full = audit_rows.excluded_raw_rows(raw)
+    st.info(audit_rows.excluded_summary(full))
+    ui.table(full, placeholder="not recorded")
+    ui.export_buttons(full, "excluded_raw_records", {"dataset": raw.spec.name}, [raw.spec.name])
+else:
+    ui.table(ledger)
+    ui.export_buttons(ledger, "excluded_raw_ledger", {"dataset": raw.spec.name}, [raw.spec.name])
