@@ -28,8 +28,12 @@ def _hash_badge() -> None:
     if problems:
         text, colour = f"not verified: {problems[0]}", "red"
     if colour == "red":
-        st.page_link("pages/integrity.py", label=f":red[{_md(text)}]", icon="⚠️",
+        # The link is the short part (the number of problems); the sentence wraps below it.
+        head, _, rest = text.partition(": ")
+        st.page_link("pages/integrity.py", label=f":red[**{_md(head)}**]", icon="⚠️",
                      query_params={"collection": ui.collection_name()})
+        if rest:
+            st.markdown(f":red[{_md(rest)}]")
     else:
         st.markdown(f":{colour}[{'✔ ' if colour == 'green' else ''}{_md(text)}]")
 

@@ -29,6 +29,9 @@ CLASS_LABELS = {
     "candidate_mismatch": "Candidate mismatch", "both_mismatch": "Both mismatch",
     "missing": "Missing (no snapshot row)", "ambiguous": "Ambiguous (several snapshot rows)",
 }
+LABELS = {**CLASS_LABELS, "class": "Class", "rows": "Rows", "hint_nfc": "After NFC",
+          "hint_whitespace": "After trimming", "target_language": "Language", "unit": "Unit",
+          "checked": "Checked"}
 # The characters the SQL trims for the whitespace hint (keep in step with verify_*.sql).
 TRIM_CHARS = " \t\n\x0b\x0c\r\u00a0\u3000"
 HASH_COLUMNS = ("source_text_sha256", "candidate_text_sha256")
@@ -180,8 +183,8 @@ def hash_table(row) -> pd.DataFrame:
     """Stored against recomputed SHA-256 for both sides of one listed row."""
     sides = (("source", row["stored_source_sha256"], row["source_sha256"]),
              ("candidate", row["stored_candidate_sha256"], row["candidate_sha256"]))
-    return pd.DataFrame([{"side": side, "stored_sha256": _na(stored), "recomputed_sha256": _na(got),
-                          "match": "✅" if _na(stored) and _na(stored) == _na(got) else "❌"}
+    return pd.DataFrame([{"side": side, "match": "yes" if _na(stored) and _na(stored) == _na(got) else "NO",
+                          "stored_sha256": _na(stored), "recomputed_sha256": _na(got)}
                          for side, stored, got in sides])
 
 
@@ -218,4 +221,4 @@ def row_title(row) -> str:
     """One plain-text line naming a listed row (data values, so never markdown)."""
     hint = f" · would match after {row['hint']} normalisation" if _na(row["hint"]) else ""
     return (f"{row['judge_record_id']} · {row['target_language']} · {row['unit']} · paragraph_id "
-            f"{_na(row['paragraph_id'])} · snapshot rows {int(_na(row['snapshot_rows']) or 0)}{hint}")
+            f"{_na(row['paragraph_id']) or 'null'} · snapshot rows {int(_na(row['snapshot_rows']) or 0)}{hint}")

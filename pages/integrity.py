@@ -28,29 +28,26 @@ c[0].metric("Audit rows checked", ui.fmt_n(summary.checked))
 c[1].metric("Verified", ui.fmt_n(summary.verified))
 c[2].metric("Problems", ui.fmt_n(summary.problems))
 c[3].metric("Snapshot rows no audit row uses", ui.fmt_n(summary.unreferenced))
-left, right = st.columns([2, 3])
-with left:
-    st.subheader("By class")
-    ui.table(verify.class_table(summary))
-with right:
-    st.subheader("By language × unit")
-    ui.table(verify.by_language_unit(summary).rename(columns=verify.CLASS_LABELS), height=260)
+by_class, by_cell = st.tabs(["By class", "By language × unit"])
+by_class.dataframe(verify.class_table(summary).rename(columns=verify.LABELS), hide_index=True)
+by_cell.dataframe(verify.by_language_unit(summary).rename(columns=verify.LABELS), hide_index=True,
+                  height=300)
 
 st.subheader("Rows of one class")
 present = [cl for cl in verify.CLASSES if summary.counts[cl]]
 default = next((cl for cl in verify.PROBLEMS if summary.counts[cl]), "verified")
 ui.url_value_notice("class", present)
+# Options are the class names themselves: a bound widget writes the option's label to the URL.
 chosen = st.radio("Class", present, index=present.index(default), key="class",
-                  bind="query-params", horizontal=True,
-                  format_func=lambda cl: f"{verify.CLASS_LABELS[cl]} ({summary.counts[cl]:,})")
+                  bind="query-params", horizontal=True)
 rows = ui.run("verify_rows", key=list(key), classes=[chosen], limit=LIST_LIMIT)
 bar.progress(1.0, text="Done.")
 bar.empty()
 shown = summary.counts[chosen]
-st.caption(f"{shown:,} rows" + (f"; the first {LIST_LIMIT:,} are listed" if shown > LIST_LIMIT else "")
+st.caption(f"{shown:,} row{'s' if shown != 1 else ''}" + (f"; the first {LIST_LIMIT:,} are listed" if shown > LIST_LIMIT else "")
            + f"; texts of the first {min(DETAIL_ROWS, len(rows))} below. Differences are marked ⟦…⟧ "
            "with invisible characters written out (⟨space⟩, ⟨U+0301⟩).")
-ui.table(rows.drop(columns=["source_text", "candidate_text"]), height=220)
+ui.table(rows.drop(columns=["source_text", "candidate_text"]))
 ui.export_buttons(rows, f"integrity_{chosen}", {"class": chosen, "join_key": list(key)})
 
 for _, row in rows.head(DETAIL_ROWS).iterrows():
@@ -61,7 +58,8 @@ for _, row in rows.head(DETAIL_ROWS).iterrows():
         cols = st.columns(2)
         for col, (side, view) in zip(cols, verify.side_views(row).items()):
             with col:
-                st.caption(f"{side.capitalize()} text in the snapshot" + ("" if view["ok"] else " ❌"))
+                st.caption(f"{side.capitalize()} text in the snapshot"
+                           + (" (matches the stored hash)" if view["ok"] else " (does not match)"))
                 lang = row["target_language"] if side == "candidate" else "en"
                 ui.text_block(view["text"], lang, empty="(no single snapshot row for this key)")
                 if view["diff"] is not None:

@@ -68,14 +68,24 @@ def test_integrity_page_lists_problems(fixture_app):
     assert [m.value for m in at.metric][:3] == ["8", "3", "5"]
 
 
+def test_integrity_class_comes_from_the_url(fixture_app):
+    at = fixture_app
+    at.query_params["class"] = "ambiguous"
+    at.run()
+    at.switch_page("pages/integrity.py").run()
+    assert not at.exception and at.radio(key="class").value == "ambiguous"
+    assert not at.warning  # a valid value raises no notice
+
+
 def test_sidebar_badge_links_problems(fixture_app):
     at = fixture_app
     at.run()
     assert not at.exception
     links = [e for e in at.sidebar if getattr(e, "proto", None) is not None
              and "problems" in str(getattr(e.proto, "label", ""))]
-    assert links and "5 problems: 3 / 8 verified against audit" not in str(links[0].proto.label)
-    assert "5 problems: 3 / 8 verified against snapshot.jsonl" in str(links[0].proto.label)
+    assert links and "5 problems" in str(links[0].proto.label)
+    assert links[0].proto.page.endswith("integrity") or "integrity" in str(links[0].proto)
+    assert any("3 / 8 verified against snapshot.jsonl" in m.value for m in at.sidebar.markdown)
 
 
 def test_sidebar_badge_green_when_all_verified(tmp_path, monkeypatch):
