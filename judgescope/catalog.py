@@ -224,6 +224,11 @@ class Catalog:
                 self._loaded[name] = load_dataset(self.manifest.datasets[name], self._expected)
             return self._loaded[name]
 
+    def pending(self, collection: str) -> list[DatasetSpec]:
+        """Datasets of the collection not loaded yet in this process (first use, or a download)."""
+        return [self.manifest.datasets[n] for n in self.manifest.collections[collection].datasets
+                if n not in self._loaded]
+
     def collection_datasets(self, collection: str) -> list[Loaded]:
         return [self.dataset(n) for n in self.manifest.collections[collection].datasets]
 

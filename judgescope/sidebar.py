@@ -1,4 +1,4 @@
-"""The sidebar every page shares: collection picker, pinned origins, synthetic label."""
+"""The sidebar every page shares: collection picker, hash badge, pinned origins, synthetic label."""
 
 import streamlit as st
 
@@ -11,14 +11,32 @@ def draw() -> None:
     with st.sidebar:
         # Options are the names themselves: a bound widget puts the option's label in the URL.
         st.selectbox("Collection", names, key="collection", bind="query-params")
-        st.caption(cat.manifest.collections[ui.collection_name()].title)
+        coll = ui.collection_name()
+        st.caption(cat.manifest.collections[coll].title)
+        _load(cat, coll)
         _hash_badge()
-        for loaded in cat.collection_datasets(ui.collection_name()):
-            spec = loaded.spec
-            pin = f"{spec.hub}@{spec.revision[:7]}" if spec.hub else spec.path
-            mark = "✅" if loaded.ok else "⚠️"
-            st.caption(f"{mark} **{spec.name}** · `{pin}`" + (" · synthetic demo" if spec.synthetic else ""))
-        st.caption(f"Manifest: `{cat.manifest.path.name}`")
+        with st.expander("Datasets", expanded=False):
+            for loaded in cat.collection_datasets(coll):
+                spec = loaded.spec
+                pin = f"{spec.hub}@{spec.revision[:7]}" if spec.hub else spec.path
+                mark = ":material/check_circle:" if loaded.ok else ":material/error:"
+                st.caption(f"{mark} **{_md(spec.name)}** · `{pin}`"
+                           + (" · synthetic demo" if spec.synthetic else ""))
+            st.caption(f"Manifest: `{cat.manifest.path.name}`")
+        if any(d.spec.synthetic for d in cat.collection_datasets(coll)):
+            st.caption(":material/science: **Synthetic demo data**: generated rows that reproduce "
+                       "published figures; texts are invented.")
+
+
+def _load(cat, coll: str) -> None:
+    """First use validates (and, for Hub datasets, downloads): say so while it happens."""
+    pending = cat.pending(coll)
+    if not pending:
+        return
+    hub = [s.hub for s in pending if s.hub]
+    what = f"Downloading {', '.join(hub)} from the Hub and validating…" if hub else "Validating datasets…"
+    with st.spinner(what, show_time=True):
+        cat.collection_datasets(coll)
 
 
 def _hash_badge() -> None:
