@@ -5,6 +5,8 @@ from __future__ import annotations
 import html
 import io
 import json
+import math
+import re
 from datetime import datetime, timezone
 
 import pandas as pd
@@ -58,15 +60,16 @@ def need(*wanted: str, what: str = "this page") -> None:
 
 def text_block(text: str | None, lang: str | None = None, empty: str = "(empty)") -> None:
     """Data text shown as text: escaped, wrapped, never truncated, right-to-left where needed."""
-    if text is None or (isinstance(text, float) and pd.isna(text)):
+    if text is None or (pd.api.types.is_scalar(text) and pd.isna(text)):
         st.caption(empty)
         return
+    text = visible_text(str(text))
     base = str(lang or "").split("-")[0].lower()
     direction = "rtl" if base in RTL_LANGUAGES else "auto"
     st.html(f'<div dir="{direction}" lang="{html.escape(base)}" style="white-space:pre-wrap;'
             f'overflow-wrap:anywhere;unicode-bidi:isolate;font-size:0.95rem;line-height:1.5;'
             f'border:1px solid #ddd;border-radius:6px;padding:0.6rem;max-height:24rem;'
-            f'overflow-y:auto">{html.escape(str(text))}</div>')
+            f'overflow-y:auto">{html.escape(text)}</div>')
 
 
 def provenance(filters: dict, rows: int, datasets: list[str] | None = None) -> dict:
@@ -119,7 +122,7 @@ def url_value_notice(key: str, accepted) -> None:
     ok = accepted if isinstance(accepted, (list, tuple, set)) else [accepted]
     bad = [v for v in raw if v not in {str(a) for a in ok}]
     if bad:
-        st.warning(f"URL parameter `{key}` had {', '.join(repr(b) for b in bad[:5])}, which this "
+        st.warning(f"URL parameter `{key}` had {', '.join(md_literal(repr(b)) for b in bad[:5])}, which this "
                    "data does not have; showing the default instead.")
 
 
@@ -202,3 +205,42 @@ def page_links(kind: str) -> None:
     for col, page in zip(cols, pages):
         with col:
             st.page_link(page, query_params={"collection": collection_name()})
+
+
+# Control characters other than tab, newline and carriage return, shown as their Unicode "control pictures".
+_CONTROLS = {c: 0x2400 + c for c in range(0x20) if c not in (9, 10, 13)} | {0x7F: 0x2421}
+_MD_PUNCT = re.compile(r"([!-/:-@\[-`{-~])")
+
+
+def visible_text(text: str) -> str:
+    """Data text made safe to send and to read: control characters drawn (␀, ␛), lone
+    surrogates (which cannot be encoded as UTF-8) replaced by U+FFFD."""
+    text = text.translate(_CONTROLS)
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+def md_literal(text: str, limit: int = 120) -> str:
+    """Text shown literally inside markdown (URL values, data labels): every ASCII punctuation
+    mark escaped, so no link, image, directive or formula can be formed; one line, shortened."""
+    text = visible_text(str(text)).replace("\n", " ")
+    if len(text) > limit:
+        text = text[:limit] + "…"
+    return _MD_PUNCT.sub(r"\\\1", text)
+
+
+def url_number_notice(key: str, low: float, high: float) -> None:
+    """Before a number input bound to `key`: name a URL value that is not a finite number in
+    [low, high] (Streamlit drops it silently and shows the default). An integer input still
+    fails on ?key=inf or 1e400 (Streamlit's deserializer raises OverflowError): use float
+    bounds for inputs bound to the URL."""
+    raw = st.query_params.get(key)
+    if raw is None:
+        return
+    try:
+        value = float(raw)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and low <= value <= high):
+        del st.query_params[key]
+        st.warning(f"URL parameter `{key}` had {md_literal(repr(raw))}, not a number from "
+                   f"{low:g} to {high:g}; showing the default instead.")
