@@ -20,6 +20,12 @@ pages = {
         st.Page("pages/provenance.py", title="Provenance", icon=":material/history_edu:"),
         st.Page("pages/compare.py", title="Compare versions", icon=":material/difference:"),
     ],
+    "Calibration": [
+        st.Page("pages/calibration.py", title="Judges vs humans", icon="🎯"),
+        st.Page("pages/calibration_humans.py", title="Human agreement", icon="👥"),
+        st.Page("pages/disagreements.py", title="Disagreements", icon="⚖️"),
+        st.Page("pages/judgements.py", title="Bulk judgements", icon="📦"),
+    ],
     "Ranking": [
         st.Page("pages/ranking.py", title="Ranking accuracy", icon="🏁"),
         st.Page("pages/position_bias.py", title="Position bias", icon="↔️"),

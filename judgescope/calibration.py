@@ -37,7 +37,8 @@ def _modal(labels: pd.DataFrame) -> pd.Series:
         values, counts = np.unique(row.dropna().astype(str), return_counts=True)
         top = counts.argmax() if counts.size else None
         return values[top] if top is not None and counts[top] * 2 > len(row) else None
-    return labels.apply(pick, axis=1)
+    out = labels.apply(pick, axis=1).astype(object)
+    return out.where(out.notna(), None)
 
 
 def human_majority(items: pd.DataFrame) -> pd.DataFrame:
@@ -197,18 +198,15 @@ def report(items: pd.DataFrame, judgements: pd.DataFrame, judge_gate=JUDGE_GATE,
 
 
 def summary_table(rep: dict) -> pd.DataFrame:
-    """One display row per judge and the panel; undefined values as 'n/a'."""
+    """One display row per judge and the panel (display labels); undefined values 'n/a'."""
     rows = [(n, r) for n, r in rep["judges"].items()] + ([(PANEL, rep["panel"])]
                                                         if rep["panel"] else [])
     return pd.DataFrame([{
-        "rater": name, "n": r["n"], "tp": r["tp"], "fp": r["fp"], "fn": r["fn"], "tn": r["tn"],
-        "agreement": fmt(r["agreement"]), "scotts_pi": r["scotts_pi_shown"],
-        "cohen_kappa": fmt(r["cohen_kappa"]), "pi_ci": fmt_ci(r["ci"]),
-        "gate": f"≥ {r['gate']:g}", "verdict": verdict_text(r)} for name, r in rows])
-
-
-def verdict_text(r: dict) -> str:
-    return r["verdict"] + (" · INCONCLUSIVE (CI straddles the gate)" if r["inconclusive"] else "")
+        "Rater": name, "n": r["n"], "TP": r["tp"], "FP": r["fp"], "FN": r["fn"], "TN": r["tn"],
+        "Agreement": fmt(r["agreement"]), "Scott's π (exact = decimal)": r["scotts_pi_shown"],
+        "Cohen's κ": fmt(r["cohen_kappa"]), "π 95% CI": fmt_ci(r["ci"]),
+        "Gate": f"π ≥ {r['gate']:g}", "Verdict": r["verdict"],
+        "CI vs gate": "INCONCLUSIVE" if r["inconclusive"] else "clear"} for name, r in rows])
 
 
 def fmt(x, digits: int = 4) -> str:
@@ -217,3 +215,54 @@ def fmt(x, digits: int = 4) -> str:
 
 def fmt_ci(ci) -> str:
     return "n/a" if ci[0] is None else f"[{ci[0]:.3f}, {ci[1]:.3f}]"
+
+
+def _judges_in(listed: pd.DataFrame) -> list[str]:
+    return [c.removeprefix("verdict__") for c in listed.columns
+            if c.startswith("verdict__") and c != f"verdict__{PANEL}"]
+
+
+def verdict_overview(listed: pd.DataFrame) -> pd.DataFrame:
+    """One compact row per listed item: humans, human majority, each judge, the panel."""
+    out = listed[[c for c in ("key", "split", "category") if c in listed]].copy()
+    for i, col in enumerate(HUMAN_COLS, start=1):
+        out[f"human {i}"] = listed[col]
+    out["human majority"] = listed["human_correct"]
+    for name in _judges_in(listed):
+        out[name] = listed[f"verdict__{name}"]
+    if f"binary__{PANEL}" in listed:
+        out["panel (binary)"] = listed[f"binary__{PANEL}"].astype("Int64")
+    return out
+
+
+def item_verdicts(item: pd.Series) -> pd.DataFrame:
+    """Every verdict on one item: the three humans, then each judge with its reason."""
+    rows = [{"grader": f"human {i}", "verdict": item[c], "reason": None}
+            for i, c in enumerate(HUMAN_COLS, start=1)]
+    rows += [{"grader": n, "verdict": item[f"verdict__{n}"], "reason": item[f"reason__{n}"]}
+             for n in _judges_in(item.to_frame().T)]
+    return pd.DataFrame(rows)
+
+
+def tie_items(frame: pd.DataFrame) -> pd.DataFrame:
+    """Items whose three humans gave three different verdicts, with the binary majority."""
+    cols = ["key", *(c for c in ("split", "category") if c in frame), *HUMAN_COLS,
+            "human_correct"]
+    return frame.loc[frame["three_way_tie"], cols].reset_index(drop=True)
+
+
+def vote_counts(frame: pd.DataFrame) -> pd.DataFrame:
+    """Items by number of humans who said match (0–3) and the binary majority that follows."""
+    counts = frame["human_votes"].value_counts().reindex(range(len(HUMAN_COLS) + 1), fill_value=0)
+    return pd.DataFrame({"humans_saying_match": counts.index, "items": counts.to_numpy(),
+                         "binary_majority": (counts.index * 2 > len(HUMAN_COLS)).astype(int)})
+
+
+def pairwise_table(rep: dict) -> pd.DataFrame:
+    """Human–human pairwise Cohen's κ (three-way verdicts) for display."""
+    name = {c: f"human {i}" for i, c in enumerate(HUMAN_COLS, start=1)}
+    return pd.DataFrame([{"Rater A": name.get(p["rater_a"], p["rater_a"]),
+                          "Rater B": name.get(p["rater_b"], p["rater_b"]), "n": p["n"],
+                          "Agreement": fmt(p["agreement"]), "Cohen's κ": fmt(p["cohen_kappa"]),
+                          "κ 95% CI": fmt_ci(p["ci"])}
+                         for p in rep["humans"]["pairwise_cohen_kappa"]])

@@ -12,6 +12,11 @@ from judgescope.stats import DEFAULT_SEED
 
 PROVENANCE_TEXT = ("judge", "prompts", "template", "output_mode", "reasoning_effort",
                    "finish_reason")
+PROVENANCE_COLUMNS = PROVENANCE_TEXT + ("tokens_in", "tokens_out")
+
+
+def ci_method() -> str:
+    return cs.ci_method().replace("over items", "over keys")
 
 
 def _categories(values) -> list[str]:
@@ -34,8 +39,8 @@ def verdict_distribution(counts: pd.DataFrame) -> pd.DataFrame:
 def pair_agreement(pairs: pd.DataFrame, resamples=cs.RESAMPLES, seed=DEFAULT_SEED) -> pd.DataFrame:
     """Per judge pair: shared keys, observed three-way agreement, Cohen's κ with a bootstrap
     CI, Scott's π, and binary (match vs not) agreement, from calib_judge_pairs counts."""
-    cols = ["judge_a", "judge_b", "n", "agreement", "cohen_kappa", "kappa_ci", "scotts_pi",
-            "binary_agreement"]
+    cols = ["Judge A", "Judge B", "Shared keys", "Agreement (3-way)", "Cohen's κ", "κ 95% CI",
+            "Scott's π", "Agreement (binary)"]
     if pairs.empty:
         return pd.DataFrame(columns=cols)
     cats = _categories(pd.concat([pairs["verdict_a"], pairs["verdict_b"]]))
@@ -52,9 +57,8 @@ def pair_agreement(pairs: pd.DataFrame, resamples=cs.RESAMPLES, seed=DEFAULT_SEE
         m = cats.index("match") if "match" in cats else None
         same_binary = n - (0 if m is None else int(table[m].sum() + table[:, m].sum()
                                                    - 2 * table[m, m]))
-        out.append({"judge_a": a, "judge_b": b, "n": n, "agreement": np.trace(table) / n,
-                    "cohen_kappa": _fmt(kappa), "kappa_ci": _fmt_ci(ci), "scotts_pi": _fmt(pi),
-                    "binary_agreement": same_binary / n})
+        out.append([a, b, n, _fmt(np.trace(table) / n), _fmt(kappa), _fmt_ci(ci), _fmt(pi),
+                    _fmt(same_binary / n)])
     return pd.DataFrame(out, columns=cols)
 
 

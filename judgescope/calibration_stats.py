@@ -102,7 +102,7 @@ def category_counts(ratings, categories=None) -> tuple[np.ndarray, list]:
     r = r.where(r.notna(), None)
     cats = list(categories) if categories is not None else sorted(
         {v for v in r.to_numpy().ravel() if v is not None}, key=str)
-    counts = np.stack([(r == c).sum(1).to_numpy() for c in cats], axis=1) if cats else \
+    counts = np.stack([(r == c).sum(axis=1).to_numpy() for c in cats], axis=1) if cats else \
         np.zeros((len(r), 0), dtype=int)
     return counts.astype(np.int64), cats
 

@@ -1,6 +1,6 @@
 -- Provenance per judge: one row per distinct combination of recorded settings, with token
 -- usage (sums and means over the rows that recorded them). NULL stays NULL ("not recorded").
--- Params: $heldout (as in calib_verdict_counts).
+-- Params: none.
 SELECT judge_model, judge, prompts, template, output_mode, reasoning_effort, finish_reason,
        count(*) AS judgements,
        count(tokens_in) AS tokens_in_recorded, sum(tokens_in) AS tokens_in_total,
@@ -8,9 +8,5 @@ SELECT judge_model, judge, prompts, template, output_mode, reasoning_effort, fin
        count(tokens_out) AS tokens_out_recorded, sum(tokens_out) AS tokens_out_total,
        avg(tokens_out) AS tokens_out_mean
 FROM judgements AS j
-WHERE NOT $heldout
-   OR (j.question_id IS NOT NULL
-       AND j.question_id NOT IN (SELECT question_id FROM items WHERE question_id IS NOT NULL)
-       AND j.key NOT IN (SELECT key FROM items))
 GROUP BY ALL
 ORDER BY judge_model, judgements DESC

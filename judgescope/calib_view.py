@@ -1,0 +1,111 @@
+"""Streamlit pieces the calibration pages share: filters bound to the URL, the cached report,
+and confusion matrices whose cells link to the items they count."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pandas as pd
+import streamlit as st
+
+from judgescope import calibration as cal
+from judgescope import ui
+from judgescope.schema import VERDICTS
+
+CELL_PAGE = "pages/disagreements.py"
+CELL_LABELS = {"TP": "TP: both match", "FP": "FP: judge match, humans not",
+               "FN": "FN: humans match, judge not", "TN": "TN: neither match",
+               cal.DISAGREE: "All disagreements (FP + FN)"}
+CELL_HELP = ("TP / FP / FN / TN: the binary confusion against the human majority; disagree: FP "
+             "and FN; 'human/judge': a three-way cell, e.g. match/no_match.")
+
+
+def split_filter(container=st) -> list[str]:
+    """Split multiselect bound to ?split=…; returns the chosen splits (empty = all)."""
+    splits = [s for s in ui.run("calib_splits")["split"].tolist() if s is not None]
+    ui.url_value_notice("split", splits)
+    return container.multiselect("Split", splits, key="split", bind="query-params",
+                                 help="Only items of these splits (empty = all).")
+
+
+def gate_inputs(c1, c2) -> tuple[float, float]:
+    judge = c1.number_input("Per-judge gate (Scott's π ≥)", 0.0, 1.0, float(cal.JUDGE_GATE),
+                            0.05, format="%.2f", key="judge_gate", bind="query-params")
+    panel = c2.number_input("Panel gate (Scott's π ≥)", 0.0, 1.0, float(cal.PANEL_GATE), 0.05,
+                            format="%.2f", key="panel_gate", bind="query-params")
+    return judge, panel
+
+
+@st.cache_data(max_entries=32, show_spinner="Computing agreement…")
+def _report(items: pd.DataFrame, judgements: pd.DataFrame, judge_gate, panel_gate):
+    return cal.build_frame(items, judgements), cal.report(items, judgements, judge_gate,
+                                                          panel_gate)
+
+
+def load(splits: list[str], judge_gate=cal.JUDGE_GATE, panel_gate=cal.PANEL_GATE):
+    """(frame, report) for the chosen splits; stops the page politely when nothing is left."""
+    ui.need("items", "judgements", what="the calibration pages")
+    items = ui.run("calib_items", splits=splits)
+    judgements = ui.run("calib_item_judgements", splits=splits)
+    if items.empty or judgements.empty:
+        st.info("No calibration item with judge verdicts matches these filters.")
+        st.stop()
+    frame, rep = _report(items, judgements, Fraction(str(judge_gate)), Fraction(str(panel_gate)))
+    return frame.copy(), rep
+
+
+def _link(name: str, cell: str, count: int, splits: list[str], label: str | None = None):
+    params = {"collection": ui.collection_name(), "judge": name, "cell": cell}
+    if splits:
+        params["split"] = splits
+    st.page_link(CELL_PAGE, label=label or f"{cell} · {count}", query_params=params,
+                 help=f"List the {count} items in this cell")
+
+
+def binary_matrix(name: str, r: dict, splits: list[str]) -> None:
+    """2 × 2 confusion (rows: human majority; columns: this rater) with linked counts."""
+    st.markdown(f"**{name}** · π {r['scotts_pi_shown']} · **{r['verdict']}**"
+                + (" · INCONCLUSIVE" if r["inconclusive"] else ""))
+    head = st.columns([1.2, 1, 1])
+    head[1].caption(f"{name} says match")
+    head[2].caption(f"{name} says not match")
+    for human, cells in (("Humans: match", ("TP", "FN")), ("Humans: not match", ("FP", "TN"))):
+        row = st.columns([1.2, 1, 1], vertical_alignment="center")
+        row[0].caption(human)
+        for col, cell in zip(row[1:], cells):
+            with col:
+                _link(name, cell, r[cell.lower()], splits)
+
+
+def three_way_matrix(frame: pd.DataFrame, name: str, splits: list[str]) -> None:
+    """3 × 3 counts of (human modal verdict, rater verdict), each count a link."""
+    table, left_out = cal.three_way_matrix(frame, name)
+    head = st.columns(4)
+    head[0].caption(f"humans ↓ · {name} →")
+    for col, v in zip(head[1:], VERDICTS):
+        col.caption(v)
+    for h in VERDICTS:
+        row = st.columns(4, vertical_alignment="center")
+        row[0].caption(h)
+        for col, v in zip(row[1:], VERDICTS):
+            with col:
+                _link(name, f"{h}/{v}", int(table.loc[h, v]), splits, label=str(table.loc[h, v]))
+    st.caption(f"{left_out} item(s) without a 2-of-3 three-way verdict on one side (a three-way "
+               "tie) are not in this matrix.")
+
+
+def cell_label(cell: str) -> str:
+    if cell in CELL_LABELS:
+        return CELL_LABELS[cell]
+    human, _, judge = cell.partition("/")
+    return f"Humans {human}, judge {judge}"
+
+
+def ci_caption(rep: dict, gates: bool = True) -> None:
+    st.caption(f"CI: {rep['ci_method']}." + (" Gates compare the exact fraction; a decimal is "
+               "shown with enough digits never to round across its gate." if gates else ""))
+
+
+def table(frame: pd.DataFrame, **kwargs):
+    """A dataframe whose column names are already display labels (ui.table would recase them)."""
+    return st.dataframe(frame, hide_index=True, width="stretch", **kwargs)

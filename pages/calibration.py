@@ -1,0 +1,49 @@
+"""Judges vs humans: each judge and the panel against the human 2-of-3 majority, with gates."""
+
+import streamlit as st
+
+from judgescope import calib_view as view
+from judgescope import calibration as cal
+
+st.title("Judges vs humans")
+st.caption("Each judge's binary verdict (match = 1, no_match / no_answer = 0) and the panel's "
+           "2-of-3 majority of those verdicts, against the human binary 2-of-3 majority. "
+           "Scott's π uses pooled marginals; a gate passes only when the exact π reaches it.")
+c = st.columns([2, 1, 1])
+with c[0]:
+    splits = view.split_filter()
+judge_gate, panel_gate = view.gate_inputs(c[1], c[2])
+frame, rep = view.load(splits, judge_gate, panel_gate)
+
+panel = rep["panel"]
+if panel:
+    m = st.columns(4)
+    m[0].metric("Panel agrees with humans", f"{panel['tp'] + panel['tn']} / {panel['n']}")
+    m[1].metric("Panel Scott's π", panel["scotts_pi_shown"].split(" = ")[-1],
+                help="Exact value: " + panel["scotts_pi_shown"])
+    m[1].caption(f"exact {panel['scotts_pi_fraction']}")
+    m[2].metric(f"Panel gate π ≥ {panel['gate']:g}", panel["verdict"])
+    m[3].metric("π 95% CI", cal.fmt_ci(panel["ci"]))
+    if panel["inconclusive"]:
+        m[2].caption("INCONCLUSIVE: the CI straddles the gate")
+else:
+    st.info("No panel: the panel is the strict majority of an odd number of judges.")
+
+st.subheader("Per judge and panel")
+view.table(cal.summary_table(rep))
+view.ci_caption(rep)
+
+st.subheader("Confusion matrices")
+st.caption("Rows: human majority. Columns: the judge (or panel). Click a count to list its items.")
+names = list(rep["judges"]) + (["panel"] if panel else [])
+for start in range(0, len(names), 2):
+    for col, name in zip(st.columns(2), names[start:start + 2]):
+        with col.container(border=True):
+            view.binary_matrix(name, rep["judges"].get(name) or panel, splits)
+
+st.subheader("Three-way verdicts")
+st.caption("Rows: the verdict at least two humans gave. Columns: the judge's verdict (panel: the "
+           "verdict at least two judges gave). Click a count to list its items.")
+for tab, name in zip(st.tabs(names), names):
+    with tab:
+        view.three_way_matrix(frame, name, splits)

@@ -1,0 +1,41 @@
+"""Human agreement: the three human verdicts, their 2-of-3 majority, ties and agreement."""
+
+import streamlit as st
+
+from judgescope import calib_view as view
+from judgescope import calibration as cal
+from judgescope import ui
+
+st.title("Human agreement")
+st.caption("Three humans per answer: match / no_match / no_answer. The comparison target is the "
+           "binary 2-of-3 majority (match = 1, anything else = 0); a three-way tie still has one "
+           "(it is 0). Agreement statistics use the three-way verdicts.")
+c = st.columns(3)
+with c[0]:
+    splits = view.split_filter()
+frame, rep = view.load(splits)
+humans = rep["humans"]
+
+m = st.columns(3)
+m[0].metric("Fleiss' κ", cal.fmt(humans["fleiss_kappa"]))
+m[0].caption(f"95% CI {cal.fmt_ci(humans['fleiss_kappa_ci'])}")
+m[1].metric("Krippendorff's α (nominal)", cal.fmt(humans["krippendorff_alpha"]))
+m[1].caption(f"95% CI {cal.fmt_ci(humans['krippendorff_alpha_ci'])}")
+m[2].metric("Three-way ties", len(humans["three_way_ties"]))
+view.ci_caption(rep, gates=False)
+
+st.subheader("Pairwise Cohen's κ")
+view.table(cal.pairwise_table(rep))
+
+st.subheader("Binary majority")
+ui.table(cal.vote_counts(frame))
+if humans["recorded_majority_mismatches"]:
+    st.warning("The recorded human_correct differs from the recomputed 2-of-3 majority for: "
+               + ", ".join(humans["recorded_majority_mismatches"]))
+
+st.subheader("Three-way ties")
+ties = cal.tie_items(frame)
+if ties.empty:
+    st.caption("No item has three different human verdicts.")
+else:
+    ui.table(ties, width="stretch")

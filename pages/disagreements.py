@@ -1,0 +1,52 @@
+"""Disagreements: the items behind a matrix cell, with every human and judge verdict."""
+
+import streamlit as st
+
+from judgescope import calib_view as view
+from judgescope import calibration as cal
+from judgescope import ui
+
+st.title("Disagreements")
+c = st.columns(3)
+with c[0]:
+    splits = view.split_filter()
+frame, rep = view.load(splits)
+
+summary = rep["disagreement_summary"]
+m = st.columns(3)
+m[0].metric("Panel disagreements with the human majority", summary["n"])
+m[1].metric("… with at least one human on the panel's side", summary["with_human_support"])
+m[2].metric("… against all three humans", len(summary["unanimous_human"]))
+if summary["unanimous_human"]:
+    st.caption("Unanimous-human disagreements: " + ", ".join(summary["unanimous_human"]))
+only_unanimous = st.toggle("Only the panel's disagreements against all three humans",
+                           key="unanimous", bind="query-params")
+
+names, cells = cal.raters(frame), cal.cell_options(frame)
+ui.url_value_notice("judge", names)
+ui.url_value_notice("cell", cells)
+judge = c[1].selectbox("Judge", names, index=len(names) - 1, key="judge", bind="query-params")
+cell = c[2].selectbox("Cell", cells, index=cells.index(cal.DISAGREE), key="cell",
+                      bind="query-params", help=view.CELL_HELP)
+listed = cal.cell_items(frame, judge, cell)
+if only_unanimous:
+    listed = listed[listed["key"].isin(summary["unanimous_human"])].reset_index(drop=True)
+
+st.subheader(f"{judge} · {view.cell_label(cell)}"
+             + (" · against all three humans" if only_unanimous else "") + f": {len(listed)} items")
+st.caption("Reasons are machine-generated explanations, not verified ground truth.")
+ui.table(cal.verdict_overview(listed), width="stretch", key="cell_items")
+ui.export_buttons(listed, f"calibration_{judge}_{cell.replace('/', '_')}",
+                  {"judge": judge, "cell": cell, "split": splits, "unanimous": only_unanimous})
+for _, item in listed.iterrows():
+    with st.expander(f"{item['key']} · {item.get('category') or ''}", expanded=len(listed) <= 2):
+        st.markdown("**Question**")
+        ui.text_block(item["question"])
+        a, b = st.columns(2)
+        with a:
+            st.markdown("**Reference answer**")
+            ui.text_block(item["reference_answer"])
+        with b:
+            st.markdown("**Model response**")
+            ui.text_block(item["model_response"])
+        ui.table(cal.item_verdicts(item), width="stretch")

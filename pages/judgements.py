@@ -1,0 +1,46 @@
+"""Bulk judgements: verdicts per judge, judge–judge agreement and provenance, over the whole
+judgements table (not only the calibration rows), optionally held out from calibration."""
+
+import streamlit as st
+
+from judgescope import calibration_bulk as bulk
+from judgescope import ui
+
+st.title("Bulk judgements")
+ui.need("judgements", what="the bulk judgements page")
+has_items = "items" in ui.roles()
+heldout = st.toggle("Held out: exclude every question seen in calibration", key="heldout",
+                    bind="query-params", disabled=not has_items,
+                    help="Drops judgements whose question_id appears among the calibration "
+                    "items (not only the same attempt keys), and judgements without a question_id.")
+if has_items:
+    s = ui.run("calib_heldout_summary").iloc[0]
+    st.caption(f"{s['judgements']:,} judgements: {s['on_calibration_questions']:,} on "
+               f"calibration questions, {s['without_question_id']:,} without a question_id, "
+               f"{s['held_out']:,} held out.")
+else:
+    st.caption("This collection has no calibration items, so there is nothing to hold out from.")
+suffix = "_heldout" if heldout and has_items else ""
+
+counts = ui.run("calib_verdict_counts" + suffix)
+if counts.empty:
+    st.info("No judgements remain: the held-out view keeps only judgements on questions that "
+            "never appear among the calibration items.")
+    st.stop()
+st.subheader("Verdicts per judge")
+ui.table(bulk.verdict_distribution(counts), width="stretch")
+
+st.subheader("Judge–judge agreement")
+st.caption("Pairs of judges on the same key, three-way verdicts; binary agreement treats "
+           "no_match and no_answer alike. κ CI: " + bulk.ci_method())
+st.dataframe(bulk.pair_agreement(ui.run("calib_judge_pairs" + suffix)), hide_index=True)
+
+st.subheader("Provenance")
+st.caption("One row per judge and distinct recorded settings. A missing value is shown as "
+           "“not recorded”, never as a value.")
+prov = bulk.provenance_table(ui.run("calib_provenance" + suffix))
+ui.table(prov, width="stretch")
+absent = sorted(ui.missing_columns("judgements") & set(bulk.PROVENANCE_COLUMNS))
+if absent:
+    st.caption("Columns absent from this dataset (never recorded): " + ", ".join(absent))
+ui.export_buttons(prov, "judge_provenance", {"heldout": bool(suffix)})

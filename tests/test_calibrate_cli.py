@@ -1,0 +1,79 @@
+"""`python -m judgescope calibrate` on the LocalGate demo reproduces seed 001's table."""
+
+import json
+
+import pytest
+
+from calib_fixtures import write_demo
+from judgescope import cli
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    root = tmp_path_factory.mktemp("calib_cli")
+    return root, write_demo(root)
+
+
+@pytest.fixture
+def manifest(demo, monkeypatch):
+    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(demo[1]))
+    return demo[0]
+
+
+def test_demo_reproduces_seed_001(manifest, tmp_path, capsys):
+    out = tmp_path / "calibration.json"
+    code = cli.main(["calibrate", "localgate_items", "--json", str(out)])
+    assert code == cli.EXIT_PROBLEMS  # the panel fails its gate
+    rep = json.loads(out.read_text())
+    assert rep["n_items"] == 100
+    pis = {k: round(v["scotts_pi"], 4) for k, v in rep["judges"].items()}
+    assert pis == {"ministral": 0.7999, "gptoss": 0.8599, "qwen": 0.7999}
+    assert all(v["verdict"] == "PASS" and v["gate"] == 0.6 for v in rep["judges"].values())
+    panel = rep["panel"]
+    assert (panel["tp"], panel["fp"], panel["fn"], panel["tn"]) == (44, 2, 8, 46)
+    assert panel["agreement"] == 0.9 and panel["scotts_pi_fraction"] == "1999/2499"
+    assert panel["verdict"] == "FAIL" and panel["gate"] == 0.8
+    assert panel["ci"][0] < 0.8 < panel["ci"][1] and panel["inconclusive"]
+    for key in ("tp", "fp", "fn", "tn", "agreement", "scotts_pi", "scotts_pi_fraction",
+                "cohen_kappa", "ci", "gate", "verdict"):
+        assert key in panel and all(key in j for j in rep["judges"].values())
+    assert len(rep["humans"]["three_way_ties"]) == 1
+    assert rep["humans"]["fleiss_kappa"] is not None
+    assert rep["humans"]["krippendorff_alpha"] is not None
+    assert len(rep["disagreements"]) == 10
+    assert rep["disagreement_summary"]["with_human_support"] == 8
+    assert "1999/2499 = 0.79992" in capsys.readouterr().out
+
+
+def test_gates_are_settable_and_splits_filter(manifest, tmp_path):
+    out = tmp_path / "c.json"
+    code = cli.main(["calibrate", "localgate_items", "localgate_judgements", "--panel-gate",
+                     "0.7999", "--json", str(out)])
+    assert code == cli.EXIT_OK and json.loads(out.read_text())["panel"]["verdict"] == "PASS"
+    cli.main(["calibrate", "localgate_items", "--splits", "test", "--json", str(out)])
+    assert json.loads(out.read_text())["n_items"] == 18
+
+
+def test_folder_paths(manifest, tmp_path):
+    folder = str(manifest / "demo" / "localgate_calibration")
+    out = tmp_path / "c.json"
+    code = cli.main(["calibrate", folder, folder, "--config", "calibration_items",
+                     "--judgements-config", "calibration", "--json", str(out)])
+    assert code == cli.EXIT_PROBLEMS
+    assert json.loads(out.read_text())["panel"]["scotts_pi_fraction"] == "1999/2499"
+
+
+@pytest.mark.parametrize("argv", [
+    ["calibrate", "no_such_dataset"],
+    ["calibrate", "localgate_judgements"],                  # wrong kind
+    ["calibrate", "localgate_items", "localgate_items"],     # judgements of the wrong kind
+    ["calibrate", "localgate_items", "--splits", "nowhere"],  # nothing left
+])
+def test_unusable_input_exits_2(manifest, argv, capsys):
+    assert cli.main(argv) == cli.EXIT_UNUSABLE
+    assert "error:" in capsys.readouterr().err
+
+
+def test_folder_without_judgements_exits_2(manifest):
+    folder = str(manifest / "demo" / "localgate_calibration")
+    assert cli.main(["calibrate", folder, "--config", "calibration_items"]) == cli.EXIT_UNUSABLE

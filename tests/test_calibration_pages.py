@@ -1,0 +1,104 @@
+"""AppTest of the Calibration pages on the LocalGate demo: URL → view, seed 001's figures."""
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from calib_fixtures import write_demo
+
+APP = "../app.py"
+
+
+@pytest.fixture(scope="module")
+def manifest(tmp_path_factory):
+    return write_demo(tmp_path_factory.mktemp("calib_pages"))
+
+
+@pytest.fixture
+def open_page(manifest, monkeypatch):
+    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(manifest))
+
+    def run(page: str, **params) -> AppTest:
+        at = AppTest.from_file(APP, default_timeout=120)
+        at.query_params["collection"] = "localgate"
+        for key, value in params.items():
+            at.query_params[key] = value
+        at.run()
+        at.switch_page(page).run()
+        assert not at.exception, [e.value for e in at.exception]
+        return at
+    return run
+
+
+def _metrics(at) -> dict:
+    return {m.label: m.value for m in at.metric}
+
+
+def _table(at, first_column: str):
+    return next(d.value for d in at.dataframe if d.value.columns[0] == first_column)
+
+
+def test_judges_vs_humans_reproduces_seed(open_page):
+    at = open_page("pages/calibration.py")
+    m = _metrics(at)
+    assert m["Panel agrees with humans"] == "90 / 100"
+    assert m["Panel Scott's π"] == "0.79992" and m["Panel gate π ≥ 0.8"] == "FAIL"
+    table = _table(at, "Rater").set_index("Rater")
+    assert table.loc["panel", "Scott's π (exact = decimal)"] == "1999/2499 = 0.79992"
+    assert table.loc["panel", "CI vs gate"] == "INCONCLUSIVE"
+    assert table["Verdict"].to_dict() == {"gptoss": "PASS", "ministral": "PASS", "qwen": "PASS",
+                                          "panel": "FAIL"}
+    assert table.loc["gptoss", "Scott's π (exact = decimal)"].endswith("0.85987")
+    assert any("exact 1999/2499" in c.value for c in at.caption)
+
+
+def test_gate_from_url(open_page):
+    at = open_page("pages/calibration.py", panel_gate="0.79")
+    assert _metrics(at)["Panel gate π ≥ 0.79"] == "PASS"
+    assert at.number_input(key="panel_gate").value == pytest.approx(0.79)
+
+
+def test_split_from_url(open_page):
+    at = open_page("pages/calibration.py", split="test")
+    assert _table(at, "Rater")["n"].tolist() == [18, 18, 18, 18]
+
+
+def test_panel_fn_cell_lists_eight_items(open_page):
+    at = open_page("pages/disagreements.py", judge="panel", cell="FN")
+    listed = _table(at, "Key")
+    assert len(listed) == 8 and len(at.expander) == 8
+    assert (listed["Human majority"] == 1).all() and (listed["Panel (binary)"] == 0).all()
+    assert at.selectbox(key="cell").value == "FN"
+    m = _metrics(at)
+    assert m["Panel disagreements with the human majority"] == "10"
+    assert m["… with at least one human on the panel's side"] == "8"
+    assert m["… against all three humans"] == "2"
+
+
+def test_unanimous_and_three_way_cells(open_page):
+    at = open_page("pages/disagreements.py", unanimous="true")
+    listed = _table(at, "Key")
+    assert len(listed) == 2
+    at = open_page("pages/disagreements.py", judge="gptoss", cell="no_answer/no_match")
+    assert len(_table(at, "Key")) == 2
+    at = open_page("pages/disagreements.py", judge="nobody")
+    assert any("nobody" in w.value for w in at.warning)
+
+
+def test_human_agreement_page(open_page):
+    at = open_page("pages/calibration_humans.py")
+    m = _metrics(at)
+    assert m["Three-way ties"] == "1"
+    assert float(m["Fleiss' κ"]) > 0 and float(m["Krippendorff's α (nominal)"]) > 0
+    assert len(_table(at, "Rater A")) == 3
+
+
+def test_bulk_judgements_page_and_heldout(open_page):
+    at = open_page("pages/judgements.py")
+    prov = _table(at, "Judge model")
+    assert len(at.dataframe) == 3
+    text = " ".join(str(d.value.to_dict()) for d in at.dataframe)
+    assert "not recorded" in text and "e2c597632659" in text
+    at = open_page("pages/judgements.py", heldout="true")
+    assert at.toggle(key="heldout").value is True
+    assert any("No judgements remain" in i.value for i in at.info)
+    assert prov is not None
