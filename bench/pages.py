@@ -1,0 +1,116 @@
+"""Each page's filter → table interactions, timed through the app's query layer and in raw DuckDB.
+
+An interaction is what one widget change costs a page when the result is not yet in Streamlit's
+cache: its named queries (db.Store.run, exactly what ui.run calls) plus the judgescope function
+that turns their result into the table. The raw DuckDB baseline runs the same .sql text with the
+same parameters on a plain connection whose views read the same Parquet files.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import duckdb
+
+from bench.timing import summary, timed
+from judgescope import audit, db, verify
+
+ALL = {"languages": [], "units": [], "origins": [], "run_groups": [], "min_score": 0.0,
+       "max_score": 100.0, "q": ""}
+
+
+@dataclass
+class Interaction:
+    page: str
+    name: str
+    steps: list[tuple[str, dict]]
+    finish: Callable | None = None  # results (list of frames) → the page's table
+    needs: tuple[str, ...] = ("audit",)
+    extra: dict = field(default_factory=dict)
+
+
+def _dist(split: bool):
+    return lambda frames: audit.distribution_table(frames[0], audit.DEFAULT_THRESHOLDS, split)
+
+
+def _languages(frames):
+    counts = frames[0]
+    return audit.tails_table(counts, 60), audit.mean_matrix(counts)
+
+
+def interactions(first_page_last: tuple[float, str], record_id: str, key: list[str]) -> list[Interaction]:
+    """The interactions of every page that queries data (Overview reads report.json only)."""
+    th = dict(ALL, languages=["th"], units=["paragraph"])
+    low = dict(ALL, max_score=60.0)
+    page = {"after_score": -1.0, "after_id": "", "page_size": 50}
+    nxt = {"after_score": first_page_last[0], "after_id": first_page_last[1], "page_size": 50}
+    return [
+        Interaction("distributions", "facet none", [("audit_score_counts", {"facet": "none"})], _dist(False)),
+        Interaction("distributions", "facet run_group", [("audit_score_counts", {"facet": "run_group"})],
+                    _dist(True)),
+        Interaction("distributions", "facet source_split",
+                    [("audit_facet_score_counts", {"facet": "source_split"})], _dist(True)),
+        Interaction("languages", "heatmap + tails", [("audit_score_counts", {"facet": "none"})], _languages),
+        Interaction("languages", "worst rows k=3", [("audit_worst_rows", {"k": 3})]),
+        Interaction("review", "open (all rows)", [("audit_filter_values", {}), ("audit_review_count", ALL),
+                                                  ("audit_review_page", {**ALL, **page})]),
+        Interaction("review", "lang=th, unit=paragraph", [("audit_review_count", th),
+                                                          ("audit_review_page", {**th, **page})]),
+        Interaction("review", "score ≤ 60", [("audit_review_count", low),
+                                             ("audit_review_page", {**low, **page})]),
+        Interaction("review", "next page (keyset)", [("audit_review_page", {**ALL, **nxt})]),
+        Interaction("review", "highest first", [("audit_review_page_desc", {**ALL, "after_score": 1e308,
+                                                                            "after_id": "", "page_size": 50})]),
+        Interaction("review", "explanation search", [("audit_review_count", dict(ALL, q="calendar")),
+                                                     ("audit_review_page", {**ALL, "q": "calendar", **page})]),
+        Interaction("review", "open a record", [("audit_record", {"record_id": record_id}),
+                                                ("audit_record_texts", {"record_id": record_id})],
+                    needs=("audit", "snapshot")),
+        Interaction("integrity", "verify summary (all rows hashed)", [("verify_summary", {"key": key})],
+                    lambda frames: verify.by_language_unit(_summary(frames[0])), needs=("audit", "snapshot")),
+        Interaction("integrity", "class list (500 rows)",
+                    [("verify_rows", {"key": key, "classes": ["candidate_mismatch", "verified"], "limit": 500})],
+                    needs=("audit", "snapshot")),
+        Interaction("excluded", "ledger", [("ledger_summary", {}), ("ledger_count", {"datasets": [], "reasons": []}),
+                                           ("ledger_rows", {"datasets": [], "reasons": [], "limit": 5000})]),
+    ]
+
+
+def _summary(frame):
+    return verify.summarise(lambda *_a, **_k: frame, ["instance_id"])
+
+
+def raw_connection(store: db.Store) -> duckdb.DuckDBPyConnection:
+    """A plain DuckDB connection with the same views over the same files (no lock, no cursor)."""
+    con = duckdb.connect(":memory:")
+    for view, paths in store.views.items():
+        files = ", ".join(db._sql_path(p) for p in paths)  # the same text Store uses
+        con.execute(f'CREATE VIEW "{view}" AS SELECT * FROM read_parquet([{files}], union_by_name = true)')
+    return con
+
+
+SLOW_S = 10.0  # an interaction slower than this is repeated fewer times (the figure is far off anyway)
+
+
+def measure(store: db.Store, inter: Interaction, raw: duckdb.DuckDBPyConnection, repeats: int) -> dict:
+    """App (queries + finish) and raw (same SQL) timings of one interaction; query-only app time too."""
+    def app_queries():
+        return [store.run(q, **p) for q, p in inter.steps]
+
+    def app():
+        frames = app_queries()
+        return inter.finish(frames) if inter.finish else frames
+
+    def raw_run():
+        return [raw.execute(db.query_text(q), p).df() for q, p in inter.steps]
+
+    first = timed(app, 1, warmup=0)[0]
+    reps = repeats if first < SLOW_S else min(repeats, 2)
+    out = {"page": inter.page, "interaction": inter.name, "queries": [q for q, _ in inter.steps],
+           "runs": reps, "first_ms": round(first * 1000, 1)}
+    out["app"] = summary(timed(app, reps, warmup=0))
+    out["app_queries"] = summary(timed(app_queries, reps, warmup=0)) if inter.finish else out["app"]
+    out["raw"] = summary(timed(raw_run, reps, warmup=1 if first < SLOW_S else 0))
+    out["rows_returned"] = int(sum(len(f) for f in app_queries())) if first < SLOW_S else None
+    return out

@@ -1,0 +1,138 @@
+"""One benchmark phase per process: `python -m bench.phases PHASE --manifest M --repeats R`.
+
+Each phase prints one JSON object (its figures and its own peak RSS) on the last stdout line, so
+phases never share memory and the peak of one does not hide in another's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+
+from bench import baselines, pages
+from bench.generate import COLLECTION
+from bench.timing import peak_rss_mb, summary, timed
+
+
+def _catalog(manifest: str):
+    from judgescope import catalog
+    return catalog.get_catalog(manifest)
+
+
+def _bounded_scratch(limit: str, spill: Path):
+    """db.scratch with a DuckDB memory limit and a spill folder (the build keeps every row of
+    `raw` in an in-memory table; unbounded, DuckDB may take 80% of RAM at 10M rows)."""
+    from judgescope import db
+    original = db.scratch
+
+    def scratch(threads=None):
+        con = original(threads)
+        spill.mkdir(parents=True, exist_ok=True)
+        con.execute(f"SET memory_limit = '{limit}'")
+        con.execute("SET temp_directory = " + db._sql_path(spill))
+        return con
+    db.scratch = scratch
+
+
+def build(args) -> dict:
+    """Cold build: validate both datasets into the cache (once per dataset revision)."""
+    if args.build_memory_limit:
+        _bounded_scratch(args.build_memory_limit, Path(args.manifest).parent / "spill")
+    t = time.perf_counter()
+    cat = _catalog(args.manifest)
+    cat.store(COLLECTION)
+    seconds = time.perf_counter() - t
+    out = {"seconds": seconds, "memory_limit": args.build_memory_limit or None}
+    for d in cat.collection_datasets(COLLECTION):
+        if not d.ok:
+            raise SystemExit(f"{d.spec.name}: {d.error}")
+        out[d.spec.name] = {"rows": d.report["rows_used"],
+                            "input_mb": sum(f["size"] for f in d.report["files"]) / 1e6,
+                            "cache_mb": sum(p.stat().st_size for p in d.folder.iterdir()) / 1e6}
+    return out
+
+
+def _store(args):
+    cat = _catalog(args.manifest)
+    return cat, cat.store(COLLECTION)
+
+
+def page_timings(args) -> dict:
+    """Every page interaction through db.Store.run (+ its judgescope function) and in raw DuckDB."""
+    cat, store = _store(args)
+    key = cat.manifest.collections[COLLECTION].join_key
+    first = store.run("audit_review_page", **pages.ALL, after_score=-1.0, after_id="", page_size=50)
+    last = (float(first.score.iloc[-1]), str(first.judge_record_id.iloc[-1]))
+    record = str(first.judge_record_id.iloc[len(first) // 2])
+    raw = pages.raw_connection(store)
+    wanted = set(args.only.split(",")) if args.only else None
+    results = [pages.measure(store, inter, raw, args.repeats)
+               for inter in pages.interactions(last, record, key)
+               if all(store.has(v) for v in inter.needs) and (not wanted or inter.page in wanted)]
+    return {"interactions": results}
+
+
+def pandas_timings(args) -> dict:
+    """The same aggregations in pandas on the needed columns (loaded once, untimed) vs the app."""
+    cat, store = _store(args)
+    clean = cat.dataset("bench_audit").path("clean")
+    return baselines.pandas_vs_app(store, clean, args.repeats)
+
+
+def verify_timings(args) -> dict:
+    """Verification throughput (DuckDB, all threads) against single-core hashlib on the same texts."""
+    cat, store = _store(args)
+    key = cat.manifest.collections[COLLECTION].join_key
+    snapshot = cat.dataset("bench_snapshot").path("clean")
+    return baselines.verify_vs_hashlib(store, key, snapshot, args.repeats)
+
+
+def bootstrap_timings(args) -> dict:
+    """10,000-resample CIs from per-score counts, and what row resampling would cost."""
+    from judgescope import audit
+    _, store = _store(args)
+    counts = audit.score_counts(store.run)
+    n = int(counts["n"].sum())
+    unit = timed(lambda: audit.unit_bootstrap(counts, 10_000), args.repeats)
+    cells = timed(lambda: audit.bootstrap_table(counts, ["target_language", "unit"], 10_000),
+                  args.repeats)
+    scores = np.repeat(counts["score"].to_numpy(), counts["n"].to_numpy())
+    rng, few = np.random.default_rng(0), 3
+    t = time.perf_counter()
+    for _ in range(few):
+        scores[rng.integers(0, n, n)].mean()
+    per_resample = (time.perf_counter() - t) / few
+    return {"rows": n, "groups_unit": int(counts["unit"].nunique()) + 1,
+            "groups_cells": int(counts.groupby(["target_language", "unit"]).ngroups),
+            "unit_10k": summary(unit), "cells_10k": summary(cells),
+            "row_resample_one_s": per_resample, "row_resample_10k_estimate_s": per_resample * 10_000,
+            "method": audit.BOOTSTRAP_METHOD}
+
+
+PHASES = {"build": build, "pages": page_timings, "pandas": pandas_timings,
+          "verify": verify_timings, "bootstrap": bootstrap_timings}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.phases")
+    parser.add_argument("phase", choices=sorted(PHASES))
+    parser.add_argument("--manifest", required=True)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--build-memory-limit", default="",
+                        help="build phase: DuckDB memory_limit for the validation connection")
+    parser.add_argument("--only", default="", help="pages phase: comma-separated page names")
+    args = parser.parse_args(argv)
+    os.environ.setdefault("JUDGESCOPE_CACHE", str(Path(args.manifest).parent / "cache"))
+    out = PHASES[args.phase](args)
+    out["peak_rss_mb"] = peak_rss_mb()
+    print(json.dumps(out, default=float))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

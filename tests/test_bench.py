@@ -1,0 +1,142 @@
+"""The benchmark runs end to end at a tiny size; pre-aggregated and direct paths agree exactly.
+
+No timing is asserted anywhere: the benchmark prints figures, tests prove it works and that the
+numbers it times are the right numbers.
+"""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from bench import generate as gen
+from bench import report
+from judgescope import audit, catalog, verify
+
+ROWS = 2_000
+
+
+@pytest.fixture(scope="module")
+def bench_store(tmp_path_factory):
+    """A 2,000-row generated collection, validated into a private cache."""
+    folder = tmp_path_factory.mktemp("bench") / str(ROWS)
+    manifest = gen.generate(ROWS, folder)
+    cat = catalog.Catalog(catalog.load_manifest(manifest))
+    store = cat.store(gen.COLLECTION)
+    rows = pd.read_parquet(cat.dataset("bench_audit").path("clean"))
+    return cat, store, rows
+
+
+def test_generated_data_is_valid_and_deterministic(bench_store, tmp_path):
+    cat, store, rows = bench_store
+    for d in cat.collection_datasets(gen.COLLECTION):
+        assert d.ok, d.error
+        assert d.report["rows_used"] == ROWS and d.report["rows_excluded"] == 0
+        assert d.report["columns_missing"] == [] and d.report["columns_extra"] == []
+    assert rows.target_language.nunique() == len(gen.LANGUAGES) >= 25
+    assert set(rows.unit) == {"paragraph", "question", "answer"}
+    assert rows.score.between(0, 100).all() and rows.score.nunique() > 30
+    snapshot, audit_rows = gen.batch(0, 50, gen.pools())
+    again, _ = gen.batch(0, 50, gen.pools())
+    assert snapshot.equals(again)  # hash-based values: the same rows every run
+    paragraphs = snapshot.filter(snapshot["unit"].to_numpy(zero_copy_only=False) == "paragraph")
+    assert min(len(t) for t in paragraphs["source_text"].to_pylist()) > 100
+    assert audit_rows.num_rows == 50
+
+
+def test_generated_snapshot_verifies_with_whitespace_hints(bench_store):
+    cat, store, _ = bench_store
+    summary = verify.summarise(store.run, cat.manifest.collections[gen.COLLECTION].join_key)
+    flagged = int((gen._h(np.arange(ROWS, dtype=np.uint64), 6, 2000) == 0).sum())
+    assert summary.checked == ROWS and summary.unreferenced == 0
+    assert summary.counts["candidate_mismatch"] == summary.hints["whitespace"] == flagged
+    assert summary.verified == ROWS - flagged
+
+
+@pytest.mark.parametrize("facet,column", [("none", None), ("score_origin", "score_origin"),
+                                          ("run_group", "run_group")])
+def test_prebuilt_counts_equal_direct_group_by(bench_store, facet, column):
+    _, store, rows = bench_store
+    prebuilt = store.run("audit_score_counts", facet=facet)
+    keys = ["unit", "target_language"] + ([column] if column else [])
+    direct = rows.groupby(keys + ["score"], dropna=False).size().rename("n").reset_index()
+    direct = direct.rename(columns={column: "facet"}) if column else direct.assign(facet=None)
+    cols = ["unit", "target_language", "facet", "score", "n"]
+    sort = lambda f: f[cols].astype({"score": float, "n": int, "facet": object}).sort_values(cols[:4]).reset_index(drop=True)  # noqa: E731
+    pd.testing.assert_frame_equal(sort(prebuilt), sort(direct), check_dtype=False)
+
+
+def _direct_unit_row(scores: np.ndarray) -> dict:
+    return {"n": scores.size, "mean": scores.mean(), "median": float(np.median(scores)),
+            "sd": scores.std(ddof=1), "below_60": int((scores < 60).sum()),
+            "below_80": int((scores < 80).sum()), "at_least_90": int((scores >= 90).sum())}
+
+
+def test_summaries_from_counts_equal_statistics_of_the_rows(bench_store):
+    _, store, rows = bench_store
+    table = audit.unit_summary(store.run("audit_score_counts", facet="none")).set_index("unit")
+    for unit, scores in [*rows.groupby("unit")["score"], ("overall", rows["score"])]:
+        want = _direct_unit_row(scores.to_numpy(dtype=float))
+        got = table.loc[unit]
+        for key, value in want.items():
+            assert got[key] == pytest.approx(value, rel=1e-12, abs=1e-12), (unit, key)
+    tails = audit.tails_table(store.run("audit_score_counts", facet="none"), 60)
+    for r in tails.itertuples():
+        cell = rows[(rows.target_language == r.target_language) & (rows.unit == r.unit)].score
+        assert (r.p5, r.p10) == pytest.approx(tuple(np.percentile(cell, [5, 10])))
+        assert r.below == int((cell < 60).sum())
+
+
+def test_filter_values_and_review_count_equal_the_rows(bench_store):
+    _, store, rows = bench_store
+    values = store.run("audit_filter_values")
+    direct = rows.groupby(["target_language", "unit", "score_origin", "run_group"]).size()
+    assert dict(zip(zip(values.target_language, values.unit, values.score_origin, values.run_group),
+                    values.n)) == direct.to_dict()
+    filters = dict(languages=["th"], units=["paragraph"], origins=[], run_groups=[], min_score=0.0,
+                   max_score=60.0, q="")
+    count = int(store.run("audit_review_count", **filters)["rows"].iloc[0])
+    counts = store.run("audit_score_counts", facet="none")
+    from_counts = counts[(counts.target_language == "th") & (counts.unit == "paragraph")
+                         & (counts.score <= 60)]["n"].sum()
+    assert count == from_counts == int(((rows.target_language == "th") & (rows.unit == "paragraph")
+                                        & (rows.score <= 60)).sum())
+
+
+def test_bench_pipeline_end_to_end(tmp_path):
+    """`python -m bench` at 2,000 rows, one repeat, no browser: every phase, the report, the JSON."""
+    from bench.__main__ import main
+
+    out, data = tmp_path / "results.md", tmp_path / "data"
+    assert main(["--rows", str(ROWS), "--repeats", "1", "--data", str(data), "--results", str(out),
+                 "--json", str(tmp_path / "r.json"), "--no-coldstart"]) == 0
+    results = json.loads((tmp_path / "r.json").read_text())
+    size = results["sizes"][0]
+    assert size["rows"] == ROWS and size["build"]["bench_audit"]["rows"] == ROWS
+    pages = {r["page"] for r in size["pages"]["interactions"]}
+    assert pages == {"distributions", "languages", "review", "integrity", "excluded"}
+    assert all(r["rows_returned"] for r in size["pages"]["interactions"] if r["page"] != "excluded")
+    assert size["verify"]["snapshot_rows"] == ROWS and size["verify"]["text_mb"] > 0
+    assert size["bootstrap"]["rows"] == ROWS and len(size["pandas"]["aggregations"]) >= 8
+    assert all(size[p]["peak_rss_mb"] > 0 for p in ("pages", "pandas", "verify", "bootstrap"))
+    text = out.read_text()
+    for heading in ("## Targets at 2,000 rows", "### Page interactions", "### Hash verification",
+                    "### Bootstrap", "### Peak RSS", results["machine"]["duckdb"]):
+        assert heading in text
+
+
+def _fake_size(p95: float, ratio_raw: float, pandas_x: float, hash_x: float, rss: float) -> dict:
+    t = lambda ms: {"median_ms": ms, "p95_ms": ms, "runs_ms": [ms]}  # noqa: E731
+    inter = {"page": "review", "interaction": "x", "runs": 1, "app": t(p95), "app_queries": t(p95),
+             "raw": t(p95 / ratio_raw), "rows_returned": 1}
+    return {"rows": 10, "build": {}, "pages": {"interactions": [inter], "peak_rss_mb": rss},
+            "pandas": {"aggregations": [{"aggregation": "a", "app": t(1.0), "pandas": t(pandas_x)}]},
+            "verify": {"app_mb_s": hash_x * 100, "hashlib_mb_s": 100, "app_peak_rss_mb": rss},
+            "bootstrap": {"peak_rss_mb": rss}}
+
+
+@pytest.mark.parametrize("args,met", [((100, 1.1, 50, 0.9, 500), [True] * 5),
+                                      ((400, 1.5, 10, 0.5, 3000), [False] * 5)])
+def test_targets_are_judged_against_the_issue(args, met):
+    assert [ok for _, _, ok in report.targets(_fake_size(*args), None)] == met
