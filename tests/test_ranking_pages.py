@@ -43,7 +43,7 @@ def test_outcome_filter_shows_unparsed_texts():
 
 def test_unknown_url_value_is_reported():
     at = _open("pages/ranking.py", decision="nine_step_ranking/nobody")
-    assert any("nine_step_ranking/nobody" in w.value for w in at.warning)
+    assert any("`decision`" in w.value and "nobody" in w.value for w in at.warning)
 
 
 def test_position_bias_per_dataset():
