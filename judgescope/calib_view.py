@@ -29,6 +29,8 @@ def split_filter(container=st) -> list[str]:
 
 
 def gate_inputs(c1, c2) -> tuple[float, float]:
+    ui.url_number_notice("judge_gate", 0.0, 1.0)
+    ui.url_number_notice("panel_gate", 0.0, 1.0)
     judge = c1.number_input("Per-judge gate (Scott's π ≥)", 0.0, 1.0, float(cal.JUDGE_GATE),
                             0.05, format="%.2f", key="judge_gate", bind="query-params")
     panel = c2.number_input("Panel gate (Scott's π ≥)", 0.0, 1.0, float(cal.PANEL_GATE), 0.05,
@@ -64,11 +66,12 @@ def _link(name: str, cell: str, count: int, splits: list[str], label: str | None
 
 def binary_matrix(name: str, r: dict, splits: list[str]) -> None:
     """2 × 2 confusion (rows: human majority; columns: this rater) with linked counts."""
-    st.markdown(f"**{name}** · π {r['scotts_pi_shown']} · **{r['verdict']}**"
+    label = ui.md_literal(name)
+    st.markdown(f"**{label}** · π {r['scotts_pi_shown']} · **{r['verdict']}**"
                 + (" · INCONCLUSIVE" if r["inconclusive"] else ""))
     head = st.columns([1.2, 1, 1])
-    head[1].caption(f"{name} says match")
-    head[2].caption(f"{name} says not match")
+    head[1].caption(f"{label} says match")
+    head[2].caption(f"{label} says not match")
     for human, cells in (("Humans: match", ("TP", "FN")), ("Humans: not match", ("FP", "TN"))):
         row = st.columns([1.2, 1, 1], vertical_alignment="center")
         row[0].caption(human)
@@ -81,7 +84,7 @@ def three_way_matrix(frame: pd.DataFrame, name: str, splits: list[str]) -> None:
     """3 × 3 counts of (human modal verdict, rater verdict), each count a link."""
     table, left_out = cal.three_way_matrix(frame, name)
     head = st.columns(4)
-    head[0].caption(f"humans ↓ · {name} →")
+    head[0].caption(f"humans ↓ · {ui.md_literal(name)} →")
     for col, v in zip(head[1:], VERDICTS):
         col.caption(v)
     for h in VERDICTS:
@@ -98,7 +101,7 @@ def cell_label(cell: str) -> str:
     if cell in CELL_LABELS:
         return CELL_LABELS[cell]
     human, _, judge = cell.partition("/")
-    return f"Humans {human}, judge {judge}"
+    return f"Humans {ui.md_literal(human)}, judge {ui.md_literal(judge)}"
 
 
 def ci_caption(rep: dict, gates: bool = True) -> None:

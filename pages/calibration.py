@@ -4,6 +4,7 @@ import streamlit as st
 
 from judgescope import calib_view as view
 from judgescope import calibration as cal
+from judgescope import ui
 
 st.title("Judges vs humans")
 st.caption("Each judge's binary verdict (match = 1, no_match / no_answer = 0) and the panel's "
@@ -44,6 +45,6 @@ for start in range(0, len(names), 2):
 st.subheader("Three-way verdicts")
 st.caption("Rows: the verdict at least two humans gave. Columns: the judge's verdict (panel: the "
            "verdict at least two judges gave). Click a count to list its items.")
-for tab, name in zip(st.tabs(names), names):
+for tab, name in zip(st.tabs([ui.md_literal(n) for n in names]), names):
     with tab:
         view.three_way_matrix(frame, name, splits)

@@ -18,7 +18,8 @@ m[0].metric("Panel disagreements with the human majority", summary["n"])
 m[1].metric("… with at least one human on the panel's side", summary["with_human_support"])
 m[2].metric("… against all three humans", len(summary["unanimous_human"]))
 if summary["unanimous_human"]:
-    st.caption("Unanimous-human disagreements: " + ", ".join(summary["unanimous_human"]))
+    st.caption("Unanimous-human disagreements: " + ", ".join(map(ui.md_literal, summary["unanimous_human"])))
+ui.url_value_notice("unanimous", ["true", "false"])
 only_unanimous = st.toggle("Only the panel's disagreements against all three humans",
                            key="unanimous", bind="query-params")
 
@@ -32,14 +33,15 @@ listed = cal.cell_items(frame, judge, cell)
 if only_unanimous:
     listed = listed[listed["key"].isin(summary["unanimous_human"])].reset_index(drop=True)
 
-st.subheader(f"{judge} · {view.cell_label(cell)}"
+st.subheader(f"{ui.md_literal(judge)} · {view.cell_label(cell)}"
              + (" · against all three humans" if only_unanimous else "") + f": {len(listed)} items")
 st.caption("Reasons are machine-generated explanations, not verified ground truth.")
 ui.table(cal.verdict_overview(listed), width="stretch", key="cell_items")
 ui.export_buttons(listed, f"calibration_{judge}_{cell.replace('/', '_')}",
                   {"judge": judge, "cell": cell, "split": splits, "unanimous": only_unanimous})
 for _, item in listed.iterrows():
-    with st.expander(f"{item['key']} · {item.get('category') or ''}", expanded=len(listed) <= 2):
+    title = f"{item['key']} · {item.get('category') or ''}"
+    with st.expander(ui.md_literal(title), expanded=len(listed) <= 2):
         st.markdown("**Question**")
         ui.text_block(item["question"])
         a, b = st.columns(2)

@@ -9,6 +9,7 @@ from judgescope import ui
 st.title("Bulk judgements")
 ui.need("judgements", what="the bulk judgements page")
 has_items = "items" in ui.roles()
+ui.url_value_notice("heldout", ["true", "false"])
 heldout = st.toggle("Held out: exclude every question seen in calibration", key="heldout",
                     bind="query-params", disabled=not has_items,
                     help="Drops judgements whose question_id appears among the calibration "
