@@ -131,7 +131,8 @@ def load_dataset(spec: DatasetSpec, expected: dict | None = None) -> Loaded:
 def _build(spec: DatasetSpec, resolved: ResolvedFiles, files: list[dict], folder: Path) -> None:
     schema = SCHEMAS[spec.kind]
     tmp = Path(tempfile.mkdtemp(prefix=f".{spec.name}-", dir=_ensure(cache_root())))
-    con = db.scratch()
+    spill = cache_root() / f".spill-{tmp.name}"
+    con = db.scratch(temp_dir=spill)
     try:
         broken = read_raw(con, resolved, spec.name)
         if spec.kind == "pairwise_ranking":
@@ -159,6 +160,7 @@ def _build(spec: DatasetSpec, resolved: ResolvedFiles, files: list[dict], folder
     finally:
         con.close()
         shutil.rmtree(tmp, ignore_errors=True)
+        shutil.rmtree(spill, ignore_errors=True)
 
 
 def _write_counts(con, tmp: Path) -> None:

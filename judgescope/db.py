@@ -46,9 +46,11 @@ def query_params(name: str) -> list[str]:
     return list(dict.fromkeys(re.findall(r"\$([a-z_][a-z0-9_]*)", sql)))
 
 
-def scratch(threads: int | None = None) -> duckdb.DuckDBPyConnection:
+def scratch(threads: int | None = None, temp_dir: Path | None = None) -> duckdb.DuckDBPyConnection:
     """An unlocked in-memory connection, used only to validate and materialise files."""
     con = duckdb.connect(":memory:")
+    if temp_dir:  # spill big builds beside the cache, not into the working directory
+        con.execute("SET temp_directory = $d", {"d": str(temp_dir)})
     if threads:
         con.execute(f"SET threads = {int(threads)}")
     return con
