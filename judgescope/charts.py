@@ -38,12 +38,11 @@ def histogram(counts: pd.DataFrame, colour: str = "unit", bin_width: float = 5) 
         bins = (part["score"] // bin_width * bin_width).clip(upper=100 - bin_width)
         per_bin = part.groupby(bins)["n"].sum()
         share = per_bin / per_bin.sum()
-        fig.add_bar(x=per_bin.index + bin_width / 2, y=share, width=bin_width * 0.9,
-                    name=key, marker_color=col, opacity=0.75,
+        fig.add_bar(x=per_bin.index + bin_width / 2, y=share, name=key, marker_color=col,
                     customdata=per_bin.values,
                     hovertemplate=f"{key}<br>scores %{{x}} ± {bin_width / 2:g}<br>"
                                   "share %{y:.1%} (%{customdata} rows)<extra></extra>")
-    fig.update_layout(barmode="overlay")
+    fig.update_layout(barmode="group", bargap=0.1)
     fig.update_yaxes(tickformat=".0%")
     return _layout(fig, f"Score distribution ({bin_width:g}-point bins)", "Judge score (0–100)",
                    "Share of rows")

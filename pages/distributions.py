@@ -13,8 +13,8 @@ st.caption("Every figure is computed from the audit rows (score counts grouped i
 facets = audit.available_facets(ui.missing_columns("audit"))
 ui.url_value_notice("facet", facets)
 c = st.columns([2, 1, 1, 1, 1.3, 1.5])
-facet = c[0].selectbox("Split each unit by", facets, key="facet", bind="query-params",
-                       format_func=audit.FACETS.get)
+# Column names as options, so the URL (?facet=source_split) holds what the widget shows.
+facet = c[0].selectbox("Split each unit by (column)", facets, key="facet", bind="query-params")
 t1 = c[1].number_input("Below (1)", 0, 100, audit.DEFAULT_THRESHOLDS[0], key="t1", bind="query-params")
 t2 = c[2].number_input("Below (2)", 0, 100, audit.DEFAULT_THRESHOLDS[1], key="t2", bind="query-params")
 t3 = c[3].number_input("At least", 0, 100, audit.DEFAULT_THRESHOLDS[2], key="t3", bind="query-params")
@@ -62,4 +62,4 @@ missing = sorted(set(audit.FACETS) - set(facets))
 if missing:
     st.caption("Facets this audit does not record, so they are not offered: "
                + ", ".join(audit.FACETS[m] for m in missing) + ".")
-st.page_link("pages/languages.py", label="Where are the tails? Languages × units", icon="🌐")
+st.page_link("pages/languages.py", label="Where are the tails? Languages × units", icon=":material/translate:")

@@ -47,5 +47,5 @@ ui.table(rows, placeholder="n/a", column_config={
     "Candidate text": st.column_config.TextColumn(width="medium")})
 ui.export_buttons(rows, "exact_copies", {"languages": lang, "units": unit, "limit": limit})
 if lang or unit:
-    st.page_link("pages/review.py", label="Review these languages and units", icon="🔎",
+    st.page_link("pages/review.py", label="Review these languages and units", icon=":material/rate_review:",
                  query_params={"collection": ui.collection_name(), "lang": lang, "unit": unit})
