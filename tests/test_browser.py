@@ -57,11 +57,15 @@ def server():
 
 
 @pytest.fixture(scope="module")
-def browser():
+def browser(server):
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROME_ARGS)
+        # One visit to the root first: a fresh server runs app.py (and its st.navigation) before
+        # any deep link, so no first page is served by Streamlit's pages/-folder fallback.
+        context, _, _ = open_page(b, server + "/")
+        context.close()
         yield b
         b.close()
 
