@@ -3,6 +3,7 @@ and confusion matrices whose cells link to the items they count."""
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 import pandas as pd
@@ -102,6 +103,11 @@ def cell_label(cell: str) -> str:
         return CELL_LABELS[cell]
     human, _, judge = cell.partition("/")
     return f"Humans {ui.md_literal(human)}, judge {ui.md_literal(judge)}"
+
+
+def export_stem(judge: str, cell: str) -> str:
+    """A file name (and widget key) for a cell's export: only [a-z0-9_], whatever the names."""
+    return re.sub(r"[^a-z0-9]+", "_", f"calibration {judge} {cell}".lower()).strip("_")
 
 
 def ci_caption(rep: dict, gates: bool = True) -> None:

@@ -37,7 +37,7 @@ st.subheader(f"{ui.md_literal(judge)} · {view.cell_label(cell)}"
              + (" · against all three humans" if only_unanimous else "") + f": {len(listed)} items")
 st.caption("Reasons are machine-generated explanations, not verified ground truth.")
 ui.table(cal.verdict_overview(listed), width="stretch", key="cell_items")
-ui.export_buttons(listed, f"calibration_{judge}_{cell.replace('/', '_')}",
+ui.export_buttons(listed, view.export_stem(judge, cell),
                   {"judge": judge, "cell": cell, "split": splits, "unanimous": only_unanimous})
 for _, item in listed.iterrows():
     title = f"{item['key']} · {item.get('category') or ''}"
