@@ -14,7 +14,7 @@ import pandas as pd
 
 from judgescope import calibration_stats as cs
 from judgescope import stats
-from judgescope.schema import VERDICTS
+from judgescope.schema import NOT_RECORDED, VERDICTS
 
 HUMAN_COLS = ("human_1_verdict", "human_2_verdict", "human_3_verdict")
 MATCH = "match"
@@ -237,7 +237,7 @@ def verdict_overview(listed: pd.DataFrame) -> pd.DataFrame:
 
 def item_verdicts(item: pd.Series) -> pd.DataFrame:
     """Every verdict on one item: the three humans, then each judge with its reason."""
-    rows = [{"grader": f"human {i}", "verdict": item[c], "reason": None}
+    rows = [{"grader": f"human {i}", "verdict": item[c], "reason": NOT_RECORDED}
             for i, c in enumerate(HUMAN_COLS, start=1)]
     rows += [{"grader": n, "verdict": item[f"verdict__{n}"], "reason": item[f"reason__{n}"]}
              for n in _judges_in(item.to_frame().T)]
