@@ -80,13 +80,32 @@ def mean_heatmap(matrix: pd.DataFrame, reference: float, span: float | None = No
     fig = go.Figure(go.Heatmap(
         z=z, x=[label(u) for u in matrix.columns], y=[language_name(c) for c in languages],
         customdata=[[[c, u] for u in matrix.columns] for c in languages],
-        text=text, texttemplate="%{text}", colorscale=DIVERGING, zmid=reference,
-        zmin=reference - span, zmax=reference + span, xgap=2, ygap=2,
+        text=text, texttemplate="%{text}", colorscale=_clipped_diverging(reference, span, z),
+        zmin=reference - span, zmax=_top(reference, span, z), xgap=2, ygap=2,
         colorbar=dict(title=dict(text=f"Mean<br>(centre {reference:g})")),
         hovertemplate="%{y} · %{x}<br>mean %{text}<extra></extra>"))
     fig.update_yaxes(autorange="reversed")
     return _layout(fig, f"Mean score per language and unit (centred on {reference:g})", "Unit",
                    "Target language", height=max(360, 26 * len(languages) + 120))
+
+
+def _top(reference: float, span: float, z) -> float:
+    """Upper end of the colour bar: no higher than the scale's top (100) or the data."""
+    finite = z[~pd.isna(z)]
+    top = max(100.0, float(finite.max())) if finite.size else reference + span
+    return min(reference + span, top) if top > reference else reference + span
+
+
+def _clipped_diverging(reference: float, span: float, z) -> list:
+    """PuOr with its midpoint at `reference` and equal intensity per point either side, cut
+    where the bar ends, so the bar never shows impossible scores above 100."""
+    from plotly.colors import sample_colorscale
+
+    lo, hi = reference - span, _top(reference, span, z)
+    stops = [i / 20 for i in range(21)]
+    values = [lo + t * (hi - lo) for t in stops]
+    colours = sample_colorscale(DIVERGING, [(v - lo) / (2 * span) for v in values])
+    return [[t, c] for t, c in zip(stops, colours)]
 
 
 def diff_chart(table: pd.DataFrame, key: str = "unit") -> go.Figure:

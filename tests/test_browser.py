@@ -89,7 +89,10 @@ def open_page(browser, url: str):
     # The status widget shows while the script runs; wait for it to settle.
     page.wait_for_function("""() => !document.querySelector('[data-testid="stStatusWidget"]')""",
                            timeout=90_000)
-    page.wait_for_timeout(800)
+    # Charts draw after the script ends: wait until every plotly chart has its SVG.
+    page.wait_for_function("""() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
+        .every(c => c.querySelector('.main-svg'))""", timeout=60_000)
+    page.wait_for_timeout(500)
     return context, page, errors
 
 
