@@ -18,7 +18,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from bench import coldstart, report
+from bench import analysis, coldstart, report
 from bench.generate import generate, manifest_path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,7 +31,7 @@ def run_phase(phase: str, folder: Path, repeats: int, *extra: str) -> dict:
     env.pop("JUDGESCOPE_SOURCES", None)
     proc = subprocess.run([sys.executable, "-m", "bench.phases", phase, "--manifest",
                            str(manifest_path(folder)), "--repeats", str(repeats), *extra],
-                          cwd=ROOT, env=env, capture_output=True, text=True)
+                          cwd=folder, env=env, capture_output=True, text=True)  # DuckDB spills to ./.tmp
     if proc.returncode:
         raise SystemExit(f"bench phase {phase} failed on {folder}:\n{proc.stderr[-3000:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -65,7 +65,9 @@ def measure_size(rows: int, args, log) -> dict:
     size = {"rows": rows, "build": prep["build"], "generate_s": prep["generate_s"]}
     for phase in PHASES:
         log(f"  {phase} …")
-        size[phase] = run_phase(phase, prep["folder"], args.repeats)
+        extra = ("--memory-limit", args.memory_limit) if args.memory_limit else ()
+        size[phase] = run_phase(phase, prep["folder"], args.repeats, *extra)
+    size["memory_limit"] = args.memory_limit or None
     return size
 
 
@@ -79,16 +81,24 @@ def main(argv=None) -> int:
     parser.add_argument("--json", type=Path, default=ROOT / "bench" / "out" / "results.json")
     parser.add_argument("--coldstart-repeats", type=int, default=5)
     parser.add_argument("--no-coldstart", action="store_true", help="skip the browser cold starts")
+    parser.add_argument("--render-only", action="store_true",
+                        help="only re-render --results from the --json of an earlier run")
     parser.add_argument("--rebuild", action="store_true", help="regenerate data and rebuild caches")
+    parser.add_argument("--memory-limit", default="2GB",
+                        help="DuckDB memory_limit of the app's Store in the timed phases "
+                             "('' = as catalog.store makes it: DuckDB's default, 80%% of RAM)")
     parser.add_argument("--build-memory-limit", default="2GB",
                         help="DuckDB memory_limit for the cold build ('' = DuckDB's 80%% of RAM)")
-    parser.add_argument("--notes", type=Path, help="markdown appended under the targets (analysis)")
+    parser.add_argument("--notes", type=Path, help="markdown shown under the targets "
+                        "(default: bench/analysis.py, written for the committed run)")
     args = parser.parse_args(argv)
     sizes = sorted(int(s.replace("_", "")) for s in args.rows.split(",") if s.strip())
 
     def log(msg):
         print(msg, file=sys.stderr, flush=True)
 
+    if args.render_only:  # re-render results.md from the JSON of an earlier run
+        return _write(json.loads(args.json.read_text()), args)
     results = {"machine": report.machine(), "repeats": args.repeats, "sizes": []}
     for rows in sizes:
         results["sizes"].append(measure_size(rows, args, log))
@@ -99,10 +109,14 @@ def main(argv=None) -> int:
         log(f"cold start: {sizes[-1]:,}-row collection …")
         results["sizes"][-1]["coldstart"] = coldstart.measure(manifest_path(largest), largest / "cache",
                                                               1, warmup=0)["runs"][0]
-    notes = args.notes.read_text(encoding="utf-8") if args.notes else ""
-    text = report.render(results, notes)
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(results, indent=1, default=str))
+    return _write(results, args)
+
+
+def _write(results: dict, args) -> int:
+    notes = args.notes.read_text(encoding="utf-8") if args.notes else analysis.NOTES
+    text = report.render(results, notes)
     args.results.write_text(text + "\n", encoding="utf-8")
     print(text)
     return 0

@@ -106,11 +106,12 @@ def measure(store: db.Store, inter: Interaction, raw: duckdb.DuckDBPyConnection,
         return [raw.execute(db.query_text(q), p).df() for q, p in inter.steps]
 
     first = timed(app, 1, warmup=0)[0]
-    reps = repeats if first < SLOW_S else min(repeats, 2)
+    fast = first < SLOW_S  # a slow one is timed once (the first run): it is far off target anyway
+    reps = repeats if fast else 1
     out = {"page": inter.page, "interaction": inter.name, "queries": [q for q, _ in inter.steps],
            "runs": reps, "first_ms": round(first * 1000, 1)}
-    out["app"] = summary(timed(app, reps, warmup=0))
-    out["app_queries"] = summary(timed(app_queries, reps, warmup=0)) if inter.finish else out["app"]
-    out["raw"] = summary(timed(raw_run, reps, warmup=1 if first < SLOW_S else 0))
+    out["app"] = summary(timed(app, reps, warmup=0) if fast else [first])
+    out["app_queries"] = summary(timed(app_queries, reps, warmup=0)) if inter.finish and fast else out["app"]
+    out["raw"] = summary(timed(raw_run, reps, warmup=1 if fast else 0))
     out["rows_returned"] = int(sum(len(f) for f in app_queries())) if first < SLOW_S else None
     return out

@@ -30,11 +30,12 @@ def _bounded_scratch(limit: str, spill: Path):
     from judgescope import db
     original = db.scratch
 
-    def scratch(threads=None):
-        con = original(threads)
-        spill.mkdir(parents=True, exist_ok=True)
+    def scratch(threads=None, **kwargs):
+        con = original(threads, **kwargs)
         con.execute(f"SET memory_limit = '{limit}'")
-        con.execute("SET temp_directory = " + db._sql_path(spill))
+        if not kwargs.get("temp_dir"):
+            spill.mkdir(parents=True, exist_ok=True)
+            con.execute("SET temp_directory = " + db._sql_path(spill))
         return con
     db.scratch = scratch
 
@@ -58,8 +59,11 @@ def build(args) -> dict:
 
 
 def _store(args):
+    """The collection's Store; with --memory-limit, the same views on a Store bounded by it."""
+    from judgescope import db
     cat = _catalog(args.manifest)
-    return cat, cat.store(COLLECTION)
+    store = cat.store(COLLECTION)
+    return cat, (db.Store(store.views, memory_limit=args.memory_limit) if args.memory_limit else store)
 
 
 def page_timings(args) -> dict:
@@ -125,6 +129,8 @@ def main(argv=None) -> int:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--build-memory-limit", default="",
                         help="build phase: DuckDB memory_limit for the validation connection")
+    parser.add_argument("--memory-limit", default="",
+                        help="app phases: DuckDB memory_limit of the Store ('' = as the app has it)")
     parser.add_argument("--only", default="", help="pages phase: comma-separated page names")
     args = parser.parse_args(argv)
     os.environ.setdefault("JUDGESCOPE_CACHE", str(Path(args.manifest).parent / "cache"))

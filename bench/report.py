@@ -135,7 +135,12 @@ def size_section(size: dict) -> list[str]:
            f"{b['bench_audit']['cache_mb'] + b['bench_snapshot']['cache_mb']:,.0f} MB"
            + (f", DuckDB memory_limit {b['memory_limit']} spilling to disk" if b.get("memory_limit") else "")
            + (f"; measured {b['measured']}" if b.get("measured") else "") + ".", "",
-           "### Page interactions (warm, uncached result)", ""]
+           "### Page interactions (warm, uncached result)", "",
+           "App = `db.Store.run` of the page's named queries + the judgescope function that builds its "
+           "table; queries only = the same without that function; raw = the same SQL text and "
+           "parameters on a plain DuckDB connection over the same files."
+           + (f" The Store runs with DuckDB memory_limit {size['memory_limit']} (see the analysis)."
+              if size.get("memory_limit") else ""), ""]
     out += interactions_table(size) + ["", "### Aggregations: app vs pandas", ""] + pandas_table(size)
     out += ["", "### Hash verification", ""] + verify_lines(size)
     out += ["", "### Bootstrap", ""] + bootstrap_lines(size) + ["", "### Peak RSS", ""] + rss_lines(size)
