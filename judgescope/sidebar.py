@@ -14,7 +14,8 @@ def draw() -> None:
         coll = ui.collection_name()
         st.caption(cat.manifest.collections[coll].title)
         _load(cat, coll)
-        _hash_badge()
+        if ui.dataset_for("audit"):  # hash verification is about audits; elsewhere it is noise
+            _hash_badge()
         with st.expander("Datasets", expanded=False):
             for loaded in cat.collection_datasets(coll):
                 spec = loaded.spec

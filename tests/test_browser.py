@@ -92,6 +92,9 @@ def open_page(browser, url: str):
     # Charts draw after the script ends: wait until every plotly chart has its SVG.
     page.wait_for_function("""() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
         .every(c => c.querySelector('.main-svg'))""", timeout=60_000)
+    # Tables too: a data grid draws its cells on a canvas once its data has arrived.
+    page.wait_for_function("""() => [...document.querySelectorAll('[data-testid="stDataFrame"]')]
+        .every(d => d.querySelector('canvas'))""", timeout=60_000)
     page.wait_for_timeout(500)
     return context, page, errors
 
