@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import html
+
 import plotly.graph_objects as go
 
 from judgescope.ranking import CI_METHOD, row_label
+
+# Plotly reads a few HTML tags in labels and hover text: data names are escaped there (values
+# stay raw, so a click on a cell still names its dataset and column).
+_e = html.escape
 
 # Colour-blind-safe sequential scale (viridis); baselines sit in their own rows.
 COIN, ALWAYS_1 = "baseline · fair coin", "baseline · always Translation 1"
@@ -15,7 +21,7 @@ def _fmt(v) -> str:
 
 
 def _cell(r: dict) -> tuple[float | None, str]:
-    hover = (f"{row_label(r['method'], r['model'])}<br>{r['dataset']}<br>accuracy {_fmt(r['accuracy'])}"
+    hover = (f"{_e(row_label(r['method'], r['model']))}<br>{_e(r['dataset'])}<br>accuracy {_fmt(r['accuracy'])}"
              f" [{_fmt(r['ci'][0])}, {_fmt(r['ci'][1])}] ({CI_METHOD})<br>correct {r['correct']}"
              f" of n={r['n']} · human ties excluded {r['human_ties']}<br>model ties "
              f"{r['model_ties']} · unparsed {r['unparsed']} (both counted wrong)")
@@ -27,9 +33,9 @@ def _baseline_cells(rows: list[dict], datasets: list[str]) -> dict:
     out = {}
     for ds in datasets:
         a = first[ds]["always_first"]
-        out[(ALWAYS_1, ds)] = (a["rate"], f"always Translation 1<br>{ds}<br>accuracy {_fmt(a['rate'])} "
+        out[(ALWAYS_1, ds)] = (a["rate"], f"always Translation 1<br>{_e(ds)}<br>accuracy {_fmt(a['rate'])} "
                                f"[{_fmt(a['low'])}, {_fmt(a['high'])}] ({CI_METHOD}) on n={a['n']}")
-        out[(COIN, ds)] = (0.5 if a["n"] else None, f"fair coin<br>{ds}<br>expected accuracy 0.500")
+        out[(COIN, ds)] = (0.5 if a["n"] else None, f"fair coin<br>{_e(ds)}<br>expected accuracy 0.500")
     return out
 
 
@@ -53,8 +59,10 @@ def accuracy_grid(rows: list[dict]) -> go.Figure:
                              hoverinfo="text", showlegend=False, marker={
                                  "symbol": "square", "size": 28, "opacity": 0.01, "color": "grey"}))
     fig.update_layout(height=120 + 34 * len(ys), margin={"l": 10, "r": 10, "t": 30, "b": 10},
-                      xaxis={"title": {"text": "dataset"}, "side": "top"},
-                      yaxis={"title": {"text": "method · model"}, "autorange": "reversed"})
+                      xaxis={"title": {"text": "dataset"}, "side": "top", "tickvals": datasets,
+                             "ticktext": [_e(d) for d in datasets]},
+                      yaxis={"title": {"text": "method · model"}, "autorange": "reversed",
+                             "tickvals": ys, "ticktext": [_e(y) for y in ys]})
     return fig
 
 
@@ -75,13 +83,13 @@ def first_choice_chart(rows: list[dict]) -> go.Figure:
         fig.add_trace(go.Scatter(
             x=[x["rate"] for x in rates], y=[i + shift for i in range(len(rows))], mode="markers",
             name=name, marker={"symbol": symbol, "size": 10, "color": colour},
-            error_x=_errors(rates) | {"color": colour}, customdata=labels,
+            error_x=_errors(rates) | {"color": colour}, customdata=[_e(x) for x in labels],
             hovertemplate="%{customdata}<br>" + name + ": %{x:.3f}<extra></extra>"))
     fig.add_vline(x=0.5, line_dash="dot", line_color="grey")
     fig.update_layout(height=140 + 40 * len(rows), margin={"l": 10, "r": 10, "t": 30, "b": 10},
                       xaxis={"title": {"text": f"share choosing Translation 1 ({CI_METHOD} CI)"},
                              "range": [0, 1]},
                       yaxis={"title": {"text": "method · model"}, "autorange": "reversed",
-                             "tickvals": list(range(len(rows))), "ticktext": labels},
+                             "tickvals": list(range(len(rows))), "ticktext": [_e(x) for x in labels]},
                       legend={"orientation": "h", "y": 1.08})
     return fig

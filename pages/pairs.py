@@ -13,6 +13,7 @@ if decisions.empty:
 
 datasets = sorted(pairs["dataset"].unique())
 ui.url_value_notice("dataset", datasets)
+ui.url_value_notice("human", rt.HUMAN_LABELS)
 c = st.columns(2)
 chosen = c[0].multiselect("Dataset", datasets, key="dataset", bind="query-params")
 human = c[1].multiselect("Human preference", rt.HUMAN_LABELS, key="human", bind="query-params")
@@ -30,12 +31,13 @@ if not file or not str(row).isdigit():
     st.stop()
 detail = ui.run("rank_pair_detail", file=file, row=int(row))
 if detail.empty:
-    st.warning(f"No pair at file {file!r}, row {row} in this collection.")
+    st.warning(f"No pair at file {ui.md_literal(file)}, row {row} in this collection.")
     st.stop()
 p = detail.iloc[0]
-st.subheader(f"{p['dataset'] or ui.dataset_for('ranking').spec.name} · row {p['row']}")
-st.caption(f"{p['src_lang_long'] or p['src_lang'] or 'source'} → "
-           f"{p['tgt_lang_long'] or p['tgt_lang'] or 'target'} · file {p['file']} · "
+lit = ui.md_literal
+st.subheader(f"{lit(p['dataset'] or ui.dataset_for('ranking').spec.name)} · row {p['row']}")
+st.caption(f"{lit(p['src_lang_long'] or p['src_lang'] or 'source')} → "
+           f"{lit(p['tgt_lang_long'] or p['tgt_lang'] or 'target')} · file {lit(p['file'])} · "
            f"humans prefer: {rt.human_label(p['human_1'], p['human_2'])}")
 ui.text_block(p["src_text"], p["src_lang"])
 for i, col in enumerate(st.columns(2), start=1):
@@ -48,5 +50,5 @@ shown = rt.pair_decisions(decisions, file, int(row))
 for method, group in shown.groupby("method", sort=False):
     for col, (_, d) in zip(st.columns(len(group)), group.iterrows()):
         with col.container(border=True):
-            st.markdown(f"**{d['method']} · {d['model']}** → **{d['decision']}** ({d['outcome']})")
+            st.markdown(f"**{lit(d['method'])} · {lit(d['model'])}** → **{d['decision']}** ({d['outcome']})")
             ui.text_block(d["text"], "en", empty="(no decision text)")

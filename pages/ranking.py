@@ -42,9 +42,10 @@ ds = c[0].selectbox("Dataset", datasets, key="dataset", bind="query-params")
 col = c[1].selectbox("Method / model", columns, key="decision", bind="query-params")
 cell = rt.cell_rows(decisions, pairs, ds, col, ui.collection_name())
 counts = cell["outcome"].value_counts()
-st.subheader(f"{col} on {ds}")
+st.subheader(f"{ui.md_literal(col)} on {ui.md_literal(ds)}")
 st.caption(rt.cell_summary(rows, ds, col))
 st.markdown(" · ".join(f"**{k}** {v:,}" for k, v in counts.items()))
+ui.url_value_notice("outcome", list(counts.index))
 outcomes = st.multiselect("Outcome", sorted(counts.index), key="outcome", bind="query-params")
 shown = cell[cell["outcome"].isin(outcomes)] if outcomes else cell
 ui.table(shown, width="stretch", column_config={

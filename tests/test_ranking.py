@@ -192,3 +192,14 @@ def test_cell_rows_and_pair_decisions_show_text_and_outcome(tmp_path):
     detail = rt.pair_decisions(dec, "f.jsonl", 2)
     assert list(detail["method"]) == ["one_step_ranking", "three_step_ranking"]
     assert list(detail["decision"]) == ["Translation 2", "tie"]
+
+
+def test_accuracy_grid_escapes_names_but_keeps_raw_values_for_clicks():
+    from judgescope.ranking_charts import accuracy_grid
+
+    name = '<a href="http://127.0.0.1:9/">d</a>'
+    fig = accuracy_grid(ranking.results(_decisions([(name, "one_step_ranking", "<b>m</b>", 1, 1)] * 3)))
+    assert list(fig.layout.xaxis.tickvals) == [name]
+    assert fig.layout.xaxis.ticktext[0] == "&lt;a href=&quot;http://127.0.0.1:9/&quot;&gt;d&lt;/a&gt;"
+    assert "<b>" not in fig.layout.yaxis.ticktext[0] and "<a" not in fig.data[1].hovertext[0]
+    assert fig.data[0].z[0][0] == 1.0 and fig.data[0].z[-1][0] == 0.5  # model cell, coin baseline
