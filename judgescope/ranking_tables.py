@@ -118,3 +118,11 @@ def human_label(a, b) -> str:
     """What the humans prefer, from the two scores."""
     code = preference(a, b)
     return "no human score" if code is None else decision_label(code)
+
+NO_DECISIONS_PAIRS = ("This dataset has no model decision columns: the pairs below show the "
+                      "source, both translations and the human scores only.")
+
+
+def fmt_score(value) -> str:
+    """A human score, short: 4 significant digits, n/a when missing."""
+    return "n/a" if value is None or pd.isna(value) else f"{float(value):.4g}"

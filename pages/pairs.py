@@ -9,7 +9,7 @@ st.title("Pairs")
 ui.need("ranking", what="the pair browser")
 pairs, decisions = ui.ranking_frames()
 if decisions.empty:
-    st.info(rt.NO_DECISIONS)
+    st.info(rt.NO_DECISIONS_PAIRS)
 
 datasets = sorted(pairs["dataset"].unique())
 ui.url_value_notice("dataset", datasets)
@@ -42,11 +42,13 @@ st.caption(f"{lit(p['src_lang_long'] or p['src_lang'] or 'source')} → "
 ui.text_block(p["src_text"], p["src_lang"])
 for i, col in enumerate(st.columns(2), start=1):
     with col:
-        st.markdown(f"**Translation {i}** · human score {ui.fmt_n(p[f'human_{i}'])}")
+        st.markdown(f"**Translation {i}** · human score {rt.fmt_score(p[f'human_{i}'])}")
         ui.text_block(p[f"tgt_{i}"], p["tgt_lang"])
 
 st.subheader("Model decisions")
 shown = rt.pair_decisions(decisions, file, int(row))
+if shown.empty:
+    st.caption("None in this dataset.")
 for method, group in shown.groupby("method", sort=False):
     for col, (_, d) in zip(st.columns(len(group)), group.iterrows()):
         with col.container(border=True):
