@@ -221,11 +221,12 @@ def visible_text(text: str) -> str:
 
 def md_literal(text: str, limit: int = 120) -> str:
     """Text shown literally inside markdown (URL values, data labels): every ASCII punctuation
-    mark escaped, so no link, image, directive or formula can be formed; one line, shortened."""
+    mark escaped, so no link, image, directive or formula can be formed; one line, shortened,
+    isolated (U+2068…U+2069) so a right-to-left override inside cannot flip the text after it."""
     text = visible_text(str(text)).replace("\n", " ")
     if len(text) > limit:
         text = text[:limit] + "…"
-    return _MD_PUNCT.sub(r"\\\1", text)
+    return "\u2068" + _MD_PUNCT.sub(r"\\\1", text) + "\u2069"
 
 
 def url_number_notice(key: str, low: float, high: float) -> None:

@@ -189,7 +189,8 @@ def test_text_block_and_md_literal_on_hostile_strings():
     assert ui.visible_text("a\x00b\x1bc\td\ne\r") == "a\u2400b\u241bc\td\ne\r"
     assert ui.visible_text("x\ud800y") == "x\ufffdy"  # a lone surrogate cannot be sent as UTF-8
     literal = ui.md_literal(HOSTILE[4])
-    assert "](" not in literal and "\n" not in literal and literal.endswith("…")
+    assert "](" not in literal and "\n" not in literal and literal.endswith("…\u2069")
+    assert ui.md_literal("a\u202eb").startswith("\u2068")  # an override stays inside
 
     def app(text):
         from judgescope import ui
@@ -236,9 +237,26 @@ def hostile_server(hostile_manifest, tmp_path_factory):
     else:
         proc.kill()
         pytest.fail("streamlit did not become healthy")
+    _warm(base)
     yield base
     proc.terminate()
     proc.wait(timeout=10)
+
+
+def _warm(base: str) -> None:
+    """Open the root once: until app.py has run, a fresh server serves deep links without the
+    frame (see test_hardening.test_deep_link_to_a_fresh_server_runs_inside_the_frame)."""
+    if not Path(CHROMIUM).exists():
+        return
+    from playwright.sync_api import sync_playwright
+
+    from test_browser import CHROME_ARGS, open_page
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROME_ARGS)
+        context, _, _ = open_page(browser, f"{base}/?collection=hostile")
+        context.close()
+        browser.close()
 
 
 @pytest.mark.browser
@@ -291,3 +309,31 @@ def _check_page(browser, url: str, server: str, page_file: str) -> None:
         assert not errors, errors
     finally:
         context.close()
+
+
+URL_MD = f"![u]({EVIL}u.png) [x](javascript:window.__pwned=1)"
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian chromium")
+@pytest.mark.parametrize("page,params", [
+    ("pages/verification.py", {"subset": URL_MD, "system": URL_MD}),
+    ("pages/position_bias.py", {"dataset": URL_MD}),
+    ("pages/review.py", {"lang": URL_MD, "record": URL_MD}),
+    pytest.param("pages/pairs.py", {"file": URL_MD, "row": "3"}, marks=pytest.mark.xfail(
+        strict=True, reason="pages/pairs.py: st.warning(f\"No pair at file {file!r}…\") renders the "
+                            "URL value as markdown; use ui.md_literal(file)")),
+])
+def test_markdown_in_the_url_is_not_rendered(hostile_server, page, params):
+    """A shared link cannot make the page show a link or fetch an image of someone else's."""
+    from playwright.sync_api import sync_playwright
+
+    from test_browser import CHROME_ARGS
+
+    url = f"{hostile_server}/{url_path(page)}?{urllib.parse.urlencode({'collection': 'hostile'} | params)}"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROME_ARGS)
+        try:
+            _check_page(browser, url, hostile_server, page)
+        finally:
+            browser.close()

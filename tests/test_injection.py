@@ -284,3 +284,75 @@ def test_url_number_notice_names_and_drops_a_bad_value():
         assert not at.exception
         assert bool(at.warning) == said, value
         assert "](" not in " ".join(w.value for w in at.warning)  # escaped: no link, no image
+
+
+# ---- the query layer: names from queries/ only, values bound, the connection locked ----
+
+@pytest.mark.parametrize("name", ["read_csv('/etc/passwd')", "../queries/ledger_rows", "ledger_rows; DROP",
+                                  "LEDGER_ROWS", "ledger_rows.sql", "/etc/passwd", "", None,
+                                  pytest.param("x" * 300, marks=pytest.mark.xfail(strict=True, reason=(
+                                      "judgescope/db.py query_text: a 300-character name raises OSError "
+                                      "(File name too long) from path.is_file(), not UnknownQuery; "
+                                      "limit QUERY_NAME_RE to ^[a-z][a-z0-9_]{0,63}$")))])
+def test_query_layer_refuses_anything_but_a_query_name(name):
+    from judgescope import db
+
+    with pytest.raises(db.UnknownQuery, match="refused"):
+        db.query_text(name)
+
+
+def test_ui_run_refuses_file_access_through_the_pages_path():
+    """What pages call (ui.run) cannot read files: unknown names refused, values only bound."""
+    def app():
+        import streamlit as st
+
+        from judgescope import ui
+        for name in ("read_csv('/etc/passwd')", "audit_record"):
+            try:
+                frame = ui.run(name, record_id="x' UNION SELECT * FROM read_csv('/etc/passwd') --")
+                st.text(f"rows {len(frame)}")
+            except Exception as err:  # noqa: BLE001 - the refusal is what we look for
+                st.text(f"refused {type(err).__name__}")
+
+    at = AppTest.from_function(app, default_timeout=120)
+    at.run()
+    assert not at.exception
+    assert [t.value for t in at.text] == ["refused UnknownQuery", "rows 0"]
+
+
+@pytest.mark.parametrize("sql", [
+    "SELECT * FROM read_csv('/etc/passwd')", "SELECT * FROM read_text('/etc/passwd')",
+    "SELECT * FROM read_blob('/etc/hostname')", "SELECT * FROM glob('/etc/*')",
+    "ATTACH '/tmp/x.duckdb' AS x", "COPY audit TO '/tmp/judgescope-leak.csv'",
+    "SET enable_external_access = true", "SET lock_configuration = false", "INSTALL httpfs",
+    "LOAD httpfs", "SELECT * FROM read_parquet('https://example.org/x.parquet')",
+])
+def test_demo_store_is_locked(sql):
+    from judgescope.catalog import get_catalog
+
+    with pytest.raises(Exception, match="(?i)permission|configuration|cannot|disabled|not allowed|access"):
+        get_catalog().store("xhotpotqa").execute_raw(sql)
+
+
+def test_a_store_cannot_read_another_collections_files():
+    from judgescope.catalog import get_catalog
+
+    cat = get_catalog()
+    other = cat.roles("localgate")["items"].path("clean")
+    with pytest.raises(Exception, match="(?i)permission|access"):
+        cat.store("xhotpotqa").execute_raw(f"SELECT count(*) FROM read_parquet('{other}')")
+
+
+def test_pages_hold_no_sql_and_pick_queries_by_constant_names():
+    for _, page in registered_pages():
+        tree = ast.parse((ROOT / page).read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                names = [a.name for a in node.names] + [getattr(node, "module", None) or ""]
+                assert not any("duckdb" in n for n in names), f"{page} imports duckdb"
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                assert node.func.attr not in {"execute", "sql", "query", "execute_raw"}, \
+                    f"{page}:{node.lineno} runs SQL itself"
+                if node.func.attr == "run" and node.args:
+                    assert not isinstance(node.args[0], ast.JoinedStr), \
+                        f"{page}:{node.lineno} builds a query name with an f-string"
