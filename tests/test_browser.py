@@ -37,7 +37,7 @@ def server():
     port = _free_port()
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+        [sys.executable, "-m", "judgescope.serve", "--server.headless", "true",
          "--server.address", "127.0.0.1", "--server.port", str(port)],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
@@ -57,15 +57,11 @@ def server():
 
 
 @pytest.fixture(scope="module")
-def browser(server):
+def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROME_ARGS)
-        # One visit to the root first: a fresh server runs app.py (and its st.navigation) before
-        # any deep link, so no first page is served by Streamlit's pages/-folder fallback.
-        context, _, _ = open_page(b, server + "/")
-        context.close()
         yield b
         b.close()
 
