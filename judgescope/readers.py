@@ -71,6 +71,8 @@ def _jsonl(con, path: Path, rel: str, i: int, broken: list) -> str:
                 obj = json.loads(line)
                 if not isinstance(obj, dict):
                     raise ValueError("line is not a JSON object")
+                # A lone surrogate ("\ud800") is valid JSON but no text: it costs its line only.
+                json.dumps(obj, ensure_ascii=False).encode("utf-8")
             except ValueError as err:
                 broken.append({"file": rel, "row": n, "column": None,
                                "reason": "invalid JSON line", "value": f"{err}: {line[:200]}"})
