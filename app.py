@@ -27,10 +27,10 @@ pages = {
         st.Page("pages/judgements.py", title="Bulk judgements", icon="📦"),
     ],
     "Ranking": [
-        st.Page("pages/ranking.py", title="Ranking accuracy", icon="🏁"),
-        st.Page("pages/position_bias.py", title="Position bias", icon="↔️"),
-        st.Page("pages/pairs.py", title="Pairs", icon="🔍"),
-        st.Page("pages/verification.py", title="Human verification", icon="✅"),
+        st.Page("pages/ranking.py", title="Ranking accuracy", icon=":material/leaderboard:"),
+        st.Page("pages/position_bias.py", title="Position bias", icon=":material/swap_horiz:"),
+        st.Page("pages/pairs.py", title="Pairs", icon=":material/compare:"),
+        st.Page("pages/verification.py", title="Human verification", icon=":material/fact_check:"),
     ],
 }
 nav = st.navigation(pages)
