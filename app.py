@@ -4,13 +4,13 @@ import streamlit as st
 
 from judgescope import sidebar
 
-st.set_page_config(page_title="JudgeScope", page_icon="⚖️", layout="wide")
+st.set_page_config(page_title="JudgeScope", page_icon=":material/balance:", layout="wide")
 
 pages = {
     "Collection": [
-        st.Page("pages/overview.py", title="Overview", icon="🗂️", default=True),
-        st.Page("pages/excluded.py", title="Excluded rows", icon="🧾"),
-        st.Page("pages/integrity.py", title="Integrity", icon="🔐"),
+        st.Page("pages/overview.py", title="Overview", icon=":material/dashboard:", default=True),
+        st.Page("pages/excluded.py", title="Excluded rows", icon=":material/playlist_remove:"),
+        st.Page("pages/integrity.py", title="Integrity", icon=":material/verified:"),
     ],
     "Translation audit": [
         st.Page("pages/distributions.py", title="Distributions", icon=":material/bar_chart:"),
@@ -21,10 +21,10 @@ pages = {
         st.Page("pages/compare.py", title="Compare versions", icon=":material/difference:"),
     ],
     "Calibration": [
-        st.Page("pages/calibration.py", title="Judges vs humans", icon="🎯"),
-        st.Page("pages/calibration_humans.py", title="Human agreement", icon="👥"),
-        st.Page("pages/disagreements.py", title="Disagreements", icon="⚖️"),
-        st.Page("pages/judgements.py", title="Bulk judgements", icon="📦"),
+        st.Page("pages/calibration.py", title="Judges vs humans", icon=":material/gavel:"),
+        st.Page("pages/calibration_humans.py", title="Human agreement", icon=":material/groups:"),
+        st.Page("pages/disagreements.py", title="Disagreements", icon=":material/call_split:"),
+        st.Page("pages/judgements.py", title="Bulk judgements", icon=":material/inventory_2:"),
     ],
     "Ranking": [
         st.Page("pages/ranking.py", title="Ranking accuracy", icon=":material/leaderboard:"),
@@ -33,6 +33,6 @@ pages = {
         st.Page("pages/verification.py", title="Human verification", icon=":material/fact_check:"),
     ],
 }
-nav = st.navigation(pages)
+nav = st.navigation(pages, expanded=True)
 sidebar.draw()
 nav.run()

@@ -32,7 +32,7 @@ for loaded in ui.catalog().collection_datasets(coll.name):
         c[2].metric("Excluded", ui.fmt_n(rep["rows_excluded"]))
         if rep["rows_excluded"]:
             st.page_link("pages/excluded.py", label=f"See the {rep['rows_excluded']:,} excluded rows",
-                         icon="🧾", query_params={"collection": coll.name, "dataset": spec.name})
+                         icon=":material/playlist_remove:", query_params={"collection": coll.name, "dataset": spec.name})
         ui.page_links(spec.kind)
         files = pd.DataFrame(rep["files"])
         files["sha256"] = files["sha256"].str.slice(0, 16) + "…"
