@@ -85,12 +85,13 @@ def open_page(browser, url: str):
     # The status widget shows while the script runs; wait for it to settle.
     page.wait_for_function("""() => !document.querySelector('[data-testid="stStatusWidget"]')""",
                            timeout=90_000)
-    # Charts draw after the script ends: wait until every plotly chart has its SVG.
+    # Charts draw after the script ends: wait until every visible plotly chart has its SVG
+    # (one in a closed tab or expander never draws).
     page.wait_for_function("""() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
-        .every(c => c.querySelector('.main-svg'))""", timeout=60_000)
+        .every(c => c.offsetParent === null || c.querySelector('.main-svg'))""", timeout=60_000)
     # Tables too: a data grid draws its cells on a canvas once its data has arrived.
     page.wait_for_function("""() => [...document.querySelectorAll('[data-testid="stDataFrame"]')]
-        .every(d => d.querySelector('canvas'))""", timeout=60_000)
+        .every(d => d.offsetParent === null || d.querySelector('canvas'))""", timeout=60_000)
     page.wait_for_timeout(500)
     return context, page, errors
 
