@@ -64,9 +64,16 @@ def measure_size(rows: int, args, log) -> dict:
     prep = prepare(rows, args.data, args.rebuild, args.build_memory_limit, log)
     size = {"rows": rows, "build": prep["build"], "generate_s": prep["generate_s"]}
     for phase in PHASES:
+        saved = prep["folder"] / f"phase-{phase}.json"
+        if args.resume and saved.exists():  # kept from an interrupted run of the same data
+            size[phase] = json.loads(saved.read_text())
+            continue
         log(f"  {phase} …")
         extra = ("--memory-limit", args.memory_limit) if args.memory_limit else ()
+        if phase == "pages" and args.pages:
+            extra += ("--only", args.pages)
         size[phase] = run_phase(phase, prep["folder"], args.repeats, *extra)
+        saved.write_text(json.dumps(size[phase]))
     size["memory_limit"] = args.memory_limit or None
     return size
 
@@ -81,6 +88,9 @@ def main(argv=None) -> int:
     parser.add_argument("--json", type=Path, default=ROOT / "bench" / "out" / "results.json")
     parser.add_argument("--coldstart-repeats", type=int, default=5)
     parser.add_argument("--no-coldstart", action="store_true", help="skip the browser cold starts")
+    parser.add_argument("--resume", action="store_true",
+                        help="reuse phase results saved beside the data by an interrupted run")
+    parser.add_argument("--pages", default="", help="only these pages (comma-separated) in the pages phase")
     parser.add_argument("--render-only", action="store_true",
                         help="only re-render --results from the --json of an earlier run")
     parser.add_argument("--rebuild", action="store_true", help="regenerate data and rebuild caches")

@@ -129,7 +129,7 @@ def rss_lines(size: dict) -> list[str]:
 def size_section(size: dict) -> list[str]:
     b = size["build"]
     out = [f"## {size['rows']:,} audit rows", "",
-           f"Data: generated in {size.get('generate_s', 0):,.0f} s; audit {b['bench_audit']['input_mb']:,.0f} MB, "
+           f"Data: generated in {size.get('generate_s') or 0:,.0f} s; audit {b['bench_audit']['input_mb']:,.0f} MB, "
            f"snapshot {b['bench_snapshot']['input_mb']:,.0f} MB of Parquet. Cold build (validate both into "
            f"the cache, once per dataset revision): **{b['seconds']:,.1f} s**, cache "
            f"{b['bench_audit']['cache_mb'] + b['bench_snapshot']['cache_mb']:,.0f} MB"
@@ -147,7 +147,8 @@ def size_section(size: dict) -> list[str]:
     if size.get("coldstart"):
         c = size["coldstart"]
         out += ["", f"Cold start on this collection (one start, caches built): first page rendered in "
-                f"{c['rendered_s']:,.1f} s (server healthy after {c['healthy_s']:,.1f} s)."]
+                f"{c['rendered_s']:,.1f} s (server healthy after {c['healthy_s']:,.1f} s)"
+                + (f"; {c['note']}" if c.get("note") else "") + "."]
     return out
 
 
