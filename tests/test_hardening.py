@@ -173,12 +173,8 @@ def test_lone_surrogate_costs_one_row_not_the_dataset(tmp_path, write_manifest):
 
 @pytest.mark.browser
 @pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="needs Debian chromium")
-@pytest.mark.xfail(strict=True, reason=(
-    "app.py + the pages/ folder: until app.py has run once, a fresh server treats pages/ as "
-    "Streamlit's automatic multipage folder and serves /<page> by running pages/<page>.py alone "
-    "(no frame, no sidebar, 'app' listed as a page); rename pages/ to views/ (app.py, page links, "
-    "tests/pages_index.py) - verified: with views/ every deep link runs inside the frame"))
 def test_deep_link_to_a_fresh_server_runs_inside_the_frame():
+    """The first request of a fresh server, a deep link, still runs app.py (judgescope.serve)."""
     from playwright.sync_api import sync_playwright
 
     from test_browser import CHROME_ARGS, CHROMIUM
