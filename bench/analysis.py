@@ -34,28 +34,35 @@ queries that still scan or join every row, the bootstrap in Python, and memory/v
    unbounded it reached 19.9 GB in two minutes (stopped); with `memory_limit=2GB` on
    `db.scratch` (patched in `bench.phases.build`) it finished at 2.4 GB. Change:
    `db.scratch` sets a memory limit whenever it gets a `temp_dir`.
-3. **Languages · worst rows (`audit_worst_rows`)**: a window over all 10M rows (≈7 s). Change: a
+3. **Languages · worst rows (`audit_worst_rows`)**: a window over all 10M rows (7–12 s). Change: a
    new `audit_worst_cutoff.sql` over `audit_counts` (running sum of n per language × unit
    ordered by score; the first score where it reaches $k; max over cells) and
    `audit_worst_rows` gains `WHERE score <= $max_score`: with a literal bound, the
    score-sorted clean.parquet's row-group statistics skip everything above it.
-4. **Review · open a record (`audit_record`, `audit_record_texts`)**: a point lookup by a random
+4. **Review · open a record (`audit_record`, `audit_record_texts`, ≈1.3 s)** and **highest
+   first (`audit_review_page_desc`, ≈0.7 s)**: a point lookup by a random
    hex id scans all 10M ids (clean.parquet is sorted by score), and the texts join scans the
    snapshot's key columns. Change: put the score in the URL next to the id (`record`,
    `record_score`) and add `AND score = $score` (one row group); sort the snapshot's clean
    file by (instance_id, unit, paragraph_id) in catalog._build and pass the audit row's
    instance_id as a parameter in audit_record_texts (`s.instance_id = $instance_id`) so
-   row-group statistics prune.
+   row-group statistics prune. For the descending page, the Top-N over the ascending file reads
+   every row group; give `audit_review_page_desc` a lower bound from the counts (the score
+   at which the top $page_size rows start, `score >= $min_top`) so the scan starts at the end.
 5. **Review · explanation search (`audit_review_count` with $q)**: `contains(lower(...))` over
    10M explanations. Change: do not count all matches on every keystroke: show the first page
    (score order, `LIMIT` stops early) and count on demand (a button), or store a lowercased
    explanation column so `lower()` is not recomputed per query.
-6. **Distributions (every facet)**: the SQL part reads `audit_counts` in milliseconds; the time
-   is `audit.distribution_table`'s 10,000-resample multinomial bootstrap per group (≈100 ms per
-   group of 101 distinct scores on this machine, independent of n). Change: cache the table in
+6. **Distributions (every facet) and Languages · heatmap + tails**: the SQL part reads
+   `audit_counts` in 10–20 ms; the rest is Python. Distributions: `audit.distribution_table`'s
+   10,000-resample multinomial bootstrap, ~0.1–0.3 s per group (101 distinct scores, independent
+   of n; see Bootstrap); Languages: `tails_table` + `mean_matrix` loop over 81 language × unit
+   groups with pandas groupby (~0.3 s). Change: cache the table in
    the page's call (`st.cache_data` on distribution_table's inputs: facet, thresholds,
    resamples, seed — counts are already cached), compute the CI columns behind a toggle, or
-   default to 2,000 resamples; the method and its cost stay as stated.
+   default to 2,000 resamples; the method and its cost stay as stated. For the Languages
+   tables, one vectorised pass (a pivot of counts per cell, percentiles via cumulative sums)
+   instead of one pandas group at a time.
 7. **`audit_facet_score_counts` (source split, dataset version, prompt version, requested
    model)** scans the rows; add these low-cardinality columns to counts.parquet in
    catalog._write_counts and read them from `audit_counts` like score_origin and run_group.
