@@ -87,17 +87,11 @@ def exact_copy_matrix(counts: pd.DataFrame) -> pd.DataFrame:
 
 
 def excluded_raw_rows(loaded, limit: int = 5_000) -> pd.DataFrame:
-    """Full raw records of a dataset that validation excluded, read back from its files."""
-    from judgescope import catalog, db, readers
+    """Full raw records of a dataset that validation excluded, with their reason."""
+    from judgescope import db
 
-    con = db.scratch()
-    try:
-        readers.read_raw(con, catalog.resolve(loaded.spec), loaded.spec.name)
-        con.execute("CREATE TABLE excluded_ledger AS SELECT * FROM read_parquet($p)",
-                    {"p": str(loaded.path("ledger"))})
-        return con.execute(db.query_text("audit_raw_excluded_rows"), {"limit": limit}).df()
-    finally:
-        con.close()
+    store = db.Store({"raw_records_excluded": [loaded.path("excluded")]})
+    return store.run("audit_raw_excluded_rows", limit=limit)
 
 
 def excluded_summary(rows: pd.DataFrame) -> str:

@@ -22,7 +22,7 @@ from judgescope.validate import (build_checked, check_required, clean_select, co
                                  ledger_select, normalize_pairwise)
 
 # Bump when validation changes what it writes, so cached tables are rebuilt.
-BUILD_VERSION = 2
+BUILD_VERSION = 3
 _LOCK = threading.RLock()
 SCORED_KINDS = ("judge_audit", "raw_judge_records")
 _HASHES: dict[tuple, str] = {}
@@ -150,6 +150,10 @@ def _build(spec: DatasetSpec, resolved: ResolvedFiles, files: list[dict], folder
         if spec.kind in SCORED_KINDS:
             _write_counts(con, tmp)
         _write_ledger(con, schema, spec, present, broken, tmp / "ledger.parquet")
+        # The excluded rows in full, as read (a release's dropped runs stay inspectable).
+        con.execute("COPY (SELECT * EXCLUDE (_reason, _column), _reason AS reason, "
+                    "_column AS reason_column FROM checked WHERE _reason IS NOT NULL "
+                    "ORDER BY _file, _row) TO $p (FORMAT parquet)", {"p": str(tmp / "excluded.parquet")})
         report = _report(con, spec, files, present, len(broken))
         (tmp / "report.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
         if folder.exists():
@@ -253,6 +257,8 @@ class Catalog:
                 views = {role: [d.path("clean")] for role, d in self.roles(collection).items()}
                 views |= {f"{role}_counts": [d.path("counts")] for role, d in
                           self.roles(collection).items() if d.path("counts").exists()}
+                views |= {f"{role}_excluded": [d.path("excluded")] for role, d in
+                          self.roles(collection).items() if d.path("excluded").exists()}
                 views["ledger"] = [d.path("ledger") for d in loaded] or [_empty_ledger()]
                 self._stores[collection] = db.Store(views)
             return self._stores[collection]

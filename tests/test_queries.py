@@ -17,7 +17,7 @@ def _views(sql: str) -> set[str]:
 
 
 ROLES = {s.role for s in SCHEMAS.values()} | {"audit_previous", "ledger"}
-KNOWN_VIEWS = ROLES | {f"{r}_counts" for r in ROLES}
+KNOWN_VIEWS = ROLES | {f"{r}_{s}" for r in ROLES for s in ("counts", "excluded")}
 
 
 def _store_for(name: str):
