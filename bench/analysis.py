@@ -29,7 +29,7 @@ queries that still scan or join every row, the bootstrap in Python, and memory/v
    One unbounded run at 10M took 107 s and peaked at 19.6 GB RSS; bounded to 2 GB (the
    verification table) it took 264 s — 22 MB/s against 309 MB/s for single-core hashlib; the badge runs it on the
    first page of every new session process, so a 10M collection also fails the cold start. Why:
-   `keyed_snapshot` is a hash aggregate over 10M keys that hashes ~7.5 GB of text; `hinted`
+   `keyed_snapshot` is a hash aggregate over 10M keys that hashes 5.9 GB of text; `hinted`
    LEFT JOINs `snapshot` again on (_file, _row), so every text is read a second time; the
    `unreferenced` NOT EXISTS re-evaluates both keyed CTEs. Change: (a) in catalog._build for
    `source_snapshot`, write `hashes.parquet` once per revision (key columns, _file, _row,
@@ -37,8 +37,10 @@ queries that still scan or join every row, the bootstrap in Python, and memory/v
    `snapshot_hashes` and touch `snapshot` only for the listed mismatches (`WHERE _row IN
    (...)` of at most $limit rows); (b) mark the keyed CTEs `AS MATERIALIZED`; (c) persist the
    verify summary per (audit sha256, snapshot sha256, key) in the cache folder so the badge
-   reads a few rows. Hashing then happens once per revision; DuckDB's own sha256 speed (table
-   above) is the ceiling for that one pass.
+   reads a few rows. Hashing then happens once per revision. DuckDB's sha256 itself reaches
+   only 0.61× single-core hashlib here (189 vs 309 MB/s, two threads), so write
+   hashes.parquet with hashlib over Arrow buffers in record batches (as
+   `bench.baselines.hashlib_pass` does: constant memory, no str objects), one process per core.
 2. **Peak RSS.** `Catalog.store` builds `db.Store(views)` without a memory limit, so DuckDB may
    take 80% of RAM (19.6 GB above). The timed phases here pass `memory_limit=2GB` to the same
    views through `db.Store`'s existing parameter, i.e. the figures show the app *with* that
