@@ -10,7 +10,7 @@ import duckdb
 import pandas as pd
 
 QUERIES_DIR = Path(__file__).resolve().parent.parent / "queries"
-QUERY_NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+QUERY_NAME_RE = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 DBError = duckdb.Error
 
 

@@ -245,3 +245,15 @@ def url_number_notice(key: str, low: float, high: float) -> None:
         del st.query_params[key]
         st.warning(f"URL parameter `{key}` had {md_literal(repr(raw))}, not a number from "
                    f"{low:g} to {high:g}; showing the default instead.")
+
+
+def url_number(container, label: str, low: float, high: float, default: float, *, key: str,
+               step: float | None = None, integer: bool = False, **kwargs):
+    """A number input bound to the URL parameter `key`. A value outside [low, high] is named
+    and replaced by the default. Integers use a float widget shown as "%d": Streamlit's integer
+    input raises on ?key=inf or 1e400 before any page code can intervene."""
+    url_number_notice(key, low, high)
+    value = container.number_input(
+        label, float(low), float(high), float(default), step=float(step or 1) if integer else step,
+        format="%d" if integer else None, key=key, bind="query-params", **kwargs)
+    return int(round(value)) if integer else value

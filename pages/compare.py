@@ -21,9 +21,9 @@ else:
 ui.table(overlap)
 
 c = st.columns(2)
-resamples = c[0].number_input("Resamples", 100, 100_000, audit.DEFAULT_RESAMPLES, step=1000,
-                              key="resamples", bind="query-params")
-seed = c[1].number_input("Seed", 0, 2**32 - 1, audit.DEFAULT_SEED, key="seed", bind="query-params")
+resamples = ui.url_number(c[0], "Resamples", 100, 100_000, audit.DEFAULT_RESAMPLES, step=1000,
+                          key="resamples", integer=True)
+seed = ui.url_number(c[1], "Seed", 0, 2**32 - 1, audit.DEFAULT_SEED, key="seed", integer=True)
 label = (f"95% CI: percentile bootstrap of the difference, each version resampled independently "
          f"(unpaired, multinomial over per-score counts), {resamples:,} resamples, seed {seed}.")
 

@@ -15,12 +15,12 @@ ui.url_value_notice("facet", facets)
 c = st.columns([2, 1, 1, 1, 1.3, 1.5])
 # Column names as options, so the URL (?facet=source_split) holds what the widget shows.
 facet = c[0].selectbox("Split each unit by (column)", facets, key="facet", bind="query-params")
-t1 = c[1].number_input("Below (1)", 0, 100, audit.DEFAULT_THRESHOLDS[0], key="t1", bind="query-params")
-t2 = c[2].number_input("Below (2)", 0, 100, audit.DEFAULT_THRESHOLDS[1], key="t2", bind="query-params")
-t3 = c[3].number_input("At least", 0, 100, audit.DEFAULT_THRESHOLDS[2], key="t3", bind="query-params")
-resamples = c[4].number_input("Resamples", 100, 100_000, audit.DEFAULT_RESAMPLES, step=1000,
-                              key="resamples", bind="query-params")
-seed = c[5].number_input("Seed", 0, 2**32 - 1, audit.DEFAULT_SEED, key="seed", bind="query-params")
+t1 = ui.url_number(c[1], "Below (1)", 0, 100, audit.DEFAULT_THRESHOLDS[0], key="t1", integer=True)
+t2 = ui.url_number(c[2], "Below (2)", 0, 100, audit.DEFAULT_THRESHOLDS[1], key="t2", integer=True)
+t3 = ui.url_number(c[3], "At least", 0, 100, audit.DEFAULT_THRESHOLDS[2], key="t3", integer=True)
+resamples = ui.url_number(c[4], "Resamples", 100, 100_000, audit.DEFAULT_RESAMPLES, step=1000,
+                          key="resamples", integer=True)
+seed = ui.url_number(c[5], "Seed", 0, 2**32 - 1, audit.DEFAULT_SEED, key="seed", integer=True)
 thresholds = (t1, t2, t3)
 
 counts = audit.score_counts(ui.run, facet)

@@ -15,6 +15,7 @@ if summary.empty:
 datasets = sorted(summary["dataset"].unique())
 reasons = sorted(summary["reason"].unique())
 ui.url_value_notice("dataset", datasets)
+ui.url_value_notice("reason", reasons)
 c = st.columns(2)
 chosen_ds = c[0].multiselect("Dataset", datasets, key="dataset", bind="query-params")
 chosen_rs = c[1].multiselect("Reason", reasons, key="reason", bind="query-params")

@@ -11,11 +11,11 @@ ui.need("audit", what="the language view")
 counts = audit.score_counts(ui.run)
 overall = audit.describe_counts(counts["score"], counts["n"])["mean"]
 c = st.columns(3)
-reference = c[0].number_input("Colour centre (reference mean)", 0.0, 100.0, round(overall, 1),
-                              step=0.5, key="ref", bind="query-params")
-threshold = c[1].number_input("Tail threshold (share below)", 0, 100, audit.DEFAULT_THRESHOLDS[0],
-                              key="below", bind="query-params")
-k = c[2].number_input("Worst rows per cell", 1, 50, 3, key="k", bind="query-params")
+reference = ui.url_number(c[0], "Colour centre (reference mean)", 0.0, 100.0, round(overall, 1),
+                          step=0.5, key="ref")
+threshold = ui.url_number(c[1], "Tail threshold (share below)", 0, 100,
+                          audit.DEFAULT_THRESHOLDS[0], key="below", integer=True)
+k = ui.url_number(c[2], "Worst rows per cell", 1, 50, 3, key="k", integer=True)
 
 tails = audit.tails_table(counts, threshold)
 note = audit.spread_note(tails)

@@ -41,13 +41,7 @@ if reasons.empty:
     st.stop()
 st.markdown(f"**{int(reasons['rows'].sum()):,}** records of `{raw.spec.name}` were excluded, by reason:")
 ui.table(reasons)
-ledger = ui.run("audit_raw_excluded", dataset=raw.spec.name, limit=5_000)
-if st.toggle("Read the full excluded records back from the raw files", key="full_raw",
-             bind="query-params"):
-    full = audit_rows.excluded_raw_rows(raw)
-    st.info(audit_rows.excluded_summary(full))
-    ui.table(full, placeholder="not recorded")
-    ui.export_buttons(full, "excluded_raw_records", {"dataset": raw.spec.name}, [raw.spec.name])
-else:
-    ui.table(ledger)
-    ui.export_buttons(ledger, "excluded_raw_ledger", {"dataset": raw.spec.name}, [raw.spec.name])
+full = audit_rows.excluded_raw_rows(raw)
+st.info(audit_rows.excluded_summary(full))
+ui.table(full, placeholder="not recorded")
+ui.export_buttons(full, "excluded_raw_records", {"dataset": raw.spec.name}, [raw.spec.name])

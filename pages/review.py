@@ -5,6 +5,8 @@ import streamlit as st
 from judgescope import audit_rows, ui
 from judgescope.schema import language_name, sort_units
 
+ORDERS = ["lowest first", "highest first"]
+
 st.title("Review scores")
 ui.need("audit", what="the review list")
 values = ui.run("audit_filter_values")
@@ -15,14 +17,16 @@ c = st.columns([2, 2, 1, 1])
 # Codes, not names: the URL (?lang=th) holds what the widget shows.
 lang = c[0].multiselect("Language (code)", langs, key="lang", bind="query-params")
 unit = c[1].multiselect("Unit", units, key="unit", bind="query-params")
-low = c[2].number_input("Score from", 0.0, 100.0, 0.0, key="min", bind="query-params")
-high = c[3].number_input("to", 0.0, 100.0, 100.0, key="max", bind="query-params")
+low = ui.url_number(c[2], "Score from", 0.0, 100.0, 0.0, key="min")
+high = ui.url_number(c[3], "to", 0.0, 100.0, 100.0, key="max")
 c = st.columns([2, 2, 3, 1.4])
-origin = c[0].multiselect("Score origin", sorted(values.score_origin.unique()), key="origin",
-                          bind="query-params")
-run_group = c[1].multiselect("Run group", sorted(values.run_group.unique()), key="run", bind="query-params")
+origins, runs = sorted(values.score_origin.dropna().unique()), sorted(values.run_group.dropna().unique())
+for key, accepted in (("origin", origins), ("run", runs), ("order", ORDERS)):
+    ui.url_value_notice(key, accepted)
+origin = c[0].multiselect("Score origin", origins, key="origin", bind="query-params")
+run_group = c[1].multiselect("Run group", runs, key="run", bind="query-params")
 q = c[2].text_input("Explanation contains", key="q", bind="query-params")
-order = c[3].selectbox("Order", ["lowest first", "highest first"], key="order", bind="query-params")
+order = c[3].selectbox("Order", ORDERS, key="order", bind="query-params")
 filters = {"languages": lang, "units": unit, "origins": origin, "run_groups": run_group,
            "min_score": float(low), "max_score": float(high), "q": q.strip()}
 
@@ -62,7 +66,7 @@ if record_id:
         st.warning("The record in the URL is not in this audit.")
         st.stop()
     r = record.iloc[0]
-    st.subheader(f"Record {record_id}")
+    st.subheader(f"Record {ui.md_literal(record_id)}")
     m = st.columns(4)
     m[0].metric("Score", f"{r['score']:g}")
     m[1].metric("Language", language_name(r["target_language"]))

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from judgescope import audit_rows
+from judgescope import audit_rows, ui
 from judgescope.catalog import get_catalog
 
 APP = "../app.py"
@@ -91,7 +91,7 @@ def test_review_link_opens_filtered_view(fixture_manifest):
 
 def test_review_record_detail_shows_texts(fixture_manifest):
     at = open_page("pages/review.py", "fx", record="v2-4")
-    assert any(s.value == "Record v2-4" for s in at.subheader)
+    assert any(s.value == "Record " + ui.md_literal("v2-4") for s in at.subheader)
     html = " ".join(str(h.proto) for h in at.get("html"))
     assert 'dir=\\"rtl' in html and "نص عربي" in html  # Arabic candidate, right-to-left
 
@@ -108,7 +108,7 @@ def test_exact_copies_counts_and_signal_note(fixture_manifest):
 
 
 def test_provenance_reads_excluded_raw_records(fixture_manifest):
-    at = open_page("pages/provenance.py", "fx", full_raw="true")
+    at = open_page("pages/provenance.py", "fx")
     assert any("3 excluded raw records: 2 scored" in i.value for i in at.info)
     rows = audit_rows.excluded_raw_rows(get_catalog().dataset("raw"))
     assert sorted(rows.judge_record_id) == ["raw6", "raw7", "raw9"] and set(rows.reason) == {"bad run"}

@@ -23,7 +23,6 @@ PARAMS = {
     "audit_exact_copy_rows_texts": {"languages": [], "units": [], "limit": 10},
     "audit_worst_rows": {"k": 1},
     "audit_missing_explanations": {"limit": 10},
-    "audit_raw_excluded": {"dataset": "raw", "limit": 10},
     "audit_raw_excluded_rows": {"limit": 10},
 }
 SCRATCH = {"audit_raw_excluded_rows"}  # runs on a scratch connection (test_audit_pages.py)
@@ -159,5 +158,3 @@ def test_worst_rows_and_provenance(store):
     assert list(missing.judge_record_id) == ["r2"]
     origins = store.run("audit_origin_counts")
     assert origins.set_index("score_origin").loc["not recorded", "missing_explanation"] == 1
-    raw = store.run("audit_raw_excluded", dataset="raw", limit=10)
-    assert list(raw.record_id) == ["x7", "x8"]
