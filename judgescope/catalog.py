@@ -22,8 +22,14 @@ from judgescope.validate import (build_checked, check_required, clean_select, co
                                  ledger_select, normalize_pairwise)
 
 # Bump when validation changes what it writes, so cached tables are rebuilt.
-BUILD_VERSION = 3
+BUILD_VERSION = 4
 _LOCK = threading.RLock()
+# A snapshot's texts are hashed once per file revision, here, so that verifying an audit against
+# it (every page's sidebar badge) joins stored digests instead of re-hashing gigabytes of text.
+SNAPSHOT_DIGESTS = (", sha256(CAST(source_text AS VARCHAR)) AS source_sha256_computed"
+                    ", sha256(CAST(candidate_text AS VARCHAR)) AS candidate_sha256_computed")
+# Bounds for DuckDB: a build or a collection's queries spill to disk rather than take the machine.
+BUILD_MEMORY, STORE_MEMORY = "2GB", "1536MB"
 SCORED_KINDS = ("judge_audit", "raw_judge_records")
 _HASHES: dict[tuple, str] = {}
 
@@ -132,7 +138,7 @@ def _build(spec: DatasetSpec, resolved: ResolvedFiles, files: list[dict], folder
     schema = SCHEMAS[spec.kind]
     tmp = Path(tempfile.mkdtemp(prefix=f".{spec.name}-", dir=_ensure(cache_root())))
     spill = cache_root() / f".spill-{tmp.name}"
-    con = db.scratch(temp_dir=spill)
+    con = db.scratch(temp_dir=spill, memory_limit=BUILD_MEMORY)
     try:
         broken = read_raw(con, resolved, spec.name)
         if spec.kind == "pairwise_ranking":
@@ -144,9 +150,10 @@ def _build(spec: DatasetSpec, resolved: ResolvedFiles, files: list[dict], folder
         # Audits are stored sorted by score: low-score lists then read only the first row groups
         # (Parquet min/max statistics act as the low-score index); other kinds keep file order.
         order = "score, judge_record_id" if spec.kind in SCORED_KINDS else "_file, _row"
-        con.execute(f"COPY (SELECT {clean_select(con, schema, casts)} FROM checked "
-                    f"WHERE _reason IS NULL ORDER BY {order}) TO $p (FORMAT parquet, "
-                    f"ROW_GROUP_SIZE 122880)", {"p": str(tmp / "clean.parquet")})
+        select = clean_select(con, schema, casts) + (SNAPSHOT_DIGESTS if spec.kind == "source_snapshot" else "")
+        con.execute(f"COPY (SELECT {select} FROM checked WHERE _reason IS NULL ORDER BY {order}) "
+                    f"TO $p (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)",
+                    {"p": str(tmp / "clean.parquet")})
         if spec.kind in SCORED_KINDS:
             _write_counts(con, tmp)
         _write_ledger(con, schema, spec, present, broken, tmp / "ledger.parquet")
@@ -170,7 +177,8 @@ def _build(spec: DatasetSpec, resolved: ResolvedFiles, files: list[dict], folder
 def _write_counts(con, tmp: Path) -> None:
     """Per-score counts by every facet, built once per file revision: pages aggregate these
     (thousands of rows) instead of scanning millions of audit rows on each interaction."""
-    con.execute("""COPY (SELECT target_language, unit, score_origin, run_group, score,
+    con.execute("""COPY (SELECT target_language, unit, score_origin, run_group, source_split,
+                    dataset_version, judge_prompt_version, requested_judge_model, score,
                     (judge_explanation IS NULL) AS explanation_missing, count(*) AS n
                   FROM read_parquet($clean) GROUP BY ALL ORDER BY ALL) TO $p (FORMAT parquet)""",
                 {"clean": str(tmp / "clean.parquet"), "p": str(tmp / "counts.parquet")})
@@ -260,7 +268,8 @@ class Catalog:
                 views |= {f"{role}_excluded": [d.path("excluded")] for role, d in
                           self.roles(collection).items() if d.path("excluded").exists()}
                 views["ledger"] = [d.path("ledger") for d in loaded] or [_empty_ledger()]
-                self._stores[collection] = db.Store(views)
+                self._stores[collection] = db.Store(views, memory_limit=STORE_MEMORY,
+                                                    temp_dir=_ensure(cache_root() / ".spill"))
             return self._stores[collection]
 
 

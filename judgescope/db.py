@@ -46,9 +46,12 @@ def query_params(name: str) -> list[str]:
     return list(dict.fromkeys(re.findall(r"\$([a-z_][a-z0-9_]*)", sql)))
 
 
-def scratch(threads: int | None = None, temp_dir: Path | None = None) -> duckdb.DuckDBPyConnection:
+def scratch(threads: int | None = None, temp_dir: Path | None = None,
+            memory_limit: str | None = None) -> duckdb.DuckDBPyConnection:
     """An unlocked in-memory connection, used only to validate and materialise files."""
     con = duckdb.connect(":memory:")
+    if memory_limit:
+        con.execute("SET memory_limit = $m", {"m": memory_limit})
     if temp_dir:  # spill big builds beside the cache, not into the working directory
         con.execute("SET temp_directory = $d", {"d": str(temp_dir)})
     if threads:
@@ -63,11 +66,14 @@ def _sql_path(path: Path) -> str:
 class Store:
     """A locked connection whose views expose one collection's validated Parquet files."""
 
-    def __init__(self, views: dict[str, list[Path]], memory_limit: str | None = None):
+    def __init__(self, views: dict[str, list[Path]], memory_limit: str | None = None,
+                 temp_dir: Path | None = None):
         self.views = {name: [Path(p) for p in paths] for name, paths in views.items()}
         self.con = duckdb.connect(":memory:")
         if memory_limit:
-            self.con.execute(f"SET memory_limit = '{memory_limit}'")
+            self.con.execute("SET memory_limit = $m", {"m": memory_limit})
+        if temp_dir:  # set before the lock; spilling is DuckDB's own, not a user's file access
+            self.con.execute("SET temp_directory = $d", {"d": str(temp_dir)})
         for view, paths in self.views.items():
             files = ", ".join(_sql_path(p) for p in paths)
             # Identifiers come from the fixed role names in schema.py, never from user text.
