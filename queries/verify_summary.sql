@@ -14,12 +14,13 @@ WITH keyed_audit AS (
     FROM audit
 ),
 keyed_snapshot AS (
-    -- One row per key; texts are hashed here, once, and only hashes travel on.
+    -- One row per key; the texts' digests were computed once when the snapshot was validated
+    -- (catalog.SNAPSHOT_DIGESTS), so no text is read here.
     SELECT k1, k2, k3, k4, k5, count(*) AS snapshot_rows,
            any_value(_file) AS snapshot_file, any_value(_row) AS snapshot_row,
-           any_value(sha256(source_text)) AS source_sha256,
-           any_value(sha256(candidate_text)) AS candidate_sha256
-    FROM (SELECT _file, _row, source_text, candidate_text,
+           any_value(source_sha256_computed) AS source_sha256,
+           any_value(candidate_sha256_computed) AS candidate_sha256
+    FROM (SELECT _file, _row, source_sha256_computed, candidate_sha256_computed,
                  CASE WHEN list_contains($key, 'instance_id') THEN instance_id END AS k1,
                  CASE WHEN list_contains($key, 'source_id') THEN source_id END AS k2,
                  CASE WHEN list_contains($key, 'target_language') THEN target_language END AS k3,
