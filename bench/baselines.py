@@ -52,7 +52,9 @@ def aggregations(store: db.Store):
          lambda: run("audit_review_page", **TH, **PAGE),
          lambda df: df[(df.target_language == "th") & (df.unit == "paragraph")]
          .sort_values(["score", "judge_record_id"]).head(50)),
-        ("worst 3 rows per language × unit", lambda: run("audit_worst_rows", k=3),
+        ("worst 3 rows per language × unit",
+         lambda: run("audit_worst_rows", k=3, max_score=audit.worst_cutoff(
+             run("audit_score_counts", facet="none"), 3)),
          lambda df: df.sort_values(["score", "judge_record_id"]).groupby(
              ["target_language", "unit"], observed=True).head(3)),
         ("explanation search count", lambda: run("audit_review_count", **dict(ALL, q="calendar")),

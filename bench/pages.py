@@ -39,7 +39,8 @@ def _languages(frames):
     return audit.tails_table(counts, 60), audit.mean_matrix(counts)
 
 
-def interactions(first_page_last: tuple[float, str], record_id: str, key: list[str]) -> list[Interaction]:
+def interactions(first_page_last: tuple[float, str], record_id: str, key: list[str],
+                 worst_cutoff: float = 100.0) -> list[Interaction]:
     """The interactions of every page that queries data (Overview reads report.json only)."""
     th = dict(ALL, languages=["th"], units=["paragraph"])
     low = dict(ALL, max_score=60.0)
@@ -52,7 +53,8 @@ def interactions(first_page_last: tuple[float, str], record_id: str, key: list[s
         Interaction("distributions", "facet source_split",
                     [("audit_facet_score_counts", {"facet": "source_split"})], _dist(True)),
         Interaction("languages", "heatmap + tails", [("audit_score_counts", {"facet": "none"})], _languages),
-        Interaction("languages", "worst rows k=3", [("audit_worst_rows", {"k": 3})]),
+        Interaction("languages", "worst rows k=3",
+                    [("audit_worst_rows", {"k": 3, "max_score": worst_cutoff})]),
         Interaction("review", "open (all rows)", [("audit_filter_values", {}), ("audit_review_count", ALL),
                                                   ("audit_review_page", {**ALL, **page})]),
         Interaction("review", "lang=th, unit=paragraph", [("audit_review_count", th),

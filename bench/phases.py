@@ -17,6 +17,7 @@ import numpy as np
 from bench import baselines, pages
 from bench.generate import COLLECTION
 from bench.timing import peak_rss_mb, summary, timed
+from judgescope import audit
 
 
 def _catalog(manifest: str):
@@ -73,10 +74,11 @@ def page_timings(args) -> dict:
     first = store.run("audit_review_page", **pages.ALL, after_score=-1.0, after_id="", page_size=50)
     last = (float(first.score.iloc[-1]), str(first.judge_record_id.iloc[-1]))
     record = str(first.judge_record_id.iloc[len(first) // 2])
+    cutoff = audit.worst_cutoff(store.run("audit_score_counts", facet="none"), 3)
     raw = pages.raw_connection(store)
     wanted = set(args.only.split(",")) if args.only else None
     results = [pages.measure(store, inter, raw, args.repeats)
-               for inter in pages.interactions(last, record, key)
+               for inter in pages.interactions(last, record, key, cutoff)
                if all(store.has(v) for v in inter.needs) and (not wanted or inter.page in wanted)]
     return {"interactions": results}
 

@@ -233,7 +233,6 @@ def paired_table(diff_counts: pd.DataFrame, resamples=DEFAULT_RESAMPLES, seed=DE
     return out.rename(columns={"mean": "mean_diff"})
 
 
-PREBUILT_FACETS = ("none", "score_origin", "run_group")
 
 
 def score_counts(run, facet: str = "none") -> pd.DataFrame:
@@ -243,8 +242,17 @@ def score_counts(run, facet: str = "none") -> pd.DataFrame:
     if facet == "target_language":
         counts = run("audit_score_counts", facet="none")
         return counts.assign(facet=counts["target_language"])
-    query = "audit_score_counts" if facet in PREBUILT_FACETS else "audit_facet_score_counts"
-    return run(query, facet=facet)
+    return run("audit_score_counts", facet=facet)
+
+
+def worst_cutoff(counts: pd.DataFrame, k: int) -> float:
+    """Highest score among every language × unit's k lowest rows (from the score counts): no row
+    above it can be among the worst k, so the score-sorted file is read only up to it."""
+    if counts.empty:
+        return -1.0
+    ordered = counts.groupby(["target_language", "unit", "score"], as_index=False)["n"].sum()
+    ordered["before"] = ordered.groupby(["target_language", "unit"])["n"].cumsum() - ordered["n"]
+    return float(ordered.loc[ordered["before"] < k, "score"].max())
 
 
 def available_facets(missing_columns) -> list[str]:

@@ -155,7 +155,7 @@ def _build(spec: DatasetSpec, resolved: ResolvedFiles, files: list[dict], folder
                     f"TO $p (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)",
                     {"p": str(tmp / "clean.parquet")})
         if spec.kind in SCORED_KINDS:
-            _write_counts(con, tmp)
+            write_counts(con, tmp / "clean.parquet", tmp / "counts.parquet")
         _write_ledger(con, schema, spec, present, broken, tmp / "ledger.parquet")
         # The excluded rows in full, as read (a release's dropped runs stay inspectable).
         con.execute("COPY (SELECT * EXCLUDE (_reason, _column), _reason AS reason, "
@@ -174,14 +174,14 @@ def _build(spec: DatasetSpec, resolved: ResolvedFiles, files: list[dict], folder
         shutil.rmtree(spill, ignore_errors=True)
 
 
-def _write_counts(con, tmp: Path) -> None:
+def write_counts(con, clean: Path, out: Path) -> None:
     """Per-score counts by every facet, built once per file revision: pages aggregate these
     (thousands of rows) instead of scanning millions of audit rows on each interaction."""
     con.execute("""COPY (SELECT target_language, unit, score_origin, run_group, source_split,
                     dataset_version, judge_prompt_version, requested_judge_model, score,
                     (judge_explanation IS NULL) AS explanation_missing, count(*) AS n
                   FROM read_parquet($clean) GROUP BY ALL ORDER BY ALL) TO $p (FORMAT parquet)""",
-                {"clean": str(tmp / "clean.parquet"), "p": str(tmp / "counts.parquet")})
+                {"clean": str(clean), "p": str(out)})
 
 
 def _ensure(path: Path) -> Path:

@@ -54,6 +54,6 @@ if picked and picked.selection.rows:
 ui.export_buttons(tails, "language_tails", {"threshold": threshold})
 
 with st.expander(f"The {k} lowest-scoring rows of every language × unit"):
-    worst = ui.run("audit_worst_rows", k=int(k))
+    worst = ui.run("audit_worst_rows", k=int(k), max_score=audit.worst_cutoff(counts, int(k)))
     ui.table(worst, placeholder="n/a")
     ui.export_buttons(worst, "worst_rows", {"k": int(k)})

@@ -1,5 +1,6 @@
--- Rows per unit, language, facet value and exact score, grouped from the audit rows for facets
--- the prebuilt counts do not carry. Params: $facet: one of source_split, dataset_version,
+-- Rows per unit, language, facet value and exact score, grouped straight from the audit rows:
+-- the direct path that tests compare the prebuilt counts against, and the benchmark's baseline
+-- (pages use audit_score_counts). Params: $facet: one of source_split, dataset_version,
 -- judge_prompt_version, requested_judge_model (a column picked by value, never by text).
 SELECT unit, target_language,
        CASE $facet

@@ -21,7 +21,7 @@ PARAMS = {
     "audit_record_texts": {"record_id": "r1"},
     "audit_exact_copy_rows": {"languages": [], "units": [], "limit": 10},
     "audit_exact_copy_rows_texts": {"languages": [], "units": [], "limit": 10},
-    "audit_worst_rows": {"k": 1},
+    "audit_worst_rows": {"k": 1, "max_score": 100.0},
     "audit_missing_explanations": {"limit": 10},
     "audit_raw_excluded_rows": {"limit": 10},
 }
@@ -48,11 +48,10 @@ def _write(con, frame: pd.DataFrame, path) -> list:
 
 def _write_counts(con, path) -> list:
     """The per-score counts the catalog builds beside an audit (catalog._write_counts)."""
+    from judgescope.catalog import write_counts
+
     out = path.with_suffix(".counts.parquet")
-    con.execute("COPY (SELECT target_language, unit, score_origin, run_group, score, "
-                "(judge_explanation IS NULL) AS explanation_missing, count(*) AS n "
-                "FROM read_parquet($src) GROUP BY ALL) TO $p (FORMAT parquet)",
-                {"src": str(path), "p": str(out)})
+    write_counts(con, path, out)
     return [out]
 
 
@@ -152,7 +151,7 @@ def test_exact_copies_overlap_and_texts(store):
 
 
 def test_worst_rows_and_provenance(store):
-    worst = store.run("audit_worst_rows", k=1)
+    worst = store.run("audit_worst_rows", k=1, max_score=100.0)
     assert sorted(worst.judge_record_id) == ["r1", "r4"]
     missing = store.run("audit_missing_explanations", limit=10)
     assert list(missing.judge_record_id) == ["r2"]
