@@ -103,3 +103,11 @@ def excluded_summary(rows: pd.DataFrame) -> str:
     mean = f", mean score {scores.mean():.3f}" if scored else ""
     return (f"{len(rows):,} excluded raw records: {scored:,} scored{mean}; "
             f"{len(rows) - scored:,} without a score.")
+
+
+def review_count(run, filters: dict) -> int:
+    """Rows matching the Review filters: from the prebuilt counts unless text is searched."""
+    if filters["q"]:
+        return int(run("audit_review_count", **filters)["rows"].iloc[0])
+    rest = {k: v for k, v in filters.items() if k != "q"}
+    return int(run("audit_review_count_prebuilt", **rest)["rows"].iloc[0])

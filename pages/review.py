@@ -30,7 +30,7 @@ order = c[3].selectbox("Order", ORDERS, key="order", bind="query-params")
 filters = {"languages": lang, "units": unit, "origins": origin, "run_groups": run_group,
            "min_score": float(low), "max_score": float(high), "q": q.strip()}
 
-total = int(ui.run("audit_review_count", **filters)["rows"].iloc[0])
+total = audit_rows.review_count(ui.run, filters)
 desc = order == "highest first"
 pages = audit_rows.keyset_pages(st.session_state, ("review", tuple(map(str, filters.values())), desc))
 after = pages[-1] if pages else ((1e308 if desc else -1.0), "")

@@ -14,6 +14,7 @@ PARAMS = {
     "audit_score_counts": {"facet": "none"},
     "audit_facet_score_counts": {"facet": "source_split"},
     "audit_review_count": FILTERS,
+    "audit_review_count_prebuilt": {k: v for k, v in FILTERS.items() if k != "q"},
     "audit_review_export": FILTERS,
     "audit_review_page": {**FILTERS, "after_score": -1.0, "after_id": "", "page_size": 2},
     "audit_review_page_desc": {**FILTERS, "after_score": 1e308, "after_id": "", "page_size": 2},
@@ -157,3 +158,14 @@ def test_worst_rows_and_provenance(store):
     assert list(missing.judge_record_id) == ["r2"]
     origins = store.run("audit_origin_counts")
     assert origins.set_index("score_origin").loc["not recorded", "missing_explanation"] == 1
+
+
+@pytest.mark.parametrize("filters", [
+    {}, {"languages": ["th"]}, {"units": ["paragraph"], "max_score": 96.0},
+    {"origins": ["not recorded"]}, {"run_groups": ["not recorded"], "min_score": 50.0}])
+def test_review_count_from_counts_equals_count_from_rows(store, filters):
+    """The pre-aggregated path and the direct path give identical numbers (issue 7.3)."""
+    params = {"languages": [], "units": [], "origins": [], "run_groups": [], "min_score": 0.0,
+              "max_score": 100.0} | filters
+    direct = store.run("audit_review_count", **params, q="")["rows"].iloc[0]
+    assert store.run("audit_review_count_prebuilt", **params)["rows"].iloc[0] == direct
