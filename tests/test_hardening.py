@@ -189,7 +189,12 @@ def test_deep_link_to_a_fresh_server_runs_inside_the_frame():
             page.wait_for_selector('[data-testid="stMainBlockContainer"] h1', timeout=90_000)
             page.wait_for_function("""() => !document.querySelector('[data-testid="stStatusWidget"]')""",
                                    timeout=90_000)
-            framed = page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]').count()
+            try:  # the frame draws the picker; give a loaded machine time to show it
+                page.wait_for_selector('[data-testid="stSidebar"] [data-testid="stSelectbox"]',
+                                       timeout=30_000)
+                framed = 1
+            except Exception:
+                framed = 0
             browser.close()
     finally:
         proc.terminate()
