@@ -1,7 +1,7 @@
 -- Every audit row that is not verified: id, class and normalisation hint (no texts; the CLI's list).
 -- Params: $key (join-key columns, a subset of verify.JOIN_COLUMNS).
 -- verify:classify (this block is identical in every verify_*.sql; tests/test_verify_sql.py checks it)
-WITH keyed_audit AS (
+WITH keyed_audit AS MATERIALIZED (
     SELECT judge_record_id, target_language, unit, paragraph_id,
            lower(trim(source_text_sha256)) AS stored_source_sha256,
            lower(trim(candidate_text_sha256)) AS stored_candidate_sha256,
@@ -12,7 +12,7 @@ WITH keyed_audit AS (
            CASE WHEN list_contains($key, 'paragraph_id') THEN paragraph_id END AS k5
     FROM audit
 ),
-keyed_snapshot AS (
+keyed_snapshot AS MATERIALIZED (
     -- One row per key; the texts' digests were computed once when the snapshot was validated
     -- (catalog.SNAPSHOT_DIGESTS), so no text is read here.
     SELECT k1, k2, k3, k4, k5, count(*) AS snapshot_rows,
@@ -39,7 +39,7 @@ joined AS (
      AND a.k3 IS NOT DISTINCT FROM s.k3 AND a.k4 IS NOT DISTINCT FROM s.k4
      AND a.k5 IS NOT DISTINCT FROM s.k5
 ),
-classified AS (
+classified AS MATERIALIZED (
     SELECT *, CASE WHEN snapshot_rows IS NULL THEN 'missing'
                    WHEN snapshot_rows > 1 THEN 'ambiguous'
                    WHEN source_ok AND candidate_ok THEN 'verified'
@@ -60,7 +60,9 @@ hinted AS (
                 THEN 'whitespace'
            END AS hint
     FROM classified c
-    LEFT JOIN snapshot t
+    LEFT JOIN (SELECT _file, _row, source_text, candidate_text FROM snapshot
+               WHERE (_file, _row) IN (SELECT snapshot_file, snapshot_row FROM classified
+                                       WHERE class IN ('source_mismatch', 'candidate_mismatch', 'both_mismatch'))) t
       ON c.class IN ('source_mismatch', 'candidate_mismatch', 'both_mismatch')
      AND t._file = c.snapshot_file AND t._row = c.snapshot_row
 )
