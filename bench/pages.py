@@ -69,7 +69,7 @@ def interactions(first_page_last: tuple[float, str], record_id: str, key: list[s
         Interaction("review", "open a record", [("audit_record", {"record_id": record_id}),
                                                 ("audit_record_texts", {"record_id": record_id})],
                     needs=("audit", "snapshot")),
-        Interaction("integrity", "verify summary (all rows hashed)", [("verify_summary", {"key": key})],
+        Interaction("integrity", "verify summary (stored digests)", [("verify_summary", {"key": key})],
                     lambda frames: verify.by_language_unit(_summary(frames[0])), needs=("audit", "snapshot")),
         Interaction("integrity", "class list (500 rows)",
                     [("verify_rows", {"key": key, "classes": ["candidate_mismatch", "verified"], "limit": 500})],
