@@ -257,3 +257,12 @@ def url_number(container, label: str, low: float, high: float, default: float, *
         label, float(low), float(high), float(default), step=float(step or 1) if integer else step,
         format="%d" if integer else None, key=key, bind="query-params", **kwargs)
     return int(round(value)) if integer else value
+
+
+@st.cache_data(max_entries=64, show_spinner="Bootstrapping…")
+def distribution_table(counts: pd.DataFrame, thresholds: tuple, split: bool, resamples: int,
+                       seed: int) -> pd.DataFrame:
+    """audit.distribution_table, cached: its seeded bootstrap is the page's costliest step."""
+    from judgescope import audit
+
+    return audit.distribution_table(counts, thresholds, split, resamples, seed)

@@ -25,7 +25,7 @@ thresholds = (t1, t2, t3)
 
 counts = audit.score_counts(ui.run, facet)
 split = facet != "none"
-table = audit.distribution_table(counts, thresholds, split, resamples, seed)
+table = ui.distribution_table(counts, thresholds, split, resamples, seed)
 
 st.subheader("Summary per unit")
 if not split:
