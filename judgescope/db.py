@@ -79,6 +79,13 @@ class Store:
             # Identifiers come from the fixed role names in schema.py, never from user text.
             self.con.execute(f'CREATE VIEW "{view}" AS SELECT * FROM read_parquet([{files}], '
                              "union_by_name = true)")
+        for macro in sorted((QUERIES_DIR / "macros").glob("*.sql")):
+            # Table macros shared by several queries. DuckDB binds them when they are created,
+            # so a collection without the views a file reads goes without its macros.
+            try:
+                self.con.execute(macro.read_text(encoding="utf-8"))
+            except duckdb.CatalogException:
+                pass
         allowed = sorted({str(p) for paths in self.views.values() for p in paths})
         self.con.execute("SET allowed_paths = $paths", {"paths": allowed})
         self.con.execute("SET enable_external_access = false")

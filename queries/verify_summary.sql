@@ -1,80 +1,13 @@
 -- Hash-verified join of audit to snapshot, counted per target language × unit × class × hint,
 -- plus one row (class 'unreferenced') counting snapshot rows that no audit row references.
 -- Params: $key (join-key columns, a subset of verify.JOIN_COLUMNS; the others are ignored).
--- verify:classify (this block is identical in every verify_*.sql; tests/test_verify_sql.py checks it)
-WITH keyed_audit AS MATERIALIZED (
-    SELECT judge_record_id, target_language, unit, paragraph_id,
-           lower(trim(source_text_sha256)) AS stored_source_sha256,
-           lower(trim(candidate_text_sha256)) AS stored_candidate_sha256,
-           CASE WHEN list_contains($key, 'instance_id') THEN instance_id END AS k1,
-           CASE WHEN list_contains($key, 'source_id') THEN source_id END AS k2,
-           CASE WHEN list_contains($key, 'target_language') THEN target_language END AS k3,
-           CASE WHEN list_contains($key, 'unit') THEN unit END AS k4,
-           CASE WHEN list_contains($key, 'paragraph_id') THEN paragraph_id END AS k5
-    FROM audit
-),
-keyed_snapshot AS MATERIALIZED (
-    -- One row per key; the texts' digests were computed once when the snapshot was validated
-    -- (catalog.SNAPSHOT_DIGESTS), so no text is read here.
-    SELECT k1, k2, k3, k4, k5, count(*) AS snapshot_rows,
-           any_value(_file) AS snapshot_file, any_value(_row) AS snapshot_row,
-           any_value(source_sha256_computed) AS source_sha256,
-           any_value(candidate_sha256_computed) AS candidate_sha256
-    FROM (SELECT _file, _row, source_sha256_computed, candidate_sha256_computed,
-                 CASE WHEN list_contains($key, 'instance_id') THEN instance_id END AS k1,
-                 CASE WHEN list_contains($key, 'source_id') THEN source_id END AS k2,
-                 CASE WHEN list_contains($key, 'target_language') THEN target_language END AS k3,
-                 CASE WHEN list_contains($key, 'unit') THEN unit END AS k4,
-                 CASE WHEN list_contains($key, 'paragraph_id') THEN paragraph_id END AS k5
-          FROM snapshot)
-    GROUP BY k1, k2, k3, k4, k5
-),
-joined AS (
-    -- Null key parts match null (a question has no paragraph_id on either side).
-    SELECT a.*, s.snapshot_rows, s.snapshot_file, s.snapshot_row, s.source_sha256, s.candidate_sha256,
-           coalesce(s.snapshot_rows = 1 AND a.stored_source_sha256 = s.source_sha256, false) AS source_ok,
-           coalesce(s.snapshot_rows = 1 AND a.stored_candidate_sha256 = s.candidate_sha256, false) AS candidate_ok
-    FROM keyed_audit a
-    LEFT JOIN keyed_snapshot s
-      ON a.k1 IS NOT DISTINCT FROM s.k1 AND a.k2 IS NOT DISTINCT FROM s.k2
-     AND a.k3 IS NOT DISTINCT FROM s.k3 AND a.k4 IS NOT DISTINCT FROM s.k4
-     AND a.k5 IS NOT DISTINCT FROM s.k5
-),
-classified AS MATERIALIZED (
-    SELECT *, CASE WHEN snapshot_rows IS NULL THEN 'missing'
-                   WHEN snapshot_rows > 1 THEN 'ambiguous'
-                   WHEN source_ok AND candidate_ok THEN 'verified'
-                   WHEN candidate_ok THEN 'source_mismatch'
-                   WHEN source_ok THEN 'candidate_mismatch'
-                   ELSE 'both_mismatch' END AS class
-    FROM joined
-),
-hinted AS (
-    -- For a mismatch only: would the snapshot text match once NFC-normalised, or trimmed? A hint, never a pass.
-    SELECT c.*, t.source_text AS mismatch_source_text, t.candidate_text AS mismatch_candidate_text,
-           CASE WHEN c.class NOT IN ('source_mismatch', 'candidate_mismatch', 'both_mismatch') THEN NULL
-                WHEN (c.source_ok OR coalesce(sha256(nfc_normalize(t.source_text)) = c.stored_source_sha256, false))
-                 AND (c.candidate_ok OR coalesce(sha256(nfc_normalize(t.candidate_text)) = c.stored_candidate_sha256, false))
-                THEN 'nfc'
-                WHEN (c.source_ok OR coalesce(sha256(trim(t.source_text, ' ' || chr(9) || chr(10) || chr(11) || chr(12) || chr(13) || chr(160) || chr(12288))) = c.stored_source_sha256, false))
-                 AND (c.candidate_ok OR coalesce(sha256(trim(t.candidate_text, ' ' || chr(9) || chr(10) || chr(11) || chr(12) || chr(13) || chr(160) || chr(12288))) = c.stored_candidate_sha256, false))
-                THEN 'whitespace'
-           END AS hint
-    FROM classified c
-    LEFT JOIN (SELECT _file, _row, source_text, candidate_text FROM snapshot
-               WHERE (_file, _row) IN (SELECT snapshot_file, snapshot_row FROM classified
-                                       WHERE class IN ('source_mismatch', 'candidate_mismatch', 'both_mismatch'))) t
-      ON c.class IN ('source_mismatch', 'candidate_mismatch', 'both_mismatch')
-     AND t._file = c.snapshot_file AND t._row = c.snapshot_row
-)
--- end verify:classify
 SELECT target_language, unit, class, hint, count(*) AS rows
-FROM hinted
+FROM verify_classified($key)
 GROUP BY ALL
 UNION ALL
 SELECT NULL, NULL, 'unreferenced', NULL, coalesce(sum(s.snapshot_rows), 0)
-FROM keyed_snapshot s
-WHERE NOT EXISTS (SELECT 1 FROM keyed_audit a
+FROM verify_keyed_snapshot($key) s
+WHERE NOT EXISTS (SELECT 1 FROM verify_keyed_audit($key) a
                   WHERE a.k1 IS NOT DISTINCT FROM s.k1 AND a.k2 IS NOT DISTINCT FROM s.k2
                     AND a.k3 IS NOT DISTINCT FROM s.k3 AND a.k4 IS NOT DISTINCT FROM s.k4
                     AND a.k5 IS NOT DISTINCT FROM s.k5)
