@@ -89,6 +89,7 @@ def raw_connection(store: db.Store) -> duckdb.DuckDBPyConnection:
     for view, paths in store.views.items():
         files = ", ".join(db._sql_path(p) for p in paths)  # the same text Store uses
         con.execute(f'CREATE VIEW "{view}" AS SELECT * FROM read_parquet([{files}], union_by_name = true)')
+    db.create_macros(con)  # the same shared table macros
     return con
 
 

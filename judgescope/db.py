@@ -63,6 +63,16 @@ def _sql_path(path: Path) -> str:
     return "'" + str(path).replace("'", "''") + "'"
 
 
+def create_macros(con) -> None:
+    """Table macros shared by several queries (queries/macros/*.sql). DuckDB binds a macro when
+    it is created, so a connection without the views or columns a file reads goes without it."""
+    for macro in sorted((QUERIES_DIR / "macros").glob("*.sql")):
+        try:
+            con.execute(macro.read_text(encoding="utf-8"))
+        except (duckdb.CatalogException, duckdb.BinderException):
+            pass
+
+
 class Store:
     """A locked connection whose views expose one collection's validated Parquet files."""
 
@@ -79,13 +89,7 @@ class Store:
             # Identifiers come from the fixed role names in schema.py, never from user text.
             self.con.execute(f'CREATE VIEW "{view}" AS SELECT * FROM read_parquet([{files}], '
                              "union_by_name = true)")
-        for macro in sorted((QUERIES_DIR / "macros").glob("*.sql")):
-            # Table macros shared by several queries. DuckDB binds them when they are created,
-            # so a collection without the views a file reads goes without its macros.
-            try:
-                self.con.execute(macro.read_text(encoding="utf-8"))
-            except duckdb.CatalogException:
-                pass
+        create_macros(self.con)
         allowed = sorted({str(p) for paths in self.views.values() for p in paths})
         self.con.execute("SET allowed_paths = $paths", {"paths": allowed})
         self.con.execute("SET enable_external_access = false")
