@@ -266,3 +266,18 @@ def distribution_table(counts: pd.DataFrame, thresholds: tuple, split: bool, res
     from judgescope import audit
 
     return audit.distribution_table(counts, thresholds, split, resamples, seed)
+
+
+def ranking_decisions(what: str):
+    """Pairs and parsed decisions of the collection's ranking data; without model decisions the
+    page says so, shows the human-only summary and stops."""
+    from judgescope import ranking
+    from judgescope.ranking_tables import NO_DECISIONS
+
+    need("ranking", what=what)
+    pairs, decisions = ranking_frames()
+    if decisions.empty:
+        st.info(NO_DECISIONS)
+        table(ranking.human_summary(pairs))
+        st.stop()
+    return pairs, decisions

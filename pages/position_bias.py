@@ -6,12 +6,7 @@ from judgescope import ranking, ranking_charts, ui
 from judgescope import ranking_tables as rt
 
 st.title("Position bias")
-ui.need("ranking", what="the position-bias view")
-pairs, decisions = ui.ranking_frames()
-if decisions.empty:
-    st.info(rt.NO_DECISIONS)
-    ui.table(ranking.human_summary(pairs))
-    st.stop()
+pairs, decisions = ui.ranking_decisions("the position-bias view")
 
 rows = ranking.results(decisions, with_total=True)
 datasets = list(dict.fromkeys(r["dataset"] for r in rows))

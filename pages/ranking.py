@@ -6,12 +6,7 @@ from judgescope import ranking, ranking_charts, ui
 from judgescope import ranking_tables as rt
 
 st.title("Ranking accuracy")
-ui.need("ranking", what="the ranking accuracy grid")
-pairs, decisions = ui.ranking_frames()
-if decisions.empty:
-    st.info(rt.NO_DECISIONS)
-    ui.table(ranking.human_summary(pairs))
-    st.stop()
+pairs, decisions = ui.ranking_decisions("the ranking accuracy grid")
 
 rows = ranking.results(decisions, with_total=True)
 st.caption(f"Accuracy = correct ÷ n, n = pairs without a human tie (ties are excluded and counted). "
