@@ -34,8 +34,16 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def server():
+    proc, base = serve()
+    yield base
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+def serve(**env_extra) -> tuple[subprocess.Popen, str]:
+    """`python -m judgescope.serve` on a free localhost port, once healthy: (process, base URL)."""
     port = _free_port()
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env = dict(os.environ, PYTHONPATH=str(ROOT), **env_extra)
     proc = subprocess.Popen(
         [sys.executable, "-m", "judgescope.serve", "--server.headless", "true",
          "--server.address", "127.0.0.1", "--server.port", str(port)],
@@ -45,15 +53,11 @@ def server():
     while time.monotonic() < deadline:
         try:
             if urllib.request.urlopen(f"{base}/_stcore/health", timeout=1).status == 200:
-                break
+                return proc, base
         except OSError:
             time.sleep(0.2)
-    else:
-        proc.kill()
-        pytest.fail("streamlit did not become healthy: " + proc.stdout.read().decode()[-2000:])
-    yield base
-    proc.terminate()
-    proc.wait(timeout=10)
+    proc.kill()
+    pytest.fail("streamlit did not become healthy: " + proc.stdout.read().decode()[-2000:])
 
 
 @pytest.fixture(scope="module")

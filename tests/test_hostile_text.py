@@ -6,13 +6,7 @@ A collection holding every kind is built in tmp from the demo, its text fields o
 """
 
 import json
-import os
-import socket
-import subprocess
-import sys
-import time
 import urllib.parse
-import urllib.request
 from pathlib import Path
 
 import pandas as pd
@@ -200,32 +194,12 @@ def test_text_block_and_md_literal_on_hostile_strings():
 CHROMIUM = "/usr/bin/chromium"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def hostile_server(hostile_manifest, tmp_path_factory):
-    port = _free_port()
-    env = dict(os.environ, PYTHONPATH=str(ROOT), JUDGESCOPE_SOURCES=str(hostile_manifest),
-               JUDGESCOPE_CACHE=str(tmp_path_factory.mktemp("hostile-cache")))
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "judgescope.serve", "--server.headless", "true",
-         "--server.address", "127.0.0.1", "--server.port", str(port)],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if urllib.request.urlopen(f"{base}/_stcore/health", timeout=1).status == 200:
-                break
-        except OSError:
-            time.sleep(0.2)
-    else:
-        proc.kill()
-        pytest.fail("streamlit did not become healthy")
+    from test_browser import serve
+
+    proc, base = serve(JUDGESCOPE_SOURCES=str(hostile_manifest),
+                       JUDGESCOPE_CACHE=str(tmp_path_factory.mktemp("hostile-cache")))
     yield base
     proc.terminate()
     proc.wait(timeout=10)
