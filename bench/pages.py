@@ -69,10 +69,10 @@ def interactions(first_page_last: tuple[float, str], record_id: str, key: list[s
         Interaction("review", "open a record", [("audit_record", {"record_id": record_id}),
                                                 ("audit_record_texts", {"record_id": record_id})],
                     needs=("audit", "snapshot")),
-        Interaction("integrity", "verify summary (stored digests)", [("verify_summary", {"key": key})],
+        Interaction("integrity", "verify summary (stored digests)", [("verify_summary", {})],
                     lambda frames: verify.by_language_unit(_summary(frames[0])), needs=("audit", "snapshot")),
         Interaction("integrity", "class list (500 rows)",
-                    [("verify_rows", {"key": key, "classes": ["candidate_mismatch", "verified"], "limit": 500})],
+                    [("verify_rows", {"class": "verified", "limit": 500})],
                     needs=("audit", "snapshot")),
         Interaction("excluded", "ledger", [("ledger_summary", {}), ("ledger_count", {"datasets": [], "reasons": []}),
                                            ("ledger_rows", {"datasets": [], "reasons": [], "limit": 5000})]),
@@ -80,15 +80,14 @@ def interactions(first_page_last: tuple[float, str], record_id: str, key: list[s
 
 
 def _summary(frame):
-    return verify.summarise(lambda *_a, **_k: frame, ["instance_id"])
+    return verify.summarise(lambda *_a, **_k: frame)
 
 
 def raw_connection(store: db.Store) -> duckdb.DuckDBPyConnection:
     """A plain DuckDB connection with the same views over the same files (no lock, no cursor)."""
     con = duckdb.connect(":memory:")
     for view, paths in store.views.items():
-        files = ", ".join(db._sql_path(p) for p in paths)  # the same text Store uses
-        con.execute(f'CREATE VIEW "{view}" AS SELECT * FROM read_parquet([{files}], union_by_name = true)')
+        con.execute(db.view_sql(view, paths))  # the same text Store uses
     db.create_macros(con)  # the same shared table macros
     return con
 

@@ -8,6 +8,9 @@ scores of a group (stats.bootstrap_mean_ci_from_counts): exactly a row resample,
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 import pandas as pd
 
@@ -125,12 +128,20 @@ def language_summary(counts: pd.DataFrame, thresholds=DEFAULT_THRESHOLDS) -> pd.
 
 def bootstrap_table(counts: pd.DataFrame, by: list[str], resamples=DEFAULT_RESAMPLES,
                     seed=DEFAULT_SEED, level=LEVEL) -> pd.DataFrame:
-    """Mean and percentile-bootstrap CI per group, each group drawn from the same seed."""
-    rows = []
-    for key, part in _groups(counts, by):
-        v, c = _pooled(part)
+    """Mean and percentile-bootstrap CI per group, each group drawn from the same seed (so the
+    result does not depend on the order groups are computed in: they run on every core)."""
+    groups = [(key, *_pooled(part)) for key, part in _groups(counts, by)]
+
+    def one(group):
+        key, v, c = group
         ci = stats.bootstrap_mean_ci_from_counts(v, c, resamples, seed, level)
-        rows.append({**dict(zip(by, key)), "mean": ci["mean"], "low": ci["low"], "high": ci["high"]})
+        return {**dict(zip(by, key)), "mean": ci["mean"], "low": ci["low"], "high": ci["high"]}
+
+    if len(groups) > 1:
+        with ThreadPoolExecutor(max_workers=min(len(groups), os.cpu_count() or 1)) as pool:
+            rows = list(pool.map(one, groups))
+    else:
+        rows = [one(g) for g in groups]
     return _ordered(pd.DataFrame(rows, columns=list(by) + ["mean", "low", "high"]), by)
 
 

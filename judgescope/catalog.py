@@ -217,6 +217,56 @@ def _report(con, spec: DatasetSpec, files: list[dict], present: dict, broken: in
     }
 
 
+VERIFY_QUERIES = ("macros/verify", "verify_build_rows", "verify_build_summary")
+
+
+def verification_views(audit: Path, snapshot: Path, key: list[str]) -> dict[str, list[Path]]:
+    """Views `hash_verification` (every audit row's class and hint, in class order),
+    `hash_verification_summary` (counts per language × unit × class × hint, and unreferenced snapshot
+    rows) and `snapshot_numbered` (the snapshot with file_row_number), built once per (audit file, snapshot file, join key) and cached on disk.
+
+    The join of millions of audit keys to millions of snapshot keys is the expensive part of
+    verification; pages and the sidebar badge then read a few rows. Cache folders are written
+    once and renamed into place, so (path, size, mtime) of the two clean files identify them.
+    """
+    sql = "".join((db.QUERIES_DIR / f"{q}.sql").read_text(encoding="utf-8") for q in VERIFY_QUERIES)
+    stamp = [BUILD_VERSION, list(key), hashlib.sha256(sql.encode()).hexdigest()]
+    for path in (audit, snapshot):
+        st = path.stat()
+        stamp.append([str(path.resolve()), st.st_size, st.st_mtime_ns])
+    digest = hashlib.sha256(json.dumps(stamp).encode()).hexdigest()[:20]
+    folder = _ensure(cache_root()) / f"verify-{digest}"
+    with _LOCK:
+        if not (folder / "summary.parquet").exists():
+            _build_verification(audit, snapshot, key, folder)
+    return {"hash_verification": [folder / "rows.parquet"],
+            "hash_verification_summary": [folder / "summary.parquet"],
+            "snapshot_numbered": [snapshot]}  # verify_rows reads snapshot rows by position
+
+
+def _build_verification(audit: Path, snapshot: Path, key: list[str], folder: Path) -> None:
+    tmp = Path(tempfile.mkdtemp(prefix=".verify-", dir=cache_root()))
+    spill = cache_root() / f".spill-{tmp.name}"
+    con = db.scratch(temp_dir=spill, memory_limit=BUILD_MEMORY)
+    try:
+        for view, path in (("audit", audit), ("snapshot_numbered", snapshot)):
+            con.execute(db.view_sql(view, [path]))
+        db.create_macros(con)
+        con.execute(f"COPY ({db.query_text('verify_build_rows')}\n) TO $p "
+                    "(FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)",
+                    {"key": key, "p": str(tmp / "rows.parquet")})
+        con.execute(db.view_sql("hash_verification", [tmp / "rows.parquet"]))
+        con.execute(f"COPY ({db.query_text('verify_build_summary')}\n) TO $p (FORMAT parquet)",
+                    {"p": str(tmp / "summary.parquet")})
+        if folder.exists():
+            shutil.rmtree(folder)
+        tmp.rename(folder)
+    finally:
+        con.close()
+        shutil.rmtree(tmp, ignore_errors=True)
+        shutil.rmtree(spill, ignore_errors=True)
+
+
 class Catalog:
     """Every dataset of one manifest, loaded on first use, and a locked Store per collection."""
 
@@ -224,6 +274,7 @@ class Catalog:
         self.manifest = manifest
         self._loaded: dict[str, Loaded] = {}
         self._stores: dict[str, db.Store] = {}
+        self._verify_problems: dict[str, list[str]] = {}
         self._expected: dict | None = None
 
     def dataset(self, name: str) -> Loaded:
@@ -262,7 +313,9 @@ class Catalog:
         with _LOCK:
             if collection not in self._stores:
                 loaded = [d for d in self.collection_datasets(collection) if d.ok]
-                views = {role: [d.path("clean")] for role, d in self.roles(collection).items()}
+                roles = self.roles(collection)
+                views = {role: [d.path("clean")] for role, d in roles.items()}
+                views |= self._verification(collection, roles)
                 views |= {f"{role}_counts": [d.path("counts")] for role, d in
                           self.roles(collection).items() if d.path("counts").exists()}
                 views |= {f"{role}_excluded": [d.path("excluded")] for role, d in
@@ -271,6 +324,31 @@ class Catalog:
                 self._stores[collection] = db.Store(views, memory_limit=STORE_MEMORY,
                                                     temp_dir=_ensure(cache_root() / ".spill"))
             return self._stores[collection]
+
+    def has_store(self, collection: str) -> bool:
+        return collection in self._stores
+
+    def verify_problems(self, collection: str) -> list[str]:
+        """Why the collection's audit cannot be verified against its snapshot (empty: it can,
+        or there is nothing to verify)."""
+        self.store(collection)
+        return self._verify_problems.get(collection, [])
+
+    def _verification(self, collection: str, roles: dict[str, Loaded]) -> dict[str, list[Path]]:
+        if "audit" not in roles or "snapshot" not in roles:
+            return {}
+        from judgescope import verify
+        key = self.manifest.collections[collection].join_key
+        problems = verify.input_problems(key, roles["audit"].report["columns_missing"],
+                                         roles["snapshot"].report["columns_missing"])
+        try:
+            if not problems:
+                return verification_views(roles["audit"].path("clean"),
+                                          roles["snapshot"].path("clean"), verify.check_key(key))
+        except (SourceError, db.DBError) as err:
+            problems = [f"verification failed: {str(err).splitlines()[0]}"]
+        self._verify_problems[collection] = problems
+        return {}
 
 
 def _empty_ledger() -> Path:

@@ -59,13 +59,23 @@ def scratch(threads: int | None = None, temp_dir: Path | None = None,
     return con
 
 
-def _sql_path(path: Path) -> str:
+def sql_path(path: Path) -> str:
     return "'" + str(path).replace("'", "''") + "'"
 
 
+def view_sql(view: str, paths: list[Path]) -> str:
+    """CREATE VIEW over Parquet files. A view named *_numbered also exposes file_row_number, a
+    row's position in its file. Identifiers come from fixed role names, never from user text."""
+    numbered = view.endswith("_numbered")
+    files = ", ".join(sql_path(p) for p in paths)
+    extra = ", file_row_number = true" if numbered else ""
+    return (f'CREATE VIEW "{view}" AS SELECT * FROM read_parquet([{files}], '
+            f"union_by_name = true{extra})")
+
+
 def create_macros(con) -> None:
-    """Table macros shared by several queries (queries/macros/*.sql). DuckDB binds a macro when
-    it is created, so a connection without the views or columns a file reads goes without it."""
+    """Table macros (queries/macros/*.sql). DuckDB binds a macro when it is created, so a
+    connection without the views or columns a file reads goes without it."""
     for macro in sorted((QUERIES_DIR / "macros").glob("*.sql")):
         try:
             con.execute(macro.read_text(encoding="utf-8"))
@@ -85,10 +95,8 @@ class Store:
         if temp_dir:  # set before the lock; spilling is DuckDB's own, not a user's file access
             self.con.execute("SET temp_directory = $d", {"d": str(temp_dir)})
         for view, paths in self.views.items():
-            files = ", ".join(_sql_path(p) for p in paths)
             # Identifiers come from the fixed role names in schema.py, never from user text.
-            self.con.execute(f'CREATE VIEW "{view}" AS SELECT * FROM read_parquet([{files}], '
-                             "union_by_name = true)")
+            self.con.execute(view_sql(view, paths))
         create_macros(self.con)
         allowed = sorted({str(p) for paths in self.views.values() for p in paths})
         self.con.execute("SET allowed_paths = $paths", {"paths": allowed})

@@ -32,12 +32,14 @@ def draw() -> None:
 def _load(cat, coll: str) -> None:
     """First use validates (and, for Hub datasets, downloads): say so while it happens."""
     pending = cat.pending(coll)
-    if not pending:
+    if not pending and cat.has_store(coll):
         return
     hub = [s.hub for s in pending if s.hub]
     what = f"Downloading {', '.join(hub)} from the Hub and validating…" if hub else "Validating datasets…"
     with st.spinner(what, show_time=True):
         cat.collection_datasets(coll)
+    with st.spinner("Verifying hashes and opening the collection…", show_time=True):
+        cat.store(coll)  # builds the hash verification once per file revision
 
 
 def _hash_badge() -> None:

@@ -166,13 +166,12 @@ def verification():
     have = roles()
     if "audit" not in have or "snapshot" not in have:
         return None, None, []
-    key = catalog().manifest.collections[collection_name()].join_key
     origin = have["snapshot"].spec.origin.removeprefix("local: ")
-    problems = verify.input_problems(key, missing_columns("audit"), missing_columns("snapshot"))
+    problems = catalog().verify_problems(collection_name())
     if problems:
         return None, origin, problems
     try:
-        return verify.summarise(run, key), origin, []
+        return verify.summarise(run), origin, []
     except (verify.SourceError, DBError) as err:
         return None, origin, [str(err).splitlines()[0]]
 

@@ -77,9 +77,10 @@ class Summary:
         return self.checked - self.verified
 
 
-def summarise(run: Runner, key) -> Summary:
-    """Counts per class (one SQL pass), the language × unit breakdown and unreferenced rows."""
-    frame = run("verify_summary", key=check_key(key))
+def summarise(run: Runner) -> Summary:
+    """Counts per class, the language × unit breakdown and unreferenced rows, read from the
+    verification built once per (audit, snapshot, join key): catalog.verification_views."""
+    frame = run("verify_summary")
     rows = frame[frame["class"] != "unreferenced"]
     counts = {c: int(rows.loc[rows["class"] == c, "rows"].sum()) for c in CLASSES}
     hints = {h: int(rows.loc[rows["hint"] == h, "rows"].sum()) for h in HINTS}
@@ -101,10 +102,10 @@ def by_language_unit(summary: Summary) -> pd.DataFrame:
     return table.iloc[sorted(range(len(table)), key=lambda i: order.iloc[i])].reset_index(drop=True)
 
 
-def report(run: Runner, key) -> dict:
+def report(run: Runner) -> dict:
     """The CLI's JSON: counts, ids per problem class (judge_record_id), hints, unreferenced rows."""
-    summary = summarise(run, key)
-    ids = run("verify_problem_ids", key=check_key(key))
+    summary = summarise(run)
+    ids = run("verify_problem_ids")
     out = {"checked": summary.checked, "verified": summary.verified}
     for cls in PROBLEMS:
         out[cls] = ids.loc[ids["class"] == cls, "judge_record_id"].astype(str).tolist()

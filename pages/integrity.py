@@ -12,13 +12,12 @@ st.caption("Each audit row is joined to the snapshot on the collection's key, an
            "A normalisation hint (NFC, whitespace) explains a mismatch; it is never a pass.")
 ui.need("audit", "snapshot", what="hash verification")
 key = ui.catalog().manifest.collections[ui.collection_name()].join_key
-bar = st.progress(0.1, text=f"Hashing texts in DuckDB, joined on {', '.join(key)}…")
+st.caption(f"Joined on {', '.join(key)}. The snapshot's texts are hashed once per file revision "
+           "and the join is built once per pair of revisions, then read from the cache.")
 summary, origin, problems = ui.verification()
-bar.progress(0.7, text="Counting classes…")
 for problem in problems:
     st.error(f"Cannot verify: {problem}. Set join_key for this collection in the manifest.")
 if summary is None:
-    bar.empty()
     st.stop()
 
 text, colour = verify.badge(summary, origin)
@@ -40,9 +39,7 @@ ui.url_value_notice("class", present)
 # Options are the class names themselves: a bound widget writes the option's label to the URL.
 chosen = st.radio("Class", present, index=present.index(default), key="class",
                   bind="query-params", horizontal=True)
-rows = ui.run("verify_rows", key=list(key), classes=[chosen], limit=LIST_LIMIT)
-bar.progress(1.0, text="Done.")
-bar.empty()
+rows = ui.run("verify_rows", **{"class": chosen}, limit=LIST_LIMIT)
 shown = summary.counts[chosen]
 st.caption(f"{shown:,} row{'s' if shown != 1 else ''}" + (f"; the first {LIST_LIMIT:,} are listed" if shown > LIST_LIMIT else "")
            + f"; texts of the first {min(DETAIL_ROWS, len(rows))} below. Differences are marked ⟦…⟧ "

@@ -1,6 +1,5 @@
 -- Every audit row that is not verified: id, class and normalisation hint (no texts; the CLI's list).
--- Params: $key (join-key columns, a subset of verify.JOIN_COLUMNS).
 SELECT judge_record_id, class, hint
-FROM verify_classified($key)
+FROM hash_verification
 WHERE class <> 'verified'
 ORDER BY class, judge_record_id

@@ -1,16 +1,22 @@
--- Audit rows of the chosen classes with stored and recomputed hashes and the snapshot texts.
--- Params: $key (join-key columns), $classes (list of classes), $limit (rows).
+-- The first audit rows of one class with stored and recomputed hashes and the snapshot texts.
+-- `hash_verification` is written sorted by class, language, unit and id (verify_build_rows.sql) and
+-- DuckDB keeps a single file's order, so the first $limit rows of the class are the first in
+-- that order and only the row groups holding the class are read.
+-- Params: $class (one of verify.CLASSES), $limit (rows).
 WITH chosen AS (
-    SELECT * FROM verify_classified($key)
-    WHERE list_contains($classes, class)
-    ORDER BY class, target_language, unit, judge_record_id
+    SELECT * FROM hash_verification
+    WHERE class = $class
     LIMIT $limit
 )
 SELECT c.judge_record_id, c.target_language, c.unit, c.paragraph_id, c.class, c.hint,
-       c.snapshot_rows, c.stored_source_sha256, c.source_sha256,
-       c.stored_candidate_sha256, c.candidate_sha256,
-       coalesce(c.mismatch_source_text, v.source_text) AS source_text,
-       coalesce(c.mismatch_candidate_text, v.candidate_text) AS candidate_text
+       c.snapshot_rows,
+       coalesce(c.stored_source_sha256, v.source_sha256_computed) AS stored_source_sha256,
+       coalesce(c.source_sha256, v.source_sha256_computed) AS source_sha256,
+       coalesce(c.stored_candidate_sha256, v.candidate_sha256_computed) AS stored_candidate_sha256,
+       coalesce(c.candidate_sha256, v.candidate_sha256_computed) AS candidate_sha256,
+       v.source_text, v.candidate_text
 FROM chosen c
-LEFT JOIN snapshot v ON c.class = 'verified' AND v._file = c.snapshot_file AND v._row = c.snapshot_row
-ORDER BY c.class, c.target_language, c.unit, c.judge_record_id
+LEFT JOIN snapshot_numbered v
+  ON c.class IN ('verified', 'source_mismatch', 'candidate_mismatch', 'both_mismatch')
+ AND v.file_row_number = c.snapshot_position
+ORDER BY c.target_language, c.unit, c.judge_record_id

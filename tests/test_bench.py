@@ -47,7 +47,7 @@ def test_generated_data_is_valid_and_deterministic(bench_store, tmp_path):
 
 def test_generated_snapshot_verifies_with_whitespace_hints(bench_store):
     cat, store, _ = bench_store
-    summary = verify.summarise(store.run, cat.manifest.collections[gen.COLLECTION].join_key)
+    summary = verify.summarise(store.run)
     flagged = int((gen._h(np.arange(ROWS, dtype=np.uint64), 6, 2000) == 0).sum())
     assert summary.checked == ROWS and summary.unreferenced == 0
     assert summary.counts["candidate_mismatch"] == summary.hints["whitespace"] == flagged

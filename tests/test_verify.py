@@ -6,10 +6,11 @@ import re
 import unicodedata
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from judgescope import db, verify
-from judgescope.catalog import Catalog
+from judgescope.catalog import Catalog, verification_views
 from judgescope.sources import SourceError, load_manifest
 
 KEY = ["instance_id", "target_language", "unit", "paragraph_id"]
@@ -81,14 +82,14 @@ def store(tmp_path) -> db.Store:
 
 
 def test_every_class_on_the_fixture(store):
-    rows = store.run("verify_rows", key=KEY, classes=list(verify.CLASSES), limit=100)
+    rows = pd.concat([store.run("verify_rows", **{"class": c}, limit=100) for c in verify.CLASSES])
     got = {r.judge_record_id: (r["class"], r.hint) for _, r in rows.iterrows()}
     want = {c[0]: (c[8], c[9]) for c in CASES}
     assert {k: (c, None if h is None or h != h else h) for k, (c, h) in got.items()} == want
 
 
 def test_summary_counts_and_unreferenced(store):
-    s = verify.summarise(store.run, KEY)
+    s = verify.summarise(store.run)
     assert s.counts == {"verified": 3, "source_mismatch": 1, "candidate_mismatch": 1,
                         "both_mismatch": 1, "missing": 1, "ambiguous": 1}
     assert (s.checked, s.problems, s.unreferenced) == (8, 5, 1)
@@ -107,13 +108,15 @@ def test_null_paragraph_id_matches_only_null(tmp_path):
     with (folder / "snapshot.jsonl").open("a", encoding="utf-8") as fh:
         fh.write(json.dumps({"instance_id": "i1", "target_language": "th", "unit": "question",
                              "paragraph_id": "0", "source_text": "Q?", "candidate_text": "ถาม"}) + "\n")
-    s = verify.summarise(Catalog(load_manifest(folder / "sources.toml")).store("fx").run, KEY)
+    s = verify.summarise(Catalog(load_manifest(folder / "sources.toml")).store("fx").run)
     assert s.counts["missing"] == 1 and s.unreferenced == 2
 
 
 def test_key_subset_changes_the_join(store):
     """Joined on instance_id only, every audit row sees all snapshot rows of its instance."""
-    s = verify.summarise(store.run, ["instance_id"])
+    views = {"audit": store.views["audit"], "snapshot": store.views["snapshot"]}
+    views |= verification_views(views["audit"][0], views["snapshot"][0], ["instance_id"])
+    s = verify.summarise(db.Store(views).run)
     assert (s.counts["verified"], s.counts["ambiguous"], s.counts["missing"]) == (0, 6, 1)
 
 
@@ -122,19 +125,19 @@ def test_key_subset_changes_the_join(store):
 def test_duckdb_sha256_equals_hashlib(text, tmp_path):
     cases = [("r", "i", "th", "answer", None, text, text, [(text, text)], "verified", None)]
     st = Catalog(load_manifest(write_fixture(tmp_path / "h", cases))).store("fx")
-    row = st.run("verify_rows", key=KEY, classes=["verified"], limit=5).iloc[0]
+    row = st.run("verify_rows", **{"class": "verified"}, limit=5).iloc[0]
     assert row.source_sha256 == row.candidate_sha256 == sha(text)
 
 
 def test_recomputed_and_stored_hashes_are_listed(store):
-    row = store.run("verify_rows", key=KEY, classes=["candidate_mismatch"], limit=5).iloc[0]
+    row = store.run("verify_rows", **{"class": "candidate_mismatch"}, limit=5).iloc[0]
     assert row.stored_candidate_sha256 == sha(NFC_CAFE)
     assert row.candidate_sha256 == sha(NFD_CAFE) and row.candidate_text == NFD_CAFE
-    assert store.run("verify_rows", key=KEY, classes=["verified"], limit=1).shape[0] == 1
+    assert store.run("verify_rows", **{"class": "verified"}, limit=1).shape[0] == 1
 
 
 def test_report_json_shape(store):
-    out = verify.report(store.run, KEY)
+    out = verify.report(store.run)
     assert out == {"checked": 8, "verified": 3, "source_mismatch": ["r_source"],
                    "candidate_mismatch": ["r_nfd"], "both_mismatch": ["r_space"],
                    "missing": ["r_missing"], "ambiguous": ["r_twice"],
@@ -149,15 +152,43 @@ def test_key_outside_whitelist_is_refused(key):
 
 
 def test_verify_queries_share_one_classification():
-    """The classification is written once, as table macros (queries/macros/verify.sql)."""
+    """The classification is written once, as table macros (queries/macros/verify.sql), and
+    materialised once; the page and CLI queries read the materialised rows."""
+    assert "verify_classified($key)" in db.query_text("verify_build_rows")
     for name in ("verify_summary", "verify_problem_ids", "verify_rows"):
-        assert "verify_classified($key)" in db.query_text(name)
+        assert "verify_classified" not in db.query_text(name)
         assert "keyed_snapshot AS" not in db.query_text(name)  # no copy of the macros
+
+
+def test_verification_is_built_once_and_reused(tmp_path):
+    manifest = write_fixture(tmp_path / "fx")
+    first = Catalog(load_manifest(manifest)).store("fx").views["hash_verification"][0]
+    mtime = first.stat().st_mtime_ns
+    store = Catalog(load_manifest(manifest)).store("fx")
+    assert store.views["hash_verification"][0] == first
+    assert first.stat().st_mtime_ns == mtime  # read, not rebuilt
+    other = verification_views(store.views["audit"][0], store.views["snapshot"][0], ["instance_id"])
+    assert other["hash_verification"][0].parent != first.parent  # another join key, another build
+
+
+def test_class_list_is_the_first_rows_in_order(tmp_path):
+    """verify_rows relies on the materialised file's order: it must equal a sorted read."""
+    cases = [(f"r{i:03d}", f"i{i}", lang, unit, None, f"s{i}", f"c{i}", [(f"s{i}", f"c{i}")],
+              "verified", None)
+             for i, (lang, unit) in enumerate([(l, u) for l in ("th", "ar", "de") for u in
+                                                ("answer", "question")] * 7)]
+    st = Catalog(load_manifest(write_fixture(tmp_path / "o", cases))).store("fx")
+    got = st.run("verify_rows", **{"class": "verified"}, limit=10)
+    every = st.run("verify_rows", **{"class": "verified"}, limit=1000)
+    assert len(every) == len(cases)
+    assert got["judge_record_id"].tolist() == every["judge_record_id"].head(10).tolist()
+    keys = list(zip(every.target_language, every.unit, every.judge_record_id))
+    assert keys == sorted(keys)
 
 
 @pytest.mark.parametrize("name", ["verify_summary", "verify_problem_ids", "verify_rows"])
 def test_queries_bind_strictly(store, name):
-    params = {"key": KEY, "classes": ["verified"], "limit": 1}
+    params = {"class": "verified", "limit": 1}
     wanted = {p: params[p] for p in db.query_params(name)}
     store.run(name, **wanted)
     with pytest.raises(db.DBError):

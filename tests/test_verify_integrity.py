@@ -138,8 +138,13 @@ def test_nested_jsonl_snapshot_is_flattened_and_verifies(tmp_path):
     cat = Catalog(load_manifest(_nested_manifest(tmp_path, "jsonl")))
     assert cat.dataset("s").ok, cat.dataset("s").error
     assert cat.dataset("s").report["rows_used"] == 7
-    s = verify.summarise(cat.store("n").run, ["instance_id", "target_language", "unit", "paragraph_id"])
+    s = verify.summarise(cat.store("n").run)
     assert (s.verified, s.checked, s.unreferenced) == (7, 7, 0)
+    # The flat rows of one instance share its _file/_row lineage: the list must still show each
+    # audit row once, with its own snapshot texts (joined by position in the clean file).
+    rows = cat.store("n").run("verify_rows", **{"class": "verified"}, limit=100)
+    assert len(rows) == 7 and rows.judge_record_id.is_unique
+    assert (rows.source_sha256 == rows.stored_source_sha256).all()
 
 
 def test_nested_parquet_snapshot_is_flattened(tmp_path):

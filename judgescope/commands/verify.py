@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from judgescope import db, verify
-from judgescope.catalog import get_catalog
+from judgescope.catalog import get_catalog, verification_views
 from judgescope.cli import EXIT_OK, EXIT_PROBLEMS, load_source, write_json
 from judgescope.sources import Collection, SourceError
 
@@ -33,8 +33,9 @@ def run(args) -> int:
                                      snapshot.report["columns_missing"])
     if problems:
         raise SourceError("; ".join(problems) + " (give --key to choose the join columns)")
-    store = db.Store({"audit": [audit.path("clean")], "snapshot": [snapshot.path("clean")]})
-    result = verify.report(store.run, key)
+    views = {"audit": [audit.path("clean")], "snapshot": [snapshot.path("clean")]}
+    views |= verification_views(audit.path("clean"), snapshot.path("clean"), key)
+    result = verify.report(db.Store(views).run)
     print_summary(result, key, audit.spec.origin, snapshot.spec.origin)
     write_json(result, args.json)
     return EXIT_OK if result["checked"] == result["verified"] else EXIT_PROBLEMS

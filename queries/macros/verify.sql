@@ -1,5 +1,6 @@
--- Table macros shared by the verify_* queries, created on every collection's connection before
--- it is locked (db.Store). `key` is the list of join-key columns (a subset of
+-- Table macros of the hash verification, created on the connection that materialises it once per
+-- (audit file, snapshot file, join key) (catalog.verification_views); snapshot_numbered is the
+-- snapshot with file_row_number. `key` is the list of join-key columns (a subset of
 -- verify.JOIN_COLUMNS); the other key columns are NULL on both sides.
 -- verify_keyed_audit(key): audit rows with their stored hashes and key parts.
 CREATE MACRO verify_keyed_audit(key) AS TABLE
@@ -14,22 +15,24 @@ CREATE MACRO verify_keyed_audit(key) AS TABLE
            CASE WHEN list_contains(key, 'paragraph_id') THEN paragraph_id END AS k5
     FROM audit;
 
--- verify_keyed_snapshot(key): one row per snapshot key with its row count and stored digests.
+-- verify_keyed_snapshot(key): one row per snapshot key with its row count and stored digests;
+-- snapshot_position is one of its rows' position in the clean file (file_row_number: unique,
+-- where a nested snapshot's _file/_row lineage is its instance's and so is shared).
 CREATE MACRO verify_keyed_snapshot(key) AS TABLE
 
     -- One row per key; the texts' digests were computed once when the snapshot was validated
     -- (catalog.SNAPSHOT_DIGESTS), so no text is read here.
     SELECT k1, k2, k3, k4, k5, count(*) AS snapshot_rows,
-           any_value(_file) AS snapshot_file, any_value(_row) AS snapshot_row,
+           any_value(file_row_number) AS snapshot_position,
            any_value(source_sha256_computed) AS source_sha256,
            any_value(candidate_sha256_computed) AS candidate_sha256
-    FROM (SELECT _file, _row, source_sha256_computed, candidate_sha256_computed,
+    FROM (SELECT file_row_number, source_sha256_computed, candidate_sha256_computed,
                  CASE WHEN list_contains(key, 'instance_id') THEN instance_id END AS k1,
                  CASE WHEN list_contains(key, 'source_id') THEN source_id END AS k2,
                  CASE WHEN list_contains(key, 'target_language') THEN target_language END AS k3,
                  CASE WHEN list_contains(key, 'unit') THEN unit END AS k4,
                  CASE WHEN list_contains(key, 'paragraph_id') THEN paragraph_id END AS k5
-          FROM snapshot)
+          FROM snapshot_numbered)
     GROUP BY k1, k2, k3, k4, k5;
 
 -- verify_classified(key): every audit row joined to the snapshot and classified, with a hint.
@@ -38,7 +41,7 @@ WITH keyed_audit AS MATERIALIZED (FROM verify_keyed_audit(key)),
 keyed_snapshot AS MATERIALIZED (FROM verify_keyed_snapshot(key)),
 joined AS (
     -- Null key parts match null (a question has no paragraph_id on either side).
-    SELECT a.*, s.snapshot_rows, s.snapshot_file, s.snapshot_row, s.source_sha256, s.candidate_sha256,
+    SELECT a.*, s.snapshot_rows, s.snapshot_position, s.source_sha256, s.candidate_sha256,
            coalesce(s.snapshot_rows = 1 AND a.stored_source_sha256 = s.source_sha256, false) AS source_ok,
            coalesce(s.snapshot_rows = 1 AND a.stored_candidate_sha256 = s.candidate_sha256, false) AS candidate_ok
     FROM keyed_audit a
@@ -68,10 +71,10 @@ hinted AS (
                 THEN 'whitespace'
            END AS hint
     FROM classified c
-    LEFT JOIN (SELECT _file, _row, source_text, candidate_text FROM snapshot
-               WHERE (_file, _row) IN (SELECT snapshot_file, snapshot_row FROM classified
-                                       WHERE class IN ('source_mismatch', 'candidate_mismatch', 'both_mismatch'))) t
+    LEFT JOIN (SELECT file_row_number, source_text, candidate_text FROM snapshot_numbered
+               WHERE file_row_number IN (SELECT snapshot_position FROM classified
+                                         WHERE class IN ('source_mismatch', 'candidate_mismatch', 'both_mismatch'))) t
       ON c.class IN ('source_mismatch', 'candidate_mismatch', 'both_mismatch')
-     AND t._file = c.snapshot_file AND t._row = c.snapshot_row
+     AND t.file_row_number = c.snapshot_position
 )
 SELECT * FROM hinted;
