@@ -123,10 +123,11 @@ def app_hashing(snapshot: Path) -> float:
 
 
 def join_build(audit_clean: Path, snapshot: Path, key, scratch: Path) -> float:
-    """Seconds for the once-per-revision-pair verification join (catalog._build_verification)."""
+    """Seconds for the once-per-revision-pair verification join (catalog.verification_views)."""
     shutil.rmtree(scratch, ignore_errors=True)
     t = time.perf_counter()
-    catalog._build_verification(audit_clean, snapshot, list(key), scratch)
+    catalog.build_derived({"audit": audit_clean, "snapshot_numbered": snapshot},
+                          catalog.verification_steps(key), scratch)
     seconds = time.perf_counter() - t
     shutil.rmtree(scratch, ignore_errors=True)
     return seconds

@@ -217,54 +217,75 @@ def _report(con, spec: DatasetSpec, files: list[dict], present: dict, broken: in
     }
 
 
-VERIFY_QUERIES = ("macros/verify", "verify_build_rows", "verify_build_summary")
+def derived_views(kind: str, inputs: dict[str, Path], steps: list[tuple[str, str, dict]]
+                  ) -> dict[str, list[Path]]:
+    """Tables derived from clean files by named queries, built once and cached on disk.
 
-
-def verification_views(audit: Path, snapshot: Path, key: list[str]) -> dict[str, list[Path]]:
-    """Views `hash_verification` (every audit row's class and hint, in class order),
-    `hash_verification_summary` (counts per language × unit × class × hint, and unreferenced snapshot
-    rows) and `snapshot_numbered` (the snapshot with file_row_number), built once per (audit file, snapshot file, join key) and cached on disk.
-
-    The join of millions of audit keys to millions of snapshot keys is the expensive part of
-    verification; pages and the sidebar badge then read a few rows. Cache folders are written
-    once and renamed into place, so (path, size, mtime) of the two clean files identify them.
+    inputs: view name → clean file; steps: (output view, query name, params), run in order, each
+    output readable as a view by the next. Cached per (inputs, queries with the macros, params):
+    clean files are written once and renamed into place, so (path, size, mtime) identify them.
     """
-    sql = "".join((db.QUERIES_DIR / f"{q}.sql").read_text(encoding="utf-8") for q in VERIFY_QUERIES)
-    stamp = [BUILD_VERSION, list(key), hashlib.sha256(sql.encode()).hexdigest()]
-    for path in (audit, snapshot):
+    sql = "".join(p.read_text(encoding="utf-8") for p in sorted((db.QUERIES_DIR / "macros").glob("*.sql")))
+    sql += "".join(db.query_text(q) for _, q, _ in steps)
+    stamp = [BUILD_VERSION, kind, [[v, q, params] for v, q, params in steps],
+             hashlib.sha256(sql.encode()).hexdigest()]
+    for view, path in sorted(inputs.items()):
         st = path.stat()
-        stamp.append([str(path.resolve()), st.st_size, st.st_mtime_ns])
-    digest = hashlib.sha256(json.dumps(stamp).encode()).hexdigest()[:20]
-    folder = _ensure(cache_root()) / f"verify-{digest}"
+        stamp.append([view, str(path.resolve()), st.st_size, st.st_mtime_ns])
+    digest = hashlib.sha256(json.dumps(stamp, sort_keys=True).encode()).hexdigest()[:20]
+    folder = _ensure(cache_root()) / f"{kind}-{digest}"
     with _LOCK:
-        if not (folder / "summary.parquet").exists():
-            _build_verification(audit, snapshot, key, folder)
-    return {"hash_verification": [folder / "rows.parquet"],
-            "hash_verification_summary": [folder / "summary.parquet"],
-            "snapshot_numbered": [snapshot]}  # verify_rows reads snapshot rows by position
+        if not folder.exists():
+            build_derived(inputs, steps, folder)
+    return {view: [folder / f"{view}.parquet"] for view, _, _ in steps}
 
 
-def _build_verification(audit: Path, snapshot: Path, key: list[str], folder: Path) -> None:
-    tmp = Path(tempfile.mkdtemp(prefix=".verify-", dir=cache_root()))
-    spill = cache_root() / f".spill-{tmp.name}"
+def build_derived(inputs: dict[str, Path], steps: list[tuple[str, str, dict]], folder: Path) -> None:
+    """Run the steps of derived_views into `folder` (built beside it, renamed when complete)."""
+    tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=_ensure(folder.parent)))
+    spill = folder.parent / f".spill-{tmp.name}"
     con = db.scratch(temp_dir=spill, memory_limit=BUILD_MEMORY)
     try:
-        for view, path in (("audit", audit), ("snapshot_numbered", snapshot)):
+        for view, path in inputs.items():
             con.execute(db.view_sql(view, [path]))
         db.create_macros(con)
-        con.execute(f"COPY ({db.query_text('verify_build_rows')}\n) TO $p "
-                    "(FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)",
-                    {"key": key, "p": str(tmp / "rows.parquet")})
-        con.execute(db.view_sql("hash_verification", [tmp / "rows.parquet"]))
-        con.execute(f"COPY ({db.query_text('verify_build_summary')}\n) TO $p (FORMAT parquet)",
-                    {"p": str(tmp / "summary.parquet")})
+        for view, query, params in steps:
+            out = tmp / f"{view}.parquet"
+            con.execute(f"COPY ({db.query_text(query)}\n) TO $out "
+                        "(FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 65536)", {**params, "out": str(out)})
+            con.execute(db.view_sql(view, [out]))
         if folder.exists():
             shutil.rmtree(folder)
         tmp.rename(folder)
+    except db.DBError as err:
+        raise SourceError(f"building {folder.name} failed: {str(err).splitlines()[0]}") from err
     finally:
         con.close()
         shutil.rmtree(tmp, ignore_errors=True)
         shutil.rmtree(spill, ignore_errors=True)
+
+
+def verification_steps(key: list[str]) -> list[tuple[str, str, dict]]:
+    return [("hash_verification", "verify_build_rows", {"key": list(key)}),
+            ("hash_verification_summary", "verify_build_summary", {})]
+
+
+def verification_views(audit: Path, snapshot: Path, key: list[str]) -> dict[str, list[Path]]:
+    """Views `hash_verification` (every audit row's class and hint, in class order),
+    `hash_verification_summary` (counts per language × unit × class × hint, and unreferenced
+    snapshot rows) and `snapshot_numbered` (the snapshot with file_row_number), built once per
+    (audit file, snapshot file, join key): the join of millions of audit keys to millions of
+    snapshot keys is the expensive part of verification; pages and the badge read a few rows."""
+    inputs = {"audit": audit, "snapshot_numbered": snapshot}
+    return derived_views("verify", inputs, verification_steps(key)) | {"snapshot_numbered": [snapshot]}
+
+
+def record_index_views(audit: Path) -> dict[str, list[Path]]:
+    """View `audit_record_index` (judge_record_id, score sorted by id), built once per audit
+    file: opening one record reads a row group of it, then only the audit's row groups holding
+    that score (the audit is stored sorted by score), instead of every row group."""
+    return derived_views("records", {"audit": audit},
+                         [("audit_record_index", "audit_build_record_index", {})])
 
 
 class Catalog:
@@ -316,6 +337,8 @@ class Catalog:
                 roles = self.roles(collection)
                 views = {role: [d.path("clean")] for role, d in roles.items()}
                 views |= self._verification(collection, roles)
+                if "audit" in roles:
+                    views |= record_index_views(roles["audit"].path("clean"))
                 views |= {f"{role}_counts": [d.path("counts")] for role, d in
                           self.roles(collection).items() if d.path("counts").exists()}
                 views |= {f"{role}_excluded": [d.path("excluded")] for role, d in

@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 
 from judgescope import audit, db
+from judgescope.catalog import record_index_views
 from judgescope.schema import SCHEMAS
 
 AUDIT_COLUMNS = [c.name for c in SCHEMAS["judge_audit"].columns]
@@ -84,6 +85,7 @@ def store(tmp_path_factory) -> db.Store:
     con.register("frame", ledger)
     con.execute("COPY frame TO $p (FORMAT parquet)", {"p": str(tmp / "l.parquet")})
     views["ledger"] = [tmp / "l.parquet"]
+    views |= record_index_views(views["audit"][0])
     return db.Store(views)
 
 

@@ -18,7 +18,8 @@ def _views(sql: str) -> set[str]:
 
 ROLES = {s.role for s in SCHEMAS.values()} | {"audit_previous", "ledger"}
 KNOWN_VIEWS = (ROLES | {f"{r}_{s}" for r in ROLES for s in ("counts", "excluded")}
-               | {"hash_verification", "hash_verification_summary", "snapshot_numbered"})
+               | {"hash_verification", "hash_verification_summary", "snapshot_numbered",
+                  "audit_record_index"})
 
 
 def _store_for(name: str):
