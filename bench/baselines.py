@@ -13,12 +13,11 @@ import pyarrow.parquet as pq
 
 from bench.pages import ALL, SLOW_S
 from bench.timing import peak_rss_mb, summary, timed
-from judgescope import audit, catalog, db, verify
+from judgescope import audit, audit_rows, catalog, db, verify
 
 PANDAS_COLUMNS = ["target_language", "unit", "score", "score_origin", "run_group", "source_split",
                   "judge_record_id", "judge_explanation"]
 TH = dict(ALL, languages=["th"], units=["paragraph"])
-PAGE = {"after_score": -1.0, "after_id": "", "page_size": 50}
 
 
 def _unit_summary_pandas(df: pd.DataFrame) -> pd.DataFrame:
@@ -47,10 +46,10 @@ def aggregations(store: db.Store):
         ("filter values (language, unit, origin, run group)", lambda: run("audit_filter_values"),
          lambda df: df.groupby(["target_language", "unit", "score_origin", "run_group"],
                                observed=True, dropna=False).size()),
-        ("review count lang=th, unit=paragraph", lambda: run("audit_review_count", **TH),
+        ("review count lang=th, unit=paragraph", lambda: audit_rows.review_count(run, TH),
          lambda df: int(((df.target_language == "th") & (df.unit == "paragraph")).sum())),
         ("review first page lang=th, unit=paragraph",
-         lambda: run("audit_review_page", **TH, **PAGE),
+         lambda: audit_rows.review_page(run, TH, (-1.0, ""), False, 50),
          lambda df: df[(df.target_language == "th") & (df.unit == "paragraph")]
          .sort_values(["score", "judge_record_id"]).head(50)),
         ("worst 3 rows per language × unit",

@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import duckdb
+import pandas as pd
 
 from bench.timing import summary, timed
-from judgescope import audit, db, verify
+from judgescope import audit, audit_rows, db, verify
 
 ALL = {"languages": [], "units": [], "origins": [], "run_groups": [], "min_score": 0.0,
        "max_score": 100.0, "q": ""}
@@ -44,8 +45,7 @@ def interactions(first_page_last: tuple[float, str], record_id: str, key: list[s
     """The interactions of every page that queries data (Overview reads report.json only)."""
     th = dict(ALL, languages=["th"], units=["paragraph"])
     low = dict(ALL, max_score=60.0)
-    page = {"after_score": -1.0, "after_id": "", "page_size": 50}
-    nxt = {"after_score": first_page_last[0], "after_id": first_page_last[1], "page_size": 50}
+    page, top, nxt = (-1.0, ""), (1e308, ""), first_page_last
     return [
         Interaction("distributions", "facet none", [("audit_score_counts", {"facet": "none"})], _dist(False)),
         Interaction("distributions", "facet run_group", [("audit_score_counts", {"facet": "run_group"})],
@@ -55,17 +55,13 @@ def interactions(first_page_last: tuple[float, str], record_id: str, key: list[s
         Interaction("languages", "heatmap + tails", [("audit_score_counts", {"facet": "none"})], _languages),
         Interaction("languages", "worst rows k=3",
                     [("audit_worst_rows", {"k": 3, "max_score": worst_cutoff})]),
-        Interaction("review", "open (all rows)", [("audit_filter_values", {}), ("audit_review_count", ALL),
-                                                  ("audit_review_page", {**ALL, **page})]),
-        Interaction("review", "lang=th, unit=paragraph", [("audit_review_count", th),
-                                                          ("audit_review_page", {**th, **page})]),
-        Interaction("review", "score ≤ 60", [("audit_review_count", low),
-                                             ("audit_review_page", {**low, **page})]),
-        Interaction("review", "next page (keyset)", [("audit_review_page", {**ALL, **nxt})]),
-        Interaction("review", "highest first", [("audit_review_page_desc", {**ALL, "after_score": 1e308,
-                                                                            "after_id": "", "page_size": 50})]),
-        Interaction("review", "explanation search", [("audit_review_count", dict(ALL, q="calendar")),
-                                                     ("audit_review_page", {**ALL, "q": "calendar", **page})]),
+        Interaction("review", "open (all rows)", [("audit_filter_values", {}), _count(ALL), _page(ALL, page)]),
+        Interaction("review", "lang=th, unit=paragraph", [_count(th), _page(th, page)]),
+        Interaction("review", "score ≤ 60", [_count(low), _page(low, page)]),
+        Interaction("review", "next page (keyset)", [_page(ALL, nxt)]),
+        Interaction("review", "highest first", [_page(ALL, top, desc=True)]),
+        Interaction("review", "explanation search", [_count(dict(ALL, q="calendar")),
+                                                     _page(dict(ALL, q="calendar"), page)]),
         Interaction("review", "open a record", [("audit_record", {"record_id": record_id}),
                                                 ("audit_record_texts", {"record_id": record_id})],
                     needs=("audit", "snapshot")),
@@ -77,6 +73,26 @@ def interactions(first_page_last: tuple[float, str], record_id: str, key: list[s
         Interaction("excluded", "ledger", [("ledger_summary", {}), ("ledger_count", {"datasets": [], "reasons": []}),
                                            ("ledger_rows", {"datasets": [], "reasons": [], "limit": 5000})]),
     ]
+
+
+# Steps the page runs through a judgescope function that calls several named queries (Review's
+# count from the prebuilt counts, its page bounded by them): run with the app's or the raw runner.
+COMPOSITE = {
+    "review_count": lambda run, filters: pd.DataFrame({"rows": [audit_rows.review_count(run, filters)]}),
+    "review_page": lambda run, filters, after, desc: audit_rows.review_page(run, filters, after, desc, 50),
+}
+
+
+def _count(filters: dict) -> tuple[str, dict]:
+    return "review_count", {"filters": filters}
+
+
+def _page(filters: dict, after: tuple, desc: bool = False) -> tuple[str, dict]:
+    return "review_page", {"filters": filters, "after": after, "desc": desc}
+
+
+def run_step(run, name: str, params: dict):
+    return COMPOSITE[name](run, **params) if name in COMPOSITE else run(name, **params)
 
 
 def _summary(frame):
@@ -98,14 +114,16 @@ SLOW_S = 10.0  # an interaction slower than this is repeated fewer times (the fi
 def measure(store: db.Store, inter: Interaction, raw: duckdb.DuckDBPyConnection, repeats: int) -> dict:
     """App (queries + finish) and raw (same SQL) timings of one interaction; query-only app time too."""
     def app_queries():
-        return [store.run(q, **p) for q, p in inter.steps]
+        return [run_step(store.run, q, p) for q, p in inter.steps]
 
     def app():
         frames = app_queries()
         return inter.finish(frames) if inter.finish else frames
 
     def raw_run():
-        return [raw.execute(db.query_text(q), p).df() for q, p in inter.steps]
+        def raw_query(name, **params):
+            return raw.execute(db.query_text(name), params).df()
+        return [run_step(raw_query, q, p) for q, p in inter.steps]
 
     first = timed(app, 1, warmup=0)[0]
     fast = first < SLOW_S  # a slow one is timed once (the first run): it is far off target anyway

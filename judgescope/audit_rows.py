@@ -111,3 +111,16 @@ def review_count(run, filters: dict) -> int:
         return int(run("audit_review_count", **filters)["rows"].iloc[0])
     rest = {k: v for k, v in filters.items() if k != "q"}
     return int(run("audit_review_count_prebuilt", **rest)["rows"].iloc[0])
+
+
+def review_page(run, filters: dict, after: tuple[float, str], desc: bool, page_size: int) -> pd.DataFrame:
+    """One Review page by keyset. Without a text search the prebuilt counts bound the scores the
+    page can hold (audit_review_page_bound), so the score-sorted audit is read only that far."""
+    bounded = dict(filters)
+    if not filters["q"]:
+        rest = {k: v for k, v in filters.items() if k != "q"}
+        bound = float(run("audit_review_page_bound", **rest, after_score=after[0], descending=desc,
+                          page_size=page_size)["bound"].iloc[0])
+        bounded["min_score" if desc else "max_score"] = bound
+    return run("audit_review_page_desc" if desc else "audit_review_page", **bounded,
+               after_score=after[0], after_id=after[1], page_size=page_size)

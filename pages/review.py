@@ -35,8 +35,7 @@ desc = order == "highest first"
 pages = audit_rows.keyset_pages(st.session_state, ("review", tuple(map(str, filters.values())), desc))
 after = pages[-1] if pages else ((1e308 if desc else -1.0), "")
 page_size = 50
-rows = ui.run("audit_review_page_desc" if desc else "audit_review_page", **filters,
-              after_score=after[0], after_id=after[1], page_size=page_size)
+rows = audit_rows.review_page(ui.run, filters, after, desc, page_size)
 first = len(pages) * page_size
 st.markdown(f"**{total:,}** rows match; showing {first + min(1, len(rows)):,}–{first + len(rows):,}. "
             "Select a row to open it.")

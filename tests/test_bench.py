@@ -12,7 +12,7 @@ import pytest
 
 from bench import generate as gen
 from bench import report
-from judgescope import audit, catalog, verify
+from judgescope import audit, audit_rows, catalog, verify
 
 ROWS = 2_000
 
@@ -140,3 +140,26 @@ def _fake_size(p95: float, ratio_raw: float, pandas_x: float, hash_x: float, rss
                                       ((400, 1.5, 10, 0.5, 3000), [False] * 5)])
 def test_targets_are_judged_against_the_issue(args, met):
     assert [ok for _, _, ok in report.targets(_fake_size(*args), None)] == met
+
+
+@pytest.mark.parametrize("desc", [False, True])
+@pytest.mark.parametrize("filters", [
+    {}, {"languages": ["th"], "units": ["paragraph"]}, {"min_score": 40.0, "max_score": 90.0},
+    {"run_groups": ["not recorded", "main"]}, {"languages": ["zz"]}])
+def test_bounded_review_pages_equal_unbounded_pages(bench_store, filters, desc):
+    """Every page read through the counts' score bound equals the page read without it, page
+    after page by keyset, until the list ends (ties on score cross page boundaries)."""
+    _, store, rows = bench_store
+    f = dict(languages=[], units=[], origins=[], run_groups=[], min_score=0.0, max_score=100.0, q="")
+    f |= filters
+    query = "audit_review_page_desc" if desc else "audit_review_page"
+    after, seen = ((1e308 if desc else -1.0), ""), 0
+    while True:
+        bounded = audit_rows.review_page(store.run, f, after, desc, 7)
+        direct = store.run(query, **f, after_score=after[0], after_id=after[1], page_size=7)
+        pd.testing.assert_frame_equal(bounded, direct)
+        seen += len(direct)
+        if len(direct) < 7:
+            break
+        after = (float(direct.score.iloc[-1]), str(direct.judge_record_id.iloc[-1]))
+    assert seen == audit_rows.review_count(store.run, f)
