@@ -62,13 +62,12 @@ def interactions(first_page_last: tuple[float, str], record_id: str, key: list[s
         Interaction("review", "highest first", [_page(ALL, top, desc=True)]),
         Interaction("review", "explanation search", [_count(dict(ALL, q="calendar")),
                                                      _page(dict(ALL, q="calendar"), page)]),
-        Interaction("review", "open a record", [("audit_record", {"record_id": record_id}),
-                                                ("audit_record_texts", {"record_id": record_id})],
+        Interaction("review", "open a record", [("record", {"record_id": record_id})],
                     needs=("audit", "snapshot")),
         Interaction("integrity", "verify summary (stored digests)", [("verify_summary", {})],
                     lambda frames: verify.by_language_unit(_summary(frames[0])), needs=("audit", "snapshot")),
         Interaction("integrity", "class list (500 rows)",
-                    [("verify_rows", {"class": "verified", "limit": 500})],
+                    [("class_rows", {"cls": "verified", "limit": 500})],
                     needs=("audit", "snapshot")),
         Interaction("excluded", "ledger", [("ledger_summary", {}), ("ledger_count", {"datasets": [], "reasons": []}),
                                            ("ledger_rows", {"datasets": [], "reasons": [], "limit": 5000})]),
@@ -76,10 +75,13 @@ def interactions(first_page_last: tuple[float, str], record_id: str, key: list[s
 
 
 # Steps the page runs through a judgescope function that calls several named queries (Review's
-# count from the prebuilt counts, its page bounded by them): run with the app's or the raw runner.
+# count from the prebuilt counts, its page bounded by them; Integrity's rows, then their
+# texts): run with the app's runner or the raw one.
 COMPOSITE = {
     "review_count": lambda run, filters: pd.DataFrame({"rows": [audit_rows.review_count(run, filters)]}),
     "review_page": lambda run, filters, after, desc: audit_rows.review_page(run, filters, after, desc, 50),
+    "class_rows": verify.class_rows,
+    "record": lambda run, record_id: audit_rows.record_texts(run, run("audit_record", record_id=record_id).iloc[0]),
 }
 
 

@@ -124,3 +124,14 @@ def review_page(run, filters: dict, after: tuple[float, str], desc: bool, page_s
         bounded["min_score" if desc else "max_score"] = bound
     return run("audit_review_page_desc" if desc else "audit_review_page", **bounded,
                after_score=after[0], after_id=after[1], page_size=page_size)
+
+
+def record_texts(run, record: pd.Series) -> pd.DataFrame:
+    """The snapshot texts of one audit row (a row of audit_record.sql), by its key values."""
+    def value(col):
+        v = record[col]
+        return None if v is None or (isinstance(v, float) and v != v) or v is pd.NA else str(v)
+    return run("audit_record_texts", instance_id=value("instance_id"),
+               target_language=value("target_language"), unit=value("unit"),
+               paragraph_id=value("paragraph_id"), source_sha256=value("source_text_sha256"),
+               candidate_sha256=value("candidate_text_sha256"))

@@ -39,7 +39,7 @@ ui.url_value_notice("class", present)
 # Options are the class names themselves: a bound widget writes the option's label to the URL.
 chosen = st.radio("Class", present, index=present.index(default), key="class",
                   bind="query-params", horizontal=True)
-rows = ui.run("verify_rows", **{"class": chosen}, limit=LIST_LIMIT)
+rows = verify.class_rows(ui.run, chosen, LIST_LIMIT)
 shown = summary.counts[chosen]
 st.caption(f"{shown:,} row{'s' if shown != 1 else ''}" + (f"; the first {LIST_LIMIT:,} are listed" if shown > LIST_LIMIT else "")
            + f"; texts of the first {min(DETAIL_ROWS, len(rows))} below. Differences are marked ⟦…⟧ "

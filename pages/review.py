@@ -76,7 +76,7 @@ if record_id:
     st.markdown("**Judge explanation**")
     ui.text_block(r["judge_explanation"], "en", empty="(no explanation recorded)")
     if "snapshot" in ui.roles():
-        texts = ui.run("audit_record_texts", record_id=record_id)
+        texts = audit_rows.record_texts(ui.run, r)
         if texts.empty:
             st.info("The source snapshot has no text for this row.")
         else:

@@ -4,7 +4,7 @@ import duckdb
 import pandas as pd
 import pytest
 
-from judgescope import audit, db
+from judgescope import audit, audit_rows, db
 from judgescope.catalog import record_index_views
 from judgescope.schema import SCHEMAS
 
@@ -23,7 +23,8 @@ PARAMS = {
                                 "descending": False, "page_size": 2},
     "audit_build_record_index": {},
     "audit_record": {"record_id": "r1"},
-    "audit_record_texts": {"record_id": "r1"},
+    "audit_record_texts": {"instance_id": "i1", "target_language": "th", "unit": "answer",
+                           "paragraph_id": None, "source_sha256": "h1", "candidate_sha256": "h1"},
     "audit_exact_copy_rows": {"languages": [], "units": [], "limit": 10},
     "audit_exact_copy_rows_texts": {"languages": [], "units": [], "limit": 10},
     "audit_worst_rows": {"k": 1, "max_score": 100.0},
@@ -148,8 +149,10 @@ def test_exact_copies_overlap_and_texts(store):
     assert counts.exact_copies.sum() == 1 and counts.hashed.sum() == 5
     rows = store.run("audit_exact_copy_rows_texts", languages=[], units=[], limit=10)
     assert rows.candidate_text.tolist() == ["Barack Obama"]
-    texts = store.run("audit_record_texts", record_id="r4")
+    texts = audit_rows.record_texts(store.run, store.run("audit_record", record_id="r4").iloc[0])
     assert texts.candidate_text.tolist() == ["Kandidat vier"]
+    question = store.run("audit_record", record_id="r1").iloc[0]
+    assert audit_rows.record_texts(store.run, question).source_text.tolist() == ["Barack Obama"]
     overlap = store.run("audit_overlap").set_index("unit")
     assert overlap.loc["answer", "overlap"] == 1 and overlap.loc["paragraph", "overlap"] == 1
     diffs = store.run("audit_paired_diff_counts")

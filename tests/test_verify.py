@@ -82,7 +82,7 @@ def store(tmp_path) -> db.Store:
 
 
 def test_every_class_on_the_fixture(store):
-    rows = pd.concat([store.run("verify_rows", **{"class": c}, limit=100) for c in verify.CLASSES])
+    rows = pd.concat([verify.class_rows(store.run, c, 100) for c in verify.CLASSES])
     got = {r.judge_record_id: (r["class"], r.hint) for _, r in rows.iterrows()}
     want = {c[0]: (c[8], c[9]) for c in CASES}
     assert {k: (c, None if h is None or h != h else h) for k, (c, h) in got.items()} == want
@@ -125,15 +125,15 @@ def test_key_subset_changes_the_join(store):
 def test_duckdb_sha256_equals_hashlib(text, tmp_path):
     cases = [("r", "i", "th", "answer", None, text, text, [(text, text)], "verified", None)]
     st = Catalog(load_manifest(write_fixture(tmp_path / "h", cases))).store("fx")
-    row = st.run("verify_rows", **{"class": "verified"}, limit=5).iloc[0]
+    row = verify.class_rows(st.run, "verified", 5).iloc[0]
     assert row.source_sha256 == row.candidate_sha256 == sha(text)
 
 
 def test_recomputed_and_stored_hashes_are_listed(store):
-    row = store.run("verify_rows", **{"class": "candidate_mismatch"}, limit=5).iloc[0]
+    row = verify.class_rows(store.run, "candidate_mismatch", 5).iloc[0]
     assert row.stored_candidate_sha256 == sha(NFC_CAFE)
     assert row.candidate_sha256 == sha(NFD_CAFE) and row.candidate_text == NFD_CAFE
-    assert store.run("verify_rows", **{"class": "verified"}, limit=1).shape[0] == 1
+    assert verify.class_rows(store.run, "verified", 1).shape[0] == 1
 
 
 def test_report_json_shape(store):
@@ -178,17 +178,18 @@ def test_class_list_is_the_first_rows_in_order(tmp_path):
              for i, (lang, unit) in enumerate([(l, u) for l in ("th", "ar", "de") for u in
                                                 ("answer", "question")] * 7)]
     st = Catalog(load_manifest(write_fixture(tmp_path / "o", cases))).store("fx")
-    got = st.run("verify_rows", **{"class": "verified"}, limit=10)
-    every = st.run("verify_rows", **{"class": "verified"}, limit=1000)
+    got = verify.class_rows(st.run, "verified", 10)
+    every = verify.class_rows(st.run, "verified", 1000)
     assert len(every) == len(cases)
     assert got["judge_record_id"].tolist() == every["judge_record_id"].head(10).tolist()
     keys = list(zip(every.target_language, every.unit, every.judge_record_id))
     assert keys == sorted(keys)
 
 
-@pytest.mark.parametrize("name", ["verify_summary", "verify_problem_ids", "verify_rows"])
+@pytest.mark.parametrize("name", ["verify_summary", "verify_problem_ids", "verify_rows",
+                                  "verify_row_texts"])
 def test_queries_bind_strictly(store, name):
-    params = {"class": "verified", "limit": 1}
+    params = {"class": "verified", "limit": 1, "positions": [0]}
     wanted = {p: params[p] for p in db.query_params(name)}
     store.run(name, **wanted)
     with pytest.raises(db.DBError):

@@ -142,7 +142,7 @@ def test_nested_jsonl_snapshot_is_flattened_and_verifies(tmp_path):
     assert (s.verified, s.checked, s.unreferenced) == (7, 7, 0)
     # The flat rows of one instance share its _file/_row lineage: the list must still show each
     # audit row once, with its own snapshot texts (joined by position in the clean file).
-    rows = cat.store("n").run("verify_rows", **{"class": "verified"}, limit=100)
+    rows = verify.class_rows(cat.store("n").run, "verified", 100)
     assert len(rows) == 7 and rows.judge_record_id.is_unique
     assert (rows.source_sha256 == rows.stored_source_sha256).all()
 
