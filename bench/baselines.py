@@ -41,7 +41,7 @@ def aggregations(store: db.Store):
         ("score counts split by run_group", lambda: run("audit_score_counts", facet="run_group"),
          lambda df: df.groupby(keys + ["run_group", "score"], observed=True, dropna=False).size()),
         ("score counts split by source_split",
-         lambda: run("audit_facet_score_counts", facet="source_split"),
+         lambda: run("audit_score_counts", facet="source_split"),
          lambda df: df.groupby(keys + ["source_split", "score"], observed=True, dropna=False).size()),
         ("filter values (language, unit, origin, run group)", lambda: run("audit_filter_values"),
          lambda df: df.groupby(["target_language", "unit", "score_origin", "run_group"],

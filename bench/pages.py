@@ -51,7 +51,7 @@ def interactions(first_page_last: tuple[float, str], record_id: str, key: list[s
         Interaction("distributions", "facet run_group", [("audit_score_counts", {"facet": "run_group"})],
                     _dist(True)),
         Interaction("distributions", "facet source_split",
-                    [("audit_facet_score_counts", {"facet": "source_split"})], _dist(True)),
+                    [("audit_score_counts", {"facet": "source_split"})], _dist(True)),
         Interaction("languages", "heatmap + tails", [("audit_score_counts", {"facet": "none"})], _languages),
         Interaction("languages", "worst rows k=3",
                     [("audit_worst_rows", {"k": 3, "max_score": worst_cutoff})]),

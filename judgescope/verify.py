@@ -94,7 +94,7 @@ ROW_COLUMNS = ["judge_record_id", "target_language", "unit", "paragraph_id", "cl
 
 
 def class_rows(run: Runner, cls: str, limit: int) -> pd.DataFrame:
-    """The first `limit` audit rows of one class (by language, unit, id) with stored and
+    """The first `limit` audit rows of one class, in snapshot order, with stored and
     recomputed hashes and the snapshot texts. A verified row's hashes are its snapshot row's
     digests (they matched); texts come with every class that has one snapshot row."""
     rows = run("verify_rows", **{"class": cls}, limit=limit)

@@ -41,7 +41,7 @@ chosen = st.radio("Class", present, index=present.index(default), key="class",
                   bind="query-params", horizontal=True)
 rows = verify.class_rows(ui.run, chosen, LIST_LIMIT)
 shown = summary.counts[chosen]
-st.caption(f"{shown:,} row{'s' if shown != 1 else ''}" + (f"; the first {LIST_LIMIT:,} are listed" if shown > LIST_LIMIT else "")
+st.caption(f"{shown:,} row{'s' if shown != 1 else ''}" + (f"; the first {LIST_LIMIT:,} in snapshot order are listed" if shown > LIST_LIMIT else "")
            + f"; texts of the first {min(DETAIL_ROWS, len(rows))} below. Differences are marked ⟦…⟧ "
            "with invisible characters written out (⟨space⟩, ⟨U+0301⟩).")
 ui.table(rows.drop(columns=["source_text", "candidate_text"]))

@@ -1,6 +1,6 @@
 -- The first audit rows of one class, with the hashes kept for non-verified rows and the position
 -- of their snapshot row (verify.class_rows adds the snapshot's digests and texts from
--- verify_row_texts.sql). `hash_verification` is written sorted by class, language, unit and id
+-- verify_row_texts.sql). `hash_verification` is written sorted by class and snapshot position
 -- (verify_build_rows.sql) and DuckDB keeps a single file's order, so the first $limit rows of
 -- the class are the first in that order and only the row groups holding the class are read.
 -- Params: $class (one of verify.CLASSES), $limit (rows).
