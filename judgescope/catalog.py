@@ -29,7 +29,9 @@ _LOCK = threading.RLock()
 SNAPSHOT_DIGESTS = (", sha256(CAST(source_text AS VARCHAR)) AS source_sha256_computed"
                     ", sha256(CAST(candidate_text AS VARCHAR)) AS candidate_sha256_computed")
 # Bounds for DuckDB: a build or a collection's queries spill to disk rather than take the machine.
-BUILD_MEMORY, STORE_MEMORY = "2GB", "1536MB"
+# Derived tables (verification join, record index) are built inside the app's process on first
+# open, so they get less: the process stays under 2 GB while one is built.
+BUILD_MEMORY, DERIVED_MEMORY, STORE_MEMORY = "2GB", "1GB", "1536MB"
 SCORED_KINDS = ("judge_audit", "raw_judge_records")
 _HASHES: dict[tuple, str] = {}
 
@@ -244,7 +246,7 @@ def build_derived(inputs: dict[str, Path], steps: list[tuple[str, str, dict]], f
     """Run the steps of derived_views into `folder` (built beside it, renamed when complete)."""
     tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=_ensure(folder.parent)))
     spill = folder.parent / f".spill-{tmp.name}"
-    con = db.scratch(temp_dir=spill, memory_limit=BUILD_MEMORY)
+    con = db.scratch(temp_dir=spill, memory_limit=DERIVED_MEMORY)
     try:
         for view, path in inputs.items():
             con.execute(db.view_sql(view, [path]))
