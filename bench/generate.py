@@ -144,8 +144,11 @@ def batch(start: int, stop: int, pool) -> tuple[pa.Table, pa.Table]:
     answer = pc.binary_join_element_wise(words.take(pa.array(lang * POOL + _h(i, 3, POOL))),
                                          words.take(pa.array(lang * POOL + _h(i, 4, POOL))), " ")
     src_answer = plain.take(pa.array(_h(j, 5, POOL)))
-    source = pc.if_else(pa.array(slot == 5), pc.utf8_slice_codeunits(src_answer, 0, 12), source)
+    short = pc.utf8_rtrim_whitespace(pc.utf8_slice_codeunits(src_answer, 0, 12))
+    source = pc.if_else(pa.array(slot == 5), short, source)
     cand = pc.if_else(pa.array(slot == 5), answer, cand)
+    copied = pa.array((slot == 5) & (_h(i, 7, 50) == 0))  # a name kept as is: an exact copy
+    cand = pc.if_else(copied, source, cand)
     spaced = pa.array(_h(i, 6, 2000) == 0)  # recorded hash omits this trailing space
     cand = pc.if_else(spaced, pc.binary_join_element_wise(cand, pa.scalar(""), " "), cand)
     snapshot = pa.table({"instance_id": instance_id, "source_id": source_id, "target_language": codes,

@@ -282,6 +282,16 @@ def verification_views(audit: Path, snapshot: Path, key: list[str]) -> dict[str,
     return derived_views("verify", inputs, verification_steps(key)) | {"snapshot_numbered": [snapshot]}
 
 
+def exact_copy_views(audit: Path, snapshot: Path | None) -> dict[str, list[Path]]:
+    """Views `audit_exact_copies` (every exact-copy row, with the snapshot's candidate text when
+    there is a snapshot) and `audit_exact_copy_summary` (counts per language × unit), built once
+    per audit (and snapshot) file: the Exact copies page then filters a few rows."""
+    inputs = {"audit": audit} | ({"snapshot": snapshot} if snapshot else {})
+    rows = "audit_build_exact_copies_texts" if snapshot else "audit_build_exact_copies"
+    return derived_views("copies", inputs, [("audit_exact_copies", rows, {}),
+                                            ("audit_exact_copy_summary", "audit_build_exact_copy_counts", {})])
+
+
 def record_index_views(audit: Path) -> dict[str, list[Path]]:
     """View `audit_record_index` (judge_record_id, score sorted by id), built once per audit
     file: opening one record reads a row group of it, then only the audit's row groups holding
@@ -341,6 +351,8 @@ class Catalog:
                 views |= self._verification(collection, roles)
                 if "audit" in roles:
                     views |= record_index_views(roles["audit"].path("clean"))
+                    snapshot = roles["snapshot"].path("clean") if "snapshot" in roles else None
+                    views |= exact_copy_views(roles["audit"].path("clean"), snapshot)
                 views |= {f"{role}_counts": [d.path("counts")] for role, d in
                           self.roles(collection).items() if d.path("counts").exists()}
                 views |= {f"{role}_excluded": [d.path("excluded")] for role, d in

@@ -29,14 +29,14 @@ lang = c[0].multiselect("Language (code)", langs, key="lang", bind="query-params
 unit = c[1].multiselect("Unit", units, key="unit", bind="query-params")
 limit = 5_000
 has_texts = "snapshot" in ui.roles()
-query = "audit_exact_copy_rows_texts" if has_texts else "audit_exact_copy_rows"
-rows = ui.run(query, languages=lang, units=unit, limit=limit)
+rows = ui.run("audit_exact_copy_rows", languages=lang, units=unit, limit=limit)
 if has_texts:
     rows = audit_rows.exact_copy_hints(rows)
     st.caption("Hints, from the snapshot's candidate text: *Latin in non-Latin language* — only "
                "Latin letters although the target language is written in another script; "
                "*name or number* — short, capitalised words or digits rather than a sentence.")
 else:
+    rows = rows.drop(columns="candidate_text")
     st.caption("This collection has no source snapshot, so texts and triage hints are not "
                "available; the judge's score and explanation are.")
 total = int(counts[(counts.target_language.isin(lang or langs)) & (counts.unit.isin(unit or units))]

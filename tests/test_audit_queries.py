@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from judgescope import audit, audit_rows, db
-from judgescope.catalog import record_index_views
+from judgescope.catalog import exact_copy_views, record_index_views
 from judgescope.schema import SCHEMAS
 
 AUDIT_COLUMNS = [c.name for c in SCHEMAS["judge_audit"].columns]
@@ -26,7 +26,9 @@ PARAMS = {
     "audit_record_texts": {"instance_id": "i1", "target_language": "th", "unit": "answer",
                            "paragraph_id": None, "source_sha256": "h1", "candidate_sha256": "h1"},
     "audit_exact_copy_rows": {"languages": [], "units": [], "limit": 10},
-    "audit_exact_copy_rows_texts": {"languages": [], "units": [], "limit": 10},
+    "audit_build_exact_copies": {},
+    "audit_build_exact_copies_texts": {},
+    "audit_build_exact_copy_counts": {},
     "audit_worst_rows": {"k": 1, "max_score": 100.0},
     "audit_missing_explanations": {"limit": 10},
     "audit_raw_excluded_rows": {"limit": 10},
@@ -90,6 +92,7 @@ def store(tmp_path_factory) -> db.Store:
     con.execute("COPY frame TO $p (FORMAT parquet)", {"p": str(tmp / "l.parquet")})
     views["ledger"] = [tmp / "l.parquet"]
     views |= record_index_views(views["audit"][0])
+    views |= exact_copy_views(views["audit"][0], views["snapshot"][0])
     return db.Store(views)
 
 
@@ -147,7 +150,7 @@ def test_review_filters_and_text_search(store):
 def test_exact_copies_overlap_and_texts(store):
     counts = store.run("audit_exact_copy_counts")
     assert counts.exact_copies.sum() == 1 and counts.hashed.sum() == 5
-    rows = store.run("audit_exact_copy_rows_texts", languages=[], units=[], limit=10)
+    rows = store.run("audit_exact_copy_rows", languages=[], units=[], limit=10)
     assert rows.candidate_text.tolist() == ["Barack Obama"]
     texts = audit_rows.record_texts(store.run, store.run("audit_record", record_id="r4").iloc[0])
     assert texts.candidate_text.tolist() == ["Kandidat vier"]

@@ -45,6 +45,15 @@ def test_generated_data_is_valid_and_deterministic(bench_store, tmp_path):
     assert audit_rows.num_rows == 50
 
 
+def test_generated_audit_has_exact_copies_and_the_page_lists_them(bench_store):
+    _, store, rows = bench_store
+    copies = rows[rows.candidate_text_sha256 == rows.source_text_sha256]
+    assert 0 < len(copies) < len(rows) / 100 and set(copies.unit) == {"answer"}
+    listed = store.run("audit_exact_copy_rows", languages=[], units=[], limit=10_000)
+    assert sorted(listed.judge_record_id) == sorted(copies.judge_record_id)
+    assert int(store.run("audit_exact_copy_counts")["exact_copies"].sum()) == len(copies)
+
+
 def test_generated_snapshot_verifies_with_whitespace_hints(bench_store):
     cat, store, _ = bench_store
     summary = verify.summarise(store.run)
@@ -115,7 +124,8 @@ def test_bench_pipeline_end_to_end(tmp_path):
     size = results["sizes"][0]
     assert size["rows"] == ROWS and size["build"]["bench_audit"]["rows"] == ROWS
     pages = {r["page"] for r in size["pages"]["interactions"]}
-    assert pages == {"distributions", "languages", "review", "integrity", "excluded"}
+    assert pages == {"distributions", "languages", "review", "integrity", "exact copies", "provenance",
+                     "excluded"}
     assert all(r["rows_returned"] for r in size["pages"]["interactions"] if r["page"] != "excluded")
     assert size["verify"]["snapshot_rows"] == ROWS and size["verify"]["text_mb"] > 0
     assert size["bootstrap"]["rows"] == ROWS and len(size["pandas"]["aggregations"]) >= 8

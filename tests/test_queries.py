@@ -19,7 +19,7 @@ def _views(sql: str) -> set[str]:
 ROLES = {s.role for s in SCHEMAS.values()} | {"audit_previous", "ledger"}
 KNOWN_VIEWS = (ROLES | {f"{r}_{s}" for r in ROLES for s in ("counts", "excluded")}
                | {"hash_verification", "hash_verification_summary", "snapshot_numbered",
-                  "audit_record_index"})
+                  "audit_record_index", "audit_exact_copies", "audit_exact_copy_summary"})
 
 
 def _store_for(name: str):

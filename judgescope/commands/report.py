@@ -10,6 +10,7 @@ from pathlib import Path
 import pandas as pd
 
 from judgescope import audit, db
+from judgescope.catalog import exact_copy_views
 from judgescope.cli import EXIT_OK, add_source_arguments, load_source
 from judgescope.sources import SourceError
 
@@ -89,7 +90,8 @@ def run(args) -> int:
                           "see `python -m judgescope validate`)", dataset=loaded.spec.name)
     if args.resamples < 1:
         raise SourceError("--resamples must be at least 1")
-    store = db.Store({"audit": [loaded.path("clean")], "audit_counts": [loaded.path("counts")]})
+    views = {"audit": [loaded.path("clean")], "audit_counts": [loaded.path("counts")]}
+    store = db.Store(views | exact_copy_views(loaded.path("clean"), None))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     _write(out / "SUMMARY.json", summary(store.run))
