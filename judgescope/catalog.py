@@ -292,6 +292,14 @@ def exact_copy_views(audit: Path, snapshot: Path | None) -> dict[str, list[Path]
                                             ("audit_exact_copy_summary", "audit_build_exact_copy_counts", {})])
 
 
+def compare_views(audit: Path, previous: Path) -> dict[str, list[Path]]:
+    """Views `audit_version_overlap` and `audit_paired_diffs` (Compare versions), built once per
+    pair of audit files: both join every row of one version to the other."""
+    return derived_views("compare", {"audit": audit, "audit_previous": previous},
+                         [("audit_version_overlap", "audit_build_overlap", {}),
+                          ("audit_paired_diffs", "audit_build_paired_diff_counts", {})])
+
+
 def record_index_views(audit: Path) -> dict[str, list[Path]]:
     """View `audit_record_index` (judge_record_id, score sorted by id), built once per audit
     file: opening one record reads a row group of it, then only the audit's row groups holding
@@ -353,6 +361,9 @@ class Catalog:
                     views |= record_index_views(roles["audit"].path("clean"))
                     snapshot = roles["snapshot"].path("clean") if "snapshot" in roles else None
                     views |= exact_copy_views(roles["audit"].path("clean"), snapshot)
+                if "audit" in roles and "audit_previous" in roles:
+                    views |= compare_views(roles["audit"].path("clean"),
+                                           roles["audit_previous"].path("clean"))
                 views |= {f"{role}_counts": [d.path("counts")] for role, d in
                           self.roles(collection).items() if d.path("counts").exists()}
                 views |= {f"{role}_excluded": [d.path("excluded")] for role, d in
