@@ -1,9 +1,6 @@
--- Prompt version and hash, requested and resolved judge model, run group, per unit. Params: none.
-SELECT unit, coalesce(run_group, 'not recorded') AS run_group, count(*) AS n,
-       coalesce(requested_judge_model, 'not recorded') AS requested_judge_model,
-       coalesce(resolved_judge_revision, 'not recorded') AS resolved_judge_revision,
-       coalesce(judge_prompt_version, 'not recorded') AS judge_prompt_version,
-       coalesce(judge_prompt_sha256, 'not recorded') AS judge_prompt_sha256
-FROM audit
-GROUP BY ALL
+-- Prompt version and hash, requested and resolved judge model, run group, per unit, from the
+-- table built once per audit file (audit_build_model_provenance.sql). Params: none.
+SELECT unit, run_group, n, requested_judge_model, resolved_judge_revision, judge_prompt_version,
+       judge_prompt_sha256
+FROM audit_model_provenance_summary
 ORDER BY unit, run_group, judge_prompt_version

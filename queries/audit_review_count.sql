@@ -3,9 +3,6 @@
 -- $q (plain text searched in explanations, case-insensitive; '' = no search).
 SELECT count(*) AS rows
 FROM audit
-WHERE (len($languages) = 0 OR list_contains($languages, target_language))
-  AND (len($units) = 0 OR list_contains($units, unit))
-  AND score BETWEEN $min_score AND $max_score
-  AND (len($origins) = 0 OR list_contains($origins, coalesce(score_origin, 'not recorded')))
-  AND (len($run_groups) = 0 OR list_contains($run_groups, coalesce(run_group, 'not recorded')))
+WHERE review_match($languages, $units, $origins, $run_groups, $min_score, $max_score,
+                   target_language, unit, score, score_origin, run_group)
   AND ($q = '' OR contains(lower(coalesce(judge_explanation, '')), lower($q)))

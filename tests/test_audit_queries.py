@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from judgescope import audit, audit_rows, db
-from judgescope.catalog import compare_views, exact_copy_views, record_index_views
+from judgescope.catalog import audit_summary_views, compare_views, exact_copy_views
 from judgescope.schema import SCHEMAS
 
 AUDIT_COLUMNS = [c.name for c in SCHEMAS["judge_audit"].columns]
@@ -30,6 +30,7 @@ PARAMS = {
     "audit_build_exact_copies_texts": {},
     "audit_build_exact_copy_counts": {},
     "audit_build_overlap": {},
+    "audit_build_model_provenance": {},
     "audit_build_paired_diff_counts": {},
     "audit_worst_rows": {"k": 1, "max_score": 100.0},
     "audit_missing_explanations": {"limit": 10},
@@ -93,7 +94,7 @@ def store(tmp_path_factory) -> db.Store:
     con.register("frame", ledger)
     con.execute("COPY frame TO $p (FORMAT parquet)", {"p": str(tmp / "l.parquet")})
     views["ledger"] = [tmp / "l.parquet"]
-    views |= record_index_views(views["audit"][0])
+    views |= audit_summary_views(views["audit"][0])
     views |= exact_copy_views(views["audit"][0], views["snapshot"][0])
     views |= compare_views(views["audit"][0], views["audit_previous"][0])
     return db.Store(views)

@@ -20,7 +20,7 @@ ROLES = {s.role for s in SCHEMAS.values()} | {"audit_previous", "ledger"}
 KNOWN_VIEWS = (ROLES | {f"{r}_{s}" for r in ROLES for s in ("counts", "excluded")}
                | {"hash_verification", "hash_verification_summary", "snapshot_numbered",
                   "audit_record_index", "audit_exact_copies", "audit_exact_copy_summary",
-                  "audit_version_overlap", "audit_paired_diffs"})
+                  "audit_version_overlap", "audit_paired_diffs", "audit_model_provenance_summary"})
 
 
 def _store_for(name: str):
