@@ -110,8 +110,10 @@ def _summary(frame):
 
 
 def raw_connection(store: db.Store) -> duckdb.DuckDBPyConnection:
-    """A plain DuckDB connection with the same views over the same files (no lock, no cursor)."""
+    """A plain DuckDB connection with the same views over the same files and the same Parquet
+    metadata cache (no lock, no memory limit, no cursor)."""
     con = duckdb.connect(":memory:")
+    con.execute(db.PARQUET_METADATA_CACHE)  # the Store's one performance setting, for a like-for-like
     for view, paths in store.views.items():
         con.execute(db.view_sql(view, paths))  # the same text Store uses
     db.create_macros(con)  # the same shared table macros

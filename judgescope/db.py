@@ -83,6 +83,9 @@ def create_macros(con) -> None:
             pass
 
 
+PARQUET_METADATA_CACHE = "SET parquet_metadata_cache = true"
+
+
 class Store:
     """A locked connection whose views expose one collection's validated Parquet files."""
 
@@ -94,6 +97,9 @@ class Store:
             self.con.execute("SET memory_limit = $m", {"m": memory_limit})
         if temp_dir:  # set before the lock; spilling is DuckDB's own, not a user's file access
             self.con.execute("SET temp_directory = $d", {"d": str(temp_dir)})
+        # Parse each Parquet footer once, not on every query: a 10M-row file has hundreds of row
+        # groups whose statistics every pruned lookup reads (the files never change in place).
+        self.con.execute(PARQUET_METADATA_CACHE)
         for view, paths in self.views.items():
             # Identifiers come from the fixed role names in schema.py, never from user text.
             self.con.execute(view_sql(view, paths))
