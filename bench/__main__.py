@@ -74,7 +74,8 @@ def measure_size(rows: int, args, log) -> dict:
             extra += ("--only", args.pages)
         size[phase] = run_phase(phase, prep["folder"], args.repeats, *extra)
         saved.write_text(json.dumps(size[phase]))
-    size["memory_limit"] = args.memory_limit or None
+    from judgescope.catalog import STORE_MEMORY
+    size["memory_limit"] = args.memory_limit or STORE_MEMORY
     return size
 
 
@@ -94,11 +95,12 @@ def main(argv=None) -> int:
     parser.add_argument("--render-only", action="store_true",
                         help="only re-render --results from the --json of an earlier run")
     parser.add_argument("--rebuild", action="store_true", help="regenerate data and rebuild caches")
-    parser.add_argument("--memory-limit", default="2GB",
+    parser.add_argument("--memory-limit", default="",
                         help="DuckDB memory_limit of the app's Store in the timed phases "
-                             "('' = as catalog.store makes it: DuckDB's default, 80%% of RAM)")
-    parser.add_argument("--build-memory-limit", default="2GB",
-                        help="DuckDB memory_limit for the cold build ('' = DuckDB's 80%% of RAM)")
+                             "(default: as catalog.store makes it, catalog.STORE_MEMORY)")
+    parser.add_argument("--build-memory-limit", default="",
+                        help="DuckDB memory_limit for the cold build (default: the app's own, "
+                             "catalog.BUILD_MEMORY)")
     parser.add_argument("--notes", type=Path, help="markdown shown under the targets "
                         "(default: bench/analysis.py, written for the committed run)")
     args = parser.parse_args(argv)

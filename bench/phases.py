@@ -49,7 +49,8 @@ def build(args) -> dict:
     cat = _catalog(args.manifest)
     cat.store(COLLECTION)
     seconds = time.perf_counter() - t
-    out = {"seconds": seconds, "memory_limit": args.build_memory_limit or None}
+    from judgescope.catalog import BUILD_MEMORY
+    out = {"seconds": seconds, "memory_limit": args.build_memory_limit or BUILD_MEMORY}
     for d in cat.collection_datasets(COLLECTION):
         if not d.ok:
             raise SystemExit(f"{d.spec.name}: {d.error}")

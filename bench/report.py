@@ -141,7 +141,7 @@ def size_section(size: dict) -> list[str]:
            "App = `db.Store.run` of the page's named queries + the judgescope function that builds its "
            "table; queries only = the same without that function; raw = the same SQL text and "
            "parameters on a plain DuckDB connection over the same files."
-           + (f" The Store runs with DuckDB memory_limit {size['memory_limit']} (see the analysis)."
+           + (f" The Store runs with DuckDB memory_limit {size['memory_limit']}, as in the app."
               if size.get("memory_limit") else ""), ""]
     out += interactions_table(size)
     for title, phase, lines in (("Aggregations: app vs pandas", "pandas", pandas_table),

@@ -28,10 +28,11 @@ _LOCK = threading.RLock()
 # it (every page's sidebar badge) joins stored digests instead of re-hashing gigabytes of text.
 SNAPSHOT_DIGESTS = (", sha256(CAST(source_text AS VARCHAR)) AS source_sha256_computed"
                     ", sha256(CAST(candidate_text AS VARCHAR)) AS candidate_sha256_computed")
-# Bounds for DuckDB: a build or a collection's queries spill to disk rather than take the machine.
+# Bounds for DuckDB: a build or a collection's queries spill to disk rather than take the machine;
+# a build runs in the app's process on first use of a revision, so it too stays under 2 GB RSS.
 # Derived tables (verification join, record index) are built inside the app's process on first
 # open, so they get less: the process stays under 2 GB while one is built.
-BUILD_MEMORY, DERIVED_MEMORY, STORE_MEMORY = "2GB", "1GB", "1536MB"
+BUILD_MEMORY, DERIVED_MEMORY, STORE_MEMORY = "1536MB", "1GB", "1536MB"
 SCORED_KINDS = ("judge_audit", "raw_judge_records")
 # Rows per Parquet row group of every cached table. Lookups (a Review page, a record, a snapshot
 # row by position) read whole row groups once min/max statistics have pruned the others, so a

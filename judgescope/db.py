@@ -83,7 +83,8 @@ def create_macros(con) -> None:
             pass
 
 
-PARQUET_METADATA_CACHE = "SET parquet_metadata_cache = true"
+# GLOBAL: every cursor (a connection of its own) inherits it.
+PARQUET_METADATA_CACHE = "SET GLOBAL parquet_metadata_cache = true"
 
 
 class Store:
