@@ -364,13 +364,7 @@ class Catalog:
                 roles = self.roles(collection)
                 views = {role: [d.path("clean")] for role, d in roles.items()}
                 views |= self._verification(collection, roles)
-                if "audit" in roles:
-                    views |= audit_summary_views(roles["audit"].path("clean"))
-                    snapshot = roles["snapshot"].path("clean") if "snapshot" in roles else None
-                    views |= exact_copy_views(roles["audit"].path("clean"), snapshot)
-                if "audit" in roles and "audit_previous" in roles:
-                    views |= compare_views(roles["audit"].path("clean"),
-                                           roles["audit_previous"].path("clean"))
+                views |= self._derived(roles)
                 views |= {f"{role}_counts": [d.path("counts")] for role, d in
                           self.roles(collection).items() if d.path("counts").exists()}
                 views |= {f"{role}_excluded": [d.path("excluded")] for role, d in
@@ -388,6 +382,25 @@ class Catalog:
         or there is nothing to verify)."""
         self.store(collection)
         return self._verify_problems.get(collection, [])
+
+    def _derived(self, roles: dict[str, Loaded]) -> dict[str, list[Path]]:
+        """The audit's derived tables; one that cannot be built is named on Overview and the
+        rest of the collection keeps working (its page then says the table is missing)."""
+        clean = {role: d.path("clean") for role, d in roles.items()}
+        wanted = []
+        if "audit" in clean:
+            wanted += [("record index and provenance", lambda: audit_summary_views(clean["audit"])),
+                       ("exact copies", lambda: exact_copy_views(clean["audit"], clean.get("snapshot")))]
+        if "audit" in clean and "audit_previous" in clean:
+            wanted.append(("version comparison",
+                           lambda: compare_views(clean["audit"], clean["audit_previous"])))
+        views: dict[str, list[Path]] = {}
+        for what, build in wanted:
+            try:
+                views |= build()
+            except SourceError as err:
+                self.manifest.problems.append(f"{what} of {roles['audit'].spec.name}: {err}")
+        return views
 
     def _verification(self, collection: str, roles: dict[str, Loaded]) -> dict[str, list[Path]]:
         if "audit" not in roles or "snapshot" not in roles:

@@ -198,3 +198,15 @@ def test_queries_bind_strictly(store, name):
     store.run(name, **wanted)
     with pytest.raises(db.DBError):
         store.run(name, **wanted, extra=1)
+
+
+def test_a_derived_table_that_cannot_be_built_is_named_not_fatal(tmp_path, monkeypatch):
+    from judgescope import catalog
+
+    def broken(*_args):
+        raise SourceError("disk full")
+    monkeypatch.setattr(catalog, "exact_copy_views", broken)
+    cat = Catalog(load_manifest(write_fixture(tmp_path / "fx")))
+    store = cat.store("fx")  # the collection still opens
+    assert "audit_exact_copies" not in store.views and "hash_verification" in store.views
+    assert any("exact copies of fx_audit" in p and "disk full" in p for p in cat.manifest.problems)
