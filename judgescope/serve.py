@@ -5,12 +5,31 @@ multipage mode, in which a `pages/` folder beside the main script is a list of s
 pages: until app.py has run once in a fresh server, a deep link such as /review?lang=th would
 run pages/review.py alone, without the frame and sidebar. Switching that mode off before the
 server starts makes every first request run app.py, as every later one does.
+
+While the server starts and the first browser loads Streamlit's scripts, a background thread
+imports what the first page needs and opens the active manifest's datasets from the cache, so
+the first script run does not wait for them.
 """
 
 import sys
+import threading
 from pathlib import Path
 
 APP = Path(__file__).resolve().parent.parent / "app.py"
+
+
+def warm() -> None:
+    """Imports and cached datasets of the first page; any problem is left for the page to show."""
+    try:
+        import judgescope.sidebar  # noqa: F401  (pandas, DuckDB, the UI helpers)
+        from judgescope.catalog import get_catalog
+
+        catalog = get_catalog()
+        first = next(iter(catalog.manifest.collections), None)
+        if first:
+            catalog.store(first)  # reads the cache; a dataset not validated yet is built here
+    except Exception:  # noqa: BLE001 - the app reports it, with its context, when it runs
+        pass
 
 
 def main() -> None:
@@ -18,6 +37,7 @@ def main() -> None:
     from streamlit.web import cli
 
     PagesManager.uses_pages_directory = False
+    threading.Thread(target=warm, name="judgescope-warm", daemon=True).start()
     sys.argv = ["streamlit", "run", str(APP), *sys.argv[1:]]
     sys.exit(cli.main())
 
