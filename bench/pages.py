@@ -40,8 +40,7 @@ def _languages(frames):
     return audit.tails_table(counts, 60), audit.mean_matrix(counts)
 
 
-def interactions(first_page_last: tuple[float, str], record_id: str, key: list[str],
-                 worst_cutoff: float = 100.0) -> list[Interaction]:
+def interactions(first_page_last: tuple[float, str], record_id: str, worst_cutoff: float = 100.0) -> list[Interaction]:
     """The interactions of every page that queries data (Overview reads report.json only)."""
     th = dict(ALL, languages=["th"], units=["paragraph"])
     low = dict(ALL, max_score=60.0)

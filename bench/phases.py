@@ -79,7 +79,7 @@ def page_timings(args) -> dict:
     raw = pages.raw_connection(store)
     wanted = set(args.only.split(",")) if args.only else None
     results = [pages.measure(store, inter, raw, args.repeats)
-               for inter in pages.interactions(last, record, key, cutoff)
+               for inter in pages.interactions(last, record, cutoff)
                if all(store.has(v) for v in inter.needs) and (not wanted or inter.page in wanted)]
     return {"interactions": results}
 

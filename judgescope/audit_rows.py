@@ -105,12 +105,16 @@ def excluded_summary(rows: pd.DataFrame) -> str:
             f"{len(rows) - scored:,} without a score.")
 
 
+def _without_search(filters: dict) -> dict:
+    """The Review filters the prebuilt per-score counts can answer (all but the text search)."""
+    return {k: v for k, v in filters.items() if k != "q"}
+
+
 def review_count(run, filters: dict) -> int:
     """Rows matching the Review filters: from the prebuilt counts unless text is searched."""
     if filters["q"]:
         return int(run("audit_review_count", **filters)["rows"].iloc[0])
-    rest = {k: v for k, v in filters.items() if k != "q"}
-    return int(run("audit_review_count_prebuilt", **rest)["rows"].iloc[0])
+    return int(run("audit_review_count_prebuilt", **_without_search(filters))["rows"].iloc[0])
 
 
 def review_page(run, filters: dict, after: tuple[float, str], desc: bool, page_size: int) -> pd.DataFrame:
@@ -118,8 +122,7 @@ def review_page(run, filters: dict, after: tuple[float, str], desc: bool, page_s
     page can hold (audit_review_page_bound), so the score-sorted audit is read only that far."""
     bounded = dict(filters)
     if not filters["q"]:
-        rest = {k: v for k, v in filters.items() if k != "q"}
-        bound = float(run("audit_review_page_bound", **rest, after_score=after[0], descending=desc,
+        bound = float(run("audit_review_page_bound", **_without_search(filters), after_score=after[0], descending=desc,
                           page_size=page_size)["bound"].iloc[0])
         bounded["min_score" if desc else "max_score"] = bound
     return run("audit_review_page_desc" if desc else "audit_review_page", **bounded,

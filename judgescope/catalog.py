@@ -28,10 +28,9 @@ _LOCK = threading.RLock()
 # it (every page's sidebar badge) joins stored digests instead of re-hashing gigabytes of text.
 SNAPSHOT_DIGESTS = (", sha256(CAST(source_text AS VARCHAR)) AS source_sha256_computed"
                     ", sha256(CAST(candidate_text AS VARCHAR)) AS candidate_sha256_computed")
-# Bounds for DuckDB: a build or a collection's queries spill to disk rather than take the machine;
-# a build runs in the app's process on first use of a revision, so it too stays under 2 GB RSS.
-# Derived tables (verification join, record index) are built inside the app's process on first
-# open, so they get less: the process stays under 2 GB while one is built.
+# Bounds for DuckDB: validation, derived tables (catalog.derived_views) and a collection's queries
+# spill to disk rather than take the machine. Validation and derived tables run in the app's
+# process on first use of a revision, so each keeps the process under 2 GB RSS.
 BUILD_MEMORY, DERIVED_MEMORY, STORE_MEMORY = "1536MB", "1GB", "1536MB"
 SCORED_KINDS = ("judge_audit", "raw_judge_records")
 # Rows per Parquet row group of every cached table. Lookups (a Review page, a record, a snapshot
@@ -365,10 +364,8 @@ class Catalog:
                 views = {role: [d.path("clean")] for role, d in roles.items()}
                 views |= self._verification(collection, roles)
                 views |= self._derived(roles)
-                views |= {f"{role}_counts": [d.path("counts")] for role, d in
-                          self.roles(collection).items() if d.path("counts").exists()}
-                views |= {f"{role}_excluded": [d.path("excluded")] for role, d in
-                          self.roles(collection).items() if d.path("excluded").exists()}
+                views |= {f"{role}_{part}": [d.path(part)] for role, d in roles.items()
+                          for part in ("counts", "excluded") if d.path(part).exists()}
                 views["ledger"] = [d.path("ledger") for d in loaded] or [_empty_ledger()]
                 self._stores[collection] = db.Store(views, memory_limit=STORE_MEMORY,
                                                     temp_dir=_ensure(cache_root() / ".spill"))

@@ -1,6 +1,7 @@
 """Pure statistics for JudgeScope: descriptives, seeded bootstraps, agreement, gates.
 
-numpy and the standard library only; no streamlit. Undefined values (n = 0, chance agreement = 1) are None.
+numpy and the standard library only; no streamlit. Undefined values (n = 0, chance agreement
+= 1) are None.
 Every randomised function takes an integer ``seed`` and uses ``np.random.default_rng(seed)``.
 """
 

@@ -96,23 +96,18 @@ ROW_COLUMNS = ["judge_record_id", "target_language", "unit", "paragraph_id", "cl
 def class_rows(run: Runner, cls: str, limit: int) -> pd.DataFrame:
     """The first `limit` audit rows of one class, in snapshot order, with stored and
     recomputed hashes and the snapshot texts. A verified row's hashes are its snapshot row's
-    digests (they matched); texts come with every class that has one snapshot row."""
+    digests (they matched); texts come with the classes that have one snapshot row."""
     rows = run("verify_rows", **{"class": cls}, limit=limit)
-    with_text = rows["class"].isin(("verified", *MISMATCHES)) & rows["snapshot_position"].notna()
-    positions = [int(p) for p in rows.loc[with_text, "snapshot_position"]]
-    texts = (run("verify_row_texts", positions=positions) if positions else
-             pd.DataFrame(columns=["snapshot_position", "source_text", "candidate_text",
-                                   "source_sha256_computed", "candidate_sha256_computed"]))
-    texts = texts.set_index("snapshot_position")
-    at = rows["snapshot_position"].where(with_text)
-    for col in ("source_text", "candidate_text"):
-        rows[col] = at.map(texts[col]) if len(texts) else None
+    positions = [int(p) for p in rows["snapshot_position"].dropna()]
+    if cls not in ("verified", *MISMATCHES) or not positions:  # missing, ambiguous: no one row
+        return rows.assign(source_text=None, candidate_text=None)[ROW_COLUMNS]
+    texts = run("verify_row_texts", positions=positions)
+    rows = rows.merge(texts, on="snapshot_position", how="left")
     for side in ("source", "candidate"):
-        digest = at.map(texts[f"{side}_sha256_computed"]) if len(texts) else pd.Series(None, index=rows.index)
+        digest = rows.pop(f"{side}_sha256_computed")
         for col in (f"stored_{side}_sha256", f"{side}_sha256"):
-            rows[col] = rows[col].where(rows[col].notna(), digest)
-    rows = rows.astype({"source_text": object, "candidate_text": object})
-    return rows[ROW_COLUMNS].reset_index(drop=True)
+            rows[col] = rows[col].fillna(digest)
+    return rows[ROW_COLUMNS]
 
 
 def by_language_unit(summary: Summary) -> pd.DataFrame:

@@ -12,11 +12,11 @@ st.caption("Each audit row is joined to the snapshot on the collection's key, an
            "A normalisation hint (NFC, whitespace) explains a mismatch; it is never a pass.")
 ui.need("audit", "snapshot", what="hash verification")
 key = ui.catalog().manifest.collections[ui.collection_name()].join_key
-st.caption(f"Joined on {', '.join(key)}. The snapshot's texts are hashed once per file revision "
+st.caption(f"Joined on {ui.md_literal(', '.join(key))}. The snapshot's texts are hashed once per file revision "
            "and the join is built once per pair of revisions, then read from the cache.")
 summary, origin, problems = ui.verification()
 for problem in problems:
-    st.error(f"Cannot verify: {problem}. Set join_key for this collection in the manifest.")
+    st.error(f"Cannot verify: {ui.md_literal(problem, limit=400)}. Set join_key for this collection in the manifest.")
 if summary is None:
     st.stop()
 

@@ -13,7 +13,6 @@ FILTERS = {"languages": [], "units": [], "origins": [], "run_groups": [], "min_s
            "max_score": 100.0, "q": ""}
 PARAMS = {
     "audit_score_counts": {"facet": "none"},
-    "audit_facet_score_counts": {"facet": "source_split"},
     "audit_review_count": FILTERS,
     "audit_review_count_prebuilt": {k: v for k, v in FILTERS.items() if k != "q"},
     "audit_review_export": FILTERS,
@@ -123,7 +122,7 @@ def test_score_counts_golden(store):
     got = store.run("audit_score_counts", facet="run_group")
     assert got[got.unit == "answer"][["score", "n"]].values.tolist() == [[10, 1], [40, 2]]
     assert set(got.facet.dropna()) == {"main"} and got.facet.isna().sum() == 1
-    rows = store.run("audit_facet_score_counts", facet="dataset_version")
+    rows = store.run("audit_score_counts", facet="dataset_version")
     assert rows.n.sum() == 5 and rows.facet.isna().all()
     assert audit.unit_summary(got).iloc[-1]["n"] == 5
 
