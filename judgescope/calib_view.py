@@ -47,7 +47,6 @@ def _report(items: pd.DataFrame, judgements: pd.DataFrame, judge_gate, panel_gat
 
 def load(splits: list[str], judge_gate=cal.JUDGE_GATE, panel_gate=cal.PANEL_GATE):
     """(frame, report) for the chosen splits; stops the page politely when nothing is left."""
-    ui.need("items", "judgements", what="the calibration pages")
     items = ui.run("calib_items", splits=splits)
     judgements = ui.run("calib_item_judgements", splits=splits)
     if items.empty or judgements.empty:

@@ -1,25 +1,31 @@
-"""The sidebar every page shares: collection picker, hash badge, pinned origins, synthetic label."""
+"""The sidebar every page shares: a skip link, the collection picker (titles; the id stays in the
+URL), links to the pages this collection can fill, the hash badge, pinned origins."""
 
 import streamlit as st
 
-from judgescope import ui, verify
+from judgescope import navigation, ui, verify
 
 
-def draw() -> None:
+def draw(current: navigation.PageSpec) -> None:
     cat = ui.catalog()
     names = list(cat.manifest.collections)
+    coll = ui.collection_name()
     with st.sidebar:
-        # Options are the names themselves: a bound widget puts the option's label in the URL.
-        st.selectbox("Collection", names, key="collection", bind="query-params")
-        coll = ui.collection_name()
-        st.caption(cat.manifest.collections[coll].title)
+        # First in the tab order: keyboard users jump past the sidebar to the page's title.
+        st.html('<a class="js-skip" href="#content" style="position:absolute;left:-999px" '
+                'onfocus="this.style.left=\'0\'" onblur="this.style.left=\'-999px\'">'
+                'Skip to main content</a>')
+        st.selectbox("Collection", names, index=names.index(coll), key=ui.PICKER_KEY,
+                     format_func=lambda n: cat.manifest.collections[n].title,
+                     on_change=ui.switch_collection, help=f"Collection id in the URL: {coll}")
         _load(cat, coll)
+        _menu(current, coll)
         if ui.dataset_for("audit"):  # hash verification is about audits; elsewhere it is noise
             _hash_badge()
         with st.expander("Datasets", expanded=False):
             for loaded in cat.collection_datasets(coll):
                 spec = loaded.spec
-                pin = f"{spec.hub}@{spec.revision[:7]}" if spec.hub else spec.path
+                pin = f"{spec.hub}@{(spec.revision or '')[:7]}" if spec.hub else spec.path
                 mark = ":material/check_circle:" if loaded.ok else ":material/error:"
                 st.caption(f"{mark} **{_md(spec.name)}** · `{pin}`"
                            + (" · synthetic demo" if spec.synthetic else ""))
@@ -27,6 +33,15 @@ def draw() -> None:
         if any(d.spec.synthetic for d in cat.collection_datasets(coll)):
             st.caption(":material/science: **Synthetic demo data**: generated rows that reproduce "
                        "published figures; texts are invented.")
+
+
+def _menu(current: navigation.PageSpec, coll: str) -> None:
+    """Links to the pages this collection fills, grouped by section, carrying the collection."""
+    for section, specs in navigation.by_section(ui.roles()).items():
+        st.caption(section)
+        for spec in specs:
+            st.page_link(spec.path, label=spec.title, icon=spec.icon,
+                         query_params={"collection": coll})
 
 
 def _load(cat, coll: str) -> None:

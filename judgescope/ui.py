@@ -23,11 +23,63 @@ def catalog() -> Catalog:
     return get_catalog()
 
 
+PICKER_KEY = "_collection_picker"
+
+
 def collection_name() -> str:
-    """The collection picked in the sidebar (URL parameter `collection`)."""
+    """The collection of this view: the URL's `collection`, else the last one picked, else the
+    manifest's first. The URL always carries it, so every view is a link."""
     names = list(catalog().manifest.collections)
-    value = st.session_state.get("collection") or st.query_params.get("collection")
-    return value if value in names else names[0]
+    if not names:
+        st.error("The manifest defines no collection; see Overview for its problems.")
+        st.stop()
+    value = st.query_params.get("collection")
+    if value in names:
+        return value
+    fallback = st.session_state.get("_collection")
+    fallback = fallback if fallback in names else names[0]
+    if value is not None and not st.session_state.get("_collection_notice_shown") == value:
+        st.session_state["_collection_notice_shown"] = value
+        st.toast(f"No collection {md_literal(repr(value))} in this manifest; showing "
+                 f"{md_literal(fallback)}.", icon=":material/warning:")
+    st.query_params["collection"] = fallback
+    return fallback
+
+
+def switch_collection() -> None:
+    """The picker's callback: the new collection starts clean (filters, record, page position)."""
+    new = st.session_state[PICKER_KEY]
+    for key in list(st.query_params):
+        st.session_state.pop(key, None)  # a URL-bound widget would write its old value back
+    st.query_params.clear()
+    st.query_params["collection"] = new
+    st.session_state["_collection"] = new
+
+
+def title(text: str) -> None:
+    """The page title, with the anchor the sidebar's skip link jumps to."""
+    st.title(text, anchor="content")
+
+
+def run_page(page, spec) -> None:
+    """Run the page when the collection fills it; otherwise one sentence naming those that do."""
+    if spec.fits(roles()):
+        page.run()
+        return
+    from judgescope import navigation
+
+    title(spec.title)
+    cat = catalog()
+    names = navigation.collections_for(
+        spec, {n: cat.roles(n) for n in cat.manifest.collections})
+    coll = cat.manifest.collections[collection_name()]
+    st.info(f"The collection **{md_literal(coll.title)}** has no {' or '.join(spec.needs)} dataset, "
+            f"which {spec.what} needs."
+            + (" These collections have one:" if names else
+               " No collection of this manifest has one; see Overview for datasets that failed to load."))
+    for name in names:
+        st.page_link(spec.path, label=cat.manifest.collections[name].title,
+                     icon=":material/arrow_forward:", query_params={"collection": name})
 
 
 @st.cache_data(max_entries=QUERY_CACHE_ENTRIES, show_spinner=False)
@@ -44,18 +96,6 @@ def run(query: str, **params) -> pd.DataFrame:
 
 def roles() -> dict:
     return catalog().roles(collection_name())
-
-
-def need(*wanted: str, what: str = "this page") -> None:
-    """Stop the page with a clear note when the collection lacks a dataset the page needs."""
-    have = roles()
-    missing = [r for r in wanted if r not in have]
-    if missing:
-        names = ", ".join(missing)
-        st.info(f"The collection **{collection_name()}** has no usable {names} dataset, which "
-                f"{what} needs. Pick another collection in the sidebar, or see Overview for "
-                "datasets that failed to load.")
-        st.stop()
 
 
 def text_block(text: str | None, lang: str | None = None, empty: str = "(empty)") -> None:
@@ -155,7 +195,12 @@ def ranking_frames():
 
 
 def verification():
-    """(summary, origin, problems) for the collection's audit against its snapshot.
+    """(summary, origin, problems) for the active collection: see verification_for."""
+    return verification_for(collection_name())
+
+
+def verification_for(collection: str):
+    """(summary, origin, problems) for a collection's audit against its snapshot.
 
     summary is None when there is nothing to verify or the inputs cannot be joined; problems
     then says why (empty when the collection simply has no snapshot).
@@ -163,47 +208,18 @@ def verification():
     from judgescope import verify
     from judgescope.db import DBError
 
-    have = roles()
+    cat = catalog()
+    have = cat.roles(collection)
     if "audit" not in have or "snapshot" not in have:
         return None, None, []
     origin = have["snapshot"].spec.origin.removeprefix("local: ")
-    problems = catalog().verify_problems(collection_name())
+    problems = cat.verify_problems(collection)
     if problems:
         return None, origin, problems
     try:
-        return verify.summarise(run), origin, []
+        return verify.summarise(cat.store(collection).run), origin, []
     except (verify.SourceError, DBError) as err:
         return None, origin, [str(err).splitlines()[0]]
-
-
-# Which pages read each kind of dataset (Overview links to them).
-PAGES_FOR_KIND = {
-    "judge_audit": ("pages/distributions.py", "pages/languages.py", "pages/review.py",
-                    "pages/exact_copies.py", "pages/provenance.py", "pages/compare.py",
-                    "pages/integrity.py"),
-    "source_snapshot": ("pages/integrity.py", "pages/review.py", "pages/exact_copies.py"),
-    "raw_judge_records": ("pages/provenance.py", "pages/excluded.py"),
-    "calibration_items": ("pages/calibration.py", "pages/calibration_humans.py",
-                          "pages/disagreements.py"),
-    "calibration_judgements": ("pages/calibration.py", "pages/disagreements.py",
-                               "pages/judgements.py"),
-    "pairwise_ranking": ("pages/ranking.py", "pages/position_bias.py", "pages/pairs.py"),
-    "human_verification": ("pages/verification.py",),
-}
-
-
-def page_links(kind: str) -> None:
-    """Links to the pages that use a kind of dataset, keeping the collection in the URL."""
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parent.parent
-    pages = [p for p in PAGES_FOR_KIND.get(kind, ()) if (root / p).exists()]
-    if not pages:
-        return
-    cols = st.columns(len(pages))
-    for col, page in zip(cols, pages):
-        with col:
-            st.page_link(page, query_params={"collection": collection_name()})
 
 
 # Control characters other than tab, newline and carriage return, shown as their Unicode "control pictures".
@@ -273,10 +289,74 @@ def ranking_decisions(what: str):
     from judgescope import ranking
     from judgescope.ranking_tables import NO_DECISIONS
 
-    need("ranking", what=what)
     pairs, decisions = ranking_frames()
     if decisions.empty:
         st.info(NO_DECISIONS)
         table(ranking.human_summary(pairs))
         st.stop()
     return pairs, decisions
+
+
+def literal(text: str) -> None:
+    """A sentence built from data values, shown as text inside markdown (links never form)."""
+    st.markdown(md_literal(text, limit=2_000))
+
+
+@st.cache_data(max_entries=32, show_spinner="Summarising the collection…")
+def _findings(manifest: str, collection: str) -> list:
+    from judgescope import audit, findings, ranking, verify
+    from judgescope import calibration as cal
+
+    cat = catalog()
+    have = cat.roles(collection)
+    run = cat.store(collection).run
+    out = []
+    if "audit" in have:
+        rep = have["audit"].report or {}
+        copies = run("audit_exact_copy_counts")["exact_copies"].sum()
+        summary, origin, problems = verification_for(collection)
+        hashes = verify.badge(summary, origin) if "snapshot" in have else None
+        if problems:
+            hashes = (f"not verified: {problems[0]}", "red")
+        out += findings.audit_findings(
+            audit.score_counts(run), excluded=int(rep.get("rows_excluded", 0)),
+            loaded=int(rep.get("rows_loaded", 0)), exact_copies=int(copies), hashes=hashes)
+    if "items" in have and "judgements" in have:
+        items, judgements = run("calib_items", splits=[]), run("calib_item_judgements", splits=[])
+        if not items.empty and not judgements.empty:
+            out += findings.calibration(cal.report(items, judgements))
+    if "ranking" in have:
+        _, decisions = ranking.load(run, have["ranking"].spec.name)
+        if not decisions.empty:
+            out += findings.ranking_findings(ranking.results(decisions, with_total=True),
+                                             ranking.ALL_DATASETS)
+    return out
+
+
+def findings() -> list:
+    """The collection's headline findings (cached per collection)."""
+    return _findings(str(catalog().manifest.path), collection_name())
+
+
+BADGE_ICONS = {"PASS": ":material/check_circle:", "FAIL": ":material/cancel:",
+               "INCONCLUSIVE": ":material/help:", "ok": ":material/check:",
+               "problem": ":material/warning:"}
+
+
+def badge_md(status: str | None, colour: str) -> str:
+    """A coloured markdown badge for a fixed status word (never data text)."""
+    if status not in BADGE_ICONS:
+        return ""
+    word = status if status.isupper() else ""
+    return f":{colour}-badge[{BADGE_ICONS[status]} {word}]".replace(" ]", "]") + " "
+
+
+def finding(f) -> None:
+    """One finding: a coloured badge, the sentence as text, and a link to the view proving it."""
+    from judgescope import navigation
+
+    spec = navigation.page(f.page)
+    text, link = st.columns([5, 2], vertical_alignment="center")
+    text.markdown(badge_md(f.status, f.colour) + md_literal(f.text, limit=2_000))
+    link.page_link(spec.path, label=f"{f.link} →", icon=spec.icon,
+                   query_params={"collection": collection_name(), **f.params})

@@ -6,7 +6,7 @@ from judgescope import calib_view as view
 from judgescope import calibration as cal
 from judgescope import ui
 
-st.title("Judges vs humans")
+ui.title("Judges vs humans")
 st.caption("Each judge's binary verdict (match = 1, no_match / no_answer = 0) and the panel's "
            "2-of-3 majority of those verdicts, against the human binary 2-of-3 majority. "
            "Scott's π uses pooled marginals; a gate passes only when the exact π reaches it.")

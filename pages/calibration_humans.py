@@ -6,7 +6,7 @@ from judgescope import calib_view as view
 from judgescope import calibration as cal
 from judgescope import ui
 
-st.title("Human agreement")
+ui.title("Human agreement")
 st.caption("Three humans per answer: match / no_match / no_answer. The comparison target is the "
            "binary 2-of-3 majority (match = 1, anything else = 0); a three-way tie still has one "
            "(it is 0). Agreement statistics use the three-way verdicts.")

@@ -5,8 +5,7 @@ import streamlit as st
 from judgescope import audit, charts, ui
 from judgescope.schema import language_name
 
-st.title("Compare audit versions")
-ui.need("audit", "audit_previous", what="the version comparison")
+ui.title("Compare audit versions")
 st.caption(f"Previous: `{ui.dataset_for('audit_previous').spec.name}` · current: "
            f"`{ui.dataset_for('audit').spec.name}`. Differences are current minus previous.")
 

@@ -6,7 +6,7 @@ from judgescope import calib_view as view
 from judgescope import calibration as cal
 from judgescope import ui
 
-st.title("Disagreements")
+ui.title("Disagreements")
 c = st.columns(3)
 with c[0]:
     splits = view.split_filter()

@@ -5,8 +5,7 @@ import streamlit as st
 from judgescope import audit, charts, ui
 from judgescope.schema import label, sort_units
 
-st.title("Score distributions")
-ui.need("audit", what="the distributions")
+ui.title("Score distributions")
 st.caption("Every figure is computed from the audit rows (score counts grouped in DuckDB). "
            "Filters live in the URL: copy the address to share this exact view.")
 

@@ -5,8 +5,7 @@ import streamlit as st
 from judgescope import audit_rows, ui
 from judgescope.schema import sort_units
 
-st.title("Exact copies of the source")
-ui.need("audit", what="the exact-copy view")
+ui.title("Exact copies of the source")
 st.info("An exact copy is a **review signal, not automatically an error**: proper names, "
         "numbers and titles are often rightly kept as they are, while a copied sentence usually "
         "means the translation fell back to the source. Read the judge's score and explanation "

@@ -4,7 +4,7 @@ import streamlit as st
 
 from judgescope import ui
 
-st.title("Excluded rows")
+ui.title("Excluded rows")
 st.caption("Rows that stay out of every statistic, counted by reason. Loaded = used + excluded "
            "for every dataset; nothing is dropped silently.")
 summary = ui.run("ledger_summary")

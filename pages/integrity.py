@@ -6,11 +6,10 @@ from judgescope import ui, verify
 
 LIST_LIMIT, DETAIL_ROWS = 500, 10
 
-st.title("Integrity")
+ui.title("Integrity")
 st.caption("Each audit row is joined to the snapshot on the collection's key, and SHA-256 of the "
            "UTF-8 bytes of both snapshot texts is recomputed and compared with the stored hashes. "
            "A normalisation hint (NFC, whitespace) explains a mismatch; it is never a pass.")
-ui.need("audit", "snapshot", what="hash verification")
 key = ui.catalog().manifest.collections[ui.collection_name()].join_key
 st.caption(f"Joined on {ui.md_literal(', '.join(key))}. The snapshot's texts are hashed once per file revision "
            "and the join is built once per pair of revisions, then read from the cache.")

@@ -6,8 +6,7 @@ import streamlit as st
 from judgescope import calibration_bulk as bulk
 from judgescope import ui
 
-st.title("Bulk judgements")
-ui.need("judgements", what="the bulk judgements page")
+ui.title("Bulk judgements")
 has_items = "items" in ui.roles()
 ui.url_value_notice("heldout", ["true", "false"])
 heldout = st.toggle("Held out: exclude every question seen in calibration", key="heldout",

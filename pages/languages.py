@@ -5,8 +5,7 @@ import streamlit as st
 from judgescope import audit, charts, ui
 from judgescope.schema import language_name
 
-st.title("Languages × units")
-ui.need("audit", what="the language view")
+ui.title("Languages × units")
 
 counts = audit.score_counts(ui.run)
 overall = audit.describe_counts(counts["score"], counts["n"])["mean"]

@@ -1,4 +1,5 @@
-"""Overview: what each dataset of the collection is, where it comes from, and what was used."""
+"""Overview: the collection's headline findings, each a link to its proof; then where every
+dataset comes from and what was used."""
 
 import pandas as pd
 import streamlit as st
@@ -7,20 +8,28 @@ from judgescope import ui
 from judgescope.schema import SCHEMAS
 
 coll = ui.catalog().manifest.collections[ui.collection_name()]
-st.title(coll.title)
+ui.title(coll.title)
 if coll.description:
     st.caption(coll.description)
 for problem in ui.catalog().manifest.problems:
-    st.warning(problem)
+    st.warning(ui.md_literal(problem, limit=500))
 
+st.subheader("Findings")
+found = ui.findings()
+if not found:
+    st.info("No dataset of this collection could be summarised; see the datasets below.")
+for f in found:
+    ui.finding(f)
+
+st.subheader("Datasets and provenance")
 for loaded in ui.catalog().collection_datasets(coll.name):
     spec, rep = loaded.spec, loaded.report or {}
     tag = " · synthetic demo" if spec.synthetic else ""
-    with st.container(border=True):
-        st.subheader(f"{spec.title}{tag}")
-        st.caption(f"`{spec.name}` · kind **{spec.kind}** — {SCHEMAS.get(spec.kind).doc if spec.kind in SCHEMAS else ''}")
+    with st.expander(f"{ui.md_literal(spec.title)}{tag}", expanded=not loaded.ok):
+        st.caption(f"`{spec.name}` · kind **{spec.kind}** — "
+                   f"{SCHEMAS[spec.kind].doc if spec.kind in SCHEMAS else ''}")
         if not loaded.ok:
-            st.error(loaded.error)
+            st.error(ui.md_literal(loaded.error, limit=1_000))
             continue
         origin = (f"Hub `{spec.hub}` @ `{spec.revision}`" if spec.hub else f"Local `{spec.path}`")
         where = " · ".join(x for x in (spec.config and f"config `{spec.config}`",
@@ -31,13 +40,14 @@ for loaded in ui.catalog().collection_datasets(coll.name):
         c[1].metric("Used", ui.fmt_n(rep["rows_used"]))
         c[2].metric("Excluded", ui.fmt_n(rep["rows_excluded"]))
         if rep["rows_excluded"]:
-            st.page_link("pages/excluded.py", label=f"See the {rep['rows_excluded']:,} excluded rows",
-                         icon=":material/playlist_remove:", query_params={"collection": coll.name, "dataset": spec.name})
-        ui.page_links(spec.kind)
+            st.page_link("pages/excluded.py", label=f"See the {rep['rows_excluded']:,} excluded rows →",
+                         icon=":material/playlist_remove:",
+                         query_params={"collection": coll.name, "dataset": spec.name})
         files = pd.DataFrame(rep["files"])
         files["sha256"] = files["sha256"].str.slice(0, 16) + "…"
         ui.table(files[["file", "sha256", "size", "recorded"]])
         if rep["columns_missing"]:
-            st.caption("Optional columns not in this dataset: " + ", ".join(rep["columns_missing"]))
+            st.caption("Optional columns not in this dataset: "
+                       + ui.md_literal(", ".join(rep["columns_missing"]), limit=1_000))
         if rep["columns_extra"]:
-            st.caption("Extra columns kept: " + ", ".join(rep["columns_extra"]))
+            st.caption("Extra columns kept: " + ui.md_literal(", ".join(rep["columns_extra"]), limit=1_000))

@@ -5,8 +5,7 @@ import streamlit as st
 from judgescope import ui
 from judgescope import ranking_tables as rt
 
-st.title("Pairs")
-ui.need("ranking", what="the pair browser")
+ui.title("Pairs")
 pairs, decisions = ui.ranking_frames()
 if decisions.empty:
     st.info(rt.NO_DECISIONS_PAIRS)

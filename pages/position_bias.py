@@ -5,7 +5,7 @@ import streamlit as st
 from judgescope import ranking, ranking_charts, ui
 from judgescope import ranking_tables as rt
 
-st.title("Position bias")
+ui.title("Position bias")
 pairs, decisions = ui.ranking_decisions("the position-bias view")
 
 rows = ranking.results(decisions, with_total=True)

@@ -4,8 +4,7 @@ import streamlit as st
 
 from judgescope import audit_rows, ui
 
-st.title("Provenance of the scores")
-ui.need("audit", what="the provenance view")
+ui.title("Provenance of the scores")
 missing = ui.missing_columns("audit")
 if missing:
     st.caption("Not recorded by this audit (shown as “not recorded”): " + ", ".join(sorted(missing)))

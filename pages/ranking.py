@@ -5,7 +5,7 @@ import streamlit as st
 from judgescope import ranking, ranking_charts, ui
 from judgescope import ranking_tables as rt
 
-st.title("Ranking accuracy")
+ui.title("Ranking accuracy")
 pairs, decisions = ui.ranking_decisions("the ranking accuracy grid")
 
 rows = ranking.results(decisions, with_total=True)

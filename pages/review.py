@@ -7,8 +7,7 @@ from judgescope.schema import language_name, sort_units
 
 ORDERS = ["lowest first", "highest first"]
 
-st.title("Review scores")
-ui.need("audit", what="the review list")
+ui.title("Review scores")
 values = ui.run("audit_filter_values")
 langs, units = sorted(values.target_language.unique()), sort_units(values.unit.unique())
 for key, accepted in (("lang", langs), ("unit", units)):

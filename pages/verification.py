@@ -5,8 +5,7 @@ import streamlit as st
 from judgescope import ranking, ui
 from judgescope import ranking_tables as rt
 
-st.title("Human verification")
-ui.need("verification", what="the human verification browser")
+ui.title("Human verification")
 facets = ui.run("rank_verification_facets")
 subsets = sorted(facets["subset"].dropna().unique())
 systems = sorted(facets["system"].dropna().unique())

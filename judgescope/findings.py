@@ -1,0 +1,130 @@
+"""The headline findings Overview opens with, each pointing at the view that proves it. Pure (no
+streamlit): every function takes tables the pages already compute and returns Findings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from judgescope import audit, format as fmt
+from judgescope.schema import language_name
+
+WEAKEST_CELLS = 3
+
+
+@dataclass(frozen=True)
+class Finding:
+    text: str  # one sentence, plain text (the page shows it literally)
+    page: str  # the registry's page stem the link opens
+    link: str  # the link's label
+    params: dict = field(default_factory=dict)  # URL parameters narrowing that view
+    status: str | None = None  # PASS / FAIL / INCONCLUSIVE, or ok / problem, or None
+    colour: str = "gray"
+
+
+def gate_badge(r: dict) -> tuple[str, str, str]:
+    """(verdict, colour, one sentence with the rule) for one rater's gate result.
+
+    The verdict is decided by the exact π against the gate; the sentence says whether the 95 %
+    CI lies on one side of the gate or includes it (then more items could change the verdict)."""
+    gate = fmt.gate_value(r["gate"])
+    if r.get("scotts_pi") is None:
+        return ("FAIL", "red", f"FAIL: π is undefined on {fmt.count(r['n'])} items, so nothing "
+                f"shows the gate π ≥ {gate} is met.")
+    verdict = r["verdict"]
+    sign = "≥" if verdict == "PASS" else "<"
+    low, high = r["ci"]
+    ci = fmt.interval(low, high, fmt.agreement)
+    if r["inconclusive"]:
+        tail = f"the 95 % CI {ci} includes the gate, so more items could change it"
+    else:
+        side = "above" if verdict == "PASS" else "below"
+        tail = f"the 95 % CI {ci} lies {side} the gate"
+    return (verdict, "green" if verdict == "PASS" else "red",
+            f"{verdict}: π = {r['scotts_pi_shown']} {sign} {gate} on {fmt.count(r['n'])} items; {tail}.")
+
+
+def calibration(rep: dict, panel_name: str = "panel") -> list[Finding]:
+    """The panel's gate result first, then each judge's, with its disagreements counted."""
+    raters = ([(panel_name, rep["panel"])] if rep["panel"] else []) + list(rep["judges"].items())
+    out = []
+    for name, r in raters:
+        verdict, colour, sentence = gate_badge(r)
+        who = ("Panel (strict majority of the judges)" if r is rep["panel"] else f"Judge {name}")
+        wrong = r.get("fp", 0) + r.get("fn", 0)
+        out.append(Finding(f"{who}: {sentence} It disagrees with the human majority on "
+                           f"{fmt.count(wrong)} items.", "disagreements",
+                           f"{name}'s disagreements", {"judge": name, "cell": "disagree"},
+                           verdict, colour))
+    return out
+
+
+def _weakest(counts: pd.DataFrame, tails: pd.DataFrame, k: int, seed: int) -> list[Finding]:
+    cells = tails.dropna(subset=["mean"]).nsmallest(k, "mean")
+    if cells.empty:
+        return []
+    keys = set(zip(cells["target_language"], cells["unit"]))
+    part = counts[[(lang, unit) in keys for lang, unit in zip(counts["target_language"], counts["unit"])]]
+    boot = audit.bootstrap_table(part, ["target_language", "unit"], seed=seed)
+    out = []
+    for _, c in cells.iterrows():
+        b = boot[(boot["target_language"] == c["target_language"]) & (boot["unit"] == c["unit"])].iloc[0]
+        name = f"{language_name(c['target_language'])} × {c['unit']}"
+        out.append(Finding(
+            f"Weak cell: {name} averages {fmt.mean(c['mean'])} (95 % CI "
+            f"{fmt.interval(b['low'], b['high'])}, n = {fmt.count(c['n'])}); "
+            f"{fmt.share(c['share_below'])} of its rows score below {c['threshold']:g}.",
+            "review", "Review its rows",
+            {"lang": c["target_language"], "unit": c["unit"]}, "problem", "orange"))
+    return out
+
+
+def audit_findings(counts: pd.DataFrame, *, excluded: int, loaded: int, exact_copies: int | None,
+                   hashes: tuple[str, str] | None, threshold: int = audit.DEFAULT_THRESHOLDS[0],
+                   seed: int = audit.DEFAULT_SEED) -> list[Finding]:
+    """Mean with its CI, the weakest language × unit cells, exact copies, excluded rows, hashes."""
+    out = []
+    if counts.empty or int(counts["n"].sum()) == 0:
+        return [Finding("The audit has no usable row.", "excluded", "See why rows were excluded",
+                        {}, "problem", "red")]
+    whole = audit.bootstrap_table(counts, [], seed=seed).iloc[0]
+    n = int(counts["n"].sum())
+    out.append(Finding(
+        f"Mean judge score {fmt.mean(whole['mean'])} over {fmt.count(n)} rows (95 % CI "
+        f"{fmt.interval(whole['low'], whole['high'])}; {audit.ci_label(seed=seed)}).",
+        "distributions", "Distributions"))
+    tails = audit.tails_table(counts, threshold).assign(threshold=threshold)
+    out += _weakest(counts, tails, WEAKEST_CELLS, seed)
+    if exact_copies is not None:
+        out.append(Finding(f"{fmt.count(exact_copies)} candidates are byte-identical to their source.",
+                           "exact_copies", "Exact copies", {},
+                           "problem" if exact_copies else "ok", "orange" if exact_copies else "green"))
+    out.append(Finding(f"{fmt.share_of(excluded, loaded)} loaded rows were excluded by validation."
+                       if excluded else f"All {fmt.count(loaded)} loaded rows are usable.",
+                       "excluded", "Excluded rows", {}, "problem" if excluded else "ok",
+                       "orange" if excluded else "green"))
+    if hashes is not None:
+        text, colour = hashes
+        out.append(Finding(f"Hashes: {text}.", "integrity", "Integrity", {},
+                           "ok" if colour == "green" else "problem", colour))
+    return out
+
+
+def ranking_findings(rows: list[dict], all_label: str) -> list[Finding]:
+    """The best method/model against the fair coin and "always Translation 1"."""
+    pooled = [r for r in rows if r["dataset"] == all_label] or rows
+    scored = [r for r in pooled if r["accuracy"] is not None]
+    if not scored:
+        return []
+    best = max(scored, key=lambda r: (r["accuracy"], r["n"]))
+    low, high = best["ci"]
+    beats = "above" if low > 0.5 else "not clearly above"
+    first = best["always_first"]
+    text = (f"Best: {best['method']} / {best['model']} picks the human-preferred translation in "
+            f"{fmt.share(best['accuracy'])} of {fmt.count(best['n'])} pairs (95 % Wilson CI "
+            f"{fmt.interval(low, high, fmt.share)}), {beats} a fair coin (50 %); always choosing "
+            f"Translation 1 would score {fmt.share(first['rate'])}.")
+    params = {"dataset": best["dataset"], "decision": f"{best['method']}/{best['model']}"}
+    return [Finding(text, "ranking", "Ranking accuracy", params,
+                    "ok" if low > 0.5 else "problem", "green" if low > 0.5 else "orange")]
