@@ -51,15 +51,6 @@ def exact_copy_hints(rows: pd.DataFrame) -> pd.DataFrame:
     return out[first + [c for c in out.columns if c not in first]]
 
 
-def keyset_pages(state, signature) -> list:
-    """The stack of keyset cursors (last score, last id) of the pages before the current one,
-    kept in `state` (a dict-like session) and reset whenever `signature` (the filters) changes."""
-    if state.get("_keyset_signature") != signature:
-        state["_keyset_signature"] = signature
-        state["_keyset_pages"] = []
-    return state["_keyset_pages"]
-
-
 def hash_note(texts) -> str:
     """Whether the snapshot texts hash to the audit row's recorded SHA-256 values."""
     def word(flag):
@@ -138,3 +129,65 @@ def record_texts(run, record: pd.Series) -> pd.DataFrame:
                target_language=value("target_language"), unit=value("unit"),
                paragraph_id=value("paragraph_id"), source_sha256=value("source_text_sha256"),
                candidate_sha256=value("candidate_text_sha256"))
+
+
+SNIPPET = 160
+
+
+def snippet(text, limit: int = SNIPPET) -> str | None:
+    """The start of a text for a list cell: one line, at most `limit` characters."""
+    if text is None or (isinstance(text, float) and text != text):
+        return None
+    one = " ".join(str(text).split())
+    return one if len(one) <= limit else one[:limit - 1] + "…"
+
+
+def snapshot_texts(run, ids: list[str]) -> pd.DataFrame:
+    """judge_record_id → source_text, candidate_text, snapshot_rows, class, for audit rows, by
+    Integrity's join (hash_verification). Texts only where exactly one snapshot row matches."""
+    cols = ["judge_record_id", "snapshot_rows", "class", "source_text", "candidate_text"]
+    if not ids:
+        return pd.DataFrame(columns=cols)
+    found = run("audit_rows_snapshot", ids=list(ids))
+    positions = [int(p) for p in found.loc[found["snapshot_rows"] == 1, "snapshot_position"].dropna()]
+    texts = (run("verify_row_texts", positions=positions)[["snapshot_position", "source_text", "candidate_text"]]
+             if positions else pd.DataFrame(columns=["snapshot_position", "source_text", "candidate_text"]))
+    one = found.assign(snapshot_position=found["snapshot_position"].where(found["snapshot_rows"] == 1))
+    return one.merge(texts, on="snapshot_position", how="left")[cols]
+
+
+def with_snippets(rows: pd.DataFrame, texts: pd.DataFrame) -> pd.DataFrame:
+    """A Review page with the start of its source and candidate texts after the score."""
+    merged = rows.merge(texts[["judge_record_id", "source_text", "candidate_text"]],
+                        on="judge_record_id", how="left")
+    out = rows.copy()
+    out.insert(3, "source", merged["source_text"].map(snippet).to_numpy())
+    out.insert(4, "candidate", merged["candidate_text"].map(snippet).to_numpy())
+    return out
+
+
+def match_note(texts_row) -> str:
+    """What Integrity's join says of one record's snapshot row(s), as a sentence."""
+    n = int(texts_row["snapshot_rows"]) if pd.notna(texts_row["snapshot_rows"]) else 0
+    if n == 0:
+        return "No snapshot row has this row's join key: no text to show."
+    if n > 1:
+        return (f"Ambiguous: {n} snapshot rows have this row's join key, so no one text is shown "
+                "(Integrity lists these rows as ambiguous).")
+    cls = str(texts_row["class"])
+    return ("Both texts hash to the audit's recorded SHA-256 values (verified, as on Integrity)."
+            if cls == "verified" else f"Hash check: {cls.replace('_', ' ')} (see Integrity).")
+
+
+def language_heading(code, fallback: str) -> str:
+    """'Thai (th)' for a code; the fallback ('Source', 'Candidate') when the data has none."""
+    from judgescope.schema import language_name
+    return fallback if code is None or code != code or str(code) == "" else language_name(code)
+
+
+def neighbours(run, filters: dict, key: tuple[float, str], desc: bool) -> tuple:
+    """The (score, id) keys just before and just after one row in the filtered list."""
+    def first(direction):
+        page = review_page(run, filters, key, direction, 1)
+        return None if page.empty else (float(page.score.iloc[0]), str(page.judge_record_id.iloc[0]))
+    return first(not desc), first(desc)

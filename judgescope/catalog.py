@@ -22,7 +22,7 @@ from judgescope.validate import (build_checked, check_required, clean_select, co
                                  ledger_select, normalize_pairwise)
 
 # Bump when validation changes what it writes, so cached tables are rebuilt.
-BUILD_VERSION = 5
+BUILD_VERSION = 6  # 6: optional source_language column
 _LOCK = threading.RLock()
 # A snapshot's texts are hashed once per file revision, here, so that verifying an audit against
 # it (every page's sidebar badge) joins stored digests instead of re-hashing gigabytes of text.

@@ -6,6 +6,8 @@ reference. Every axis has a title. Inputs are the small count tables of judgesco
 
 from __future__ import annotations
 
+import html
+
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -14,6 +16,11 @@ from judgescope.schema import label, language_name, sort_units
 OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
 DIVERGING = "PuOr"  # orange below the reference, purple above; readable with deuteranopia
 FONT = dict(size=13)
+
+
+def escape(text) -> str:
+    """Data text made inert for plotly, which renders a subset of HTML in names, ticks and hover."""
+    return html.escape(str(text), quote=False)
 
 
 def _layout(fig: go.Figure, title: str, x: str, y: str, height: int = 420) -> go.Figure:
@@ -69,24 +76,39 @@ def ecdf(counts: pd.DataFrame, colour: str = "unit") -> go.Figure:
                    "Judge score (0–100)", "Share of rows ≤ score")
 
 
-def mean_heatmap(matrix: pd.DataFrame, reference: float, span: float | None = None) -> go.Figure:
-    """Language × unit means; colour diverges around `reference` (cells: rounded means)."""
-    languages = list(matrix.index)
+def mean_heatmap(matrix: pd.DataFrame, reference: float, span: float | None = None,
+                 detail: pd.DataFrame | None = None, absolute: bool = False) -> go.Figure:
+    """Language × unit means. Orange is worse everywhere: below `reference` on the centred
+    scale, low on the absolute 0–100 scale. `detail` (target_language, unit, n, low, high)
+    puts n and the CI in the hover. Customdata carries (language code, unit) for drill-downs."""
+    languages, units = list(matrix.index), list(matrix.columns)
     z = matrix.to_numpy(dtype=float)
     if span is None:
         finite = abs(z[~pd.isna(z)] - reference)
         span = max(1.0, float(finite.max())) if finite.size else 1.0
+    info = {} if detail is None else {(r.target_language, r.unit): r for r in detail.itertuples()}
+
+    def hover(c, u):
+        r = info.get((c, u))
+        return "" if r is None else f"n = {r.n:,}<br>95% CI [{r.low:.2f}, {r.high:.2f}]"
+
     text = [["n/a" if pd.isna(v) else f"{v:.2f}" for v in row] for row in z]
+    scale = dict(colorscale=DIVERGING, zmin=0, zmax=100) if absolute else dict(
+        colorscale=_clipped_diverging(reference, span, z), zmin=reference - span,
+        zmax=_top(reference, span, z))
     fig = go.Figure(go.Heatmap(
-        z=z, x=[label(u) for u in matrix.columns], y=[language_name(c) for c in languages],
-        customdata=[[[c, u] for u in matrix.columns] for c in languages],
-        text=text, texttemplate="%{text}", colorscale=_clipped_diverging(reference, span, z),
-        zmin=reference - span, zmax=_top(reference, span, z), xgap=2, ygap=2,
-        colorbar=dict(title=dict(text=f"Mean<br>(centre {reference:g})")),
-        hovertemplate="%{y} · %{x}<br>mean %{text}<extra></extra>"))
-    fig.update_yaxes(autorange="reversed")
-    return _layout(fig, f"Mean score per language and unit (centred on {reference:g})", "Unit",
-                   "Target language", height=max(360, 26 * len(languages) + 120))
+        z=z, x=[escape(label(u)) for u in units], y=[escape(language_name(c)) for c in languages],
+        customdata=[[[c, u, hover(c, u)] for u in units] for c in languages],
+        text=text, texttemplate="%{text}", textfont=dict(size=13), xgap=2, ygap=2,
+        colorbar=dict(title=dict(text="Mean" if absolute else f"Mean<br>(centre {reference:g})"),
+                      thickness=12),
+        hovertemplate="%{y} · %{x}<br>mean %{text}<br>%{customdata[2]}<extra></extra>", **scale))
+    fig.update_yaxes(autorange="reversed", automargin=True)
+    fig.update_xaxes(side="top", automargin=True)
+    title = "Mean score per language and unit" + ("" if absolute else f" (centred on {reference:g})")
+    fig = _layout(fig, title, "", "", height=max(360, 30 * len(languages) + 120))
+    fig.update_layout(margin=dict(l=10, r=10, t=90, b=10))
+    return fig
 
 
 def _top(reference: float, span: float, z) -> float:

@@ -45,6 +45,7 @@ _AUDIT_COLUMNS = (
     _c("judge_record_id", required=True, nullable=False, doc="Deterministic hash of version and unit identity"),
     _c("dataset_version"), _c("dataset_revision"),
     _c("instance_id"), _c("source_id"), _c("source_split"),
+    _c("source_language", doc="Language of the source text (code); shown above it in Review"),
     _c("target_language", required=True, nullable=False), _c("unit", required=True, nullable=False),
     _c("paragraph_id"),
     _c("score", SCORE, required=True, nullable=False, doc="Judge score on 0–100"),
@@ -63,9 +64,9 @@ SCHEMAS: dict[str, Schema] = {s.kind: s for s in (
            unique=("judge_record_id",),
            doc="Every record the judge run produced, including runs a release excludes."),
     Schema("source_snapshot", "snapshot", (
-        _c("instance_id"), _c("source_id"), _c("target_language"), _c("unit"), _c("paragraph_id"),
-        _c("source_text", required=True), _c("candidate_text", required=True),
-    ), doc="The English source and translated candidate of each unit (flat form)."),
+        _c("instance_id"), _c("source_id"), _c("source_language"), _c("target_language"),
+        _c("unit"), _c("paragraph_id"), _c("source_text", required=True), _c("candidate_text", required=True),
+    ), doc="The source and translated candidate of each unit (flat form)."),
     Schema("calibration_items", "items", (
         _c("key", required=True, nullable=False), _c("question_id"), _c("rep", INT),
         _c("question"), _c("reference_answer"), _c("model_response"),

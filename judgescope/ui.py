@@ -51,6 +51,7 @@ def switch_collection() -> None:
     new = st.session_state[PICKER_KEY]
     for key in list(st.query_params):
         st.session_state.pop(key, None)  # a URL-bound widget would write its old value back
+        st.session_state.pop(f"_w_{key}", None)
     st.query_params.clear()
     st.query_params["collection"] = new
     st.session_state["_collection"] = new
@@ -270,7 +271,7 @@ def url_number(container, label: str, low: float, high: float, default: float, *
     url_number_notice(key, low, high)
     value = container.number_input(
         label, float(low), float(high), float(default), step=float(step or 1) if integer else step,
-        format="%d" if integer else None, key=key, bind="query-params", **kwargs)
+        format="%.0f" if integer else None, key=key, bind="query-params", **kwargs)
     return int(round(value)) if integer else value
 
 
@@ -360,3 +361,44 @@ def finding(f) -> None:
     text.markdown(badge_md(f.status, f.colour) + md_literal(f.text, limit=2_000))
     link.page_link(spec.path, label=f"{f.link} →", icon=spec.icon,
                    query_params={"collection": collection_name(), **f.params})
+
+
+@st.cache_data(max_entries=16, show_spinner="Bootstrapping each cell…")
+def cell_bootstrap(counts: pd.DataFrame) -> pd.DataFrame:
+    """Mean, n and seeded bootstrap CI per language × unit (the heatmap's hover)."""
+    from judgescope import audit
+
+    boot = audit.bootstrap_table(counts, ["target_language", "unit"])
+    n = counts.groupby(["target_language", "unit"], as_index=False)["n"].sum()
+    return boot.merge(n, on=["target_language", "unit"])
+
+
+def open_page(stem: str, **params) -> None:
+    """Go to a registry page with these URL parameters and the collection (a drill-down)."""
+    from judgescope import navigation
+
+    spec = navigation.page(stem)
+    st.switch_page(spec.path, query_params={"collection": collection_name(), **params})
+
+
+def set_position(position, sig: str) -> None:
+    """Move a keyset list to `position` (its URL parameters) and rerun."""
+    for key in ("after", "at", "sig"):
+        st.query_params.pop(key, None)
+    st.query_params.update(position.to_params(sig))
+    st.rerun()
+
+
+def url_multiselect(container, label: str, options: list, *, key: str, format_func=str, **kwargs) -> list:
+    """A multiselect whose URL parameter `key` holds the option values (codes) while the widget
+    shows `format_func` labels; a bound widget would put the labels in the URL. Read from the URL
+    when the widget first appears, written back on change."""
+    wkey = f"_w_{key}"
+    if wkey not in st.session_state:
+        st.session_state[wkey] = [v for v in st.query_params.get_all(key) if v in options]
+
+    def write():
+        st.query_params[key] = [str(v) for v in st.session_state[wkey]]
+
+    return container.multiselect(label, options, key=wkey, format_func=format_func,
+                                 on_change=write, **kwargs)

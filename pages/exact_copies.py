@@ -3,7 +3,7 @@
 import streamlit as st
 
 from judgescope import audit_rows, ui
-from judgescope.schema import sort_units
+from judgescope.schema import language_name, sort_units
 
 ui.title("Exact copies of the source")
 st.info("An exact copy is a **review signal, not automatically an error**: proper names, "
@@ -24,7 +24,7 @@ langs, units = sorted(counts.target_language.unique()), sort_units(counts.unit.u
 for key, accepted in (("lang", langs), ("unit", units)):
     ui.url_value_notice(key, accepted)
 c = st.columns(2)
-lang = c[0].multiselect("Language (code)", langs, key="lang", bind="query-params")
+lang = ui.url_multiselect(c[0], "Language", langs, key="lang", format_func=language_name)
 unit = c[1].multiselect("Unit", units, key="unit", bind="query-params")
 limit = 5_000
 has_texts = "snapshot" in ui.roles()

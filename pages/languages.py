@@ -1,55 +1,62 @@
-"""Languages: language × unit means (heatmap around a reference), lower tails, worst rows."""
+"""Languages: language × unit means (heatmap), lower tails, worst rows; every cell and row opens
+Review filtered to that language and unit."""
 
 import streamlit as st
 
-from judgescope import audit, charts, ui
+from judgescope import audit, charts, navigation, ui
 from judgescope.schema import language_name
 
 ui.title("Languages × units")
 
 counts = audit.score_counts(ui.run)
 overall = audit.describe_counts(counts["score"], counts["n"])["mean"]
-c = st.columns(3)
-reference = ui.url_number(c[0], "Colour centre (reference mean)", 0.0, 100.0, round(overall, 1),
-                          step=0.5, key="ref")
-threshold = ui.url_number(c[1], "Tail threshold (share below)", 0, 100,
+c = st.columns([1.2, 1, 1, 1])
+scales = ["centred", "absolute"]
+ui.url_value_notice("scale", scales)
+scale = c[0].radio("Colour scale", scales, key="scale", bind="query-params", horizontal=True,
+                   help="Centred: orange below the reference mean, purple above. Absolute: the "
+                        "whole 0–100 range, so a 5-point spread looks like 5 points.")
+reference = ui.url_number(c[1], "Colour centre (reference mean)", 0.0, 100.0, round(overall, 1),
+                          step=0.5, key="ref", disabled=scale == "absolute")
+threshold = ui.url_number(c[2], "Tail threshold (share below)", 0, 100,
                           audit.DEFAULT_THRESHOLDS[0], key="below", integer=True)
-k = ui.url_number(c[2], "Worst rows per cell", 1, 50, 3, key="k", integer=True)
+k = ui.url_number(c[3], "Worst rows per cell", 1, 50, 3, key="k", integer=True)
 
 tails = audit.tails_table(counts, threshold)
 note = audit.spread_note(tails)
 if note:
-    st.warning(note + " Click a cell (or a table row) to review its rows.")
+    st.warning(ui.md_literal(note, limit=400))
 
-st.caption(f"Orange is below {reference:g}, purple above; the overall mean is {overall:.3f}. "
-           "Clicking a cell opens Review filtered to that language and unit.")
-event = st.plotly_chart(charts.mean_heatmap(audit.mean_matrix(counts), reference),
+st.caption(f"The overall mean is {overall:.2f}. Orange is worse on either scale. Hover a cell "
+           "for n and its 95% CI; click it to open Review filtered to that language and unit.")
+cells = ui.cell_bootstrap(counts)
+event = st.plotly_chart(charts.mean_heatmap(audit.mean_matrix(counts), reference, detail=cells,
+                                            absolute=scale == "absolute"),
                         key="heatmap", on_select="rerun", selection_mode="points")
-
-
-def open_review(lang: str, unit: str) -> None:
-    st.switch_page("pages/review.py", query_params={
-        "collection": ui.collection_name(), "lang": lang, "unit": unit})
-
-
 points = event.selection.points if event and event.selection else []
 if points:
-    open_review(*points[0]["customdata"])
+    lang, unit = points[0]["customdata"][:2]
+    ui.open_page("review", lang=lang, unit=unit)
 
 st.subheader("Lower tail per language and unit")
 st.caption(f"P5 and P10 are linear-interpolated percentiles (numpy's default); the share below "
-           f"{threshold} has a 95% Wilson score CI. Sort by any column header; select a row to "
-           "review it.")
-shown = tails.assign(target_language=tails["target_language"].map(language_name))
+           f"{threshold} has a 95% Wilson score CI. Sort by any column header; each row's "
+           "Review link opens its rows (or select the row).")
+review = navigation.page("review")
+shown = tails.assign(
+    review=[navigation.href(review, collection=ui.collection_name(), lang=r.target_language, unit=r.unit)
+            for r in tails.itertuples()],
+    target_language=tails["target_language"].map(language_name))
 picked = ui.table(shown, key="tails", on_select="rerun", selection_mode="single-row",
                   placeholder="n/a", column_config={
+                      "Review": st.column_config.LinkColumn("Review", display_text="open rows"),
                       "Share below": st.column_config.NumberColumn(format="percent"),
                       "Share low": st.column_config.NumberColumn(format="percent"),
                       "Share high": st.column_config.NumberColumn(format="percent"),
                       "Mean": st.column_config.NumberColumn(format="%.2f")})
 if picked and picked.selection.rows:
     row = tails.iloc[picked.selection.rows[0]]
-    open_review(row["target_language"], row["unit"])
+    ui.open_page("review", lang=row["target_language"], unit=row["unit"])
 ui.export_buttons(tails, "language_tails", {"threshold": threshold})
 
 with st.expander(f"The {k} lowest-scoring rows of every language × unit"):

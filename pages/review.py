@@ -1,92 +1,82 @@
-"""Review: the low-score list, filtered and paged by keyset; a row opens its full detail."""
+"""Review: the low-score list with source and candidate snippets, keyset paging held in the URL,
+and the opened record at the top with previous / next through the filtered list."""
 
 import streamlit as st
 
-from judgescope import audit_rows, ui
+from judgescope import audit_rows, pager, review_view, ui
 from judgescope.schema import language_name, sort_units
 
 ORDERS = ["lowest first", "highest first"]
+PAGE_SIZE = 50
 
 ui.title("Review scores")
 values = ui.run("audit_filter_values")
 langs, units = sorted(values.target_language.unique()), sort_units(values.unit.unique())
-for key, accepted in (("lang", langs), ("unit", units)):
-    ui.url_value_notice(key, accepted)
-c = st.columns([2, 2, 1, 1])
-# Codes, not names: the URL (?lang=th) holds what the widget shows.
-lang = c[0].multiselect("Language (code)", langs, key="lang", bind="query-params")
-unit = c[1].multiselect("Unit", units, key="unit", bind="query-params")
-low = ui.url_number(c[2], "Score from", 0.0, 100.0, 0.0, key="min")
-high = ui.url_number(c[3], "to", 0.0, 100.0, 100.0, key="max")
-c = st.columns([2, 2, 3, 1.4])
 origins, runs = sorted(values.score_origin.dropna().unique()), sorted(values.run_group.dropna().unique())
-for key, accepted in (("origin", origins), ("run", runs), ("order", ORDERS)):
+for key, accepted in (("lang", langs), ("unit", units), ("origin", origins), ("run", runs),
+                      ("order", ORDERS)):
     ui.url_value_notice(key, accepted)
-origin = c[0].multiselect("Score origin", origins, key="origin", bind="query-params")
-run_group = c[1].multiselect("Run group", runs, key="run", bind="query-params")
-q = c[2].text_input("Explanation contains", key="q", bind="query-params")
-order = c[3].selectbox("Order", ORDERS, key="order", bind="query-params")
+with st.container(border=True):
+    c = st.columns([2, 2, 1, 1])
+    lang = ui.url_multiselect(c[0], "Language", langs, key="lang", format_func=language_name)
+    unit = c[1].multiselect("Unit", units, key="unit", bind="query-params")
+    low = ui.url_number(c[2], "Score from", 0.0, 100.0, 0.0, key="min")
+    high = ui.url_number(c[3], "to", 0.0, 100.0, 100.0, key="max")
+    c = st.columns([2, 2, 3, 1.4])
+    origin = c[0].multiselect("Score origin", origins, key="origin", bind="query-params")
+    run_group = c[1].multiselect("Run group", runs, key="run", bind="query-params")
+    q = c[2].text_input("Explanation contains", key="q", bind="query-params")
+    order = c[3].selectbox("Order", ORDERS, key="order", bind="query-params")
 filters = {"languages": lang, "units": unit, "origins": origin, "run_groups": run_group,
            "min_score": float(low), "max_score": float(high), "q": q.strip()}
-
-total = audit_rows.review_count(ui.run, filters)
 desc = order == "highest first"
-pages = audit_rows.keyset_pages(st.session_state, ("review", tuple(map(str, filters.values())), desc))
-after = pages[-1] if pages else ((1e308 if desc else -1.0), "")
-page_size = 50
-rows = audit_rows.review_page(ui.run, filters, after, desc, page_size)
-first = len(pages) * page_size
-st.markdown(f"**{total:,}** rows match; showing {first + min(1, len(rows)):,}–{first + len(rows):,}. "
-            "Select a row to open it.")
-picked = ui.table(rows, key="review_rows", on_select="rerun", selection_mode="single-row",
-                  placeholder="n/a", column_config={"Explanation": st.column_config.TextColumn(width="large")})
-b = st.columns(4)
-if b[0].button("⏮ First page", disabled=not pages):
-    pages.clear()
-    st.rerun()
-if b[1].button("◀ Previous", disabled=not pages):
-    pages.pop()
-    st.rerun()
-if b[2].button("Next ▶", disabled=first + len(rows) >= total):
-    pages.append((float(rows.score.iloc[-1]), rows.judge_record_id.iloc[-1]))
-    st.rerun()
-if picked and picked.selection.rows:
-    st.query_params["record"] = rows.judge_record_id.iloc[picked.selection.rows[0]]
-
-with st.expander(f"Export all {total:,} filtered rows (CSV, Parquet, provenance JSON)"):
-    if st.toggle("Prepare the export", key="prepare_export"):
-        ui.export_buttons(ui.run("audit_review_export", **filters), "review_rows", filters)
+has_snapshot = "snapshot" in ui.roles()
 
 record_id = st.query_params.get("record")
 if record_id:
     record = ui.run("audit_record", record_id=record_id)
     if record.empty:
-        st.warning("The record in the URL is not in this audit.")
-        st.stop()
-    r = record.iloc[0]
-    st.subheader(f"Record {ui.md_literal(record_id)}")
-    m = st.columns(4)
-    m[0].metric("Score", f"{r['score']:g}")
-    m[1].metric("Language", language_name(r["target_language"]))
-    m[2].metric("Unit", r["unit"])
-    with m[3]:  # origins are long phrases: shown whole, wrapped, not as a clipped metric
-        st.caption("Score origin")
-        st.text(r["score_origin"] or "not recorded")
-    st.markdown("**Judge explanation**")
-    ui.text_block(r["judge_explanation"], "en", empty="(no explanation recorded)")
-    if "snapshot" in ui.roles():
-        texts = audit_rows.record_texts(ui.run, r)
-        if texts.empty:
-            st.info("The source snapshot has no text for this row.")
-        else:
-            s, t = st.columns(2)
-            with s:
-                st.markdown("**English source**")
-                ui.text_block(texts.source_text.iloc[0], "en")
-            with t:
-                st.markdown(f"**Candidate ({language_name(r['target_language'])})**")
-                ui.text_block(texts.candidate_text.iloc[0], r["target_language"])
-            st.caption(audit_rows.hash_note(texts.iloc[0]))
+        st.warning(f"The record {ui.md_literal(record_id)} in the URL is not in this audit.")
     else:
-        st.caption("This collection has no source snapshot: texts cannot be shown, only hashes.")
-    ui.table(audit_rows.record_fields(record), placeholder="not recorded")
+        review_view.review_record(record.iloc[0], filters, desc, has_snapshot)
+
+sig = pager.signature(ui.collection_name(), filters, desc)
+pos = pager.read(st.query_params.to_dict(), sig)
+if pos.after is None:
+    for stale in ("after", "at", "sig"):
+        st.query_params.pop(stale, None)
+total = audit_rows.review_count(ui.run, filters)
+rows = audit_rows.review_page(ui.run, filters, pos.after or pager.start(desc), desc, PAGE_SIZE)
+texts = audit_rows.snapshot_texts(ui.run, rows.judge_record_id.tolist()) if has_snapshot else None
+shown = audit_rows.with_snippets(rows, texts) if has_snapshot else rows
+last = pos.first + len(rows) - 1
+st.markdown(f"**{total:,}** rows match; showing {min(pos.first, last):,}–{max(last, 0):,}. "
+            "Select a row (or pick it below) to open it at the top of the page.")
+picked = ui.table(shown.assign(target_language=shown.target_language.map(language_name)),
+                  key="review_rows", on_select="rerun", selection_mode="single-row",
+                  placeholder="n/a", column_config={
+                      "Explanation": st.column_config.TextColumn(width="large"),
+                      "Source": st.column_config.TextColumn(width="medium"),
+                      "Candidate": st.column_config.TextColumn(width="medium")})
+if picked and picked.selection.rows:
+    review_view.open_record(rows.judge_record_id.iloc[picked.selection.rows[0]])
+b = st.columns([1, 1, 1, 3])
+if b[0].button("⏮ First page", disabled=pos.after is None):
+    ui.set_position(pager.Position(None, 1), sig)
+if b[1].button("◀ Previous", disabled=pos.after is None):
+    before = audit_rows.review_page(ui.run, filters, (float(rows.score.iloc[0]), rows.judge_record_id.iloc[0]),
+                                    not desc, PAGE_SIZE + 1) if len(rows) else rows
+    ui.set_position(pager.previous_position(pos, list(zip(before.score, before.judge_record_id)),
+                                            PAGE_SIZE), sig)
+if b[2].button("Next ▶", disabled=last >= total or rows.empty):
+    ui.set_position(pager.next_position(pos, (float(rows.score.iloc[-1]), rows.judge_record_id.iloc[-1]),
+                                        len(rows)), sig)
+choice = b[3].selectbox("Open a record of this page", [None, *rows.judge_record_id],
+                        format_func=lambda i: "…" if i is None else review_view.record_label(rows, i),
+                        key="open_record", label_visibility="collapsed")
+if choice:
+    review_view.open_record(choice)
+
+with st.expander(f"Export all {total:,} filtered rows (CSV, Parquet, provenance JSON)"):
+    if st.toggle("Prepare the export", key="prepare_export"):
+        ui.export_buttons(review_view.review_export(filters, has_snapshot), "review_rows", filters)
