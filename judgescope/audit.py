@@ -300,3 +300,15 @@ def headline(table: pd.DataFrame, thresholds=DEFAULT_THRESHOLDS) -> str:
     return (f"{int(overall['n']):,} scored rows; weighted mean {overall['mean']:.3f}{ci}. "
             f"Lowest unit mean: {low['unit']} ({low['mean']:.3f}); heaviest lower tail: "
             f"{tail['unit']}, {tail[share]:.1%} of its rows below {thresholds[0]:g}.")
+
+
+def review_params_for_bin(low: float, high: float, unit=None, language=None) -> dict:
+    """Review's URL filters for one histogram bin [low, high): the score range is inclusive in
+    Review, so the top is the largest value below `high` that Review shows (4 decimals)."""
+    top = float(high) if high >= 100 else round(float(high) - 1e-4, 4)
+    params = {"min": f"{float(low):g}", "max": f"{top:g}"}
+    if unit:
+        params["unit"] = unit
+    if language:
+        params["lang"] = language
+    return params

@@ -38,21 +38,32 @@ def _series(counts: pd.DataFrame, colour: str):
         yield key, counts[keys == key], OKABE_ITO[i % len(OKABE_ITO)]
 
 
-def histogram(counts: pd.DataFrame, colour: str = "unit", bin_width: float = 5) -> go.Figure:
-    """Share of rows per score bin, one bar series per value of `colour` (counts: score, n)."""
+def histogram(counts: pd.DataFrame, colour: str = "unit", bin_width: float = 5,
+              thresholds=(), log: bool = False) -> go.Figure:
+    """Share of rows per score bin, one bar series per value of `colour` (counts: score, n).
+    Thresholds are marked; `log` makes the lower tail's small bars visible. Each bar carries
+    (rows, bin start, bin end) as customdata, for the drill-down to Review."""
     fig = go.Figure()
     for key, part, col in _series(counts, colour):
         bins = (part["score"] // bin_width * bin_width).clip(upper=100 - bin_width)
         per_bin = part.groupby(bins)["n"].sum()
         share = per_bin / per_bin.sum()
-        fig.add_bar(x=per_bin.index + bin_width / 2, y=share, name=key, marker_color=col,
-                    customdata=per_bin.values,
-                    hovertemplate=f"{key}<br>scores %{{x}} ± {bin_width / 2:g}<br>"
-                                  "share %{y:.1%} (%{customdata} rows)<extra></extra>")
+        ends = [min(100.0, b + bin_width) for b in per_bin.index]
+        fig.add_bar(x=per_bin.index + bin_width / 2, y=share, name=escape(key), marker_color=col,
+                    customdata=list(zip(per_bin.values, per_bin.index, ends)),
+                    hovertemplate=f"{escape(key)}<br>scores %{{customdata[1]}}–%{{customdata[2]}}<br>"
+                                  "share %{y:.1%} (%{customdata[0]} rows)<br>click: review them"
+                                  "<extra></extra>")
+    for t in thresholds:
+        fig.add_vline(x=t, line_dash="dot", line_color="#555", annotation_text=f"{t:g}",
+                      annotation_position="top")
     fig.update_layout(barmode="group", bargap=0.1)
-    fig.update_yaxes(tickformat=".0%")
-    return _layout(fig, f"Score distribution ({bin_width:g}-point bins)", "Judge score (0–100)",
-                   "Share of rows")
+    if log:
+        fig.update_yaxes(type="log", tickformat=".1%")
+    else:
+        fig.update_yaxes(tickformat=".0%")
+    return _layout(fig, "Share of rows per score bin" + (" (log scale)" if log else ""),
+                   "Judge score (0–100), bins of 5", "Share of rows")
 
 
 def ecdf_frame(counts: pd.DataFrame, colour: str = "unit") -> pd.DataFrame:

@@ -26,7 +26,7 @@ def review_record(r: pd.Series, filters: dict, desc: bool, has_snapshot: bool) -
     """The opened record, where the user is looking: score, texts, explanation, prev / next."""
     with st.container(border=True):
         head, prev, nxt, close = st.columns([5, 1.3, 1.3, 1], vertical_alignment="center")
-        head.markdown(f"**Record** `{md_literal(r['judge_record_id'], limit=80)}`")
+        head.markdown(f"**Record** {md_literal(r['judge_record_id'], limit=80)}")
         before, after = audit_rows.neighbours(run, filters, (float(r["score"]), str(r["judge_record_id"])), desc)
         if prev.button("◀ Prev", key="rec_prev", disabled=before is None, shortcut="k",
                        help="Previous record of the filtered list (k)"):

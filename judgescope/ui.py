@@ -271,7 +271,7 @@ def url_number(container, label: str, low: float, high: float, default: float, *
     url_number_notice(key, low, high)
     value = container.number_input(
         label, float(low), float(high), float(default), step=float(step or 1) if integer else step,
-        format="%.0f" if integer else None, key=key, bind="query-params", **kwargs)
+        format="%.0f" if integer else "%g", key=key, bind="query-params", **kwargs)
     return int(round(value)) if integer else value
 
 
@@ -402,3 +402,15 @@ def url_multiselect(container, label: str, options: list, *, key: str, format_fu
 
     return container.multiselect(label, options, key=wkey, format_func=format_func,
                                  on_change=write, **kwargs)
+
+
+def with_record_links(frame: pd.DataFrame, id_col: str = "judge_record_id") -> pd.DataFrame:
+    """The frame with an `open` column: each row's Review URL (shown with RECORD_LINK)."""
+    from judgescope import navigation
+
+    review = navigation.page("review")
+    links = [navigation.href(review, collection=collection_name(), record=i) for i in frame[id_col]]
+    return frame.assign(open=links)[["open", *frame.columns]]
+
+
+RECORD_LINK = {"Open": st.column_config.LinkColumn("Open", display_text="record", width="small")}

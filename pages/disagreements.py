@@ -4,7 +4,7 @@ import streamlit as st
 
 from judgescope import calib_view as view
 from judgescope import calibration as cal
-from judgescope import ui
+from judgescope import navigation, ui
 
 ui.title("Disagreements")
 c = st.columns(3)
@@ -32,11 +32,20 @@ cell = c[2].selectbox("Cell", cells, index=cells.index(cal.DISAGREE), key="cell"
 listed = cal.cell_items(frame, judge, cell)
 if only_unanimous:
     listed = listed[listed["key"].isin(summary["unanimous_human"])].reset_index(drop=True)
+item = st.query_params.get("item")
+if item is not None:
+    listed = listed[listed["key"].astype(str) == item].reset_index(drop=True)
+    st.caption(f"Showing one item, {ui.md_literal(item)}, from its link.")
 
 st.subheader(f"{ui.md_literal(judge)} · {view.cell_label(cell)}"
              + (" · against all three humans" if only_unanimous else "") + f": {len(listed)} items")
 st.caption("Reasons are machine-generated explanations, not verified ground truth.")
-ui.table(cal.verdict_overview(listed), width="stretch", key="cell_items")
+page = navigation.page("disagreements")
+overview = cal.verdict_overview(listed)
+overview.insert(0, "open", [navigation.href(page, collection=ui.collection_name(), judge=judge, cell=cell,
+                                            split=splits, item=k) for k in listed["key"]])
+ui.table(overview, width="stretch", key="cell_items", column_config={
+    "Open": st.column_config.LinkColumn("Open", display_text="item", width="small")})
 ui.export_buttons(listed, view.export_stem(judge, cell),
                   {"judge": judge, "cell": cell, "split": splits, "unanimous": only_unanimous})
 for _, item in listed.iterrows():

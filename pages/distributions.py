@@ -44,18 +44,33 @@ ui.export_buttons(table, "score_summary", {"facet": facet, "thresholds": list(th
 colour = "facet" if split else "unit"
 plot_counts = audit.with_facet_labels(counts)
 units = sort_units(counts["unit"].unique())
-if split:
-    tabs = st.tabs([label(u) for u in units])
-    for tab, unit in zip(tabs, units):
-        part = plot_counts[plot_counts.unit == unit]
-        with tab:
-            a, b = st.columns(2)
-            a.plotly_chart(charts.histogram(part, colour), key=f"hist_{unit}")
-            b.plotly_chart(charts.ecdf(part, colour), key=f"ecdf_{unit}")
-else:
+log = st.toggle("Log scale for the histogram (shows the lower tail's small bars)", key="log",
+                bind="query-params")
+st.caption("Dotted lines mark the thresholds. Click a bar to review its rows.")
+
+
+def charts_for(part, key: str, unit=None) -> None:
     a, b = st.columns(2)
-    a.plotly_chart(charts.histogram(plot_counts, colour), key="hist")
-    b.plotly_chart(charts.ecdf(plot_counts, colour), key="ecdf")
+    event = a.plotly_chart(charts.histogram(part, colour, thresholds=thresholds, log=log),
+                           key=f"hist_{key}", on_select="rerun", selection_mode="points")
+    b.plotly_chart(charts.ecdf(part, colour), key=f"ecdf_{key}")
+    points = event.selection.points if event and event.selection else []
+    if points:
+        p = points[0]
+        _, lo, hi = p["customdata"]
+        series = sort_units(part[colour].astype(str).unique()) if colour == "unit" else \
+            sorted(part[colour].astype(str).unique())
+        picked = series[p["curve_number"]] if p.get("curve_number", 0) < len(series) else None
+        ui.open_page("review", **audit.review_params_for_bin(lo, hi, unit or (picked if colour == "unit" else None),
+                                                            picked if facet == "target_language" else None))
+
+
+if split:
+    for tab, unit in zip(st.tabs([label(u) for u in units]), units):
+        with tab:
+            charts_for(plot_counts[plot_counts.unit == unit], unit, unit)
+else:
+    charts_for(plot_counts, "all")
 
 missing = sorted(set(audit.FACETS) - set(facets))
 if missing:

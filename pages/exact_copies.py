@@ -41,7 +41,7 @@ else:
 total = int(counts[(counts.target_language.isin(lang or langs)) & (counts.unit.isin(unit or units))]
             ["exact_copies"].sum())
 st.markdown(f"**{total:,}** exact copies match" + (f"; the first {limit:,} are listed." if total > limit else "."))
-ui.table(rows, placeholder="n/a", column_config={
+ui.table(ui.with_record_links(rows), placeholder="n/a", column_config={**ui.RECORD_LINK,
     "Explanation": st.column_config.TextColumn(width="large"),
     "Candidate text": st.column_config.TextColumn(width="medium")})
 ui.export_buttons(rows, "exact_copies", {"languages": lang, "units": unit, "limit": limit})

@@ -43,7 +43,8 @@ shown = summary.counts[chosen]
 st.caption(f"{shown:,} row{'s' if shown != 1 else ''}" + (f"; the first {LIST_LIMIT:,} in snapshot order are listed" if shown > LIST_LIMIT else "")
            + f"; texts of the first {min(DETAIL_ROWS, len(rows))} below. Differences are marked ⟦…⟧ "
            "with invisible characters written out (⟨space⟩, ⟨U+0301⟩).")
-ui.table(rows.drop(columns=["source_text", "candidate_text"]))
+ui.table(ui.with_record_links(rows.drop(columns=["source_text", "candidate_text"])),
+         column_config=ui.RECORD_LINK)
 ui.export_buttons(rows, f"integrity_{chosen}", {"class": chosen, "join_key": list(key)})
 
 for _, row in rows.head(DETAIL_ROWS).iterrows():
