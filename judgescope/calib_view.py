@@ -32,10 +32,11 @@ def split_filter(container=st) -> list[str]:
 def gate_inputs(c1, c2) -> tuple[float, float]:
     ui.url_number_notice("judge_gate", 0.0, 1.0)
     ui.url_number_notice("panel_gate", 0.0, 1.0)
+    # "%g" shows the value entered (0.7999 stays 0.7999): a gate must never be shown rounded.
     judge = c1.number_input("Per-judge gate (Scott's π ≥)", 0.0, 1.0, float(cal.JUDGE_GATE),
-                            0.05, format="%.2f", key="judge_gate", bind="query-params")
+                            0.05, format="%g", key="judge_gate", bind="query-params")
     panel = c2.number_input("Panel gate (Scott's π ≥)", 0.0, 1.0, float(cal.PANEL_GATE), 0.05,
-                            format="%.2f", key="panel_gate", bind="query-params")
+                            format="%g", key="panel_gate", bind="query-params")
     return judge, panel
 
 
@@ -67,8 +68,7 @@ def _link(name: str, cell: str, count: int, splits: list[str], label: str | None
 def binary_matrix(name: str, r: dict, splits: list[str]) -> None:
     """2 × 2 confusion (rows: human majority; columns: this rater) with linked counts."""
     label = ui.md_literal(name)
-    st.markdown(f"**{label}** · π {r['scotts_pi_shown']} · **{r['verdict']}**"
-                + (" · INCONCLUSIVE" if r["inconclusive"] else ""))
+    st.markdown(f"**{label}** · π {r['scotts_pi_shown']} · {ui.badge_md(r['verdict'], 'green' if r['verdict'] == 'PASS' else 'red')}")
     head = st.columns([1.2, 1, 1])
     head[1].caption(f"{label} says match")
     head[2].caption(f"{label} says not match")

@@ -24,13 +24,13 @@ class Finding:
 
 
 def gate_badge(r: dict) -> tuple[str, str, str]:
-    """(verdict, colour, one sentence with the rule) for one rater's gate result.
+    """(verdict, colour, the rule in one sentence) for one rater's gate result.
 
     The verdict is decided by the exact π against the gate; the sentence says whether the 95 %
     CI lies on one side of the gate or includes it (then more items could change the verdict)."""
     gate = fmt.gate_value(r["gate"])
     if r.get("scotts_pi") is None:
-        return ("FAIL", "red", f"FAIL: π is undefined on {fmt.count(r['n'])} items, so nothing "
+        return ("FAIL", "red", f"π is undefined on {fmt.count(r['n'])} items, so nothing "
                 f"shows the gate π ≥ {gate} is met.")
     verdict = r["verdict"]
     sign = "≥" if verdict == "PASS" else "<"
@@ -42,7 +42,7 @@ def gate_badge(r: dict) -> tuple[str, str, str]:
         side = "above" if verdict == "PASS" else "below"
         tail = f"the 95 % CI {ci} lies {side} the gate"
     return (verdict, "green" if verdict == "PASS" else "red",
-            f"{verdict}: π = {r['scotts_pi_shown']} {sign} {gate} on {fmt.count(r['n'])} items; {tail}.")
+            f"π = {r['scotts_pi_shown']} {sign} {gate} on {fmt.count(r['n'])} items; {tail}.")
 
 
 def calibration(rep: dict, panel_name: str = "panel") -> list[Finding]:

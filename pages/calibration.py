@@ -4,7 +4,7 @@ import streamlit as st
 
 from judgescope import calib_view as view
 from judgescope import calibration as cal
-from judgescope import ui
+from judgescope import findings, ui
 
 ui.title("Judges vs humans")
 st.caption("Each judge's binary verdict (match = 1, no_match / no_answer = 0) and the panel's "
@@ -18,17 +18,21 @@ frame, rep = view.load(splits, judge_gate, panel_gate)
 
 panel = rep["panel"]
 if panel:
-    m = st.columns(4)
-    m[0].metric("Panel agrees with humans", f"{panel['tp'] + panel['tn']} / {panel['n']}")
-    m[1].metric("Panel Scott's π", panel["scotts_pi_shown"].split(" = ")[-1],
-                help="Exact value: " + panel["scotts_pi_shown"])
-    m[1].caption(f"exact {panel['scotts_pi_fraction']}")
-    m[2].metric(f"Panel gate π ≥ {panel['gate']:g}", panel["verdict"])
-    m[3].metric("π 95% CI", cal.fmt_ci(panel["ci"]))
-    if panel["inconclusive"]:
-        m[2].caption("INCONCLUSIVE: the CI straddles the gate")
+    verdict, colour, sentence = findings.gate_badge(panel)
+    with st.container(border=True):
+        st.markdown(f"**Panel** (strict majority of the judges) {ui.badge_md(verdict, colour)}")
+        st.markdown(ui.md_literal(sentence, limit=500))
+        m = st.columns(3)
+        m[0].metric("Panel agrees with humans", f"{panel['tp'] + panel['tn']} / {panel['n']}")
+        m[1].metric("Panel Scott's π (exact)", panel["scotts_pi_fraction"] or "n/a",
+                    help="Exact value: " + panel["scotts_pi_shown"])
+        m[2].metric("π 95% CI", cal.fmt_ci(panel["ci"]))
 else:
     st.info("No panel: the panel is the strict majority of an odd number of judges.")
+for name, r in rep["judges"].items():
+    verdict, colour, sentence = findings.gate_badge(r)
+    st.markdown(f"{ui.badge_md(verdict, colour)}**{ui.md_literal(name)}** · "
+                + ui.md_literal(sentence, limit=500))
 
 st.subheader("Per judge and panel")
 view.table(cal.summary_table(rep))
