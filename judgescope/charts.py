@@ -109,11 +109,20 @@ def mean_heatmap(matrix: pd.DataFrame, reference: float, span: float | None = No
         zmax=_top(reference, span, z))
     fig = go.Figure(go.Heatmap(
         z=z, x=[escape(label(u)) for u in units], y=[escape(language_name(c)) for c in languages],
-        customdata=[[[c, u, hover(c, u)] for u in units] for c in languages],
         text=text, texttemplate="%{text}", textfont=dict(size=13), xgap=2, ygap=2,
         colorbar=dict(title=dict(text="Mean" if absolute else f"Mean<br>(centre {reference:g})"),
                       thickness=12),
-        hovertemplate="%{y} · %{x}<br>mean %{text}<br>%{customdata[2]}<extra></extra>", **scale))
+        hoverinfo="skip", **scale))
+    # Heatmap cells emit no selection events; a near-invisible marker on each cell does, and
+    # carries the hover (mean, n, CI) and the (language, unit) the drill-down needs.
+    xs = [escape(label(u)) for _ in languages for u in units]
+    ys = [escape(language_name(c)) for c in languages for _ in units]
+    fig.add_trace(go.Scatter(
+        x=xs, y=ys, mode="markers", showlegend=False,
+        customdata=[[c, u, hover(c, u)] for c in languages for u in units],
+        text=[t for row in text for t in row],
+        hovertemplate="%{y} · %{x}<br>mean %{text}<br>%{customdata[2]}<extra></extra>",
+        marker=dict(symbol="square", size=26, opacity=0.01, color="grey")))
     fig.update_yaxes(autorange="reversed", automargin=True)
     fig.update_xaxes(side="top", automargin=True)
     title = "Mean score per language and unit" + ("" if absolute else f" (centred on {reference:g})")

@@ -58,8 +58,11 @@ picked = ui.table(shown.assign(target_language=shown.target_language.map(languag
                       "Explanation": st.column_config.TextColumn(width="large"),
                       "Source": st.column_config.TextColumn(width="medium"),
                       "Candidate": st.column_config.TextColumn(width="medium")})
-if picked and picked.selection.rows:
-    review_view.open_record(rows.judge_record_id.iloc[picked.selection.rows[0]])
+if picked and picked.selection.rows:  # a selection persists across reruns: act on a new one
+    chosen = rows.judge_record_id.iloc[picked.selection.rows[0]]
+    if st.session_state.get("_selected_record") != chosen:
+        st.session_state["_selected_record"] = chosen
+        review_view.open_record(chosen)
 b = st.columns([1, 1, 1, 3])
 if b[0].button("⏮ First page", disabled=pos.after is None):
     ui.set_position(pager.Position(None, 1), sig)

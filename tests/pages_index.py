@@ -1,9 +1,7 @@
-"""The pages app.py registers, read from its source (so new pages are tested automatically)."""
+"""The pages the app registers, read from the one page registry (judgescope/navigation.py), so
+new pages are tested automatically."""
 
-import ast
-from pathlib import Path
-
-APP = Path(__file__).resolve().parent.parent / "app.py"
+from judgescope import navigation
 
 # Which demo collection each navigation section is about; "Collection" pages serve all.
 SECTION_COLLECTIONS = {
@@ -15,17 +13,8 @@ SECTION_COLLECTIONS = {
 
 
 def registered_pages() -> list[tuple[str, str]]:
-    """(section, page file) for every st.Page in app.py's navigation dict."""
-    tree = ast.parse(APP.read_text(encoding="utf-8"))
-    out = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Dict):
-            for key, value in zip(node.keys, node.values):
-                if isinstance(key, ast.Constant) and isinstance(value, ast.List):
-                    for call in value.elts:
-                        if isinstance(call, ast.Call) and call.args:
-                            out.append((key.value, call.args[0].value))
-    return out
+    """(section, page file) for every page of the registry."""
+    return [(p.section, p.path) for p in navigation.PAGES]
 
 
 def page_cases() -> list[tuple[str, str]]:
@@ -36,13 +25,8 @@ def page_cases() -> list[tuple[str, str]]:
 
 def default_page() -> str:
     """The page registered with default=True: Streamlit serves it at the root URL."""
-    tree = ast.parse(APP.read_text(encoding="utf-8"))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and any(k.arg == "default" and getattr(k.value, "value", False)
-                                              for k in node.keywords):
-            return node.args[0].value
-    return ""
+    return next(p.path for p in navigation.PAGES if p.default)
 
 
 def url_path(page: str) -> str:
-    return "" if page == default_page() else Path(page).stem
+    return navigation.page(page).url_path

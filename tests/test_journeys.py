@@ -1,0 +1,477 @@
+"""What users do, by clicking, in a real headless Chromium: a stakeholder reading the landing
+page, a reviewer drilling from Languages into Review and through records, a collection switch in
+the middle of a list, matrix and grid cells that open their rows, the keyboard, a phone screen,
+and a crash matrix of every page × every collection on the demo and on ../shared/realdata.
+
+One server runs on a manifest the test builds: the demo's collections, plus real third-party
+data when ../shared/realdata is beside the checkout. Screenshots of every step land in
+screenshots/journeys/: look at them.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from judgescope import navigation
+
+ROOT = Path(__file__).resolve().parent.parent
+REALDATA = ROOT.parent / "shared" / "realdata"
+CHROMIUM = "/usr/bin/chromium"
+SHOTS = ROOT / "screenshots" / "journeys"
+CHROME_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+               "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian chromium")]
+
+DEMO_COLLECTIONS = ("xhotpotqa", "localgate", "transevalnia")
+REAL_COLLECTIONS = ("real_audit", "real_pairs", "real_sample")
+REAL_MANIFEST = """
+[[collection]]
+name = "real_audit"
+title = "GEMBA on WMT22 (real data)"
+datasets = ["gemba", "gemba_snapshot"]
+join_key = ["instance_id"]
+[[collection]]
+name = "real_pairs"
+title = "TED MQM pairs (real data)"
+datasets = ["ted"]
+[[collection]]
+name = "real_sample"
+title = "TransEvalnia sample (real data)"
+datasets = ["sample"]
+[[dataset]]
+name = "gemba"
+kind = "judge_audit"
+path = "realdata/judge_audit_gemba_wmt22.jsonl"
+[[dataset]]
+name = "gemba_snapshot"
+kind = "source_snapshot"
+path = "realdata/judge_audit_gemba_wmt22.source_snapshot.jsonl"
+[[dataset]]
+name = "ted"
+kind = "pairwise_ranking"
+path = "realdata/pairwise_ted_mqm_ende_human_only.jsonl"
+[[dataset]]
+name = "sample"
+kind = "pairwise_ranking"
+path = "realdata/transevalnia_sample_with_wmt21_systems.jsonl"
+"""
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def manifest(tmp_path_factory) -> Path:
+    """The demo manifest and its files, plus the real data's collections when present."""
+    folder = tmp_path_factory.mktemp("journeys")
+    shutil.copytree(ROOT / "data" / "demo", folder / "demo")
+    text = (ROOT / "data" / "sources.toml").read_text(encoding="utf-8")
+    if REALDATA.is_dir():
+        shutil.copytree(REALDATA, folder / "realdata")
+        text += REAL_MANIFEST
+    path = folder / "sources.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def server(manifest, tmp_path_factory):
+    """`python -m judgescope.serve` on the test manifest; its log is checked for tracebacks."""
+    port = _free_port()
+    log = tmp_path_factory.mktemp("log") / "server.log"
+    env = dict(os.environ, PYTHONPATH=str(ROOT), JUDGESCOPE_SOURCES=str(manifest))
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "judgescope.serve", "--server.headless", "true",
+             "--server.address", "127.0.0.1", "--server.port", str(port)],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            if urllib.request.urlopen(f"{base}/_stcore/health", timeout=1).status == 200:
+                break
+        except OSError:
+            if time.monotonic() > deadline:
+                proc.kill()
+                pytest.fail("server did not start: " + log.read_text()[-2000:])
+            time.sleep(0.2)
+    yield base, log
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROME_ARGS)
+        yield b
+        b.close()
+
+
+def settle(page) -> None:
+    """Wait until Streamlit has run the script: a title is drawn and no run is in progress."""
+    page.wait_for_selector('[data-testid="stMainBlockContainer"] h1', timeout=90_000)
+    page.wait_for_timeout(300)
+    page.wait_for_function("""() => !document.querySelector('[data-testid="stStatusWidget"]')""",
+                           timeout=90_000)
+    page.wait_for_timeout(300)
+
+
+def open_url(browser, url: str, width: int = 1400, height: int = 1000):
+    context = browser.new_context(viewport={"width": width, "height": height}, accept_downloads=True)
+    page = context.new_page()
+    page.goto(url, wait_until="domcontentloaded")
+    settle(page)
+    return context, page
+
+
+def shot(page, name: str) -> None:
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def params(page) -> dict:
+    return {k: v for k, v in parse_qs(urlparse(page.url).query).items()}
+
+
+def wait_for_param(page, key: str, value: str | None = None, timeout: int = 30_000) -> None:
+    """Wait until the URL carries key (=value), then until the rerun it caused has finished."""
+    deadline = time.monotonic() + timeout / 1000
+    while time.monotonic() < deadline:
+        got = params(page).get(key)
+        if got and (value is None or value in got):
+            settle(page)
+            return
+        page.wait_for_timeout(200)
+    raise AssertionError(f"URL never got {key}={value}: {page.url}")
+
+
+def main_text(page) -> str:
+    """The main block's text, without the invisible isolates that wrap literal data text."""
+    text = page.locator('[data-testid="stMainBlockContainer"]').inner_text()
+    return text.replace("\u2068", "").replace("\u2069", "")
+
+
+def no_exception(page) -> None:
+    boxes = page.locator('[data-testid="stException"]').all_inner_texts()
+    assert not boxes, boxes
+
+
+def heatmap_cell(chart, row_label: str, column_label: str) -> tuple[float, float]:
+    """Screen coordinates of one heatmap cell: where its row's and its column's tick labels
+    point (the test's viewport is tall enough to show the whole chart)."""
+    def centre(axis, text):
+        tick = chart.locator(f"g.{axis}tick text").filter(has_text=text).first.bounding_box()
+        return tick["x"] + tick["width"] / 2, tick["y"] + tick["height"] / 2
+    return centre("x", column_label)[0], centre("y", row_label)[1]
+
+
+def click_grid_row(page, grid, row: int) -> None:
+    """Select row `row` (0-based) of a dataframe by its selection checkbox (canvas coordinates)."""
+    grid.scroll_into_view_if_needed()
+    box = grid.bounding_box()
+    page.mouse.click(box["x"] + 15, box["y"] + 35 + 35 * row + 17)
+
+
+def demo_record_ids(lang: str, unit: str) -> list[str]:
+    import duckdb
+
+    rows = duckdb.sql(
+        "SELECT judge_record_id FROM read_parquet($p) WHERE target_language = $l AND unit = $u "
+        "ORDER BY score, judge_record_id",
+        params={"p": str(ROOT / "data/demo/xhotpotqa_judge_v2/data/*.parquet"), "l": lang, "u": unit})
+    return [r[0] for r in rows.fetchall()]
+
+
+# --- (a) the stakeholder -------------------------------------------------------------------
+
+def test_stakeholder_reads_the_landing_page_and_follows_its_links(server, browser):
+    base, _ = server
+    context, page = open_url(browser, base + "/")
+    try:
+        text = main_text(page)
+        shot(page, "a1-landing-xhotpotqa")
+        assert "Mean judge score" in text and "95 % CI" in text
+        assert "Weak cell: Thai (th) × answer" in text, text[:2000]
+        page.get_by_role("link", name=re.compile("Review its rows")).first.click()
+        page.wait_for_url(re.compile(r"/review\?"))
+        wait_for_param(page, "lang", "th")
+        assert params(page)["unit"] == ["answer"]
+        assert "Thai (th)" in page.locator('[data-testid="stMultiSelect"]').first.inner_text()
+        shot(page, "a2-review-thai-answers")
+        no_exception(page)
+
+        # The panel verdict of the calibration collection, read from its landing page.
+        page.get_by_role("link", name="Overview").click()
+        settle(page)
+        pick_collection(page, "LocalGate judge-panel calibration")
+        text = main_text(page)
+        shot(page, "a3-landing-localgate")
+        assert re.search(r"FAIL\s*Panel \(strict majority of the judges\): π = 1999/2499 = 0\.79992 < 0\.8",
+                         text), text[:1500]
+        assert "includes the gate" in text
+        page.get_by_role("link", name=re.compile("panel's disagreements")).click()
+        page.wait_for_url(re.compile(r"/disagreements\?"))
+        settle(page)
+        # judge=panel and cell=disagree are the page's defaults, which a bound widget leaves out.
+        assert params(page).get("judge", ["panel"]) == ["panel"]
+        assert "panel · All disagreements (FP + FN): 10 items" in main_text(page)
+        shot(page, "a4-panel-disagreements")
+        no_exception(page)
+    finally:
+        context.close()
+
+
+def pick_collection(page, title: str) -> None:
+    picker = page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]').first
+    picker.click()
+    page.get_by_role("option", name=title).click()
+    page.wait_for_timeout(300)
+    settle(page)
+
+
+# --- (b) the reviewer ----------------------------------------------------------------------
+
+def test_reviewer_drills_from_languages_into_records_and_exports_them(server, browser, tmp_path):
+    base, _ = server
+    context, page = open_url(browser, base + "/languages?collection=xhotpotqa", height=1800)
+    try:
+        chart = page.locator('[data-testid="stPlotlyChart"]').first
+        chart.wait_for(state="visible")
+        page.wait_for_selector("g.draglayer .nsewdrag", state="attached")
+        shot(page, "b1-languages")
+        page.mouse.click(*heatmap_cell(chart, "Thai (th)", "Answer"))
+        page.wait_for_url(re.compile(r"/review\?"), timeout=30_000)
+        wait_for_param(page, "lang", "th")
+        assert params(page)["unit"] == ["answer"], page.url
+        assert "20 rows match" in main_text(page)
+        shot(page, "b2-review-from-heatmap")
+
+        # Open the first record of the list by its row, then the next one with the "j" key.
+        ids = demo_record_ids("th", "answer")
+        click_grid_row(page, page.locator('[data-testid="stDataFrame"]').first, 0)
+        wait_for_param(page, "record", ids[0])
+        assert "Candidate · Thai (th)" in main_text(page)
+        shot(page, "b3-record-opened")
+        page.locator("h1").first.click()  # focus out of the grid: its canvas takes keys
+        page.keyboard.press("j")
+        wait_for_param(page, "record", ids[1])
+        shot(page, "b4-next-record")
+        no_exception(page)
+
+        # The export carries the texts.
+        page.get_by_text(re.compile("Export all 20 filtered rows")).click()
+        page.get_by_text("Prepare the export").click()
+        settle(page)
+        with page.expect_download() as dl:
+            page.get_by_role("button", name="⬇ CSV", exact=True).click()
+        path = tmp_path / "rows.csv"
+        dl.value.save_as(path)
+        with open(path, newline="", encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+        assert len(rows) == 20
+        assert {"source_text", "candidate_text"} <= set(rows[0])
+        assert all(r["source_text"] for r in rows)
+
+        # The URL alone reopens the same record in a fresh browser.
+        url = page.url
+    finally:
+        context.close()
+    context, page = open_url(browser, url)
+    try:
+        assert params(page)["record"] == [ids[1]]
+        assert ids[1] in main_text(page)
+        assert "Thai (th)" in page.locator('[data-testid="stMultiSelect"]').first.inner_text()
+        shot(page, "b5-same-url-fresh-context")
+    finally:
+        context.close()
+
+
+def test_tails_row_link_opens_review(server, browser):
+    base, _ = server
+    context, page = open_url(browser, base + "/languages?collection=xhotpotqa")
+    try:
+        grid = page.locator('[data-testid="stDataFrame"]').first
+        grid.wait_for(state="visible")
+        click_grid_row(page, grid, 0)  # the first tails row: the first language's first unit
+        page.wait_for_url(re.compile(r"/review\?"), timeout=30_000)
+        wait_for_param(page, "lang")
+        assert params(page)["lang"] and params(page)["unit"], page.url
+        no_exception(page)
+    finally:
+        context.close()
+
+
+# --- (c) a collection switch in the middle of a list -----------------------------------------
+
+@pytest.mark.skipif(not REALDATA.is_dir(), reason="needs a second audit collection (../shared/realdata)")
+def test_collection_switch_on_review_page_two_starts_clean(server, browser):
+    base, _ = server
+    context, page = open_url(browser, base + "/review?collection=xhotpotqa")
+    try:
+        page.get_by_role("button", name="Next ▶").click()
+        wait_for_param(page, "at", "51")
+        assert "showing 51–100" in main_text(page)
+        pick_collection(page, "GEMBA on WMT22 (real data)")
+        assert params(page)["collection"] == ["real_audit"]
+        assert "at" not in params(page) and "after" not in params(page)
+        text = main_text(page)
+        assert "360 rows match; showing 1–50" in text, text[:800]
+        shot(page, "c1-switched-collection-page-one")
+        # The real data is zh→en among others: its source heading comes from the data.
+        click_grid_row(page, page.locator('[data-testid="stDataFrame"]').first, 0)
+        wait_for_param(page, "record")
+        assert re.search(r"(English|German|Russian|Mandarin Chinese) \(\w\w\) source", main_text(page))
+        no_exception(page)
+    finally:
+        context.close()
+
+
+# --- (d) matrix and grid cells ---------------------------------------------------------------
+
+def test_confusion_matrix_cell_lists_its_items(server, browser):
+    base, _ = server
+    context, page = open_url(browser, base + "/calibration?collection=localgate")
+    try:
+        page.get_by_role("link", name="FN · 8").first.click()
+        page.wait_for_url(re.compile(r"/disagreements\?"))
+        settle(page)
+        assert params(page)["cell"] == ["FN"]
+        assert re.search(r"FN: humans match, judge not: 8 items", main_text(page))
+        shot(page, "d1-confusion-cell")
+    finally:
+        context.close()
+
+
+def test_ranking_grid_cell_lists_its_pairs(server, browser):
+    base, _ = server
+    context, page = open_url(browser, base + "/ranking?collection=transevalnia", height=1600)
+    try:
+        chart = page.locator('[data-testid="stPlotlyChart"]').first
+        chart.wait_for(state="visible")
+        page.wait_for_selector("g.draglayer .nsewdrag", state="attached")
+        ys = chart.locator("g.ytick text").evaluate_all("els => els.map(e => e.textContent)")
+        xs = chart.locator("g.xtick text").evaluate_all("els => els.map(e => e.textContent)")
+        page.mouse.click(*heatmap_cell(chart, ys[0].strip(), xs[0].strip()))
+        wait_for_param(page, "decision")
+        picked, dataset = params(page)["decision"][0], params(page)["dataset"][0]
+        assert picked.replace("/", " · ") == ys[-1].strip()
+        assert f"{picked} on {dataset}" in main_text(page)
+        shot(page, "d2-ranking-cell")
+        no_exception(page)
+    finally:
+        context.close()
+
+
+# --- (e) the keyboard ------------------------------------------------------------------------
+
+def test_keyboard_reaches_filters_and_opens_a_row(server, browser):
+    base, _ = server
+    context, page = open_url(browser, base + "/review?collection=xhotpotqa")
+    try:
+        page.keyboard.press("Tab")
+        focused = page.evaluate("document.activeElement.textContent")
+        assert focused.strip() == "Skip to main content"
+        page.keyboard.press("Enter")
+        assert page.evaluate("location.hash") == "#content"
+        # The Language filter: type a name, Enter picks it, Escape closes the list.
+        box = page.locator('[data-testid="stMultiSelect"]').first.locator("input")
+        box.focus()
+        page.keyboard.type("Thai")
+        page.keyboard.press("Enter")
+        page.keyboard.press("Escape")
+        wait_for_param(page, "lang", "th")
+        page.keyboard.press("Tab")  # to the next control: the filter must survive it
+        page.wait_for_timeout(500)
+        assert params(page)["lang"] == ["th"]
+        # Open a row with the keyboard: the record picker under the list.
+        picker = page.get_by_label("Open a record of this page")
+        picker.focus()
+        page.keyboard.press("ArrowDown")
+        page.keyboard.press("ArrowDown")
+        page.keyboard.press("Enter")
+        wait_for_param(page, "record")
+        assert params(page)["record"][0] in main_text(page)
+        shot(page, "e1-keyboard-record")
+    finally:
+        context.close()
+
+
+# --- (f) a phone ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("spec", navigation.PAGES, ids=lambda p: p.url_path or "overview")
+def test_phone_width_is_readable(server, browser, spec):
+    base, _ = server
+    collection = {"Translation audit": "xhotpotqa", "Calibration": "localgate",
+                  "Ranking": "transevalnia"}.get(spec.section, "xhotpotqa")
+    context, page = open_url(browser, f"{base}/{spec.url_path}?collection={collection}", 390, 844)
+    try:
+        no_exception(page)
+        overflow = page.evaluate("""() => {
+            const m = document.querySelector('[data-testid="stMainBlockContainer"]');
+            return m.scrollWidth - m.clientWidth; }""")
+        assert overflow <= 1, f"main block scrolls sideways by {overflow}px"
+        sizes = page.evaluate("""() => [...document.querySelectorAll('g.heatmaplayer text, g.textpoint text')]
+            .map(t => parseFloat(getComputedStyle(t).fontSize))""")
+        assert all(s >= 10 for s in sizes), sizes
+        shot(page, f"f-phone-{spec.url_path or 'overview'}")
+    finally:
+        context.close()
+
+
+# --- the crash matrix ------------------------------------------------------------------------
+
+COLLECTIONS = DEMO_COLLECTIONS + (REAL_COLLECTIONS if REALDATA.is_dir() else ())
+
+
+@pytest.mark.parametrize("collection", COLLECTIONS)
+def test_every_page_on_every_collection(server, browser, collection):
+    """Every page, including those the collection cannot fill: no exception, a title, and a
+    page the collection cannot fill names the collections that can."""
+    base, log = server
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        for spec in navigation.PAGES:
+            page.goto(f"{base}/{spec.url_path}?collection={collection}", wait_until="domcontentloaded")
+            settle(page)
+            no_exception(page)
+            text = main_text(page)
+            assert "Traceback" not in text and "Uncaught app execution" not in text
+            if "needs. These collections have one" in text or "No collection of this manifest" in text:
+                assert spec.title in text
+            page.screenshot(path=str(SHOTS / f"matrix-{collection}-{spec.url_path or 'overview'}.png"))
+        assert not errors, errors
+        logged = log.read_text(errors="replace")
+        assert "Traceback" not in logged and "Uncaught app execution" not in logged, logged[-3000:]
+    finally:
+        context.close()
+
+
+def test_server_log_has_no_traceback_after_the_journeys(server):
+    """Runs last in this module: the whole crawl left no traceback in the server log."""
+    _, log = server
+    logged = log.read_text(errors="replace")
+    assert "Traceback" not in logged, logged[-3000:]
