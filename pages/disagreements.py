@@ -26,14 +26,15 @@ only_unanimous = st.toggle("Only the panel's disagreements against all three hum
 names, cells = cal.raters(frame), cal.cell_options(frame)
 ui.url_value_notice("judge", names)
 ui.url_value_notice("cell", cells)
-judge = c[1].selectbox("Judge", names, index=len(names) - 1, key="judge", bind="query-params")
+judge = c[1].selectbox("Judge", names, index=len(names) - 1, key="judge", bind="query-params",
+                       format_func=cal.rater_name)
 cell = c[2].selectbox("Cell", cells, index=cells.index(cal.DISAGREE), key="cell",
                       bind="query-params", help=view.CELL_HELP)
 listed = cal.cell_items(frame, judge, cell)
 if only_unanimous:
     listed = listed[listed["key"].isin(summary["unanimous_human"])].reset_index(drop=True)
 
-st.subheader(f"{ui.md_literal(judge)} · {view.cell_label(cell)}"
+st.subheader(f"{ui.md_literal(cal.rater_name(judge))} · {view.cell_label(cell)}"
              + (" · against all three humans" if only_unanimous else "") + f": {len(listed)} items")
 st.caption("Reasons are machine-generated explanations, not verified ground truth.")
 ui.table(cal.verdict_overview(listed), width="stretch", key="cell_items")

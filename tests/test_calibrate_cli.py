@@ -77,3 +77,27 @@ def test_unusable_input_exits_2(manifest, argv, capsys):
 def test_folder_without_judgements_exits_2(manifest):
     folder = str(manifest / "demo" / "localgate_calibration")
     assert cli.main(["calibrate", folder, "--config", "calibration_items"]) == cli.EXIT_UNUSABLE
+
+
+def test_panel_rule_and_ties_are_stated(manifest, tmp_path, capsys):
+    """Issue #14 item 7: the panel's rule and n in the JSON; three-way ties can be excluded."""
+    out = tmp_path / "c.json"
+    cli.main(["calibrate", "localgate_items", "--json", str(out)])
+    panel = json.loads(out.read_text())["panel"]
+    assert (panel["rule"], panel["n_items"], panel["items_without_all_judges"]) == (
+        "strict majority (2 of 3) of the judges' binary verdicts, on items every judge rated",
+        100, 0)
+    assert "1 three-way human tie counted as not match" in capsys.readouterr().out
+    cli.main(["calibrate", "localgate_items", "--exclude-three-way-ties", "--json", str(out)])
+    rep = json.loads(out.read_text())
+    assert rep["panel"]["n"] == 99 and rep["definitions"]["three_way_ties"] == {
+        "n": 1, "handling": "excluded"}
+    assert "1 three-way human tie excluded" in capsys.readouterr().out
+
+
+def test_ledger_line_per_input(manifest, capsys):
+    """Issue #14 item 8: loaded = used + excluded for both inputs."""
+    cli.main(["calibrate", "localgate_items"])
+    out = capsys.readouterr().out
+    assert "localgate_items: loaded 100 = used 100 + excluded 0" in out
+    assert "localgate_judgements: loaded 300 = used 300 + excluded 0" in out

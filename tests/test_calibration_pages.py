@@ -43,10 +43,13 @@ def test_judges_vs_humans_reproduces_seed(open_page):
     assert m["Panel agrees with humans"] == "90 / 100"
     assert m["Panel Scott's π"] == "0.79992" and m["Panel gate π ≥ 0.8"] == "FAIL"
     table = _table(at, "Rater").set_index("Rater")
-    assert table.loc["panel", "Scott's π (exact = decimal)"] == "1999/2499 = 0.79992"
-    assert table.loc["panel", "CI vs gate"] == "INCONCLUSIVE"
+    panel = "panel (strict majority of 3 judges)"
+    assert table.loc[panel, "Scott's π (exact = decimal)"] == "1999/2499 = 0.79992"
+    assert table.loc[panel, "CI vs gate"] == "INCONCLUSIVE"
     assert table["Verdict"].to_dict() == {"gptoss": "PASS", "ministral": "PASS", "qwen": "PASS",
-                                          "panel": "FAIL"}
+                                          panel: "FAIL"}
+    assert any(c.value.startswith("Panel: strict majority (2 of 3) of the judges' binary verdicts"
+                                  ", on items every judge rated: 100 of 100 items") for c in at.caption)
     assert table.loc["gptoss", "Scott's π (exact = decimal)"].endswith("0.85987")
     assert any("exact 1999/2499" in c.value for c in at.caption)
 
