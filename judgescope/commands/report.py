@@ -1,4 +1,7 @@
-"""Write SUMMARY.json, BY_LANGUAGE.csv and BOOTSTRAP.json of a judge audit (the pages' numbers)."""
+"""Write SUMMARY.json, BY_LANGUAGE.csv and BOOTSTRAP.json of a judge audit (the pages' numbers).
+
+Exit 0 when every row was used, 1 when rows were excluded (the tables are still written), 2 when
+the audit is unusable."""
 
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ import pandas as pd
 
 from judgescope import audit, db
 from judgescope.catalog import exact_copy_views
-from judgescope.cli import EXIT_OK, add_source_arguments, load_source
+from judgescope.cli import add_source_arguments, load_source, print_ledger
 from judgescope.sources import SourceError
 
 SUMMARY_KEYS = ["n", "mean", "median", "sd"] + audit.threshold_columns()
@@ -99,7 +102,7 @@ def run(args) -> int:
     _write(out / "BOOTSTRAP.json", bootstrap(store.run, args.resamples, args.seed))
     print(f"wrote SUMMARY.json, BY_LANGUAGE.csv, BOOTSTRAP.json to {out} "
           f"({loaded.report['rows_used']:,} rows of {loaded.spec.name})")
-    return EXIT_OK
+    return print_ledger(loaded)
 
 
 def _write(path: Path, data: dict) -> None:
