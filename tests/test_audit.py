@@ -125,7 +125,8 @@ def test_compare_unpaired_and_overlap():
                           "overlap": [1, 0]})
     assert audit.overlap_is_small(small)
     assert not audit.overlap_is_small(small.assign(overlap=[10, 9]))
-    assert audit.overlap_sentence(small) == ("Overlap on (source_id, target_language, unit): "
+    assert audit.overlap_sentence(small) == ("Pairs on (source_id, target_language, unit, "
+                                             "paragraph_id), each key once in both versions: "
                                              "1 a, 0 b.")
 
 

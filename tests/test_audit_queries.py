@@ -31,6 +31,7 @@ PARAMS = {
     "audit_build_overlap": {},
     "audit_build_model_provenance": {},
     "audit_build_paired_diff_counts": {},
+    "audit_version_duplicate_keys": {"limit": 10},
     "audit_worst_rows": {"k": 1, "max_score": 100.0},
     "audit_missing_explanations": {"limit": 10},
     "audit_raw_excluded_rows": {"limit": 10},
