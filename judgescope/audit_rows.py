@@ -129,12 +129,35 @@ def review_page(run, filters: dict, after: tuple[float, str], desc: bool, page_s
                after_score=after[0], after_id=after[1], page_size=page_size)
 
 
+def _text(record: pd.Series, col: str) -> str | None:
+    v = record[col]
+    return None if v is None or (isinstance(v, float) and v != v) or v is pd.NA else str(v)
+
+
+def _key_values(record: pd.Series) -> dict:
+    return {k: _text(record, k) for k in ("instance_id", "target_language", "unit",
+                                          "paragraph_id")}
+
+
 def record_texts(run, record: pd.Series) -> pd.DataFrame:
-    """The snapshot texts of one audit row (a row of audit_record.sql), by its key values."""
-    def value(col):
-        v = record[col]
-        return None if v is None or (isinstance(v, float) and v != v) or v is pd.NA else str(v)
-    return run("audit_record_texts", instance_id=value("instance_id"),
-               target_language=value("target_language"), unit=value("unit"),
-               paragraph_id=value("paragraph_id"), source_sha256=value("source_text_sha256"),
-               candidate_sha256=value("candidate_text_sha256"))
+    """Up to two snapshot rows matching one audit row (a row of audit_record.sql) by its key
+    values; more than one means the match is ambiguous (see record_text_lookup)."""
+    return run("audit_record_texts", **_key_values(record),
+               source_sha256=_text(record, "source_text_sha256"),
+               candidate_sha256=_text(record, "candidate_text_sha256"))
+
+
+NO_TEXT = "The source snapshot has no text for this row."
+
+
+def record_text_lookup(run, record: pd.Series) -> tuple[pd.DataFrame, str]:
+    """(the one matching snapshot row, its hash note), or (empty, why none is shown): no row
+    matches, or several do, and picking one would show texts the audit may not have scored."""
+    texts = record_texts(run, record)
+    if texts.empty:
+        return texts, NO_TEXT
+    if len(texts) > 1:
+        n = int(run("audit_record_text_count", **_key_values(record))["matches"].iloc[0])
+        return texts.iloc[0:0], (f"Ambiguous: {n:,} snapshot rows match this record's "
+                                 "(instance_id, target_language, unit, paragraph_id); none is shown.")
+    return texts, hash_note(texts.iloc[0])

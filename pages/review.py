@@ -76,9 +76,9 @@ if record_id:
     st.markdown("**Judge explanation**")
     ui.text_block(r["judge_explanation"], "en", empty="(no explanation recorded)")
     if "snapshot" in ui.roles():
-        texts = audit_rows.record_texts(ui.run, r)
+        texts, note = audit_rows.record_text_lookup(ui.run, r)
         if texts.empty:
-            st.info("The source snapshot has no text for this row.")
+            st.info(note)
         else:
             s, t = st.columns(2)
             with s:
@@ -87,7 +87,7 @@ if record_id:
             with t:
                 st.markdown(f"**Candidate ({language_name(r['target_language'])})**")
                 ui.text_block(texts.candidate_text.iloc[0], r["target_language"])
-            st.caption(audit_rows.hash_note(texts.iloc[0]))
+            st.caption(note)
     else:
         st.caption("This collection has no source snapshot: texts cannot be shown, only hashes.")
     ui.table(audit_rows.record_fields(record), placeholder="not recorded")

@@ -32,6 +32,8 @@ PARAMS = {
     "audit_build_model_provenance": {},
     "audit_build_paired_diff_counts": {},
     "audit_version_duplicate_keys": {"limit": 10},
+    "audit_record_text_count": {"instance_id": "i1", "target_language": "th", "unit": "answer",
+                                "paragraph_id": None},
     "audit_worst_rows": {"k": 1, "max_score": 100.0},
     "audit_missing_explanations": {"limit": 10},
     "audit_raw_excluded_rows": {"limit": 10},
