@@ -18,6 +18,15 @@ class UnknownQuery(KeyError):
     """Only the named .sql files in queries/ can run; anything else is refused."""
 
 
+class MacroError(RuntimeError):
+    """A file in queries/macros/ failed on a connection that has every view it reads."""
+
+
+# The views each queries/macros/<name>.sql reads. DuckDB binds a macro when it is created, so a
+# file is created only where these views exist; every other error is the file's and is raised.
+MACRO_VIEWS = {"review": set(), "verify": {"audit", "snapshot_numbered"}}
+
+
 _TEXTS: dict[str, str] = {}
 _TEXTS_LOCK = threading.Lock()
 
@@ -74,13 +83,20 @@ def view_sql(view: str, paths: list[Path]) -> str:
 
 
 def create_macros(con) -> None:
-    """Table macros (queries/macros/*.sql). DuckDB binds a macro when it is created, so a
-    connection without the views or columns a file reads goes without it."""
+    """Macros of queries/macros/*.sql whose views (MACRO_VIEWS) the connection has; a file not
+    listed there, or one that fails on a connection with its views, raises MacroError."""
+    present = {r[0] for r in con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal "
+                                         "UNION SELECT table_name FROM duckdb_tables()").fetchall()}
     for macro in sorted((QUERIES_DIR / "macros").glob("*.sql")):
+        where = f"queries/macros/{macro.name}"
+        if macro.stem not in MACRO_VIEWS:
+            raise MacroError(f"{where}: not listed in db.MACRO_VIEWS (which views does it read?)")
+        if not MACRO_VIEWS[macro.stem] <= present:
+            continue
         try:
             con.execute(macro.read_text(encoding="utf-8"))
-        except (duckdb.CatalogException, duckdb.BinderException):
-            pass
+        except duckdb.Error as err:
+            raise MacroError(f"{where}: {str(err).splitlines()[0]}") from err
 
 
 # GLOBAL: every cursor (a connection of its own) inherits it.
