@@ -90,8 +90,9 @@ def excluded_raw_rows(loaded, limit: int = 5_000) -> pd.DataFrame:
     """Full raw records of a dataset that validation excluded, with their reason."""
     from judgescope import db
 
-    store = db.Store({"raw_records_excluded": [loaded.path("excluded")]})
-    return store.run("audit_raw_excluded_rows", limit=limit)
+    # A Store of its own (with db's memory limit), closed as soon as the rows are read.
+    with db.Store({"raw_records_excluded": [loaded.path("excluded")]}) as store:
+        return store.run("audit_raw_excluded_rows", limit=limit)
 
 
 def excluded_summary(rows: pd.DataFrame) -> str:

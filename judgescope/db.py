@@ -1,4 +1,6 @@
-"""The only module that talks to DuckDB: named queries over locked, read-only views."""
+"""DuckDB's owner: it opens every connection (each with a memory limit) and runs the named
+queries over locked, read-only views. Validation and cache building (catalog, validate,
+readers, snapshot) run their own SQL on the unlocked scratch connections opened here."""
 
 from __future__ import annotations
 
@@ -12,6 +14,9 @@ import pandas as pd
 QUERIES_DIR = Path(__file__).resolve().parent.parent / "queries"
 QUERY_NAME_RE = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 DBError = duckdb.Error
+# Every connection gets a memory limit and spills beyond it; callers that know better (the
+# catalog's builds and Stores) pass their own.
+DEFAULT_MEMORY_LIMIT = "1536MB"
 
 
 class UnknownQuery(KeyError):
@@ -59,8 +64,7 @@ def scratch(threads: int | None = None, temp_dir: Path | None = None,
             memory_limit: str | None = None) -> duckdb.DuckDBPyConnection:
     """An unlocked in-memory connection, used only to validate and materialise files."""
     con = duckdb.connect(":memory:")
-    if memory_limit:
-        con.execute("SET memory_limit = $m", {"m": memory_limit})
+    con.execute("SET memory_limit = $m", {"m": memory_limit or DEFAULT_MEMORY_LIMIT})
     if temp_dir:  # spill big builds beside the cache, not into the working directory
         con.execute("SET temp_directory = $d", {"d": str(temp_dir)})
     if threads:
@@ -110,8 +114,7 @@ class Store:
                  temp_dir: Path | None = None):
         self.views = {name: [Path(p) for p in paths] for name, paths in views.items()}
         self.con = duckdb.connect(":memory:")
-        if memory_limit:
-            self.con.execute("SET memory_limit = $m", {"m": memory_limit})
+        self.con.execute("SET memory_limit = $m", {"m": memory_limit or DEFAULT_MEMORY_LIMIT})
         if temp_dir:  # set before the lock; spilling is DuckDB's own, not a user's file access
             self.con.execute("SET temp_directory = $d", {"d": str(temp_dir)})
         # Parse each Parquet footer once, not on every query: a 10M-row file has hundreds of row
@@ -127,6 +130,15 @@ class Store:
         self.con.execute("SET autoinstall_known_extensions = false")
         self.con.execute("SET autoload_known_extensions = false")
         self.con.execute("SET lock_configuration = true")
+
+    def close(self) -> None:
+        self.con.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
     def has(self, view: str) -> bool:
         return view in self.views
