@@ -127,14 +127,17 @@ def language_summary(counts: pd.DataFrame, thresholds=DEFAULT_THRESHOLDS) -> pd.
 
 
 def bootstrap_table(counts: pd.DataFrame, by: list[str], resamples=DEFAULT_RESAMPLES,
-                    seed=DEFAULT_SEED, level=LEVEL) -> pd.DataFrame:
+                    seed=DEFAULT_SEED, level=LEVEL, on_group=None) -> pd.DataFrame:
     """Mean and percentile-bootstrap CI per group, each group drawn from the same seed (so the
-    result does not depend on the order groups are computed in: they run on every core)."""
+    result does not depend on the order groups are computed in: they run on every core).
+    on_group(), when given, is called (from any thread) as each group finishes."""
     groups = [(key, *_pooled(part)) for key, part in _groups(counts, by)]
 
     def one(group):
         key, v, c = group
         ci = stats.bootstrap_mean_ci_from_counts(v, c, resamples, seed, level)
+        if on_group:
+            on_group()
         return {**dict(zip(by, key)), "mean": ci["mean"], "low": ci["low"], "high": ci["high"]}
 
     if len(groups) > 1:

@@ -47,3 +47,13 @@ def test_rank_json_on_stdout_keeps_the_ledger_on_stderr(tmp_path, capsys):
     captured = capsys.readouterr()
     assert json.loads(captured.out)["rows"] == 4
     assert "pairs: loaded 4 = used 4 + excluded 0" in captured.err
+
+
+def test_report_shows_bootstrap_progress_on_stderr(tmp_path, capsys):
+    """Issue #14 item 12: float scores make the count bootstrap slow; say how far it is."""
+    src = _audit(tmp_path / "audit.jsonl", bad=False)
+    main(["report", str(src), "--out", str(tmp_path / "o"), "--resamples", "50"])
+    err = capsys.readouterr().err
+    # one unit: the unit, overall, (th, answer) and th overall = 4 groups, 3 distinct scores
+    assert "bootstrap (3 distinct scores, 50 resamples): 4/4 groups" in err
+    assert err.count("\r") >= 4 and err.endswith("\n")
