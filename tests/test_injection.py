@@ -10,6 +10,7 @@ import ast
 from functools import lru_cache
 from pathlib import Path
 
+import duckdb
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -327,14 +328,22 @@ def test_ui_run_refuses_file_access_through_the_pages_path():
 @pytest.mark.parametrize("sql", [
     "SELECT * FROM read_csv('/etc/passwd')", "SELECT * FROM read_text('/etc/passwd')",
     "SELECT * FROM read_blob('/etc/hostname')", "SELECT * FROM glob('/etc/*')",
-    "ATTACH '/tmp/x.duckdb' AS x", "COPY audit TO '/tmp/judgescope-leak.csv'",
-    "SET enable_external_access = true", "SET lock_configuration = false", "INSTALL httpfs",
+    "ATTACH '/tmp/x.duckdb' AS x", "COPY audit TO '/tmp/judgescope-leak.csv'", "INSTALL httpfs",
     "LOAD httpfs", "SELECT * FROM read_parquet('https://example.org/x.parquet')",
 ])
 def test_demo_store_is_locked(sql):
     from judgescope.catalog import get_catalog
 
-    with pytest.raises(Exception, match="(?i)permission|configuration|cannot|disabled|not allowed|access"):
+    with pytest.raises(duckdb.PermissionException, match="(?i)permission|disabled|access"):
+        get_catalog().store("xhotpotqa").execute_raw(sql)
+
+
+@pytest.mark.parametrize("sql", ["SET enable_external_access = true",
+                                 "SET lock_configuration = false"])
+def test_demo_store_configuration_is_locked(sql):
+    from judgescope.catalog import get_catalog
+
+    with pytest.raises(duckdb.InvalidInputException, match="(?i)configuration.*locked"):
         get_catalog().store("xhotpotqa").execute_raw(sql)
 
 
@@ -343,7 +352,7 @@ def test_a_store_cannot_read_another_collections_files():
 
     cat = get_catalog()
     other = cat.roles("localgate")["items"].path("clean")
-    with pytest.raises(Exception, match="(?i)permission|access"):
+    with pytest.raises(duckdb.PermissionException, match="(?i)permission|access"):
         cat.store("xhotpotqa").execute_raw(f"SELECT count(*) FROM read_parquet('{other}')")
 
 
