@@ -2,8 +2,11 @@
 
 import json
 
+import numpy as np
+import pyarrow.parquet as pq
 import pytest
 
+import reference_stats as R
 from calib_fixtures import write_demo
 from judgescope import cli
 
@@ -38,11 +41,22 @@ def test_demo_reproduces_seed_001(manifest, tmp_path, capsys):
                 "cohen_kappa", "ci", "gate", "verdict"):
         assert key in panel and all(key in j for j in rep["judges"].values())
     assert len(rep["humans"]["three_way_ties"]) == 1
-    assert rep["humans"]["fleiss_kappa"] is not None
-    assert rep["humans"]["krippendorff_alpha"] is not None
+    # The demo's humans, recomputed row by row by the oracles of reference_stats.py.
+    fleiss, alpha = _human_agreement_by_oracle()
+    assert rep["humans"]["fleiss_kappa"] == pytest.approx(fleiss, abs=1e-12)
+    assert rep["humans"]["krippendorff_alpha"] == pytest.approx(alpha, abs=1e-12)
+    assert (round(fleiss, 4), round(alpha, 4)) == (0.7229, 0.7238)
     assert len(rep["disagreements"]) == 10
     assert rep["disagreement_summary"]["with_human_support"] == 8
     assert "1999/2499 = 0.79992" in capsys.readouterr().out
+
+
+def _human_agreement_by_oracle() -> tuple[float, float]:
+    items = pq.read_table(cli.load_source("localgate_items", "calibration_items")
+                          .path("clean")).to_pandas()
+    humans = items[["human_1_verdict", "human_2_verdict", "human_3_verdict"]].to_numpy()
+    counts = np.stack([(humans == v).sum(1) for v in ("match", "no_match", "no_answer")], 1)
+    return R.fleiss_kappa(counts), R.krippendorff_alpha_nominal(humans.T)
 
 
 def test_gates_are_settable_and_splits_filter(manifest, tmp_path):

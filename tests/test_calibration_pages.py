@@ -91,7 +91,8 @@ def test_human_agreement_page(open_page):
     at = open_page("pages/calibration_humans.py")
     m = _metrics(at)
     assert m["Three-way ties"] == "1"
-    assert float(m["Fleiss' κ"]) > 0 and float(m["Krippendorff's α (nominal)"]) > 0
+    # The values test_calibrate_cli.py recomputes with the reference oracles.
+    assert (m["Fleiss' κ"], m["Krippendorff's α (nominal)"]) == ("0.7229", "0.7238")
     assert len(_table(at, "Rater A")) == 3
 
 
@@ -104,4 +105,4 @@ def test_bulk_judgements_page_and_heldout(open_page):
     at = open_page("pages/judgements.py", heldout="true")
     assert at.toggle(key="heldout").value is True
     assert any("No judgements remain" in i.value for i in at.info)
-    assert prov is not None
+    assert sorted(set(prov["Judge model"])) == ["gptoss", "ministral", "qwen"]
