@@ -96,8 +96,9 @@ def three_way_matrix(frame: pd.DataFrame, rater: str, name: str, splits: list[st
         for col, v in zip(row[1:], VERDICTS):
             with col:
                 _link(rater, f"{h}/{v}", int(table.loc[h, v]), splits, label=str(table.loc[h, v]))
-    st.caption(f"{left_out} item(s) without a 2-of-3 three-way verdict on one side (a three-way "
-               "tie) are not in this matrix.")
+    st.caption(f"{left_out} item(s) are not in this matrix: three different human verdicts, or "
+               "no verdict from the rater (missing, or for the panel none held by a strict "
+               "majority of the judges).")
 
 
 def cell_label(cell: str) -> str:

@@ -45,7 +45,7 @@ for start in range(0, len(raters), 2):
 
 st.subheader("Three-way verdicts")
 st.caption("Rows: the verdict at least two humans gave. Columns: the judge's verdict (panel: the "
-           "verdict at least two judges gave). Click a count to list its items.")
+           "verdict a strict majority of the judges gave). Click a count to list its items.")
 for tab, (rater, name, _) in zip(st.tabs([ui.md_literal(n) for _, n, _ in raters]), raters):
     with tab:
         view.three_way_matrix(frame, rater, name, splits)
