@@ -2,10 +2,9 @@
 tie handling are stated; three-way human ties can be excluded; NULL splits can be chosen."""
 
 import pandas as pd
-import pytest
 
 from judgescope import calibration as cal
-from test_calibration import NA, NM, M, SMALL, make, published_counts
+from test_calibration import NM, M, SMALL, make, published_counts
 
 
 def _rename(judg, mapping):
