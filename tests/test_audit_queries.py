@@ -117,7 +117,9 @@ def test_every_audit_query_has_params_and_header():
 def test_query_binds_strictly(store, name):
     params = PARAMS.get(name, {})
     store.run(name, **params)
-    with pytest.raises(duckdb.Error):
+    # DuckDB names a surplus value when the query has parameters, a count mismatch otherwise.
+    error = duckdb.InvalidInputException if params else duckdb.BinderException
+    with pytest.raises(error, match="(?i)param"):
         store.run(name, **params, unexpected=1)
 
 

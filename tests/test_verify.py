@@ -6,6 +6,7 @@ import re
 import unicodedata
 from pathlib import Path
 
+import duckdb
 import pandas as pd
 import pytest
 
@@ -196,7 +197,9 @@ def test_queries_bind_strictly(store, name):
     params = {"class": "verified", "limit": 1, "positions": [0]}
     wanted = {p: params[p] for p in db.query_params(name)}
     store.run(name, **wanted)
-    with pytest.raises(db.DBError):
+    # DuckDB names a surplus value when the query has parameters, a count mismatch otherwise.
+    error = duckdb.InvalidInputException if wanted else duckdb.BinderException
+    with pytest.raises(error, match="(?i)param"):
         store.run(name, **wanted, extra=1)
 
 
