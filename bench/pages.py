@@ -88,7 +88,7 @@ COMPOSITE = {
     "review_count": lambda run, filters: pd.DataFrame({"rows": [audit_rows.review_count(run, filters)]}),
     "review_page": lambda run, filters, after, desc: audit_rows.review_page(run, filters, after, desc, 50),
     "class_rows": verify.class_rows,
-    "record": lambda run, record_id: audit_rows.record_texts(run, run("audit_record", record_id=record_id).iloc[0]),
+    "record": lambda run, record_id: audit_rows.snapshot_texts(run, [record_id]),
 }
 
 

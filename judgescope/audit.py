@@ -127,14 +127,17 @@ def language_summary(counts: pd.DataFrame, thresholds=DEFAULT_THRESHOLDS) -> pd.
 
 
 def bootstrap_table(counts: pd.DataFrame, by: list[str], resamples=DEFAULT_RESAMPLES,
-                    seed=DEFAULT_SEED, level=LEVEL) -> pd.DataFrame:
+                    seed=DEFAULT_SEED, level=LEVEL, on_group=None) -> pd.DataFrame:
     """Mean and percentile-bootstrap CI per group, each group drawn from the same seed (so the
-    result does not depend on the order groups are computed in: they run on every core)."""
+    result does not depend on the order groups are computed in: they run on every core).
+    on_group(), when given, is called (from any thread) as each group finishes."""
     groups = [(key, *_pooled(part)) for key, part in _groups(counts, by)]
 
     def one(group):
         key, v, c = group
         ci = stats.bootstrap_mean_ci_from_counts(v, c, resamples, seed, level)
+        if on_group:
+            on_group()
         return {**dict(zip(by, key)), "mean": ci["mean"], "low": ci["low"], "high": ci["high"]}
 
     if len(groups) > 1:
@@ -196,16 +199,18 @@ def spread_note(tails: pd.DataFrame) -> str | None:
 
 def compare_table(previous: pd.DataFrame, current: pd.DataFrame, by: list[str],
                   resamples=DEFAULT_RESAMPLES, seed=DEFAULT_SEED, level=LEVEL) -> pd.DataFrame:
-    """Both means, current minus previous, and its unpaired bootstrap CI per group of `by`."""
-    prev = dict(_groups(previous, by))
+    """Both means, current minus previous, and its unpaired bootstrap CI per group of `by`: every
+    group of either version, n = 0 and no mean on the side that lacks it (diff undefined)."""
+    prev, cur = dict(_groups(previous, by)), dict(_groups(current, by))
+    empty = (np.array([]), np.array([], dtype=np.int64))
     rows = []
-    for key, cur in _groups(current, by):
-        pv, pc = _pooled(prev[key]) if key in prev else (np.array([]), np.array([], dtype=np.int64))
-        cv, cc = _pooled(cur)
+    for key in list(cur) + [k for k in prev if k not in cur]:
+        pv, pc = _pooled(prev[key]) if key in prev else empty
+        cv, cc = _pooled(cur[key]) if key in cur else empty
         d = stats.bootstrap_diff_ci(pv, pc, cv, cc, resamples, seed, level)
         rows.append({**dict(zip(by, key)), "n_previous": int(pc.sum()), "n_current": int(cc.sum()),
                      "previous_mean": float(pv @ pc / pc.sum()) if pc.sum() else None,
-                     "current_mean": float(cv @ cc / cc.sum()),
+                     "current_mean": float(cv @ cc / cc.sum()) if cc.sum() else None,
                      "diff": d["diff"], "low": d["low"], "high": d["high"]})
     cols = list(by) + ["n_previous", "n_current", "previous_mean", "current_mean", "diff", "low", "high"]
     return _ordered(pd.DataFrame(rows, columns=cols), by)
@@ -230,9 +235,24 @@ def in_unit_order(frame: pd.DataFrame) -> pd.DataFrame:
     return _ordered(frame, ["unit"])
 
 
+PAIRING_KEY = "(source_id, target_language, unit, paragraph_id)"
+
+
 def overlap_sentence(overlap: pd.DataFrame) -> str:
+    """The pairs per unit under the one pairing key, and the keys left unpaired as duplicates."""
     parts = [f"{int(r.overlap):,} {r.unit}" for r in in_unit_order(overlap).itertuples()]
-    return "Overlap on (source_id, target_language, unit): " + ", ".join(parts) + "."
+    text = f"Pairs on {PAIRING_KEY}, each key once in both versions: " + ", ".join(parts) + "."
+    dup_cur, dup_prev = duplicate_key_counts(overlap)
+    if dup_cur or dup_prev:
+        text += (f" Keys scored more than once are not paired: {dup_cur:,} in the current "
+                 f"version, {dup_prev:,} in the previous.")
+    return text
+
+
+def duplicate_key_counts(overlap: pd.DataFrame) -> tuple[int, int]:
+    """Pairing keys held by several rows of the current and of the previous version."""
+    return tuple(int(overlap[c].fillna(0).sum()) if c in overlap else 0
+                 for c in ("duplicate_keys_current", "duplicate_keys_previous"))
 
 
 def paired_table(diff_counts: pd.DataFrame, resamples=DEFAULT_RESAMPLES, seed=DEFAULT_SEED,

@@ -51,15 +51,6 @@ def exact_copy_hints(rows: pd.DataFrame) -> pd.DataFrame:
     return out[first + [c for c in out.columns if c not in first]]
 
 
-def hash_note(texts) -> str:
-    """Whether the snapshot texts hash to the audit row's recorded SHA-256 values."""
-    def word(flag):
-        return "not recorded" if flag is None or flag != flag else ("matches" if flag else "DIFFERS")
-    return (f"SHA-256 of the shown source text {word(texts['source_hash_matches'])} the audit's "
-            f"source_text_sha256; candidate text {word(texts['candidate_hash_matches'])} its "
-            "candidate_text_sha256.")
-
-
 def record_fields(record: pd.DataFrame) -> pd.DataFrame:
     """One record as a two-column field/value table (values as text; missing stays None)."""
     row = record.iloc[0]
@@ -81,8 +72,9 @@ def excluded_raw_rows(loaded, limit: int = 5_000) -> pd.DataFrame:
     """Full raw records of a dataset that validation excluded, with their reason."""
     from judgescope import db
 
-    store = db.Store({"raw_records_excluded": [loaded.path("excluded")]})
-    return store.run("audit_raw_excluded_rows", limit=limit)
+    # A Store of its own (with db's memory limit), closed as soon as the rows are read.
+    with db.Store({"raw_records_excluded": [loaded.path("excluded")]}) as store:
+        return store.run("audit_raw_excluded_rows", limit=limit)
 
 
 def excluded_summary(rows: pd.DataFrame) -> str:
@@ -120,17 +112,6 @@ def review_page(run, filters: dict, after: tuple[float, str], desc: bool, page_s
                after_score=after[0], after_id=after[1], page_size=page_size)
 
 
-def record_texts(run, record: pd.Series) -> pd.DataFrame:
-    """The snapshot texts of one audit row (a row of audit_record.sql), by its key values."""
-    def value(col):
-        v = record[col]
-        return None if v is None or (isinstance(v, float) and v != v) or v is pd.NA else str(v)
-    return run("audit_record_texts", instance_id=value("instance_id"),
-               target_language=value("target_language"), unit=value("unit"),
-               paragraph_id=value("paragraph_id"), source_sha256=value("source_text_sha256"),
-               candidate_sha256=value("candidate_text_sha256"))
-
-
 SNIPPET = 160
 
 
@@ -148,7 +129,7 @@ def snapshot_texts(run, ids: list[str]) -> pd.DataFrame:
     cols = ["judge_record_id", "snapshot_rows", "class", "source_text", "candidate_text"]
     if not ids:
         return pd.DataFrame(columns=cols)
-    found = run("audit_rows_snapshot", ids=list(ids))
+    found = run("verify_rows_by_id", ids=list(ids))
     positions = [int(p) for p in found.loc[found["snapshot_rows"] == 1, "snapshot_position"].dropna()]
     texts = (run("verify_row_texts", positions=positions)[["snapshot_position", "source_text", "candidate_text"]]
              if positions else pd.DataFrame(columns=["snapshot_position", "source_text", "candidate_text"]))

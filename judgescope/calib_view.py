@@ -22,11 +22,13 @@ CELL_HELP = ("TP / FP / FN / TN: the binary confusion against the human majority
 
 
 def split_filter(container=st) -> list[str]:
-    """Split multiselect bound to ?split=…; returns the chosen splits (empty = all)."""
-    splits = [s for s in ui.run("calib_splits")["split"].tolist() if s is not None]
+    """Split multiselect bound to ?split=…; returns the chosen options (empty = all), where
+    cal.NO_SPLIT stands for the items whose split is NULL."""
+    splits = cal.split_options(ui.run("calib_splits")["split"])
     ui.url_value_notice("split", splits)
     return container.multiselect("Split", splits, key="split", bind="query-params",
-                                 help="Only items of these splits (empty = all).")
+                                 help=f"Only items of these splits (empty = all; {cal.NO_SPLIT}"
+                                      ": items without one).")
 
 
 def gate_inputs(c1, c2) -> tuple[float, float]:
@@ -48,8 +50,8 @@ def _report(items: pd.DataFrame, judgements: pd.DataFrame, judge_gate, panel_gat
 
 def load(splits: list[str], judge_gate=cal.JUDGE_GATE, panel_gate=cal.PANEL_GATE):
     """(frame, report) for the chosen splits; stops the page politely when nothing is left."""
-    items = ui.run("calib_items", splits=splits)
-    judgements = ui.run("calib_item_judgements", splits=splits)
+    items = ui.run("calib_items", **cal.split_params(splits))
+    judgements = ui.run("calib_item_judgements", **cal.split_params(splits))
     if items.empty or judgements.empty:
         st.info("No calibration item with judge verdicts matches these filters.")
         st.stop()
@@ -57,15 +59,15 @@ def load(splits: list[str], judge_gate=cal.JUDGE_GATE, panel_gate=cal.PANEL_GATE
     return frame.copy(), rep
 
 
-def _link(name: str, cell: str, count: int, splits: list[str], label: str | None = None):
-    params = {"collection": ui.collection_name(), "judge": name, "cell": cell}
+def _link(rater: str, cell: str, count: int, splits: list[str], label: str | None = None):
+    params = {"collection": ui.collection_name(), "judge": rater, "cell": cell}
     if splits:
         params["split"] = splits
     st.page_link(CELL_PAGE, label=label or f"{cell} · {count}", query_params=params,
                  help=f"List the {count} items in this cell")
 
 
-def binary_matrix(name: str, r: dict, splits: list[str]) -> None:
+def binary_matrix(rater: str, name: str, r: dict, splits: list[str]) -> None:
     """2 × 2 confusion (rows: human majority; columns: this rater) with linked counts."""
     label = ui.md_literal(name)
     st.markdown(f"**{label}** · π {r['scotts_pi_shown']} · {ui.badge_md(r['verdict'], 'green' if r['verdict'] == 'PASS' else 'red')}")
@@ -77,12 +79,12 @@ def binary_matrix(name: str, r: dict, splits: list[str]) -> None:
         row[0].caption(human)
         for col, cell in zip(row[1:], cells):
             with col:
-                _link(name, cell, r[cell.lower()], splits)
+                _link(rater, cell, r[cell.lower()], splits)
 
 
-def three_way_matrix(frame: pd.DataFrame, name: str, splits: list[str]) -> None:
+def three_way_matrix(frame: pd.DataFrame, rater: str, name: str, splits: list[str]) -> None:
     """3 × 3 counts of (human modal verdict, rater verdict), each count a link."""
-    table, left_out = cal.three_way_matrix(frame, name)
+    table, left_out = cal.three_way_matrix(frame, rater)
     head = st.columns(4)
     head[0].caption(f"humans ↓ · {ui.md_literal(name)} →")
     for col, v in zip(head[1:], VERDICTS):
@@ -92,9 +94,10 @@ def three_way_matrix(frame: pd.DataFrame, name: str, splits: list[str]) -> None:
         row[0].caption(h)
         for col, v in zip(row[1:], VERDICTS):
             with col:
-                _link(name, f"{h}/{v}", int(table.loc[h, v]), splits, label=str(table.loc[h, v]))
-    st.caption(f"{left_out} item(s) without a 2-of-3 three-way verdict on one side (a three-way "
-               "tie) are not in this matrix.")
+                _link(rater, f"{h}/{v}", int(table.loc[h, v]), splits, label=str(table.loc[h, v]))
+    st.caption(f"{left_out} item(s) are not in this matrix: three different human verdicts, or "
+               "no verdict from the rater (missing, or for the panel none held by a strict "
+               "majority of the judges).")
 
 
 def cell_label(cell: str) -> str:

@@ -14,11 +14,14 @@ import pandas as pd
 
 from judgescope import calibration_stats as cs
 from judgescope import stats
+# The rules live in calibration_rules; pages and the CLI reach them through this module too.
+from judgescope.calibration_rules import (  # noqa: F401
+    JUDGE_PREFIX, NO_SPLIT, PANEL, column, definitions, definitions_sentence, judge_id,
+    panel_label, rater_name, split_options, split_params)
 from judgescope.schema import NOT_RECORDED, VERDICTS
 
 HUMAN_COLS = ("human_1_verdict", "human_2_verdict", "human_3_verdict")
 MATCH = "match"
-PANEL = "panel"
 CELLS = ("TP", "FP", "FN", "TN")
 DISAGREE = "disagree"  # FP and FN together
 JUDGE_GATE, PANEL_GATE = Fraction(3, 5), Fraction(4, 5)
@@ -74,18 +77,24 @@ def build_frame(items: pd.DataFrame, judgements: pd.DataFrame) -> pd.DataFrame:
         frame[f"binary__{name}"] = np.where(v.isna(), np.nan, binary(v))
     frame["panel_complete"] = frame[[f"verdict__{n}" for n in judges]].notna().all(axis=1)
     if len(judges) % 2 == 1:
+        # The panel rule: a strict majority of an odd number of judges, on items every judge
+        # rated (elsewhere the panel is NaN and the item is not in the panel's n).
         votes = frame[[f"binary__{n}" for n in judges]].fillna(0).to_numpy().T
         panel = stats.majority_binary(*votes).astype(float)
-        frame[f"binary__{PANEL}"] = np.where(frame["panel_complete"], panel, np.nan)
+        frame[column(PANEL, "binary")] = np.where(frame["panel_complete"], panel, np.nan)
         modal = _modal(frame[[f"verdict__{n}" for n in judges]])
-        frame[f"verdict__{PANEL}"] = modal.where(frame["panel_complete"], None)
+        frame[column(PANEL, "verdict")] = modal.where(frame["panel_complete"], None)
     return frame
 
 
+def _judges_of(frame: pd.DataFrame) -> list[str]:
+    return sorted(c.removeprefix("binary__") for c in frame.columns if c.startswith("binary__"))
+
+
 def raters(frame: pd.DataFrame) -> list[str]:
-    """Judges, then the panel when it is defined (an odd number of judges)."""
-    names = [c.removeprefix("binary__") for c in frame.columns if c.startswith("binary__")]
-    return sorted(n for n in names if n != PANEL) + ([PANEL] if PANEL in names else [])
+    """Rater ids: the judges, then the panel when it is defined (an odd number of judges)."""
+    panel = [PANEL] if column(PANEL, "binary") in frame else []
+    return [judge_id(n) for n in _judges_of(frame)] + panel
 
 
 def _cell_masks(truth: np.ndarray, pred: np.ndarray) -> dict:
@@ -93,11 +102,12 @@ def _cell_masks(truth: np.ndarray, pred: np.ndarray) -> dict:
             "FN": (truth == 1) & (pred == 0), "TN": (truth == 0) & (pred == 0)}
 
 
-def rater_stats(frame: pd.DataFrame, name: str, gate, resamples=cs.RESAMPLES,
+def rater_stats(frame: pd.DataFrame, rater: str, gate, resamples=cs.RESAMPLES,
                 seed=stats.DEFAULT_SEED) -> dict:
     """Binary confusion vs the human majority, agreement, exact Scott's π, κ, CI and gate."""
-    rated = frame[frame[f"binary__{name}"].notna()]
-    truth, pred = rated["human_correct"].to_numpy(int), rated[f"binary__{name}"].to_numpy(int)
+    col = column(rater, "binary")
+    rated = frame[frame[col].notna()]
+    truth, pred = rated["human_correct"].to_numpy(int), rated[col].to_numpy(int)
     conf = stats.confusion_binary(truth, pred)
     pi = stats.scotts_pi_fraction(pred, truth) if len(rated) else None
     table = [conf["tn"], conf["fp"], conf["fn"], conf["tp"]]
@@ -113,48 +123,48 @@ def rater_stats(frame: pd.DataFrame, name: str, gate, resamples=cs.RESAMPLES,
             "ci": [low, high], "gate": float(gate), **gate_result}
 
 
-def three_way_matrix(frame: pd.DataFrame, name: str) -> tuple[pd.DataFrame, int]:
+def three_way_matrix(frame: pd.DataFrame, rater: str) -> tuple[pd.DataFrame, int]:
     """Counts of (human modal verdict, rater verdict) over VERDICTS, and how many items have
     no modal verdict on either side (a three-way tie) and so are not in the matrix."""
-    pair = frame[["human_modal", f"verdict__{name}"]].dropna()
-    table = pd.crosstab(pair["human_modal"], pair[f"verdict__{name}"])
+    col = column(rater, "verdict")
+    pair = frame[["human_modal", col]].dropna()
+    table = pd.crosstab(pair["human_modal"], pair[col])
     table = table.reindex(index=list(VERDICTS), columns=list(VERDICTS), fill_value=0)
-    table.index.name, table.columns.name = "human", name
+    table.index.name, table.columns.name = "human", rater
     return table.astype(int), int(len(frame) - len(pair))
 
 
-def cell_mask(frame: pd.DataFrame, name: str, cell: str) -> np.ndarray:
+def cell_mask(frame: pd.DataFrame, rater: str, cell: str) -> np.ndarray:
     """Items in one matrix cell: TP/FP/FN/TN, 'disagree', or a three-way 'human/judge' cell."""
-    pred = frame[f"binary__{name}"].to_numpy(float)
+    pred = frame[column(rater, "binary")].to_numpy(float)
     truth = frame["human_correct"].to_numpy(float)
     if cell in CELLS:
         return _cell_masks(truth, pred)[cell]
     if cell == DISAGREE:
         return ~np.isnan(pred) & (pred != truth)
     human, _, judge = cell.partition("/")
-    return ((frame["human_modal"] == human) & (frame[f"verdict__{name}"] == judge)).to_numpy()
+    return ((frame["human_modal"] == human) & (frame[column(rater, "verdict")] == judge)).to_numpy()
 
 
 def cell_options(frame: pd.DataFrame) -> list[str]:
     return [*CELLS, DISAGREE, *(f"{h}/{j}" for h in VERDICTS for j in VERDICTS)]
 
 
-def cell_items(frame: pd.DataFrame, name: str, cell: str) -> pd.DataFrame:
+def cell_items(frame: pd.DataFrame, rater: str, cell: str) -> pd.DataFrame:
     """The items of one cell: texts, the three human verdicts, each judge's verdict and reason."""
-    judges = [n for n in raters(frame) if n != PANEL]
     cols = [c for c in ITEM_TEXT if c in frame] + list(HUMAN_COLS) + ["human_correct"]
-    cols += [f"{p}__{n}" for n in judges for p in ("verdict", "reason")]
-    cols += [c for c in (f"binary__{PANEL}",) if c in frame]
-    return frame.loc[cell_mask(frame, name, cell), cols].reset_index(drop=True)
+    cols += [f"{p}__{n}" for n in _judges_of(frame) for p in ("verdict", "reason")]
+    cols += [c for c in (column(PANEL, "binary"),) if c in frame]
+    return frame.loc[cell_mask(frame, rater, cell), cols].reset_index(drop=True)
 
 
 def disagreement_summary(frame: pd.DataFrame) -> dict:
     """The panel's disagreements with the human majority: how many have at least one human
     on the panel's side, and the unanimous-human ones on their own."""
-    if f"binary__{PANEL}" not in frame:
+    if column(PANEL, "binary") not in frame:
         return {"n": 0, "with_human_support": 0, "unanimous_human": [], "keys": []}
     off = frame[cell_mask(frame, PANEL, DISAGREE)]
-    panel = off[f"binary__{PANEL}"].to_numpy(int)
+    panel = off[column(PANEL, "binary")].to_numpy(int)
     humans = np.stack([binary(off[c]) for c in HUMAN_COLS], axis=1)
     supported = (humans == panel[:, None]).any(axis=1)
     return {"n": int(len(off)), "with_human_support": int(supported.sum()),
@@ -172,24 +182,30 @@ def recorded_mismatches(items: pd.DataFrame, frame: pd.DataFrame) -> list[str]:
 
 
 def report(items: pd.DataFrame, judgements: pd.DataFrame, judge_gate=JUDGE_GATE,
-           panel_gate=PANEL_GATE, resamples=cs.RESAMPLES, seed=stats.DEFAULT_SEED) -> dict:
-    """Everything the page and `calibrate --json` show, keyed by judge_model and 'panel'."""
+           panel_gate=PANEL_GATE, resamples=cs.RESAMPLES, seed=stats.DEFAULT_SEED,
+           exclude_ties: bool = False) -> dict:
+    """Everything the page and `calibrate --json` show: judges keyed by judge_model, the panel
+    under 'panel' (with its rule and n), and the definitions that shape them. exclude_ties
+    drops three-way human ties from every judge and panel figure (human agreement keeps them)."""
     frame = build_frame(items, judgements)
-    names = raters(frame)
-    rows = {n: rater_stats(frame, n, panel_gate if n == PANEL else judge_gate, resamples, seed)
-            for n in names}
+    scored = frame[~frame["three_way_tie"]] if exclude_ties else frame
+    rows = {r: rater_stats(scored, r, panel_gate if r == PANEL else judge_gate, resamples, seed)
+            for r in raters(frame)}
+    defs = definitions(scored, len(_judges_of(frame)), frame["three_way_tie"].sum(),
+                       exclude_ties)
     humans = cs.human_agreement(frame[list(HUMAN_COLS)], VERDICTS, resamples, seed)
-    ties = frame.loc[frame["three_way_tie"], "key"].tolist()
-    summary = disagreement_summary(frame)
+    summary = disagreement_summary(scored)
     return {
         "n_items": int(len(frame)),
-        "judges": {n: rows[n] for n in names if n != PANEL},
-        "panel": rows.get(PANEL),
+        "judges": {r.removeprefix(JUDGE_PREFIX): v for r, v in rows.items() if r != PANEL},
+        "panel": {**rows[PANEL], **defs["panel"]} if PANEL in rows else None,
+        "definitions": defs,
         "humans": {"fleiss_kappa": humans["fleiss_kappa"]["value"],
                    "fleiss_kappa_ci": humans["fleiss_kappa"]["ci"],
                    "krippendorff_alpha": humans["krippendorff_alpha"]["value"],
                    "krippendorff_alpha_ci": humans["krippendorff_alpha"]["ci"],
-                   "pairwise_cohen_kappa": humans["pairwise"], "three_way_ties": ties,
+                   "pairwise_cohen_kappa": humans["pairwise"],
+                   "three_way_ties": frame.loc[frame["three_way_tie"], "key"].tolist(),
                    "recorded_majority_mismatches": recorded_mismatches(items, frame)},
         "disagreements": summary["keys"],
         "disagreement_summary": summary,
@@ -197,16 +213,22 @@ def report(items: pd.DataFrame, judgements: pd.DataFrame, judge_gate=JUDGE_GATE,
     }
 
 
+def rater_reports(rep: dict) -> list[tuple[str, str, dict]]:
+    """(rater id, display label, figures) for each judge, then the panel when defined."""
+    n = len(rep["judges"])
+    rows = [(judge_id(name), name, r) for name, r in rep["judges"].items()]
+    return rows + ([(PANEL, panel_label(n), rep["panel"])] if rep["panel"] else [])
+
+
 def summary_table(rep: dict) -> pd.DataFrame:
     """One display row per judge and the panel (display labels); undefined values 'n/a'."""
-    rows = [(n, r) for n, r in rep["judges"].items()] + ([(PANEL, rep["panel"])]
-                                                        if rep["panel"] else [])
     return pd.DataFrame([{
-        "Rater": name, "n": r["n"], "TP": r["tp"], "FP": r["fp"], "FN": r["fn"], "TN": r["tn"],
+        "Rater": label, "n": r["n"], "TP": r["tp"], "FP": r["fp"], "FN": r["fn"], "TN": r["tn"],
         "Agreement": fmt(r["agreement"]), "Scott's π (exact = decimal)": r["scotts_pi_shown"],
         "Cohen's κ": fmt(r["cohen_kappa"]), "π 95% CI": fmt_ci(r["ci"]),
         "Gate": f"π ≥ {r['gate']:g}", "Verdict": r["verdict"],
-        "CI vs gate": "INCONCLUSIVE" if r["inconclusive"] else "clear"} for name, r in rows])
+        "CI vs gate": "INCONCLUSIVE" if r["inconclusive"] else "clear"}
+        for _, label, r in rater_reports(rep)])
 
 
 def fmt(x, digits: int = 4) -> str:
@@ -218,8 +240,7 @@ def fmt_ci(ci) -> str:
 
 
 def _judges_in(listed: pd.DataFrame) -> list[str]:
-    return [c.removeprefix("verdict__") for c in listed.columns
-            if c.startswith("verdict__") and c != f"verdict__{PANEL}"]
+    return [c.removeprefix("verdict__") for c in listed.columns if c.startswith("verdict__")]
 
 
 def verdict_overview(listed: pd.DataFrame) -> pd.DataFrame:
@@ -230,8 +251,8 @@ def verdict_overview(listed: pd.DataFrame) -> pd.DataFrame:
     out["human majority"] = listed["human_correct"]
     for name in _judges_in(listed):
         out[name] = listed[f"verdict__{name}"]
-    if f"binary__{PANEL}" in listed:
-        out["panel (binary)"] = listed[f"binary__{PANEL}"].astype("Int64")
+    if column(PANEL, "binary") in listed:
+        out["panel (binary)"] = listed[column(PANEL, "binary")].astype("Int64")
     return out
 
 

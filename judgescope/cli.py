@@ -72,6 +72,27 @@ def load_source(source: str, kind: str | None, config: str | None = None,
     return loaded
 
 
+def ledger_line(loaded: Loaded) -> str:
+    """'<name>: loaded N = used U + excluded E' for one validated input."""
+    r = loaded.report
+    return (f"{loaded.spec.name}: loaded {r['rows_loaded']:,} = used {r['rows_used']:,} + "
+            f"excluded {r['rows_excluded']:,}")
+
+
+def print_ledger(*inputs: Loaded, file=None) -> int:
+    """Print loaded = used + excluded for each input; EXIT_PROBLEMS when any row was excluded
+    (no row is dropped silently), else EXIT_OK."""
+    out = file or sys.stdout
+    for loaded in inputs:
+        print(ledger_line(loaded), file=out)
+    excluded = [x.spec.name for x in inputs if x.report["rows_excluded"]]
+    if excluded:
+        print(f"rows were excluded from {', '.join(excluded)}: `python -m judgescope validate "
+              f"{' '.join(excluded)}` lists them", file=out)
+        return EXIT_PROBLEMS
+    return EXIT_OK
+
+
 def write_json(data, path: str | None) -> None:
     text = json.dumps(data, indent=1, ensure_ascii=False, default=str)
     if path:

@@ -1,4 +1,6 @@
-"""The only module that talks to DuckDB: named queries over locked, read-only views."""
+"""DuckDB's owner: it opens every connection (each with a memory limit) and runs the named
+queries over locked, read-only views. Validation and cache building (catalog, validate,
+readers, snapshot) run their own SQL on the unlocked scratch connections opened here."""
 
 from __future__ import annotations
 
@@ -12,10 +14,22 @@ import pandas as pd
 QUERIES_DIR = Path(__file__).resolve().parent.parent / "queries"
 QUERY_NAME_RE = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 DBError = duckdb.Error
+# Every connection gets a memory limit and spills beyond it; callers that know better (the
+# catalog's builds and Stores) pass their own.
+DEFAULT_MEMORY_LIMIT = "1536MB"
 
 
 class UnknownQuery(KeyError):
     """Only the named .sql files in queries/ can run; anything else is refused."""
+
+
+class MacroError(RuntimeError):
+    """A file in queries/macros/ failed on a connection that has every view it reads."""
+
+
+# The views each queries/macros/<name>.sql reads. DuckDB binds a macro when it is created, so a
+# file is created only where these views exist; every other error is the file's and is raised.
+MACRO_VIEWS = {"review": set(), "verify": {"audit", "snapshot_numbered"}}
 
 
 _TEXTS: dict[str, str] = {}
@@ -50,8 +64,7 @@ def scratch(threads: int | None = None, temp_dir: Path | None = None,
             memory_limit: str | None = None) -> duckdb.DuckDBPyConnection:
     """An unlocked in-memory connection, used only to validate and materialise files."""
     con = duckdb.connect(":memory:")
-    if memory_limit:
-        con.execute("SET memory_limit = $m", {"m": memory_limit})
+    con.execute("SET memory_limit = $m", {"m": memory_limit or DEFAULT_MEMORY_LIMIT})
     if temp_dir:  # spill big builds beside the cache, not into the working directory
         con.execute("SET temp_directory = $d", {"d": str(temp_dir)})
     if threads:
@@ -74,13 +87,20 @@ def view_sql(view: str, paths: list[Path]) -> str:
 
 
 def create_macros(con) -> None:
-    """Table macros (queries/macros/*.sql). DuckDB binds a macro when it is created, so a
-    connection without the views or columns a file reads goes without it."""
+    """Macros of queries/macros/*.sql whose views (MACRO_VIEWS) the connection has; a file not
+    listed there, or one that fails on a connection with its views, raises MacroError."""
+    present = {r[0] for r in con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal "
+                                         "UNION SELECT table_name FROM duckdb_tables()").fetchall()}
     for macro in sorted((QUERIES_DIR / "macros").glob("*.sql")):
+        where = f"queries/macros/{macro.name}"
+        if macro.stem not in MACRO_VIEWS:
+            raise MacroError(f"{where}: not listed in db.MACRO_VIEWS (which views does it read?)")
+        if not MACRO_VIEWS[macro.stem] <= present:
+            continue
         try:
             con.execute(macro.read_text(encoding="utf-8"))
-        except (duckdb.CatalogException, duckdb.BinderException):
-            pass
+        except duckdb.Error as err:
+            raise MacroError(f"{where}: {str(err).splitlines()[0]}") from err
 
 
 # GLOBAL: every cursor (a connection of its own) inherits it.
@@ -94,8 +114,7 @@ class Store:
                  temp_dir: Path | None = None):
         self.views = {name: [Path(p) for p in paths] for name, paths in views.items()}
         self.con = duckdb.connect(":memory:")
-        if memory_limit:
-            self.con.execute("SET memory_limit = $m", {"m": memory_limit})
+        self.con.execute("SET memory_limit = $m", {"m": memory_limit or DEFAULT_MEMORY_LIMIT})
         if temp_dir:  # set before the lock; spilling is DuckDB's own, not a user's file access
             self.con.execute("SET temp_directory = $d", {"d": str(temp_dir)})
         # Parse each Parquet footer once, not on every query: a 10M-row file has hundreds of row
@@ -111,6 +130,15 @@ class Store:
         self.con.execute("SET autoinstall_known_extensions = false")
         self.con.execute("SET autoload_known_extensions = false")
         self.con.execute("SET lock_configuration = true")
+
+    def close(self) -> None:
+        self.con.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
     def has(self, view: str) -> bool:
         return view in self.views

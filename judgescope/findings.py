@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from judgescope import audit, format as fmt
+from judgescope.calibration import JUDGE_PREFIX
 from judgescope.schema import language_name
 
 WEAKEST_CELLS = 3
@@ -55,7 +56,8 @@ def calibration(rep: dict, panel_name: str = "panel") -> list[Finding]:
         wrong = r.get("fp", 0) + r.get("fn", 0)
         out.append(Finding(f"{who}: {sentence} It disagrees with the human majority on "
                            f"{fmt.count(wrong)} items.", "disagreements",
-                           f"{name}'s disagreements", {"judge": name, "cell": "disagree"},
+                           f"{name}'s disagreements",
+                           {"judge": name if r is rep["panel"] else JUDGE_PREFIX + name, "cell": "disagree"},
                            verdict, colour))
     return out
 

@@ -11,25 +11,32 @@ imports what the first page needs and opens the active manifest's datasets from 
 the first script run does not wait for them.
 """
 
+import logging
 import sys
 import threading
 from pathlib import Path
 
 APP = Path(__file__).resolve().parent.parent / "app.py"
+log = logging.getLogger("judgescope.serve")
 
 
 def warm() -> None:
-    """Imports and cached datasets of the first page; any problem is left for the page to show."""
+    """Imports and cached datasets of the first page. An unusable dataset is noted and left for
+    the page to show with its context; anything else is logged with its traceback."""
+    from judgescope import catalog as catalog_module
+    from judgescope.sources import SourceError
+
     try:
         import judgescope.sidebar  # noqa: F401  (pandas, DuckDB, the UI helpers)
-        from judgescope.catalog import get_catalog
 
-        catalog = get_catalog()
+        catalog = catalog_module.get_catalog()
         first = next(iter(catalog.manifest.collections), None)
         if first:
             catalog.store(first)  # reads the cache; a dataset not validated yet is built here
-    except Exception:  # noqa: BLE001 - the app reports it, with its context, when it runs
-        pass
+    except SourceError as err:
+        log.warning("warm-up: %s (the page shows it when opened)", err)
+    except Exception:  # noqa: BLE001 - a background thread: record it, the server keeps going
+        log.exception("warm-up failed")
 
 
 def main() -> None:

@@ -1,4 +1,6 @@
-"""Pure statistics for JudgeScope: descriptives, seeded bootstraps, agreement, gates.
+"""Pure statistics the app calls: seeded count bootstraps, Wilson, percentiles from counts,
+binary confusion, Cohen's κ and exact Scott's π, majorities, gates. (The vectorised agreement
+statistics of the calibration pages are in calibration_stats.py.)
 
 numpy and the standard library only; no streamlit. Undefined values (n = 0, chance agreement
 = 1) are None.
@@ -16,8 +18,6 @@ DEFAULT_SEED = 20260810
 # The standard normal (stdlib: AS241, accurate to double precision; scipy.stats would add half a
 # second to the app's start for this one quantile).
 _Z = NormalDist()
-MAX_DISTINCT = 1_000  # above this, non-integer values are bootstrapped row by row
-_CHUNK_CELLS = 4_000_000  # bounds memory of one vectorised resample block
 
 
 def _floats(values) -> np.ndarray:
@@ -32,22 +32,6 @@ def _bounds(draws: np.ndarray, level: float) -> tuple[float, float]:
 
 def _label(t) -> str:
     return f"{t:g}" if isinstance(t, (int, float, np.number)) else str(t)
-
-
-def describe(scores, thresholds=(60, 80, 90)) -> dict:
-    """n, mean, median, sample sd (ddof=1) and threshold counts; NaN scores are ignored."""
-    x = _floats(scores)
-    x = x[~np.isnan(x)]
-    n, (t1, t2, t3) = x.size, thresholds
-    return {
-        "n": int(n),
-        "mean": float(x.mean()) if n else None,
-        "median": float(np.median(x)) if n else None,
-        "sd": float(x.std(ddof=1)) if n >= 2 else None,
-        f"below_{_label(t1)}": int((x < t1).sum()),
-        f"below_{_label(t2)}": int((x < t2).sum()),
-        f"at_least_{_label(t3)}": int((x >= t3).sum()),
-    }
 
 
 def _count_means(rng, values: np.ndarray, counts: np.ndarray, resamples: int) -> np.ndarray:
@@ -92,35 +76,6 @@ def bootstrap_mean_ci_from_counts(values, counts, resamples=10_000, seed=DEFAULT
     return out
 
 
-def bootstrap_mean_ci(values, resamples=10_000, seed=DEFAULT_SEED, level=0.95) -> dict:
-    """Percentile bootstrap CI of the mean (NaN ignored); integer or few-valued data use counts."""
-    x = _floats(values)
-    x = x[~np.isnan(x)]
-    distinct, counts = np.unique(x, return_counts=True)
-    if distinct.size <= MAX_DISTINCT or np.all(distinct == np.round(distinct)):
-        return bootstrap_mean_ci_from_counts(distinct, counts, resamples, seed, level)
-    rng, n = np.random.default_rng(seed), x.size
-    step = max(1, _CHUNK_CELLS // n)
-    means = np.concatenate([x[rng.integers(0, n, size=(min(step, resamples - i), n))].mean(1)
-                            for i in range(0, resamples, step)])
-    low, high = _bounds(means, level)
-    return {"mean": float(x.mean()), "low": low, "high": high,
-            "method": "percentile bootstrap, row resampling",
-            "resamples": resamples, "seed": seed, "level": level}
-
-
-def bootstrap_share_ci(k, n, resamples=10_000, seed=DEFAULT_SEED, level=0.95) -> dict:
-    """Percentile bootstrap CI of a share k/n (e.g. rows below a threshold) by binomial draws."""
-    out = {"share": None, "low": None, "high": None, "method": "percentile bootstrap, binomial",
-           "resamples": resamples, "seed": seed, "level": level}
-    if n == 0:
-        return out
-    draws = np.random.default_rng(seed).binomial(int(n), k / n, size=resamples) / n
-    out["share"] = k / n
-    out["low"], out["high"] = _bounds(draws, level)
-    return out
-
-
 def wilson_ci(k, n, level=0.95) -> dict:
     """Wilson score interval for a binomial share k/n."""
     if n == 0:
@@ -148,23 +103,6 @@ def bootstrap_diff_ci(a_values, a_counts, b_values, b_counts, resamples=10_000,
     out["diff"] = float(bv @ bc / bc.sum() - av @ ac / ac.sum())
     out["low"], out["high"] = _bounds(b_means - a_means, level)
     return out
-
-
-def paired_bootstrap_diff_ci(a, b, resamples=10_000, seed=DEFAULT_SEED, level=0.95) -> dict:
-    """Paired percentile bootstrap CI of mean(b - a): items are resampled with both scores."""
-    d = _floats(b) - _floats(a)
-    # Resampling pairs and averaging their differences is the bootstrap of the mean difference.
-    out = bootstrap_mean_ci(d, resamples, seed, level)
-    out["diff"] = out["mean"]
-    out["method"] = "paired " + out["method"] + " (of b - a)"
-    return out
-
-
-def percentile(values, q):
-    """numpy's default (linear) percentile, q in 0..100; None when empty."""
-    x = _floats(values)
-    x = x[~np.isnan(x)]
-    return float(np.percentile(x, q)) if x.size else None
 
 
 def percentiles_from_counts(values, counts, qs) -> list:
@@ -215,106 +153,23 @@ def scotts_pi_fraction(a, b):
     return (p_o - p_e) / (1 - p_e)
 
 
-def scotts_pi(a, b):
-    """Scott's pi (float); None when chance agreement is 1."""
-    pi = scotts_pi_fraction(a, b)
-    return None if pi is None else float(pi)
-
-
-def weighted_kappa_from_table(table, weights="linear"):
-    """Cohen's kappa of a square table; weights 'linear', 'quadratic', 'none' or a k x k
-    disagreement matrix (0 on the diagonal)."""
+def _cohen_kappa_of_table(table):
+    """Unweighted Cohen's kappa from a square contingency table (rows coder A, columns coder B);
+    None when the table is empty or chance agreement is 1."""
     t = np.asarray(table, dtype=float)
-    i, j = np.indices(t.shape)
-    if isinstance(weights, str):
-        w = {"linear": np.abs(i - j), "quadratic": (i - j) ** 2, "none": i != j}[weights]
-    else:
-        w = np.asarray(weights, dtype=float)
     n = t.sum()
     if n == 0:
         return None
-    # kappa = 1 - D_o / D_e; D_e == 0 exactly when chance agreement is 1 (sum of non-negatives).
+    # kappa = 1 - D_o / D_e with 0/1 disagreement weights; D_e == 0 exactly when chance
+    # agreement is 1 (a sum of non-negatives).
+    w = 1.0 - np.eye(t.shape[0])
     d_e = (w * np.outer(t.sum(1), t.sum(0))).sum() / n
     return None if d_e == 0 else float(1 - (w * t).sum() / d_e)
 
 
-def cohen_kappa_from_table(table):
-    """Unweighted Cohen's kappa from a square contingency table (rows coder A, columns coder B)."""
-    return weighted_kappa_from_table(table, "none")
-
-
 def cohen_kappa(a, b):
     """Unweighted Cohen's kappa of two aligned label sequences."""
-    return cohen_kappa_from_table(_pair_table(a, b))
-
-
-def bennett_s(a, b, categories):
-    """Bennett, Alpert & Goldstein's S: chance agreement 1/q over q possible categories."""
-    q = categories if isinstance(categories, int) else len(categories)
-    p_o = observed_agreement(a, b)
-    return None if p_o is None or q < 2 else (p_o - 1 / q) / (1 - 1 / q)
-
-
-def fleiss_kappa(counts_matrix):
-    """Fleiss' kappa of a subjects x categories count matrix (same raters for every subject)."""
-    x = np.asarray(counts_matrix, dtype=float)
-    raters = x.sum(1)
-    if x.shape[0] == 0 or raters[0] < 2:
-        return None
-    if not np.all(raters == raters[0]):
-        raise ValueError("every subject needs the same number of ratings")
-    r = raters[0]
-    p_bar = ((x * x).sum(1) - r).mean() / (r * (r - 1))
-    p_j = x.sum(0) / x.sum()
-    p_e = float((p_j * p_j).sum())
-    return None if p_e == 1 else float((p_bar - p_e) / (1 - p_e))
-
-
-def _is_missing(v) -> bool:
-    return v is None or (isinstance(v, (float, np.floating)) and np.isnan(v))
-
-
-def _krippendorff_delta(vals: np.ndarray, n_c: np.ndarray, level: str) -> np.ndarray:
-    if level == "nominal":
-        return 1.0 - np.eye(vals.size)
-    c, k = np.meshgrid(vals, vals, indexing="ij")
-    if level == "interval":
-        return (c - k) ** 2
-    if level == "ratio":
-        s = c + k
-        return np.divide((c - k) ** 2, s * s, out=np.zeros_like(s), where=s != 0)
-    if level == "ordinal":
-        cum = np.cumsum(n_c)
-        i, j = np.indices((vals.size, vals.size))
-        lo, hi = np.minimum(i, j), np.maximum(i, j)
-        # Sum of n_g for g between c and k inclusive, minus half of the two ends.
-        between = cum[hi] - cum[lo] + n_c[lo]
-        return (between - (n_c[i] + n_c[j]) / 2) ** 2
-    raise ValueError(f"unknown level {level!r}")
-
-
-def krippendorff_alpha(reliability_data, level="nominal"):
-    """Krippendorff's alpha of a coders x units matrix; None/NaN mark missing values."""
-    rows = [list(r) for r in np.asarray(reliability_data, dtype=object)]
-    cells = [(u, v) for r in rows for u, v in enumerate(r) if not _is_missing(v)]
-    if not cells:
-        return None
-    vals = np.array(sorted({v for _, v in cells}), dtype=object if level == "nominal" else float)
-    index = {v: i for i, v in enumerate(vals.tolist())}
-    units = np.zeros((len(rows[0]), vals.size))
-    for u, v in cells:
-        units[u, index[v if level == "nominal" else float(v)]] += 1
-    m = units.sum(1)
-    units, m = units[m >= 2], m[m >= 2]  # only pairable units carry information
-    if units.size == 0:
-        return None
-    # Coincidence matrix: each ordered pair of values within a unit weighs 1 / (m_u - 1).
-    o = (units / (m - 1)[:, None]).T @ units - np.diag((units / (m - 1)[:, None]).sum(0))
-    n_c = o.sum(1)
-    n = n_c.sum()
-    delta = _krippendorff_delta(vals.astype(float) if level != "nominal" else vals, n_c, level)
-    d_e = (np.outer(n_c, n_c) * delta).sum()
-    return None if d_e == 0 else float(1 - (n - 1) * (o * delta).sum() / d_e)
+    return _cohen_kappa_of_table(_pair_table(a, b))
 
 
 def majority_binary(*verdict_columns) -> np.ndarray:
@@ -323,23 +178,6 @@ def majority_binary(*verdict_columns) -> np.ndarray:
         raise ValueError("majority needs an odd number of columns (ties are undefined)")
     votes = np.stack([np.asarray(c).astype(bool) for c in verdict_columns])
     return votes.sum(0) * 2 > len(verdict_columns)
-
-
-def bootstrap_agreement_ci(stat_fn, arrays, resamples=2_000, seed=DEFAULT_SEED, level=0.95):
-    """Percentile bootstrap (low, high) of stat_fn(*arrays), resampling items jointly."""
-    arrays = [np.asarray(a) for a in arrays]
-    n = arrays[0].shape[0]
-    if n == 0:
-        return None, None
-    rng = np.random.default_rng(seed)
-    draws = []
-    # One Python call per resample, hence the smaller default resample count.
-    for _ in range(resamples):
-        idx = rng.integers(0, n, size=n)
-        value = stat_fn(*(a[idx] for a in arrays))
-        if value is not None and not np.isnan(float(value)):
-            draws.append(float(value))
-    return _bounds(np.array(draws), level) if draws else (None, None)
 
 
 def _exact(x) -> Fraction:

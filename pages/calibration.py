@@ -7,15 +7,16 @@ from judgescope import calibration as cal
 from judgescope import findings, ui
 
 ui.title("Judges vs humans")
-st.caption("Each judge's binary verdict (match = 1, no_match / no_answer = 0) and the panel's "
-           "2-of-3 majority of those verdicts, against the human binary 2-of-3 majority. "
-           "Scott's π uses pooled marginals; a gate passes only when the exact π reaches it.")
+st.caption("Each judge's binary verdict and the panel's majority of those verdicts, against the "
+           "human binary majority. Scott's π uses pooled marginals; a gate passes only when the "
+           "exact π reaches it.")
 c = st.columns([2, 1, 1])
 with c[0]:
     splits = view.split_filter()
 judge_gate, panel_gate = view.gate_inputs(c[1], c[2])
 frame, rep = view.load(splits, judge_gate, panel_gate)
 
+st.caption(cal.definitions_sentence(rep))  # fixed wording and counts, no data text
 panel = rep["panel"]
 if panel:
     verdict, colour, sentence = findings.gate_badge(panel)
@@ -40,15 +41,15 @@ view.ci_caption(rep)
 
 st.subheader("Confusion matrices")
 st.caption("Rows: human majority. Columns: the judge (or panel). Click a count to list its items.")
-names = list(rep["judges"]) + (["panel"] if panel else [])
-for start in range(0, len(names), 2):
-    for col, name in zip(st.columns(2), names[start:start + 2]):
+raters = cal.rater_reports(rep)
+for start in range(0, len(raters), 2):
+    for col, (rater, name, r) in zip(st.columns(2), raters[start:start + 2]):
         with col.container(border=True):
-            view.binary_matrix(name, rep["judges"].get(name) or panel, splits)
+            view.binary_matrix(rater, name, r, splits)
 
 st.subheader("Three-way verdicts")
 st.caption("Rows: the verdict at least two humans gave. Columns: the judge's verdict (panel: the "
-           "verdict at least two judges gave). Click a count to list its items.")
-for tab, name in zip(st.tabs([ui.md_literal(n) for n in names]), names):
+           "verdict a strict majority of the judges gave). Click a count to list its items.")
+for tab, (rater, name, _) in zip(st.tabs([ui.md_literal(n) for _, n, _ in raters]), raters):
     with tab:
-        view.three_way_matrix(frame, name, splits)
+        view.three_way_matrix(frame, rater, name, splits)

@@ -18,6 +18,8 @@ if small:
 else:
     st.success(audit.overlap_sentence(overlap) + " A paired view on the overlap is below.")
 ui.table(overlap)
+if any(audit.duplicate_key_counts(overlap)):
+    ui.table(ui.run("audit_version_duplicate_keys", limit=1000), key="duplicate_keys")
 
 c = st.columns(2)
 resamples = ui.url_number(c[0], "Resamples", 100, 100_000, audit.DEFAULT_RESAMPLES, step=1000,

@@ -26,7 +26,8 @@ only_unanimous = st.toggle("Only the panel's disagreements against all three hum
 names, cells = cal.raters(frame), cal.cell_options(frame)
 ui.url_value_notice("judge", names)
 ui.url_value_notice("cell", cells)
-judge = c[1].selectbox("Judge", names, index=len(names) - 1, key="judge", bind="query-params")
+judge = c[1].selectbox("Judge", names, index=len(names) - 1, key="judge", bind="query-params",
+                       format_func=cal.rater_name)
 cell = c[2].selectbox("Cell", cells, index=cells.index(cal.DISAGREE), key="cell",
                       bind="query-params", help=view.CELL_HELP)
 listed = cal.cell_items(frame, judge, cell)
@@ -37,7 +38,7 @@ if item is not None:
     listed = listed[listed["key"].astype(str) == item].reset_index(drop=True)
     st.caption(f"Showing one item, {ui.md_literal(item)}, from its link.")
 
-st.subheader(f"{ui.md_literal(judge)} · {view.cell_label(cell)}"
+st.subheader(f"{ui.md_literal(cal.rater_name(judge))} · {view.cell_label(cell)}"
              + (" · against all three humans" if only_unanimous else "") + f": {len(listed)} items")
 st.caption("Reasons are machine-generated explanations, not verified ground truth.")
 page = navigation.page("disagreements")

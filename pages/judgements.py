@@ -6,6 +6,11 @@ import streamlit as st
 from judgescope import calibration_bulk as bulk
 from judgescope import ui
 
+QUERIES = {False: {"counts": "calib_verdict_counts", "pairs": "calib_judge_pairs",
+                   "provenance": "calib_provenance"},
+           True: {"counts": "calib_verdict_counts_heldout", "pairs": "calib_judge_pairs_heldout",
+                  "provenance": "calib_provenance_heldout"}}  # keyed by "held out"
+
 ui.title("Bulk judgements")
 has_items = "items" in ui.roles()
 ui.url_value_notice("heldout", ["true", "false"])
@@ -20,9 +25,9 @@ if has_items:
                f"{s['held_out']:,} held out.")
 else:
     st.caption("This collection has no calibration items, so there is nothing to hold out from.")
-suffix = "_heldout" if heldout and has_items else ""
+held = bool(heldout and has_items)
 
-counts = ui.run("calib_verdict_counts" + suffix)
+counts = ui.run(QUERIES[held]["counts"])
 if counts.empty:
     st.info("No judgements remain: the held-out view keeps only judgements on questions that "
             "never appear among the calibration items.")
@@ -33,14 +38,14 @@ ui.table(bulk.verdict_distribution(counts), width="stretch")
 st.subheader("Judge–judge agreement")
 st.caption("Pairs of judges on the same key, three-way verdicts; binary agreement treats "
            "no_match and no_answer alike. κ CI: " + bulk.ci_method())
-st.dataframe(bulk.pair_agreement(ui.run("calib_judge_pairs" + suffix)), hide_index=True)
+st.dataframe(bulk.pair_agreement(ui.run(QUERIES[held]["pairs"])), hide_index=True)
 
 st.subheader("Provenance")
 st.caption("One row per judge and distinct recorded settings. A missing value is shown as "
            "“not recorded”, never as a value.")
-prov = bulk.provenance_table(ui.run("calib_provenance" + suffix))
+prov = bulk.provenance_table(ui.run(QUERIES[held]["provenance"]))
 ui.table(prov, width="stretch")
 absent = sorted(ui.missing_columns("judgements") & set(bulk.PROVENANCE_COLUMNS))
 if absent:
     st.caption("Columns absent from this dataset (never recorded): " + ", ".join(absent))
-ui.export_buttons(prov, "judge_provenance", {"heldout": bool(suffix)})
+ui.export_buttons(prov, "judge_provenance", {"heldout": held})

@@ -1,5 +1,5 @@
--- Per unit: rows of each version and keys present in both, from the table built once per pair of
+-- Per unit: rows of each version, pairs and duplicated pairing keys, from the table built once per pair of
 -- audit files (audit_build_overlap.sql). Params: none.
-SELECT unit, n_current, n_previous, overlap
+SELECT unit, n_current, n_previous, overlap, duplicate_keys_current, duplicate_keys_previous
 FROM audit_version_overlap
 ORDER BY unit

@@ -4,7 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from judgescope import audit, audit_rows, stats
+import reference_stats as R
+from judgescope import audit, audit_rows
 
 THRESHOLDS = (60, 80, 90)
 
@@ -29,7 +30,7 @@ def rows() -> pd.DataFrame:
 def test_describe_counts_matches_row_statistics(rows):
     for (unit, lang), part in rows.groupby(["unit", "target_language"]):
         v, c = np.unique(part.score, return_counts=True)
-        assert audit.describe_counts(v, c) == pytest.approx(stats.describe(part.score, THRESHOLDS))
+        assert audit.describe_counts(v, c) == pytest.approx(R.describe(part.score, THRESHOLDS))
 
 
 def test_describe_counts_hand_computed():
@@ -82,10 +83,13 @@ def test_float_scores_group_by_exact_value():
     scores = np.array([95.5, 95.5, 12.25, 88.0, 95.5])
     counts = pd.DataFrame({"unit": "segment", "target_language": "de", "score": [95.5, 12.25, 88.0],
                            "n": [3, 1, 1]})
-    boot = audit.bootstrap_table(counts, ["unit"], resamples=2000, seed=3)
-    direct = stats.bootstrap_mean_ci(scores, resamples=2000, seed=3)
-    assert boot.iloc[0]["mean"] == pytest.approx(scores.mean())
-    assert (boot.iloc[0]["low"], boot.iloc[0]["high"]) == (direct["low"], direct["high"])
+    boot = audit.bootstrap_table(counts, ["unit"], resamples=10_000, seed=3).iloc[0]
+    rows = R.row_bootstrap_means(scores, 10_000, seed=4)  # a plain row bootstrap
+    assert boot["mean"] == pytest.approx(scores.mean())
+    # Monte-Carlo endpoints of the same distribution: 0.2 SE is about five sigma apart.
+    se = scores.std(ddof=1) / np.sqrt(scores.size)
+    assert boot["low"] == pytest.approx(np.percentile(rows, 2.5), abs=0.2 * se)
+    assert boot["high"] == pytest.approx(np.percentile(rows, 97.5), abs=0.2 * se)
 
 
 def test_bootstrap_is_seeded_and_brackets_mean(rows):
@@ -125,7 +129,8 @@ def test_compare_unpaired_and_overlap():
                           "overlap": [1, 0]})
     assert audit.overlap_is_small(small)
     assert not audit.overlap_is_small(small.assign(overlap=[10, 9]))
-    assert audit.overlap_sentence(small) == ("Overlap on (source_id, target_language, unit): "
+    assert audit.overlap_sentence(small) == ("Pairs on (source_id, target_language, unit, "
+                                             "paragraph_id), each key once in both versions: "
                                              "1 a, 0 b.")
 
 

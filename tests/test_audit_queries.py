@@ -22,8 +22,6 @@ PARAMS = {
                                 "descending": False, "page_size": 2},
     "audit_build_record_index": {},
     "audit_record": {"record_id": "r1"},
-    "audit_record_texts": {"instance_id": "i1", "target_language": "th", "unit": "answer",
-                           "paragraph_id": None, "source_sha256": "h1", "candidate_sha256": "h1"},
     "audit_exact_copy_rows": {"languages": [], "units": [], "limit": 10},
     "audit_build_exact_copies": {},
     "audit_build_exact_copies_texts": {},
@@ -31,6 +29,7 @@ PARAMS = {
     "audit_build_overlap": {},
     "audit_build_model_provenance": {},
     "audit_build_paired_diff_counts": {},
+    "audit_version_duplicate_keys": {"limit": 10},
     "audit_worst_rows": {"k": 1, "max_score": 100.0},
     "audit_missing_explanations": {"limit": 10},
     "audit_raw_excluded_rows": {"limit": 10},
@@ -114,7 +113,9 @@ def test_every_audit_query_has_params_and_header():
 def test_query_binds_strictly(store, name):
     params = PARAMS.get(name, {})
     store.run(name, **params)
-    with pytest.raises(duckdb.Error):
+    # DuckDB names a surplus value when the query has parameters, a count mismatch otherwise.
+    error = duckdb.InvalidInputException if params else duckdb.BinderException
+    with pytest.raises(error, match="(?i)param"):
         store.run(name, **params, unexpected=1)
 
 
@@ -155,10 +156,6 @@ def test_exact_copies_overlap_and_texts(store):
     assert counts.exact_copies.sum() == 1 and counts.hashed.sum() == 5
     rows = store.run("audit_exact_copy_rows", languages=[], units=[], limit=10)
     assert rows.candidate_text.tolist() == ["Barack Obama"]
-    texts = audit_rows.record_texts(store.run, store.run("audit_record", record_id="r4").iloc[0])
-    assert texts.candidate_text.tolist() == ["Kandidat vier"]
-    question = store.run("audit_record", record_id="r1").iloc[0]
-    assert audit_rows.record_texts(store.run, question).source_text.tolist() == ["Barack Obama"]
     overlap = store.run("audit_overlap").set_index("unit")
     assert overlap.loc["answer", "overlap"] == 1 and overlap.loc["paragraph", "overlap"] == 1
     diffs = store.run("audit_paired_diff_counts")

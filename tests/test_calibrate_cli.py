@@ -2,8 +2,11 @@
 
 import json
 
+import numpy as np
+import pyarrow.parquet as pq
 import pytest
 
+import reference_stats as R
 from calib_fixtures import write_demo
 from judgescope import cli
 
@@ -38,11 +41,22 @@ def test_demo_reproduces_seed_001(manifest, tmp_path, capsys):
                 "cohen_kappa", "ci", "gate", "verdict"):
         assert key in panel and all(key in j for j in rep["judges"].values())
     assert len(rep["humans"]["three_way_ties"]) == 1
-    assert rep["humans"]["fleiss_kappa"] is not None
-    assert rep["humans"]["krippendorff_alpha"] is not None
+    # The demo's humans, recomputed row by row by the oracles of reference_stats.py.
+    fleiss, alpha = _human_agreement_by_oracle()
+    assert rep["humans"]["fleiss_kappa"] == pytest.approx(fleiss, abs=1e-12)
+    assert rep["humans"]["krippendorff_alpha"] == pytest.approx(alpha, abs=1e-12)
+    assert (round(fleiss, 4), round(alpha, 4)) == (0.7229, 0.7238)
     assert len(rep["disagreements"]) == 10
     assert rep["disagreement_summary"]["with_human_support"] == 8
     assert "1999/2499 = 0.79992" in capsys.readouterr().out
+
+
+def _human_agreement_by_oracle() -> tuple[float, float]:
+    items = pq.read_table(cli.load_source("localgate_items", "calibration_items")
+                          .path("clean")).to_pandas()
+    humans = items[["human_1_verdict", "human_2_verdict", "human_3_verdict"]].to_numpy()
+    counts = np.stack([(humans == v).sum(1) for v in ("match", "no_match", "no_answer")], 1)
+    return R.fleiss_kappa(counts), R.krippendorff_alpha_nominal(humans.T)
 
 
 def test_gates_are_settable_and_splits_filter(manifest, tmp_path):
@@ -77,3 +91,27 @@ def test_unusable_input_exits_2(manifest, argv, capsys):
 def test_folder_without_judgements_exits_2(manifest):
     folder = str(manifest / "demo" / "localgate_calibration")
     assert cli.main(["calibrate", folder, "--config", "calibration_items"]) == cli.EXIT_UNUSABLE
+
+
+def test_panel_rule_and_ties_are_stated(manifest, tmp_path, capsys):
+    """Issue #14 item 7: the panel's rule and n in the JSON; three-way ties can be excluded."""
+    out = tmp_path / "c.json"
+    cli.main(["calibrate", "localgate_items", "--json", str(out)])
+    panel = json.loads(out.read_text())["panel"]
+    assert (panel["rule"], panel["n_items"], panel["items_without_all_judges"]) == (
+        "strict majority (2 of 3) of the judges' binary verdicts, on items every judge rated",
+        100, 0)
+    assert "1 three-way human tie counted as not match" in capsys.readouterr().out
+    cli.main(["calibrate", "localgate_items", "--exclude-three-way-ties", "--json", str(out)])
+    rep = json.loads(out.read_text())
+    assert rep["panel"]["n"] == 99 and rep["definitions"]["three_way_ties"] == {
+        "n": 1, "handling": "excluded"}
+    assert "1 three-way human tie excluded" in capsys.readouterr().out
+
+
+def test_ledger_line_per_input(manifest, capsys):
+    """Issue #14 item 8: loaded = used + excluded for both inputs."""
+    cli.main(["calibrate", "localgate_items"])
+    out = capsys.readouterr().out
+    assert "localgate_items: loaded 100 = used 100 + excluded 0" in out
+    assert "localgate_judgements: loaded 300 = used 300 + excluded 0" in out

@@ -41,9 +41,9 @@ def test_human_majority_ties_and_modal():
 
 def test_frame_panel_is_judge_majority():
     frame = cal.build_frame(*SMALL)
-    assert cal.raters(frame) == ["a", "b", "c", "panel"]
-    assert frame["binary__panel"].tolist() == [1, 1, 0, 0, 0, 0]
-    assert [None if pd.isna(v) else v for v in frame["verdict__panel"]] == [M, M, NM, NM, NA, NM]
+    assert cal.raters(frame) == ["judge:a", "judge:b", "judge:c", cal.PANEL]
+    assert frame["panel_binary"].tolist() == [1, 1, 0, 0, 0, 0]
+    assert [None if pd.isna(v) else v for v in frame["panel_verdict"]] == [M, M, NM, NM, NA, NM]
 
 
 def test_rater_stats_confusion_and_gate():
@@ -73,9 +73,9 @@ def test_cells_and_three_way_matrix():
     frame = cal.build_frame(*SMALL)
     assert cal.cell_items(frame, "panel", "FN")["key"].tolist() == ["q3:0"]
     assert cal.cell_items(frame, "panel", "disagree")["key"].tolist() == ["q1:0", "q3:0"]
-    assert cal.cell_items(frame, "c", "na/x").empty
-    assert cal.cell_items(frame, "c", f"{NA}/{NM}")["key"].tolist() == ["q4:0"]
-    table, left_out = cal.three_way_matrix(frame, "a")
+    assert cal.cell_items(frame, "judge:c", "na/x").empty
+    assert cal.cell_items(frame, "judge:c", f"{NA}/{NM}")["key"].tolist() == ["q4:0"]
+    table, left_out = cal.three_way_matrix(frame, "judge:a")
     assert left_out == 1 and table.loc[M, M] == 1 and table.loc[NM, M] == 1
     assert int(table.to_numpy().sum()) == 5
     listed = cal.cell_items(frame, "panel", "TP")
@@ -88,10 +88,10 @@ def test_missing_verdict_and_even_judges():
     items, judg = make([(M, M, M), (NM, NM, NM), (M, M, M)], [(M, M, M), (NM, NM, NM), (M, M, M)])
     judg = judg.drop(judg.index[(judg.key == "q2:0") & (judg.judge_model == "b")])
     frame = cal.build_frame(items, judg)
-    assert cal.rater_stats(frame, "b", 0.6, resamples=100)["n"] == 2
+    assert cal.rater_stats(frame, "judge:b", 0.6, resamples=100)["n"] == 2
     assert cal.rater_stats(frame, "panel", 0.8, resamples=100)["n"] == 2
     two = judg[judg.judge_model != "c"]
-    assert cal.raters(cal.build_frame(items, two)) == ["a", "b"]
+    assert cal.raters(cal.build_frame(items, two)) == ["judge:a", "judge:b"]
 
 
 def published_counts():

@@ -43,10 +43,13 @@ def test_judges_vs_humans_reproduces_seed(open_page):
     assert m["Panel agrees with humans"] == "90 / 100"
     assert m["Panel Scott's π"] == "0.79992" and m["Panel gate π ≥ 0.8"] == "FAIL"
     table = _table(at, "Rater").set_index("Rater")
-    assert table.loc["panel", "Scott's π (exact = decimal)"] == "1999/2499 = 0.79992"
-    assert table.loc["panel", "CI vs gate"] == "INCONCLUSIVE"
+    panel = "panel (strict majority of 3 judges)"
+    assert table.loc[panel, "Scott's π (exact = decimal)"] == "1999/2499 = 0.79992"
+    assert table.loc[panel, "CI vs gate"] == "INCONCLUSIVE"
     assert table["Verdict"].to_dict() == {"gptoss": "PASS", "ministral": "PASS", "qwen": "PASS",
-                                          "panel": "FAIL"}
+                                          panel: "FAIL"}
+    assert any(c.value.startswith("Panel: strict majority (2 of 3) of the judges' binary verdicts"
+                                  ", on items every judge rated: 100 of 100 items") for c in at.caption)
     assert table.loc["gptoss", "Scott's π (exact = decimal)"].endswith("0.85987")
     assert any("exact 1999/2499" in c.value for c in at.caption)
 
@@ -88,7 +91,8 @@ def test_human_agreement_page(open_page):
     at = open_page("pages/calibration_humans.py")
     m = _metrics(at)
     assert m["Three-way ties"] == "1"
-    assert float(m["Fleiss' κ"]) > 0 and float(m["Krippendorff's α (nominal)"]) > 0
+    # The values test_calibrate_cli.py recomputes with the reference oracles.
+    assert (m["Fleiss' κ"], m["Krippendorff's α (nominal)"]) == ("0.7229", "0.7238")
     assert len(_table(at, "Rater A")) == 3
 
 
@@ -101,4 +105,4 @@ def test_bulk_judgements_page_and_heldout(open_page):
     at = open_page("pages/judgements.py", heldout="true")
     assert at.toggle(key="heldout").value is True
     assert any("No judgements remain" in i.value for i in at.info)
-    assert prov is not None
+    assert sorted(set(prov["Judge model"])) == ["gptoss", "ministral", "qwen"]

@@ -8,7 +8,8 @@ from judgescope import db
 from judgescope.schema import SCHEMAS
 
 PARAMS = {
-    "calib_splits": {}, "calib_items": {"splits": []}, "calib_item_judgements": {"splits": []},
+    "calib_splits": {}, "calib_items": {"splits": [], "no_split": False},
+    "calib_item_judgements": {"splits": [], "no_split": False},
     "calib_heldout_summary": {}, "calib_verdict_counts": {}, "calib_verdict_counts_heldout": {},
     "calib_judge_pairs": {}, "calib_judge_pairs_heldout": {}, "calib_provenance": {},
     "calib_provenance_heldout": {},
@@ -19,7 +20,7 @@ JUDGE_COLUMNS = [c.name for c in SCHEMAS["calibration_judgements"].columns]
 
 def _items():
     rows = [("q1:0", "q1", "train", "match"), ("q2:1", "q2", "test", "no_match"),
-            ("q3:0", None, "test", "match")]
+            ("q3:0", None, "test", "match"), ("q4:0", "q4", None, "match")]
     out = []
     for key, qid, split, v in rows:
         row = dict.fromkeys(ITEM_COLUMNS)
@@ -33,7 +34,7 @@ def _judgements():
     """Calibration keys, another attempt at a calibration question (q1:3), a fresh question
     (q9:0), a judgement without question_id and one on a key whose item lacks question_id."""
     keys = [("q1:0", "q1"), ("q2:1", "q2"), ("q1:3", "q1"), ("q9:0", "q9"), ("q8:0", None),
-            ("q3:0", "q3")]
+            ("q3:0", "q3"), ("q4:0", "q4")]
     out = []
     for key, qid in keys:
         for judge, verdict in (("a", "match"), ("b", "no_match" if key == "q9:0" else "match")):
@@ -67,35 +68,48 @@ def test_every_calib_query_is_listed():
 def test_query_binds_strictly(store, name):
     store.run(name, **PARAMS[name])
     assert db.query_params(name) == list(PARAMS[name])
-    with pytest.raises(duckdb.Error):
+    # DuckDB names a surplus value when the query has parameters, a count mismatch otherwise.
+    error = duckdb.InvalidInputException if PARAMS[name] else duckdb.BinderException
+    with pytest.raises(error, match="(?i)param"):
         store.run(name, **PARAMS[name], unexpected=1)
     assert db.query_text(name).startswith("-- ")
 
 
 def test_split_filter(store):
-    assert store.run("calib_items", splits=["test"])["key"].tolist() == ["q2:1", "q3:0"]
-    judg = store.run("calib_item_judgements", splits=["train"])
+    assert store.run("calib_items", splits=["test"], no_split=False)["key"].tolist() == \
+        ["q2:1", "q3:0"]
+    judg = store.run("calib_item_judgements", splits=["train"], no_split=False)
     assert judg["key"].unique().tolist() == ["q1:0"]
-    with pytest.raises(duckdb.Error):
+
+
+def test_null_split_is_selectable(store):
+    """Issue #14 item 6: an item without a split is chosen by $no_split, alone or with others."""
+    assert store.run("calib_items", splits=[], no_split=True)["key"].tolist() == ["q4:0"]
+    assert store.run("calib_items", splits=["train"], no_split=True)["key"].tolist() == \
+        ["q1:0", "q4:0"]
+    judg = store.run("calib_item_judgements", splits=[], no_split=True)
+    assert judg["key"].unique().tolist() == ["q4:0"]
+    assert len(store.run("calib_items", splits=[], no_split=False)) == 4
+    with pytest.raises(duckdb.InvalidInputException, match="(?i)param"):
         store.run("calib_items")
 
 
 def test_heldout_excludes_whole_questions(store):
     s = store.run("calib_heldout_summary").iloc[0]
-    assert (s["judgements"], s["without_question_id"], s["held_out"]) == (12, 2, 2)
-    assert s["on_calibration_questions"] == 8  # q1:0, q1:3, q2:1 and key q3:0, two judges each
+    assert (s["judgements"], s["without_question_id"], s["held_out"]) == (14, 2, 2)
+    assert s["on_calibration_questions"] == 10  # q1:0, q1:3, q2:1, q4:0 and key q3:0, two judges each
     held = store.run("calib_verdict_counts_heldout")
     assert held["n"].sum() == 2  # only q9:0: q1:3 shares q1 with calibration, q8 has no id
     pairs = store.run("calib_judge_pairs_heldout")
     assert pairs[["verdict_a", "verdict_b", "n"]].values.tolist() == [["match", "no_match", 1]]
-    assert store.run("calib_judge_pairs")["n"].sum() == 6
+    assert store.run("calib_judge_pairs")["n"].sum() == 7
 
 
 def test_provenance_keeps_nulls(store):
     prov = store.run("calib_provenance")
     a = prov[prov.judge_model == "a"].iloc[0]
     b = prov[prov.judge_model == "b"].iloc[0]
-    assert a["tokens_in_recorded"] == 6 and a["tokens_in_total"] == 600
+    assert a["tokens_in_recorded"] == 7 and a["tokens_in_total"] == 700
     assert b["tokens_in_recorded"] == 0 and pd.isna(b["tokens_in_total"])
     assert pd.isna(a["template"]) and a["prompts"] == "p1"
     share = store.run("calib_verdict_counts").groupby("judge_model")["share"].sum()

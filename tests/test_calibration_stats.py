@@ -1,4 +1,5 @@
-"""Vectorised agreement statistics (calibration_stats.py) against published values and stats.py."""
+"""Vectorised agreement statistics (calibration_stats.py) against published values and the
+row-by-row oracles of reference_stats.py."""
 
 import json
 from pathlib import Path
@@ -7,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import reference_stats as R
 from judgescope import calibration_stats as cs
 from judgescope import stats
 from test_stats import (AP_A, AP_B, FLEISS_1971, FLEISS_1971_COUNTS, KRIPPENDORFF_2011,
@@ -47,8 +49,8 @@ def test_vectorised_matches_stats_on_random_data():
     ratings.iloc[::7, 1] = ratings.iloc[::7, 0]  # some structure
     counts, cats = cs.category_counts(ratings)
     pats, weights = _patterns(counts)
-    assert cs.fleiss_of_patterns(pats, weights) == pytest.approx(stats.fleiss_kappa(counts))
-    alpha = stats.krippendorff_alpha(ratings.to_numpy().T)
+    assert cs.fleiss_of_patterns(pats, weights) == pytest.approx(R.fleiss_kappa(counts))
+    alpha = R.krippendorff_alpha_nominal(ratings.to_numpy().T)
     assert cs.alpha_nominal_of_patterns(pats, weights) == pytest.approx(alpha)
     pair = cs.pairwise_kappa(ratings, cats)[0]
     assert pair["cohen_kappa"] == pytest.approx(stats.cohen_kappa(ratings[0], ratings[1]))
@@ -61,7 +63,7 @@ def test_stacked_tables_are_resamples():
     a = [0] * 5 + [0] + [1] * 2 + [1] * 4
     b = [0] * 5 + [1] + [0] * 2 + [1] * 4
     assert kappa[0] == pytest.approx(stats.cohen_kappa(a, b))
-    assert pi[0] == pytest.approx(stats.scotts_pi(a, b))
+    assert pi[0] == pytest.approx(R.scotts_pi(a, b))
 
 
 def test_multinomial_ci_is_seeded_and_brackets_the_point():
@@ -76,7 +78,7 @@ def test_multinomial_ci_is_seeded_and_brackets_the_point():
 def test_multinomial_bootstrap_agrees_with_row_resampling():
     truth = np.array([1] * 44 + [0] * 46 + [0] * 2 + [1] * 8)
     pred = np.array([1] * 44 + [0] * 46 + [1] * 2 + [0] * 8)
-    rows = stats.bootstrap_agreement_ci(stats.scotts_pi, [pred, truth], resamples=2000, seed=5)
+    rows = R.agreement_row_bootstrap(R.scotts_pi, pred, truth, resamples=2000, seed=5)
     fast = cs.multinomial_ci([46, 2, 8, 44],
                              lambda d: cs.kappa_pi_of_tables(d.reshape(-1, 2, 2))[1], seed=5)
     assert abs(rows[0] - fast[0]) < 0.03 and abs(rows[1] - fast[1]) < 0.03
@@ -95,7 +97,7 @@ def test_unequal_ratings_per_item_skip_fleiss_but_not_alpha():
     out = cs.human_agreement(ratings)
     assert out["fleiss_kappa"]["value"] is None and "note" in out["fleiss_kappa"]
     assert out["krippendorff_alpha"]["value"] == pytest.approx(
-        stats.krippendorff_alpha(ratings.to_numpy().T))
+        R.krippendorff_alpha_nominal(ratings.to_numpy().T))
     assert out["ratings_per_item"] == [2, 3]
 
 
@@ -108,9 +110,9 @@ def test_wmt23_three_of_ten_raters():
     assert ratings.shape[0] == 1040 and ratings.notna().sum(axis=1).eq(3).all()
     out = cs.human_agreement(ratings, ["no_error", "minor", "major"], resamples=2000)
     counts, _ = cs.category_counts(ratings, ["no_error", "minor", "major"])
-    assert out["fleiss_kappa"]["value"] == pytest.approx(stats.fleiss_kappa(counts))
+    assert out["fleiss_kappa"]["value"] == pytest.approx(R.fleiss_kappa(counts))
     assert out["krippendorff_alpha"]["value"] == pytest.approx(
-        stats.krippendorff_alpha(ratings.to_numpy().T))
+        R.krippendorff_alpha_nominal(ratings.to_numpy().T))
     low, high = out["krippendorff_alpha"]["ci"]
     assert -1 < low < out["krippendorff_alpha"]["value"] < high < 1
     assert out["pairwise"] and all(p["n"] >= 2 for p in out["pairwise"])

@@ -10,9 +10,11 @@ import ast
 from functools import lru_cache
 from pathlib import Path
 
+import duckdb
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from judgescope import db
 from pages_index import SECTION_COLLECTIONS, registered_pages
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -327,14 +329,22 @@ def test_ui_run_refuses_file_access_through_the_pages_path():
 @pytest.mark.parametrize("sql", [
     "SELECT * FROM read_csv('/etc/passwd')", "SELECT * FROM read_text('/etc/passwd')",
     "SELECT * FROM read_blob('/etc/hostname')", "SELECT * FROM glob('/etc/*')",
-    "ATTACH '/tmp/x.duckdb' AS x", "COPY audit TO '/tmp/judgescope-leak.csv'",
-    "SET enable_external_access = true", "SET lock_configuration = false", "INSTALL httpfs",
+    "ATTACH '/tmp/x.duckdb' AS x", "COPY audit TO '/tmp/judgescope-leak.csv'", "INSTALL httpfs",
     "LOAD httpfs", "SELECT * FROM read_parquet('https://example.org/x.parquet')",
 ])
 def test_demo_store_is_locked(sql):
     from judgescope.catalog import get_catalog
 
-    with pytest.raises(Exception, match="(?i)permission|configuration|cannot|disabled|not allowed|access"):
+    with pytest.raises(duckdb.PermissionException, match="(?i)permission|disabled|access"):
+        get_catalog().store("xhotpotqa").execute_raw(sql)
+
+
+@pytest.mark.parametrize("sql", ["SET enable_external_access = true",
+                                 "SET lock_configuration = false"])
+def test_demo_store_configuration_is_locked(sql):
+    from judgescope.catalog import get_catalog
+
+    with pytest.raises(duckdb.InvalidInputException, match="(?i)configuration.*locked"):
         get_catalog().store("xhotpotqa").execute_raw(sql)
 
 
@@ -343,8 +353,55 @@ def test_a_store_cannot_read_another_collections_files():
 
     cat = get_catalog()
     other = cat.roles("localgate")["items"].path("clean")
-    with pytest.raises(Exception, match="(?i)permission|access"):
+    with pytest.raises(duckdb.PermissionException, match="(?i)permission|access"):
         cat.store("xhotpotqa").execute_raw(f"SELECT count(*) FROM read_parquet('{other}')")
+
+
+def _constant_tables(tree) -> dict:
+    """Module-level names bound to a literal (dict / tuple / list) whose every leaf is a string
+    constant: a lookup table of query names."""
+    def leaves(node):
+        if isinstance(node, ast.Dict):
+            return [leaf for v in node.values for leaf in leaves(v)]
+        if isinstance(node, (ast.Tuple, ast.List)):
+            return [leaf for v in node.elts for leaf in leaves(v)]
+        return [node]
+    tables = {}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, (ast.Dict, ast.Tuple, ast.List)):
+            found = leaves(stmt.value)
+            if all(isinstance(x, ast.Constant) and isinstance(x.value, str) for x in found):
+                for target in stmt.targets:
+                    if isinstance(target, ast.Name):
+                        tables[target.id] = [x.value for x in found]
+    return tables
+
+
+def _constant_query_name(arg, tables: dict) -> bool:
+    """A string constant naming a query, or a subscript of a constant lookup table whose every
+    entry names one; anything built (f-string, +, a variable) is refused."""
+    names = set(db.query_names())
+    if isinstance(arg, ast.Constant):
+        return arg.value in names
+    while isinstance(arg, ast.Subscript):
+        arg = arg.value
+    return isinstance(arg, ast.Name) and arg.id in tables and set(tables[arg.id]) <= names
+
+
+@pytest.mark.parametrize("source, ok", [
+    ('ui.run("calib_items")', True),
+    ('ui.run("calib_" + "items")', False),
+    ('ui.run(f"calib_{x}")', False),
+    ('ui.run(name)', False),
+    ('Q = {True: "calib_items", False: "calib_splits"}\nui.run(Q[x])', True),
+    ('Q = {True: "calib_items", False: "no_such_query"}\nui.run(Q[x])', False),
+    ('Q = {True: "calib_items", False: "calib_" + s}\nui.run(Q[x])', False),
+])
+def test_query_name_guard(source, ok):
+    """Issue #14 item 22: the guard accepts constants and constant tables, nothing built."""
+    tree = ast.parse(source)
+    call = next(n for n in ast.walk(tree) if isinstance(n, ast.Call))
+    assert _constant_query_name(call.args[0], _constant_tables(tree)) is ok
 
 
 def test_pages_hold_no_sql_and_pick_queries_by_constant_names():
@@ -358,5 +415,5 @@ def test_pages_hold_no_sql_and_pick_queries_by_constant_names():
                 assert node.func.attr not in {"execute", "sql", "query", "execute_raw"}, \
                     f"{page}:{node.lineno} runs SQL itself"
                 if node.func.attr == "run" and node.args:
-                    assert not isinstance(node.args[0], ast.JoinedStr), \
-                        f"{page}:{node.lineno} builds a query name with an f-string"
+                    assert _constant_query_name(node.args[0], _constant_tables(tree)), \
+                        f"{page}:{node.lineno} builds a query name instead of naming one"

@@ -1,5 +1,7 @@
 """AppTest over every registered page with the demo manifest (rule 15: one parametrized test)."""
 
+from pathlib import Path
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -8,8 +10,11 @@ from pages_index import page_cases, registered_pages
 APP = "../app.py"
 
 
-def test_app_registers_pages():
-    assert len(registered_pages()) >= 2
+def test_app_registers_every_page_file():
+    pages = sorted(page for _, page in registered_pages())
+    files = sorted(f"pages/{p.name}" for p in (Path(__file__).resolve().parent.parent / "pages")
+                   .glob("*.py"))
+    assert pages == files and len(pages) == 17
 
 
 @pytest.mark.parametrize("page,collection", page_cases())

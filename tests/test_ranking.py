@@ -12,7 +12,6 @@ from judgescope import db, ranking
 from judgescope.cli import load_source
 from judgescope import ranking_tables as rt
 from judgescope.schema import RANKING_METHODS
-from judgescope.stats import wilson_ci
 
 # (text, expected): 1 / 2 = that translation, 0 = tie, None = unparsed.
 RANKING_TEXTS = [
@@ -97,8 +96,9 @@ def test_summarize_counts_accuracy_ties_and_baselines():
     s = ranking.summarize(frame)
     assert (s["n"], s["human_ties"], s["correct"], s["model_ties"], s["unparsed"]) == (8, 2, 4, 1, 1)
     assert s["accuracy"] == pytest.approx(0.5)
-    ci = wilson_ci(4, 8)
-    assert s["ci"] == [ci["low"], ci["high"]]
+    # Wilson 95% of 4/8, by hand: centre 0.5, half-width 1.96 / (1 + z^2/8) *
+    # sqrt(1/32 + z^2/256) = 0.28479.
+    assert [round(x, 4) for x in s["ci"]] == [0.2152, 0.7848]
     assert s["always_first"]["rate"] == pytest.approx(6 / 8)
     # Position bias on decisive rows without a human tie (rows 1-3, 6-8): the model picks
     # 1, 1, 1, 2, 2, 1 and the humans prefer 1, 1, 1, 1, 2, 2 there.
@@ -106,6 +106,15 @@ def test_summarize_counts_accuracy_ties_and_baselines():
     assert (s["human_first"]["k"], s["human_first"]["n"]) == (4, 6)
     assert (s["acc_human_first"]["k"], s["acc_human_first"]["n"]) == (3, 6)
     assert (s["acc_human_second"]["k"], s["acc_human_second"]["n"]) == (1, 2)
+
+
+def test_summarize_ci_is_wilson_newcombe_1998():
+    # Newcombe (1998), Statistics in Medicine 17:857-872, Table I, method 3 (Wilson score):
+    # 81/263 -> 0.2553 to 0.3662.
+    rows = [("d", "one_step_ranking", "m", 1, 1)] * 81 + [("d", "one_step_ranking", "m", 1, 2)] * 182
+    s = ranking.summarize(_decisions(rows))
+    assert (s["correct"], s["n"]) == (81, 263)
+    assert [round(x, 4) for x in s["ci"]] == [0.2553, 0.3662]
 
 
 def test_summarize_all_ties_is_undefined_not_zero():

@@ -3,6 +3,7 @@
 import json
 import shutil
 
+import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
@@ -168,9 +169,11 @@ def test_locked_store_refuses_file_access(tmp_path, write_manifest):
     from judgescope.db import UnknownQuery
     with pytest.raises(UnknownQuery):
         store.run("read_csv('/etc/passwd')")
-    for sql in ["SELECT * FROM read_csv('/etc/passwd')", "SET enable_external_access = true",
-                "COPY audit TO '/tmp/leak.csv'", "INSTALL httpfs"]:
-        with pytest.raises(Exception, match="(?i)permission|configuration|cannot"):
+    for sql, error in [("SELECT * FROM read_csv('/etc/passwd')", duckdb.PermissionException),
+                       ("SET enable_external_access = true", duckdb.InvalidInputException),
+                       ("COPY audit TO '/tmp/leak.csv'", duckdb.PermissionException),
+                       ("INSTALL httpfs", duckdb.PermissionException)]:
+        with pytest.raises(error, match="(?i)permission|configuration|cannot"):
             store.execute_raw(sql)
 
 

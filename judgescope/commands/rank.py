@@ -1,12 +1,15 @@
-"""Pairwise ranking accuracy against humans per dataset x method x model, as a table or JSON."""
+"""Pairwise ranking accuracy against humans per dataset x method x model, as a table or JSON.
+
+Exit 0 when every row was used, 1 when rows were excluded, 2 when the input is unusable."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from judgescope import db, ranking
-from judgescope.cli import EXIT_OK, add_source_arguments, load_source, write_json
+from judgescope.cli import add_source_arguments, load_source, print_ledger, write_json
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -26,13 +29,13 @@ def compute(loaded) -> dict:
 def run(args) -> int:
     loaded = load_source(args.ranking, "pairwise_ranking", args.config, args.split, args.form)
     report = compute(loaded)
-    if args.json == "-":
+    if args.json == "-":  # stdout carries only the JSON; the ledger goes to stderr
         print(json.dumps(report, indent=1, ensure_ascii=False))
-        return EXIT_OK
+        return print_ledger(loaded, file=sys.stderr)
     if args.json:
         write_json(report, args.json)
     _print(report)
-    return EXIT_OK
+    return print_ledger(loaded)
 
 
 def _fmt(x) -> str:

@@ -1,17 +1,22 @@
-"""Write SUMMARY.json, BY_LANGUAGE.csv and BOOTSTRAP.json of a judge audit (the pages' numbers)."""
+"""Write SUMMARY.json, BY_LANGUAGE.csv and BOOTSTRAP.json of a judge audit (the pages' numbers).
+
+Exit 0 when every row was used, 1 when rows were excluded (the tables are still written), 2 when
+the audit is unusable."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import math
+import sys
+import threading
 from pathlib import Path
 
 import pandas as pd
 
 from judgescope import audit, db
 from judgescope.catalog import exact_copy_views
-from judgescope.cli import EXIT_OK, add_source_arguments, load_source
+from judgescope.cli import add_source_arguments, load_source, print_ledger
 from judgescope.sources import SourceError
 
 SUMMARY_KEYS = ["n", "mean", "median", "sd"] + audit.threshold_columns()
@@ -66,12 +71,41 @@ def _intervals(frame: pd.DataFrame) -> dict:
     return {"mean": _clean(frame["mean"]), "low": _clean(frame["low"]), "high": _clean(frame["high"])}
 
 
+class Progress:
+    """'bootstrap (D distinct scores, R resamples): k/N groups' on stderr, rewritten in place.
+    The count bootstrap's cost follows the distinct scores, so float scores can take minutes."""
+
+    def __init__(self, total: int, distinct: int, resamples: int, file=None):
+        self.total, self.done, self.file = total, 0, file or sys.stderr
+        self.head = f"bootstrap ({distinct:,} distinct scores, {resamples:,} resamples)"
+        self.lock = threading.Lock()
+        self._show()
+
+    def _show(self) -> None:
+        print(f"\r{self.head}: {self.done:,}/{self.total:,} groups", end="", file=self.file,
+              flush=True)
+
+    def step(self) -> None:
+        with self.lock:
+            self.done += 1
+            self._show()
+
+    def close(self) -> None:
+        print(file=self.file, flush=True)
+
+
+GROUPINGS = (["unit"], [], ["target_language", "unit"], ["target_language"])
+
+
 def bootstrap(run, resamples: int, seed: int) -> dict:
     counts = run("audit_score_counts", facet="none")
-    units = audit.bootstrap_table(counts, ["unit"], resamples, seed)
-    overall = audit.bootstrap_table(counts, [], resamples, seed).iloc[0]
-    langs = audit.bootstrap_table(counts, ["target_language", "unit"], resamples, seed)
-    whole = audit.bootstrap_table(counts, ["target_language"], resamples, seed)
+    total = sum(counts.groupby(by).ngroups if by else 1 for by in GROUPINGS)
+    progress = Progress(total, counts["score"].nunique(), resamples)
+    units, overall, langs, whole = (
+        audit.bootstrap_table(counts, by, resamples, seed, on_group=progress.step)
+        for by in GROUPINGS)
+    overall = overall.iloc[0]
+    progress.close()
     out = {"method": "percentile", "detail": audit.BOOTSTRAP_METHOD, "resamples": resamples,
            "seed": seed, "level": audit.LEVEL,
            "by_unit": {r["unit"]: _intervals(r) for _, r in units.iterrows()},
@@ -99,7 +133,7 @@ def run(args) -> int:
     _write(out / "BOOTSTRAP.json", bootstrap(store.run, args.resamples, args.seed))
     print(f"wrote SUMMARY.json, BY_LANGUAGE.csv, BOOTSTRAP.json to {out} "
           f"({loaded.report['rows_used']:,} rows of {loaded.spec.name})")
-    return EXIT_OK
+    return print_ledger(loaded)
 
 
 def _write(path: Path, data: dict) -> None:

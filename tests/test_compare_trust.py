@@ -1,0 +1,72 @@
+"""Issue #14 items 2 and 3: Compare versions keeps groups only the earlier version has, and
+overlap and paired differences share one pairing key whose duplicates are counted and named."""
+
+import duckdb
+import pandas as pd
+import pytest
+
+from judgescope import audit, db
+from judgescope.catalog import compare_views
+from test_audit_queries import _row, _write
+
+
+def test_groups_only_in_the_previous_version_are_kept():
+    prev = pd.DataFrame({"unit": "a", "target_language": ["x", "fr"], "score": [80.0, 50.0],
+                         "n": [4, 2]})
+    cur = pd.DataFrame({"unit": "a", "target_language": ["x"], "score": [90.0], "n": [4]})
+    table = audit.compare_table(prev, cur, ["target_language"], resamples=100, seed=1)
+    fr = table.set_index("target_language").loc["fr"]
+    assert (fr["n_previous"], fr["n_current"], fr["previous_mean"]) == (2, 0, 50.0)
+    assert fr["current_mean"] is None or pd.isna(fr["current_mean"])
+    assert pd.isna(fr["diff"]) and pd.isna(fr["low"])
+    assert table["target_language"].tolist() == ["fr", "x"]
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    """Current: source s1 has two paragraphs (two keys), s3's paragraph p1 was scored twice.
+    Previous: s1's two paragraphs once each, s3 p1 once, s4 twice."""
+    tmp = tmp_path_factory.mktemp("pairing")
+    cur = pd.DataFrame([_row(1, "de", "paragraph", 90, source_id="s1", paragraph_id="p1"),
+                        _row(2, "de", "paragraph", 80, source_id="s1", paragraph_id="p2"),
+                        _row(3, "de", "paragraph", 70, source_id="s3", paragraph_id="p1"),
+                        _row(4, "de", "paragraph", 75, source_id="s3", paragraph_id="p1"),
+                        _row(5, "de", "paragraph", 60, source_id="s4", paragraph_id="p1")])
+    prev = pd.DataFrame([_row(11, "de", "paragraph", 85, source_id="s1", paragraph_id="p1"),
+                         _row(12, "de", "paragraph", 70, source_id="s1", paragraph_id="p2"),
+                         _row(13, "de", "paragraph", 50, source_id="s3", paragraph_id="p1"),
+                         _row(14, "de", "paragraph", 40, source_id="s4", paragraph_id="p1"),
+                         _row(15, "de", "paragraph", 45, source_id="s4", paragraph_id="p1")])
+    con = duckdb.connect()
+    views = {"audit": _write(con, cur, tmp / "a.parquet"),
+             "audit_previous": _write(con, prev, tmp / "p.parquet")}
+    return db.Store(views | compare_views(views["audit"][0], views["audit_previous"][0]))
+
+
+def test_overlap_counts_unique_keys_paired_in_both(store):
+    overlap = store.run("audit_overlap").iloc[0]
+    # s1 p1 and s1 p2 pair; s3 p1 (twice in current) and s4 p1 (twice in previous) do not.
+    assert (overlap["n_current"], overlap["n_previous"], overlap["overlap"]) == (5, 5, 2)
+    assert (overlap["duplicate_keys_current"], overlap["duplicate_keys_previous"]) == (1, 1)
+
+
+def test_paired_differences_use_the_same_pairs(store):
+    diffs = store.run("audit_paired_diff_counts")
+    assert diffs["n"].sum() == store.run("audit_overlap")["overlap"].sum()
+    assert sorted(diffs["diff"]) == [5.0, 10.0]
+
+
+def test_duplicate_keys_are_named(store):
+    dup = store.run("audit_version_duplicate_keys", limit=10)
+    assert dup[["version", "source_id", "paragraph_id", "rows"]].values.tolist() == [
+        ["current", "s3", "p1", 2], ["previous", "s4", "p1", 2]]
+
+
+def test_overlap_sentence_names_the_key_and_duplicates():
+    overlap = pd.DataFrame({"unit": ["paragraph"], "n_current": [5], "n_previous": [5],
+                            "overlap": [2], "duplicate_keys_current": [1],
+                            "duplicate_keys_previous": [1]})
+    assert audit.overlap_sentence(overlap) == (
+        "Pairs on (source_id, target_language, unit, paragraph_id), each key once in both "
+        "versions: 2 paragraph. Keys scored more than once are not paired: 1 in the current "
+        "version, 1 in the previous.")

@@ -1,0 +1,52 @@
+"""Issue #14 item 5: when several snapshot rows match a Review record, say so and show none.
+Review reads the same join as Integrity (hash_verification), so both say the same."""
+
+import duckdb
+import pandas as pd
+import pytest
+
+from judgescope import audit_rows, db
+from judgescope.catalog import audit_summary_views, verification_views
+from test_audit_queries import _row, _write
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("review_texts")
+    audit = pd.DataFrame([_row(1, "th", "answer", 10), _row(2, "th", "answer", 20),
+                          _row(3, "th", "answer", 30)])
+    # i1 matches once; i2 three times (the snapshot has no unit column values); i3 not at all.
+    snap = pd.DataFrame({"instance_id": ["i1", "i2", "i2", "i2"], "source_id": None,
+                         "target_language": ["th", None, None, "th"], "unit": None,
+                         "paragraph_id": None, "source_text": ["one", "a", "b", "c"],
+                         "candidate_text": ["หนึ่ง", "x", "y", "z"]})
+    con = duckdb.connect()
+    views = {"audit": _write(con, audit, tmp / "a.parquet"),
+             "snapshot": _write(con, snap, tmp / "s.parquet")}
+    views["snapshot_numbered"] = views["snapshot"]
+    key = ["instance_id", "target_language", "unit", "paragraph_id"]
+    return db.Store(views | audit_summary_views(views["audit"][0])
+                    | verification_views(views["audit"][0], views["snapshot"][0], key))
+
+
+def _lookup(store, record_id):
+    row = audit_rows.snapshot_texts(store.run, [record_id]).iloc[0]
+    shown = row[["source_text"]].dropna()
+    return shown.tolist(), audit_rows.match_note(row)
+
+
+def test_one_match_is_shown_with_its_hash_note(store):
+    texts, note = _lookup(store, "r1")
+    assert texts == ["one"] and note.startswith("Hash check: ")  # the fixture's hashes are fake
+
+
+def test_several_matches_are_ambiguous(store):
+    texts, note = _lookup(store, "r2")
+    assert texts == []
+    assert note == ("Ambiguous: 3 snapshot rows have this row's join key, so no one text is shown "
+                    "(Integrity lists these rows as ambiguous).")
+
+
+def test_no_match_says_so(store):
+    texts, note = _lookup(store, "r3")
+    assert texts == [] and note == "No snapshot row has this row's join key: no text to show."
