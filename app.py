@@ -1,9 +1,9 @@
-"""JudgeScope: the frame. Page config, navigation from the page registry, the shared sidebar,
-and the gate that shows a page only when the collection can fill it."""
+"""JudgeScope: the frame. Page config, navigation from the page registry, the shared sidebar.
+Each page's first line (ui.title) checks that the collection can fill it."""
 
 import streamlit as st
 
-from judgescope import navigation, sidebar, ui
+from judgescope import navigation, sidebar
 
 st.set_page_config(page_title="JudgeScope", page_icon=":material/balance:", layout="wide")
 
@@ -12,4 +12,4 @@ st.set_page_config(page_title="JudgeScope", page_icon=":material/balance:", layo
 current = st.navigation([st.Page(p.path, title=p.title, icon=p.icon, default=p.default)
                          for p in navigation.PAGES], position="hidden")
 sidebar.draw(navigation.page(current.url_path))
-ui.run_page(current, navigation.page(current.url_path))
+current.run()

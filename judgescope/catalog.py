@@ -374,6 +374,16 @@ class Catalog:
     def has_store(self, collection: str) -> bool:
         return collection in self._stores
 
+    def join_key(self, collection: str) -> list[str]:
+        """The collection's declared join key, else the key columns its audit and snapshot share."""
+        coll = self.manifest.collections[collection]
+        roles = self.roles(collection)
+        if coll.join_key_declared or "audit" not in roles or "snapshot" not in roles:
+            return list(coll.join_key)
+        from judgescope import verify
+        return verify.infer_key(roles["audit"].report["columns_missing"],
+                                roles["snapshot"].report["columns_missing"])
+
     def verify_problems(self, collection: str) -> list[str]:
         """Why the collection's audit cannot be verified against its snapshot (empty: it can,
         or there is nothing to verify)."""
@@ -403,9 +413,9 @@ class Catalog:
         if "audit" not in roles or "snapshot" not in roles:
             return {}
         from judgescope import verify
-        key = self.manifest.collections[collection].join_key
-        problems = verify.input_problems(key, roles["audit"].report["columns_missing"],
-                                         roles["snapshot"].report["columns_missing"])
+        key = self.join_key(collection)
+        missing = roles["audit"].report["columns_missing"], roles["snapshot"].report["columns_missing"]
+        problems = verify.input_problems(key, *missing) if key else [verify.no_shared_key(*missing)]
         try:
             if not problems:
                 return verification_views(roles["audit"].path("clean"),

@@ -70,6 +70,15 @@ PAGES: tuple[PageSpec, ...] = (
        "human verification of model evaluations"),
 )
 SECTIONS = tuple(dict.fromkeys(p.section for p in PAGES))
+ROLE_NAMES = {"audit": "judge audit", "audit_previous": "earlier audit version (previous)",
+              "snapshot": "source snapshot", "items": "calibration items",
+              "judgements": "calibration judgements", "ranking": "pairwise ranking",
+              "verification": "human verification"}
+
+
+def missing_roles(spec: PageSpec, roles) -> list[str]:
+    """Readable names of the datasets a collection lacks for `spec`."""
+    return [ROLE_NAMES.get(r, r) for r in spec.needs if r not in roles]
 
 
 def page(path_or_stem: str) -> PageSpec:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from judgescope import audit_rows
+from judgescope import audit_rows, ui
 from judgescope.schema import language_name
 from judgescope.ui import md_literal, run, table, text_block
 
@@ -59,6 +59,10 @@ def review_record(r: pd.Series, filters: dict, desc: bool, has_snapshot: bool) -
                     st.markdown(f"**Candidate · {md_literal(language_name(r['target_language']))}**")
                     text_block(t["candidate_text"], r["target_language"], empty="(no text)")
                 st.caption(audit_rows.match_note(t))
+        elif "snapshot" in ui.roles():
+            problems = ui.verification()[2]
+            st.caption("The snapshot's texts cannot be joined to this audit"
+                       + (f": {md_literal(problems[0], limit=300)}" if problems else "") + ". See Integrity.")
         else:
             st.caption("This collection has no source snapshot: texts cannot be shown, only hashes.")
         st.markdown("**Judge explanation**")

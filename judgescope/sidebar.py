@@ -1,4 +1,4 @@
-"""The sidebar every page shares: a skip link, the collection picker (titles; the id stays in the
+"""The sidebar every page shares: the collection picker (titles; the id stays in the
 URL), links to the pages this collection can fill, the hash badge, pinned origins."""
 
 import streamlit as st
@@ -11,10 +11,6 @@ def draw(current: navigation.PageSpec) -> None:
     names = list(cat.manifest.collections)
     coll = ui.collection_name()
     with st.sidebar:
-        # First in the tab order: keyboard users jump past the sidebar to the page's title.
-        st.html('<a class="js-skip" href="#content" style="position:absolute;left:-999px" '
-                'onfocus="this.style.left=\'0\'" onblur="this.style.left=\'-999px\'">'
-                'Skip to main content</a>')
         st.selectbox("Collection", names, index=names.index(coll), key=ui.PICKER_KEY,
                      format_func=lambda n: cat.manifest.collections[n].title,
                      on_change=ui.switch_collection, help=f"Collection id in the URL: {coll}")

@@ -70,6 +70,7 @@ class Collection:
     previous: str | None = None
     join_key: tuple[str, ...] = ("instance_id", "target_language", "unit", "paragraph_id")
     description: str = ""
+    join_key_declared: bool = False  # else inferred: the key columns both sides have
 
 
 @dataclass
@@ -163,6 +164,7 @@ def _collection(entry: dict, datasets: dict, problems: list[str]) -> Collection:
                       previous=entry.get("previous"), description=str(entry.get("description", "")))
     if "join_key" in entry:
         coll.join_key = tuple(map(str, entry["join_key"]))
+        coll.join_key_declared = True
     for missing in [d for d in coll.datasets if d not in datasets]:
         problems.append(f"collection {coll.name}: dataset {missing!r} is not defined")
     coll.datasets = [d for d in coll.datasets if d in datasets]

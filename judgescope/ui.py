@@ -58,23 +58,32 @@ def switch_collection() -> None:
 
 
 def title(text: str) -> None:
-    """The page title, with the anchor the sidebar's skip link jumps to."""
-    st.title(text, anchor="content")
+    """Every page's first line: the title (with the anchor "content"), once the collection is
+    known to fill the page (judgescope.navigation); otherwise one sentence naming the
+    collections that do, and the page stops before any query."""
+    import inspect
+    from pathlib import Path
 
-
-def run_page(page, spec) -> None:
-    """Run the page when the collection fills it; otherwise one sentence naming those that do."""
-    if spec.fits(roles()):
-        page.run()
-        return
     from judgescope import navigation
 
-    title(spec.title)
+    spec = navigation.page(Path(inspect.stack()[1].filename).stem)
+    st.title(text, anchor="content")
+    if not spec.fits(roles()):
+        unavailable(spec)
+        st.stop()
+
+
+def unavailable(spec) -> None:
+    """This collection cannot fill `spec`: say which dataset is missing and link the
+    collections that can fill it."""
+    from judgescope import navigation
+
     cat = catalog()
     names = navigation.collections_for(
         spec, {n: cat.roles(n) for n in cat.manifest.collections})
     coll = cat.manifest.collections[collection_name()]
-    st.info(f"The collection **{md_literal(coll.title)}** has no {' or '.join(spec.needs)} dataset, "
+    missing = " or ".join(navigation.missing_roles(spec, roles()))
+    st.info(f"The collection **{md_literal(coll.title)}** has no {missing} dataset, "
             f"which {spec.what} needs."
             + (" These collections have one:" if names else
                " No collection of this manifest has one; see Overview for datasets that failed to load."))
@@ -323,7 +332,8 @@ def _findings(manifest: str, collection: str) -> list:
             audit.score_counts(run), excluded=int(rep.get("rows_excluded", 0)),
             loaded=int(rep.get("rows_loaded", 0)), exact_copies=int(copies), hashes=hashes)
     if "items" in have and "judgements" in have:
-        items, judgements = run("calib_items", splits=[]), run("calib_item_judgements", splits=[])
+        items = run("calib_items", **cal.split_params([]))
+        judgements = run("calib_item_judgements", **cal.split_params([]))
         if not items.empty and not judgements.empty:
             out += findings.calibration(cal.report(items, judgements))
     if "ranking" in have:
@@ -414,3 +424,31 @@ def with_record_links(frame: pd.DataFrame, id_col: str = "judge_record_id") -> p
 
 
 RECORD_LINK = {"Open": st.column_config.LinkColumn("Open", display_text="record", width="small")}
+
+
+def url_select(container, label: str, options: list, *, key: str, format_func=str,
+               everything: str = "All", **kwargs):
+    """A single-choice filter whose URL parameter `key` holds the option value (a code) while
+    the widget shows `format_func` labels; None (shown as `everything`) means no filter. A
+    selectbox, not a multiselect: its keyboard path has no "Clear all" button to land on."""
+    wkey = f"_w_{key}"
+    if wkey not in st.session_state:
+        raw = st.query_params.get(key)
+        st.session_state[wkey] = raw if raw in options else None
+
+    def write():
+        value = st.session_state[wkey]
+        if value is None:
+            st.query_params.pop(key, None)
+        else:
+            st.query_params[key] = str(value)
+
+    return container.selectbox(label, [None, *options], key=wkey, on_change=write,
+                               format_func=lambda v: everything if v is None else format_func(v),
+                               **kwargs)
+
+
+def joined_snapshot() -> bool:
+    """Whether the collection's audit rows are joined to snapshot rows (Integrity's
+    hash_verification): then Review can show each row's texts."""
+    return "hash_verification" in catalog().store(collection_name()).views

@@ -49,6 +49,23 @@ def check_key(key) -> list[str]:
     return key
 
 
+INFERRED_KEY = ("instance_id", "target_language", "unit", "paragraph_id")
+
+
+def infer_key(audit_missing, snapshot_missing) -> list[str]:
+    """The join key when a collection declares none: every column of INFERRED_KEY that both
+    the audit and the snapshot have (empty when they share none)."""
+    return [c for c in INFERRED_KEY if c not in audit_missing and c not in snapshot_missing]
+
+
+def no_shared_key(audit_missing, snapshot_missing) -> str:
+    have = {side: [c for c in INFERRED_KEY if c not in missing]
+            for side, missing in (("audit", audit_missing), ("snapshot", snapshot_missing))}
+    return (f"no join-key column is in both datasets (the audit has {', '.join(have['audit']) or 'none'}; "
+            f"the snapshot has {', '.join(have['snapshot']) or 'none'} of {', '.join(INFERRED_KEY)}); "
+            "set join_key for this collection in the manifest")
+
+
 def input_problems(key, audit_missing, snapshot_missing) -> list[str]:
     """Why a verification cannot be meaningful: absent hash columns or join-key columns."""
     out = [f"the audit has no {c} column" for c in HASH_COLUMNS if c in audit_missing]

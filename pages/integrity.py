@@ -10,8 +10,10 @@ ui.title("Integrity")
 st.caption("Each audit row is joined to the snapshot on the collection's key, and SHA-256 of the "
            "UTF-8 bytes of both snapshot texts is recomputed and compared with the stored hashes. "
            "A normalisation hint (NFC, whitespace) explains a mismatch; it is never a pass.")
-key = ui.catalog().manifest.collections[ui.collection_name()].join_key
-st.caption(f"Joined on {ui.md_literal(', '.join(key))}. The snapshot's texts are hashed once per file revision "
+key = ui.catalog().join_key(ui.collection_name())
+declared = ui.catalog().manifest.collections[ui.collection_name()].join_key_declared
+st.caption(f"Joined on {ui.md_literal(', '.join(key) or 'no shared column')}"
+           f"{'' if declared else ' (inferred: the key columns both datasets have)'}. The snapshot's texts are hashed once per file revision "
            "and the join is built once per pair of revisions, then read from the cache.")
 summary, origin, problems = ui.verification()
 for problem in problems:

@@ -18,8 +18,10 @@ for key, accepted in (("lang", langs), ("unit", units), ("origin", origins), ("r
     ui.url_value_notice(key, accepted)
 with st.container(border=True):
     c = st.columns([2, 2, 1, 1])
-    lang = ui.url_multiselect(c[0], "Language", langs, key="lang", format_func=language_name)
-    unit = c[1].multiselect("Unit", units, key="unit", bind="query-params")
+    # A selectbox and pills: a multiselect's "Clear all" is the next Tab stop, and Enter wipes it.
+    lang = ui.url_select(c[0], "Language", langs, key="lang", format_func=language_name,
+                         everything="All languages")
+    unit = c[1].pills("Unit", units, key="unit", bind="query-params", selection_mode="multi")
     low = ui.url_number(c[2], "Score from", 0.0, 100.0, 0.0, key="min")
     high = ui.url_number(c[3], "to", 0.0, 100.0, 100.0, key="max")
     c = st.columns([2, 2, 3, 1.4])
@@ -27,10 +29,10 @@ with st.container(border=True):
     run_group = c[1].multiselect("Run group", runs, key="run", bind="query-params")
     q = c[2].text_input("Explanation contains", key="q", bind="query-params")
     order = c[3].selectbox("Order", ORDERS, key="order", bind="query-params")
-filters = {"languages": lang, "units": unit, "origins": origin, "run_groups": run_group,
+filters = {"languages": [lang] if lang else [], "units": unit, "origins": origin, "run_groups": run_group,
            "min_score": float(low), "max_score": float(high), "q": q.strip()}
 desc = order == "highest first"
-has_snapshot = "snapshot" in ui.roles()
+has_snapshot = ui.joined_snapshot()
 
 record_id = st.query_params.get("record")
 if record_id:

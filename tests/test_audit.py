@@ -166,14 +166,6 @@ def test_distribution_table_and_headline(rows):
     assert "heaviest lower tail: answer" in text
 
 
-def test_keyset_pages_reset_when_filters_change():
-    state = {}
-    pages = audit_rows.keyset_pages(state, ("a",))
-    pages.append((10.0, "r9"))
-    assert audit_rows.keyset_pages(state, ("a",)) == [(10.0, "r9")]
-    assert audit_rows.keyset_pages(state, ("b",)) == []
-
-
 def test_exact_copy_matrix_totals():
     counts = pd.DataFrame({"target_language": ["th", "th", "de"], "unit": ["answer", "paragraph", "answer"],
                            "n": [20, 80, 20], "hashed": [20, 80, 20], "exact_copies": [5, 0, 2]})

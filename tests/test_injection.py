@@ -14,7 +14,7 @@ import duckdb
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from judgescope import db
+from judgescope import db, ui
 from pages_index import SECTION_COLLECTIONS, registered_pages
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,6 +45,8 @@ def _bound_widgets(tree: ast.AST) -> dict[str, str]:
         func = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
         if func == "url_number" and isinstance(kw.get("key"), ast.Constant):
             out[kw["key"].value] = "number_input"  # ui.url_number binds a number input
+        elif func in ("url_select", "url_multiselect") and isinstance(kw.get("key"), ast.Constant):
+            out[kw["key"].value] = func  # read from the URL once, written back on change
         elif getattr(kw.get("bind"), "value", None) == "query-params" and \
                 isinstance(kw.get("key"), ast.Constant):
             out[kw["key"].value] = func
@@ -145,7 +147,8 @@ def test_collection_parameter_falls_back_to_the_first_collection(value):
     at.query_params["collection"] = value
     at.run()
     assert not at.exception, [e.value for e in at.exception]
-    assert at.sidebar.selectbox(key="collection").value == "xhotpotqa"
+    assert at.sidebar.selectbox(key=ui.PICKER_KEY).value == "xhotpotqa"
+    assert at.query_params["collection"] == "xhotpotqa"  # the URL names what is shown
     assert at.title
 
 

@@ -1,6 +1,8 @@
 """Issue #14 item 5: when several snapshot rows match a Review record, say so and show none.
 Review reads the same join as Integrity (hash_verification), so both say the same."""
 
+import hashlib
+
 import duckdb
 import pandas as pd
 import pytest
@@ -15,16 +17,18 @@ def store(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("review_texts")
     audit = pd.DataFrame([_row(1, "th", "answer", 10), _row(2, "th", "answer", 20),
                           _row(3, "th", "answer", 30)])
-    # i1 matches once; i2 three times (the snapshot has no unit column values); i3 not at all.
+    # By instance_id: i1 matches once, i2 three times, i3 not at all.
     snap = pd.DataFrame({"instance_id": ["i1", "i2", "i2", "i2"], "source_id": None,
                          "target_language": ["th", None, None, "th"], "unit": None,
                          "paragraph_id": None, "source_text": ["one", "a", "b", "c"],
                          "candidate_text": ["หนึ่ง", "x", "y", "z"]})
+    for side in ("source", "candidate"):  # computed once at validation in the app
+        snap[f"{side}_sha256_computed"] = [hashlib.sha256(t.encode()).hexdigest() for t in snap[f"{side}_text"]]
     con = duckdb.connect()
     views = {"audit": _write(con, audit, tmp / "a.parquet"),
              "snapshot": _write(con, snap, tmp / "s.parquet")}
     views["snapshot_numbered"] = views["snapshot"]
-    key = ["instance_id", "target_language", "unit", "paragraph_id"]
+    key = ["instance_id"]  # the collection's join key, as Integrity uses it
     return db.Store(views | audit_summary_views(views["audit"][0])
                     | verification_views(views["audit"][0], views["snapshot"][0], key))
 
