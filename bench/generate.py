@@ -151,7 +151,9 @@ def batch(start: int, stop: int, pool) -> tuple[pa.Table, pa.Table]:
     cand = pc.if_else(copied, source, cand)
     spaced = pa.array(_h(i, 6, 2000) == 0)  # recorded hash omits this trailing space
     cand = pc.if_else(spaced, pc.binary_join_element_wise(cand, pa.scalar(""), " "), cand)
-    snapshot = pa.table({"instance_id": instance_id, "source_id": source_id, "target_language": codes,
+    snapshot = pa.table({"instance_id": instance_id, "source_id": source_id,
+                         "source_language": _pick(["en"], np.zeros(len(i), dtype=np.int64)),
+                         "target_language": codes,
                          "unit": unit, "paragraph_id": para, "source_text": source,
                          "candidate_text": cand})
     audit = _audit_columns(i, j, lang, slot, is_q, snapshot)
@@ -172,7 +174,7 @@ def _audit_columns(i, j, lang, slot, is_q, snapshot) -> pa.Table:
         "dataset_version": _pick(["v2"], zero), "dataset_revision": _pick(["b05ba394ad73"], zero),
         "instance_id": snapshot["instance_id"], "source_id": snapshot["source_id"],
         "source_split": _pick(["validation", "train"], _h(j // np.uint64(6), 25, 10) < 8),
-        "target_language": snapshot["target_language"], "unit": snapshot["unit"],
+        "source_language": snapshot["source_language"], "target_language": snapshot["target_language"], "unit": snapshot["unit"],
         "paragraph_id": snapshot["paragraph_id"], "score": pa.array(score.astype(np.int64)),
         "score_origin": _pick(ORIGINS, (origin_h >= 90).astype(int) + (origin_h >= 97)),
         "judge_explanation": expl,

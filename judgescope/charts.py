@@ -80,8 +80,8 @@ def ecdf(counts: pd.DataFrame, colour: str = "unit") -> go.Figure:
     fig = go.Figure()
     for key, part, col in _series(frame, colour):
         fig.add_scatter(x=part["score"], y=part["cum_share"], mode="lines", line_shape="hv",
-                        name=key, line=dict(color=col, width=2),
-                        hovertemplate=f"{key}<br>score ≤ %{{x}}: %{{y:.1%}}<extra></extra>")
+                        name=escape(key), line=dict(color=col, width=2),
+                        hovertemplate=f"{escape(key)}<br>score ≤ %{{x}}: %{{y:.1%}}<extra></extra>")
     fig.update_yaxes(tickformat=".0%", range=[0, 1.02])
     return _layout(fig, "Cumulative share of rows at or below a score (ECDF)",
                    "Judge score (0–100)", "Share of rows ≤ score")
@@ -154,7 +154,7 @@ def diff_chart(table: pd.DataFrame, key: str = "unit") -> go.Figure:
     """Current minus previous mean with its CI, one point per row of a compare table."""
     t = table.dropna(subset=["diff"])
     fig = go.Figure(go.Scatter(
-        x=t["diff"], y=t[key].astype(str), mode="markers", marker=dict(color=OKABE_ITO[0], size=10),
+        x=t["diff"], y=t[key].astype(str).map(escape), mode="markers", marker=dict(color=OKABE_ITO[0], size=10),
         error_x=dict(type="data", symmetric=False, array=t["high"] - t["diff"],
                      arrayminus=t["diff"] - t["low"], color=OKABE_ITO[0]),
         hovertemplate="%{y}: %{x:+.3f}<extra></extra>"))

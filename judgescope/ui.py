@@ -369,7 +369,7 @@ def finding(f) -> None:
     spec = navigation.page(f.page)
     text, link = st.columns([5, 2], vertical_alignment="center")
     text.markdown(badge_md(f.status, f.colour) + md_literal(f.text, limit=2_000))
-    link.page_link(spec.path, label=f"{f.link} →", icon=spec.icon,
+    link.page_link(spec.path, label=f"{md_literal(f.link, limit=80)} →", icon=spec.icon,
                    query_params={"collection": collection_name(), **f.params})
 
 

@@ -31,7 +31,7 @@ st.subheader("Binary majority")
 ui.table(cal.vote_counts(frame))
 if humans["recorded_majority_mismatches"]:
     st.warning("The recorded human_correct differs from the recomputed 2-of-3 majority for: "
-               + ", ".join(humans["recorded_majority_mismatches"]))
+               + ui.md_literal(", ".join(humans["recorded_majority_mismatches"]), limit=2_000))
 
 st.subheader("Three-way ties")
 ties = cal.tie_items(frame)

@@ -6,17 +6,17 @@ from judgescope import audit, charts, ui
 from judgescope.schema import language_name
 
 ui.title("Compare audit versions")
-st.caption(f"Previous: `{ui.dataset_for('audit_previous').spec.name}` · current: "
-           f"`{ui.dataset_for('audit').spec.name}`. Differences are current minus previous.")
+st.caption(f"Previous: {ui.md_literal(ui.dataset_for('audit_previous').spec.name)} · current: "
+           f"{ui.md_literal(ui.dataset_for('audit').spec.name)}. Differences are current minus previous.")
 
 overlap = audit.in_unit_order(ui.run("audit_overlap"))
 small = audit.overlap_is_small(overlap)
 if small:
-    st.error("**The samples are unpaired.** " + audit.overlap_sentence(overlap) + " The two "
+    st.error("**The samples are unpaired.** " + ui.md_literal(audit.overlap_sentence(overlap), limit=600) + " The two "
              "versions scored (almost) different units, so a difference describes two samples; "
              "it is not a paired, like-for-like change and does not show what caused it.")
 else:
-    st.success(audit.overlap_sentence(overlap) + " A paired view on the overlap is below.")
+    st.success(ui.md_literal(audit.overlap_sentence(overlap), limit=600) + " A paired view on the overlap is below.")
 ui.table(overlap)
 if any(audit.duplicate_key_counts(overlap)):
     ui.table(ui.run("audit_version_duplicate_keys", limit=1000), key="duplicate_keys")

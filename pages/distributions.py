@@ -28,7 +28,7 @@ table = ui.distribution_table(counts, thresholds, split, resamples, seed)
 
 st.subheader("Summary per unit")
 if not split:
-    st.info(audit.headline(table, thresholds))
+    st.info(ui.md_literal(audit.headline(table, thresholds), limit=1_000))
 st.caption(f"Mean with {audit.ci_label(resamples, seed)}. SD is the sample SD (ddof = 1). "
            "The overall row weighs every row equally (a row-weighted mean across units). "
            "n/a = undefined (e.g. SD of one row).")
@@ -66,7 +66,7 @@ def charts_for(part, key: str, unit=None) -> None:
 
 
 if split:
-    for tab, unit in zip(st.tabs([label(u) for u in units]), units):
+    for tab, unit in zip(st.tabs([ui.md_literal(label(u)) for u in units]), units):
         with tab:
             charts_for(plot_counts[plot_counts.unit == unit], unit, unit)
 else:
