@@ -116,3 +116,27 @@ def p_matrix(rows: list[dict], key: str = "holm_p") -> pd.DataFrame:
     for r in rows:
         m.loc[r["a"], r["b"]] = m.loc[r["b"], r["a"]] = sig.fmt_p(r[key])
     return m
+
+
+VERSION_RULE = ("Paired on the truly paired overlap only: one pairing key (source_id, "
+                "target_language, unit, paragraph_id) held by exactly one row in each version; "
+                "difference = current − previous. Holm over the units, per test.")
+
+
+def version_tests(diff_counts: pd.DataFrame, resamples=sig.DEFAULT_RESAMPLES,
+                  seed=sig.DEFAULT_SEED) -> pd.DataFrame:
+    """Per unit, from (unit, diff, n) rows: the sign-flip permutation test and Wilcoxon's
+    signed-rank test of the paired differences, each Holm-corrected across the units."""
+    rows = []
+    for unit, g in diff_counts.groupby("unit", sort=False):
+        perm = sig.sign_flip_test(g["diff"], g["n"], resamples, seed)
+        wil = sig.wilcoxon(g["diff"], g["n"])
+        rows.append({"unit": unit, "pairs": perm["n"], "nonzero_pairs": perm["n_nonzero"],
+                     "mean_diff": perm["mean_diff"], "permutation_p": perm["p"],
+                     "permutation_method": perm["method"], "wilcoxon_p": wil["p"],
+                     "wilcoxon_method": wil["method"]})
+    for key in ("permutation_p", "wilcoxon_p"):
+        rows = _with_holm(rows, key, key.replace("_p", "_holm_p"))
+    cols = ["unit", "pairs", "nonzero_pairs", "mean_diff", "permutation_p", "permutation_holm_p",
+            "permutation_method", "wilcoxon_p", "wilcoxon_holm_p", "wilcoxon_method"]
+    return pd.DataFrame(rows, columns=cols)
