@@ -14,7 +14,7 @@ ENV = "JUDGESCOPE_SQL"
 ROW_CAP = 5_000
 TIME_LIMIT_S = 10.0
 EXAMPLE = "SELECT target_language, count(*) AS n, avg(score) AS mean\nFROM audit\nGROUP BY ALL\nORDER BY n DESC"
-Refused = db.Refused
+Refused, DBError = db.Refused, db.DBError
 RULES = (f"One SELECT (or WITH … SELECT) statement, checked with DuckDB's parser; at most "
          f"{ROW_CAP:,} rows are shown; a query is stopped after {TIME_LIMIT_S:g} s. The "
          "connection is read-only: file access, ATTACH, COPY, SET, INSTALL and LOAD are refused.")
