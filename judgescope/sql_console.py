@@ -26,7 +26,7 @@ def enabled(environ=None) -> bool:
     return value.strip().lower() not in {"off", "0", "false", "no"}
 
 
-def run(store: db.Store, sql: str, max_rows: int = ROW_CAP,
+def run_console(store: db.Store, sql: str, max_rows: int = ROW_CAP,
         seconds: float = TIME_LIMIT_S) -> tuple[pd.DataFrame, bool]:
     """(rows, truncated) of one checked SELECT; raises Refused for anything else."""
     return store.run_console(sql, max_rows, seconds)

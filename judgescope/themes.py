@@ -106,6 +106,8 @@ def log_odds(low: Counter, rest: Counter, alpha0: float | None = None) -> pd.Dat
     for term in sorted(pooled):
         a = a0 * pooled[term] / total
         yl, yr = low.get(term, 0), rest.get(term, 0)
+        if n_low + a0 - yl - a <= 0 or n_rest + a0 - yr - a <= 0:
+            continue  # only when one term is the whole vocabulary: its odds are undefined
         delta = (math.log((yl + a) / (n_low + a0 - yl - a))
                  - math.log((yr + a) / (n_rest + a0 - yr - a)))
         rows.append((term, delta / math.sqrt(1 / (yl + a) + 1 / (yr + a)), delta, yl, yr))

@@ -13,7 +13,7 @@ if not console.enabled():
 
 @st.cache_data(max_entries=32, show_spinner="Running the query…", ttl=600)
 def _run(manifest: str, collection: str, sql: str):
-    return console.run(ui.catalog().store(collection), sql)
+    return console.run_console(ui.catalog().store(collection), sql)
 
 
 st.caption(console.RULES)
