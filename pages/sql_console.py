@@ -39,5 +39,5 @@ if sql.strip():
     if truncated:
         st.warning(f"Only the first {console.ROW_CAP:,} rows are shown and exported.")
     st.caption(f"{len(rows):,} rows.")
-    ui.table(rows, placeholder="NULL")
+    st.dataframe(rows, hide_index=True, placeholder="NULL")  # column names as the SQL wrote them
     ui.export_buttons(rows, "sql_console", console.provenance_filters(sql, truncated))
