@@ -76,3 +76,24 @@ def test_themes_by_language_is_deterministic_and_json_shaped():
     out = themes.to_json(60.0, first)
     assert out["threshold"] == 60.0
     assert set(out["by_language"]["th"][0]) == {"term", "z", "low_count", "rest_count"}
+
+
+def test_theme_texts_query_splits_filters_and_caps(tmp_path):
+    from judgescope import db
+
+    path = tmp_path / "audit.parquet"
+    con = db.scratch()
+    con.execute(f"COPY (SELECT 'r' || i AS judge_record_id, CASE WHEN i < 6 THEN 'th' ELSE 'de' "
+                f"END AS target_language, 'answer' AS unit, i * 10.0 AS score, "
+                f"CASE WHEN i = 3 THEN NULL ELSE 'e' || i END AS judge_explanation "
+                f"FROM range(10) t(i)) TO {db.sql_path(path)}")
+    con.close()
+    with db.Store({"audit": [path]}) as store:
+        rows = store.run("audit_theme_texts", languages=["th"], units=[], threshold=30.0,
+                         per_group=100)
+        # th rows 0–5, row 3 has no explanation; low = score < 30 → rows 0, 1, 2.
+        assert sorted(rows.loc[rows.low, "judge_explanation"]) == ["e0", "e1", "e2"]
+        assert sorted(rows.loc[~rows.low, "judge_explanation"]) == ["e4", "e5"]
+        capped = store.run("audit_theme_texts", languages=[], units=["answer"], threshold=30.0,
+                           per_group=1)
+        assert len(capped) == 3  # th low, th rest, de rest: one each
