@@ -136,3 +136,13 @@ def test_method_pairs_and_clusters():
     assert (pair["n"], pair["b01"] + pair["b10"]) == (40, 28)
     assert pair["permutation_p"] < 0.05 and pair["mcnemar_exact_p"] < 0.05
     assert [c["rank"] for c in out["clusters"]] == [1, 2]
+
+
+def test_wilcoxon_normal_from_counts_equals_scipy_on_expanded_ties():
+    values, counts = [-3.0, -1.0, 1.0, 2.0, 5.0, 0.0], [7, 12, 20, 9, 15, 4]
+    got = sig.wilcoxon(values, counts)
+    ref = sps.wilcoxon(np.repeat(values, counts), zero_method="wilcox", method="approx",
+                       correction=False)
+    assert got["method"].startswith("normal") and got["n_nonzero"] == 63
+    assert got["p"] == pytest.approx(ref.pvalue, rel=1e-9)
+    assert got["statistic"] == pytest.approx(ref.statistic)
