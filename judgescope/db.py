@@ -44,7 +44,16 @@ def console_statement(sql: str):
     if statements[0].type != duckdb.StatementType.SELECT:
         raise Refused(f"refused: a {statements[0].type.name} statement; only SELECT (or WITH … "
                       "SELECT) runs here")
-    return statements[0]
+    return _without_final_semicolon(statements[0].query)
+
+
+def _without_final_semicolon(sql: str) -> str:
+    """The statement without its closing ';' (and the comments after it), found by DuckDB's
+    tokenizer, so the row-cap wrapper can take it as a subquery."""
+    tokens = [t for t in duckdb.tokenize(sql) if t[1] != duckdb.token_type.comment]
+    if tokens and tokens[-1][1] == duckdb.token_type.operator and sql[tokens[-1][0]] == ";":
+        return sql[:tokens[-1][0]]
+    return sql
 
 
 class UnknownQuery(KeyError):
@@ -183,13 +192,13 @@ class Store:
         """(at most max_rows rows, whether more existed) of one checked SELECT on the locked
         connection; a timer thread interrupts it after `seconds` (Refused). The lock, the
         refused file access and the memory limit of the Store all still hold."""
-        statement = console_statement(sql)
+        statement = console_statement(sql)  # the checked SELECT's text
         cur = self.con.cursor()
         timer = threading.Timer(seconds, cur.interrupt)
         timer.start()
         try:
             # The row cap wraps the statement as a relation (never by editing its text).
-            frame = cur.sql(statement.query).limit(int(max_rows) + 1).df()
+            frame = cur.sql(statement).limit(int(max_rows) + 1).df()
         except duckdb.InterruptException as err:
             raise Refused(f"stopped: the query ran longer than {seconds:g} s") from err
         finally:

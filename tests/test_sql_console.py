@@ -102,6 +102,12 @@ def test_statements_inside_strings_and_comments_are_data(store):
     assert store.execute_raw("SELECT current_setting('lock_configuration')")[0][0] is True
 
 
+@pytest.mark.parametrize("sql", ["SELECT 7 AS v; -- done", "SELECT 7 AS v -- tail", "SELECT 7 AS v\n;",
+                                 "/* lead */ VALUES (7)", "SELECT 7 AS v /* ; */ ;\n-- x;"])
+def test_closing_semicolons_and_comments_are_accepted(store, sql):
+    assert run(store, sql)[0].iloc[0, 0] == 7
+
+
 def test_with_select_values_and_row_cap(store):
     rows, truncated = run(store, "WITH a AS (SELECT * FROM audit) SELECT id FROM a ORDER BY id",
                           max_rows=10)
