@@ -146,3 +146,16 @@ def test_wilcoxon_normal_from_counts_equals_scipy_on_expanded_ties():
     assert got["method"].startswith("normal") and got["n_nonzero"] == 63
     assert got["p"] == pytest.approx(ref.pvalue, rel=1e-9)
     assert got["statistic"] == pytest.approx(ref.statistic)
+
+
+@pytest.mark.parametrize("module", ["significance", "significance_tables", "themes",
+                                    "sql_console"])
+def test_pure_modules_import_no_streamlit(module):
+    import ast
+    from pathlib import Path
+
+    path = Path(sig.__file__).parent / f"{module}.py"
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    names |= {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+    assert not {m for m in names if m.split(".")[0] in {"streamlit", "judgescope.ui"}}
