@@ -15,7 +15,8 @@ from pathlib import Path
 from judgescope.catalog import Loaded, get_catalog, load_dataset
 from judgescope.sources import DatasetSpec, SourceError
 
-COMMANDS = ("validate", "report", "verify", "calibrate", "rank")
+COMMANDS = ("validate", "report", "verify", "calibrate", "rank", "compare-judges",
+            "compare-methods", "themes")
 EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE = 0, 1, 2
 
 
@@ -25,9 +26,9 @@ def main(argv: list[str] | None = None) -> int:
     modules = {}
     for name in COMMANDS:
         try:
-            module = importlib.import_module(f"judgescope.commands.{name}")
+            module = importlib.import_module(f"judgescope.commands.{_module(name)}")
         except ModuleNotFoundError as err:
-            if err.name != f"judgescope.commands.{name}":
+            if err.name != f"judgescope.commands.{_module(name)}":
                 raise
             continue
         modules[name] = module
@@ -39,6 +40,11 @@ def main(argv: list[str] | None = None) -> int:
     except SourceError as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_UNUSABLE
+
+
+def _module(command: str) -> str:
+    """compare-judges → compare_judges: commands are spelled with hyphens, modules with _."""
+    return command.replace("-", "_")
 
 
 def add_source_arguments(parser: argparse.ArgumentParser, name: str = "source", nargs=None) -> None:

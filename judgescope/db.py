@@ -19,6 +19,43 @@ DBError = duckdb.Error
 DEFAULT_MEMORY_LIMIT = "1536MB"
 
 
+class Refused(ValueError):
+    """Console SQL that is not exactly one SELECT statement, or that ran past its time limit."""
+
+
+CONSOLE_MAX_CHARS = 20_000
+
+
+def console_statement(sql: str):
+    """The one SELECT statement of console SQL, checked with DuckDB's own parser: anything that
+    does not parse, holds more (or fewer) than one statement, or is not a SELECT (COPY, ATTACH,
+    PRAGMA, SET, INSTALL/LOAD, CALL, EXPLAIN, PIVOT …) is refused. WITH … SELECT, VALUES,
+    DESCRIBE and SUMMARIZE parse as SELECT; comments and string literals are the parser's to read."""
+    if not isinstance(sql, str) or not sql.strip():
+        raise Refused("refused: no SQL")
+    if len(sql) > CONSOLE_MAX_CHARS:
+        raise Refused(f"refused: longer than {CONSOLE_MAX_CHARS:,} characters")
+    try:
+        statements = duckdb.extract_statements(sql)
+    except duckdb.Error as err:
+        raise Refused(f"refused: does not parse ({str(err).splitlines()[0]})") from err
+    if len(statements) != 1:
+        raise Refused(f"refused: {len(statements)} statements; the console runs exactly one")
+    if statements[0].type != duckdb.StatementType.SELECT:
+        raise Refused(f"refused: a {statements[0].type.name} statement; only SELECT (or WITH … "
+                      "SELECT) runs here")
+    return _without_final_semicolon(statements[0].query)
+
+
+def _without_final_semicolon(sql: str) -> str:
+    """The statement without its closing ';' (and the comments after it), found by DuckDB's
+    tokenizer, so the row-cap wrapper can take it as a subquery."""
+    tokens = [t for t in duckdb.tokenize(sql) if t[1] != duckdb.token_type.comment]
+    if tokens and tokens[-1][1] == duckdb.token_type.operator and sql[tokens[-1][0]] == ";":
+        return sql[:tokens[-1][0]]
+    return sql
+
+
 class UnknownQuery(KeyError):
     """Only the named .sql files in queries/ can run; anything else is refused."""
 
@@ -150,6 +187,24 @@ class Store:
             return cur.execute(query_text(name), params).df()
         finally:
             cur.close()
+
+    def run_console(self, sql: str, max_rows: int, seconds: float) -> tuple[pd.DataFrame, bool]:
+        """(at most max_rows rows, whether more existed) of one checked SELECT on the locked
+        connection; a timer thread interrupts it after `seconds` (Refused). The lock, the
+        refused file access and the memory limit of the Store all still hold."""
+        statement = console_statement(sql)  # the checked SELECT's text
+        cur = self.con.cursor()
+        timer = threading.Timer(seconds, cur.interrupt)
+        timer.start()
+        try:
+            # The row cap wraps the statement as a relation (never by editing its text).
+            frame = cur.sql(statement).limit(int(max_rows) + 1).df()
+        except duckdb.InterruptException as err:
+            raise Refused(f"stopped: the query ran longer than {seconds:g} s") from err
+        finally:
+            timer.cancel()
+            cur.close()
+        return frame.head(int(max_rows)), len(frame) > max_rows
 
     def execute_raw(self, sql: str):
         """Run SQL on the locked connection (tests use it to prove the lock holds)."""

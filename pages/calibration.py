@@ -4,7 +4,7 @@ import streamlit as st
 
 from judgescope import calib_view as view
 from judgescope import calibration as cal
-from judgescope import findings, ui
+from judgescope import findings, significance_view, ui
 
 ui.title("Judges vs humans")
 st.caption("Each judge's binary verdict and the panel's majority of those verdicts, against the "
@@ -53,3 +53,5 @@ st.caption("Rows: the verdict at least two humans gave. Columns: the judge's ver
 for tab, (rater, name, _) in zip(st.tabs([ui.md_literal(n) for _, n, _ in raters]), raters):
     with tab:
         view.three_way_matrix(frame, rater, name, splits)
+
+significance_view.judges_section(frame)

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from judgescope import audit, charts, ui
+from judgescope import audit, charts, significance_view, ui
 from judgescope.schema import language_name
 
 ui.title("Compare audit versions")
@@ -52,3 +52,5 @@ if not small:
                f"over the pairs (multinomial over per-difference counts), {resamples:,} "
                f"resamples, seed {seed}.")
     ui.table(paired, placeholder="n/a")
+
+significance_view.versions_section(ui.run("audit_paired_diff_counts"), resamples, seed)

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from judgescope import ranking, ranking_charts, ui
+from judgescope import ranking, ranking_charts, significance_view, ui
 from judgescope import ranking_tables as rt
 
 ui.title("Ranking accuracy")
@@ -49,3 +49,5 @@ ui.table(shown, width="stretch", column_config={
 ui.export_buttons(shown, "ranking_cell", {"dataset": ds, "decision": col, "outcome": outcomes})
 with st.expander("How decisions are parsed"):
     st.markdown(ranking.DECISION_RULE)
+
+significance_view.methods_section(decisions, ds)

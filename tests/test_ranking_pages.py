@@ -31,19 +31,24 @@ def _text(at) -> str:
     return "\n".join(_plain(p) for p in parts)
 
 
+def _cell_table(at):
+    """The cell's pair list (the significance section follows it on the page)."""
+    return next(d.value for d in at.dataframe if "Outcome" in d.value.columns)
+
+
 def test_accuracy_cell_from_url_lists_its_pairs():
     at = _open("pages/ranking.py", dataset="wmt 2023 en-de", decision="two_step_ranking/qwen")
     assert at.selectbox(key="dataset").value == "wmt 2023 en-de"
     assert "two_step_ranking/qwen on wmt 2023 en-de" in [_plain(s.value) for s in at.subheader]
     assert "Wilson score" in _text(at) and "always Translation 1" in _text(at)
-    rows = at.dataframe[-1].value
+    rows = _cell_table(at)
     assert len(rows) == 40 and set(rows["Dataset"]) == {"wmt 2023 en-de"}
 
 
 def test_outcome_filter_shows_unparsed_texts():
     at = _open("pages/ranking.py", dataset="All datasets", decision="one_step_ranking/qwen")
     at.multiselect(key="outcome").set_value(["unparsed"]).run()
-    rows = at.dataframe[-1].value
+    rows = _cell_table(at)
     assert len(rows) > 0 and set(rows["Outcome"]) == {"unparsed"}
     assert rows["Decision text"].str.len().min() > 0
 

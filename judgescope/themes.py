@@ -1,0 +1,144 @@
+"""Explanation themes: words and 2–3-word phrases over-represented in low-score explanations
+against the rest, by the log-odds ratio with an informative Dirichlet prior (Monroe, Colaresi &
+Quinn 2008, "Fightin' Words", Political Analysis 16(4), eq. 16 and its variance). Pure and
+deterministic (no sampling, ties broken by the term); no streamlit.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import sys
+import unicodedata
+from collections import Counter
+from functools import lru_cache
+
+import pandas as pd
+
+MAX_CHARS = 4_000  # an explanation is read up to here: bounded work per row
+MAX_TOKEN = 40  # longer letter runs (unsegmented scripts, junk) are dropped
+MIN_LOW_COUNT = 3
+PER_GROUP = 20_000  # explanations read per (language, low/rest): audit_theme_texts' sample cap
+TOP_K = 15
+NGRAMS = (1, 2, 3)
+DEFAULT_THRESHOLD = 60.0
+# A small English function-word list: the judge writes in English. A unigram in it is dropped and
+# a phrase may not start or end with one ("of the source" no, "meaning of source" yes).
+STOPWORDS = frozenset("""
+a an and are as at be been but by can could did do does for from had has have he her his i if in
+into is it its it's may might more most no nor not of on or our should so some such than that
+the their them then there these they this those to too very was we were what when which while
+who will with would you your also both each other only same just any all which its
+""".split())
+RULE = ("Tokens: NFKC-normalised, case-folded runs of letters and combining marks (any script; "
+        "digits and punctuation split; an apostrophe between letters is kept); phrases do not "
+        "cross punctuation. Terms: words not in a short English stop list and 2–3-word phrases "
+        "neither starting nor ending with one, counted by occurrence. Score: log-odds ratio with "
+        "an informative Dirichlet prior (Monroe, Colaresi & Quinn 2008), prior α_w = α0 · the "
+        "term's share of the language's pooled counts, α0 = the pooled total; z = δ / σ. Shown: "
+        f"terms with z > 0 and at least {MIN_LOW_COUNT} low-score occurrences, highest z first.")
+
+
+@lru_cache(maxsize=1)
+def _patterns() -> tuple[re.Pattern, re.Pattern]:
+    """A word is a run of letters or combining marks (Python's \\w misses the marks, which would
+    split Devanagari or Thai words); built once per process, on first use."""
+    marks, start = [], None
+    for cp in range(sys.maxunicode + 1):
+        is_mark = unicodedata.category(chr(cp)).startswith("M")
+        if is_mark and start is None:
+            start = cp
+        elif not is_mark and start is not None:
+            marks.append(f"\\U{start:08x}-\\U{cp - 1:08x}")
+            start = None
+    letter = rf"(?:[^\W\d_]|[{''.join(marks)}])"
+    # The apostrophe group must start with an apostrophe, so every text splits one way (linear).
+    word = re.compile(rf"{letter}+(?:['’]{letter}+)*")
+    segment = re.compile(r"[.!?;:,()\[\]{}\"“”«»|/\n\r\t]+")
+    return word, segment
+
+
+def tokens(text: str) -> list[list[str]]:
+    """The word runs of a text, one list per punctuation-delimited segment."""
+    word, segment = _patterns()
+    clean = unicodedata.normalize("NFKC", str(text)[:MAX_CHARS]).casefold()
+    out = []
+    for part in segment.split(clean):
+        words = [w for w in word.findall(part) if len(w) <= MAX_TOKEN]
+        if words:
+            out.append(words)
+    return out
+
+
+def terms(text: str, ngrams=NGRAMS) -> list[str]:
+    """Every counted term of a text (words and phrases), in order of occurrence."""
+    out = []
+    for words in tokens(text):
+        for n in ngrams:
+            for i in range(len(words) - n + 1):
+                gram = words[i:i + n]
+                if gram[0] in STOPWORDS or gram[-1] in STOPWORDS:
+                    continue
+                out.append(" ".join(gram))
+    return out
+
+
+def count_terms(texts) -> Counter:
+    counts: Counter = Counter()
+    for text in texts:
+        if text is not None and not (isinstance(text, float) and math.isnan(text)):
+            counts.update(terms(text))
+    return counts
+
+
+def log_odds(low: Counter, rest: Counter, alpha0: float | None = None) -> pd.DataFrame:
+    """δ_w = log((y_w^low + α_w) / (n^low + α0 − y_w^low − α_w))
+           − log((y_w^rest + α_w) / (n^rest + α0 − y_w^rest − α_w)),
+    σ²_w ≈ 1/(y_w^low + α_w) + 1/(y_w^rest + α_w), z = δ/σ; α_w = α0 · pooled_w / N."""
+    pooled = low + rest
+    total = sum(pooled.values())
+    cols = ["term", "z", "delta", "low_count", "rest_count"]
+    if total == 0:
+        return pd.DataFrame(columns=cols)
+    a0 = float(total if alpha0 is None else alpha0)
+    n_low, n_rest = sum(low.values()), sum(rest.values())
+    rows = []
+    for term in sorted(pooled):
+        a = a0 * pooled[term] / total
+        yl, yr = low.get(term, 0), rest.get(term, 0)
+        if n_low + a0 - yl - a <= 0 or n_rest + a0 - yr - a <= 0:
+            continue  # only when one term is the whole vocabulary: its odds are undefined
+        delta = (math.log((yl + a) / (n_low + a0 - yl - a))
+                 - math.log((yr + a) / (n_rest + a0 - yr - a)))
+        rows.append((term, delta / math.sqrt(1 / (yl + a) + 1 / (yr + a)), delta, yl, yr))
+    return pd.DataFrame(rows, columns=cols)
+
+
+def top_terms(scored: pd.DataFrame, k=TOP_K, min_low=MIN_LOW_COUNT) -> pd.DataFrame:
+    keep = scored[(scored["z"] > 0) & (scored["low_count"] >= min_low)]
+    return keep.sort_values(["z", "term"], ascending=[False, True]).head(k).reset_index(drop=True)
+
+
+def themes_by_language(rows: pd.DataFrame, k=TOP_K, min_low=MIN_LOW_COUNT) -> dict[str, pd.DataFrame]:
+    """{language: top terms} from rows with target_language, low (bool), judge_explanation."""
+    out = {}
+    for lang, g in rows.groupby("target_language", sort=True):
+        low = count_terms(g.loc[g["low"].astype(bool), "judge_explanation"])
+        rest = count_terms(g.loc[~g["low"].astype(bool), "judge_explanation"])
+        out[str(lang)] = top_terms(log_odds(low, rest), k, min_low)
+    return out
+
+
+def to_json(threshold: float, by_language: dict[str, pd.DataFrame]) -> dict:
+    """The `themes --json` shape of issue #19."""
+    return {"threshold": threshold, "method": RULE, "by_language": {
+        lang: [{"term": r.term, "z": float(r.z), "low_count": int(r.low_count),
+                "rest_count": int(r.rest_count)} for r in frame.itertuples(index=False)]
+        for lang, frame in by_language.items()}}
+
+
+def group_sizes(rows: pd.DataFrame) -> dict[str, tuple[int, int]]:
+    """{language: (low explanations, other explanations)} read for the themes."""
+    low = rows["low"].astype(bool)
+    return {str(lang): (int(low[g.index].sum()), int((~low[g.index]).sum()))
+            for lang, g in rows.groupby("target_language", sort=True)}

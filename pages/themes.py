@@ -1,0 +1,61 @@
+"""Themes: words and phrases over-represented in each language's low-score explanations, each a
+link to the Review rows that contain it."""
+
+import pandas as pd
+import streamlit as st
+
+from judgescope import audit, navigation, themes, ui
+from judgescope.schema import language_name, sort_units
+
+ui.title("Explanation themes")
+values = ui.run("audit_filter_values")
+langs, units = sorted(values.target_language.unique()), sort_units(values.unit.unique())
+ui.url_value_notice("lang", langs)
+ui.url_value_notice("unit", units)
+c = st.columns([2, 2, 1, 1])
+lang = ui.url_multiselect(c[0], "Language", langs, key="lang", format_func=language_name)
+unit = c[1].multiselect("Unit", units, key="unit", bind="query-params")
+threshold = ui.url_number(c[2], "Low = score below", 0.0, 100.0, themes.DEFAULT_THRESHOLD,
+                          key="threshold")
+min_low = ui.url_number(c[3], "Min. low count", 1.0, 1000.0, themes.MIN_LOW_COUNT,
+                        key="min_count", integer=True)
+
+
+@st.cache_data(max_entries=32, show_spinner="Counting words and phrases…")
+def _themes(rows: pd.DataFrame, min_low: int):
+    return themes.themes_by_language(rows, min_low=min_low), themes.group_sizes(rows)
+
+
+rows = ui.run("audit_theme_texts", languages=lang, units=unit, threshold=float(threshold),
+              per_group=themes.PER_GROUP)
+by_lang, sizes = _themes(rows, int(min_low))
+st.caption(themes.RULE.replace(f"at least {themes.MIN_LOW_COUNT}", f"at least {min_low}") +
+           f" At most {themes.PER_GROUP:,} explanations per language and group are read "
+           "(a deterministic sample by record id). Each term links to Review: rows below the "
+           "threshold whose explanation contains it (Review matches the text case-insensitively, "
+           "so a phrase split by punctuation there is not found).")
+review, top = navigation.page("review"), audit.review_params_for_bin(0, threshold)["max"]
+found = {k: v for k, v in by_lang.items() if not v.empty}
+quiet = [language_name(k) for k in by_lang if k not in found]
+if quiet:
+    st.caption("No theme (too few low-score explanations or none over-represented): "
+               + ui.md_literal(", ".join(quiet), limit=2000))
+export = []
+for code, frame in found.items():
+    n_low, n_rest = sizes[code]
+    st.markdown(f"**{ui.md_literal(language_name(code))}** · {n_low:,} low-score and "
+                f"{n_rest:,} other explanations")
+    links = [navigation.href(review, collection=ui.collection_name(), lang=code, unit=unit,
+                             q=t, min="0", max=top) for t in frame["term"]]
+    shown = frame.assign(open=links)[["open", "term", "z", "low_count", "rest_count", "delta"]]
+    ui.table(shown, key=f"themes_{code}", column_config={
+        "Open": st.column_config.LinkColumn("Open", display_text="rows", width="small"),
+        "Z": st.column_config.NumberColumn(format="%.2f"),
+        "Delta": st.column_config.NumberColumn(format="%.3f")})
+    export.append(frame.assign(target_language=code))
+if export:
+    ui.export_buttons(pd.concat(export, ignore_index=True), "themes",
+                      {"languages": lang, "units": unit, "threshold": threshold,
+                       "min_low_count": min_low, "method": themes.RULE})
+elif not quiet:
+    st.info("No explanation matches these filters.")
