@@ -67,15 +67,22 @@ def _link(rater: str, cell: str, count: int, splits: list[str], label: str | Non
                  help=f"List the {count} items in this cell")
 
 
+def _row(first: int, rest: int, n: int) -> list:
+    """One matrix row of fixed-width cells that stays a row on a phone (st.columns stack)."""
+    row = st.container(horizontal=True, wrap=False, vertical_alignment="center", gap="small")
+    with row:
+        return [st.container(width=first)] + [st.container(width=rest) for _ in range(n - 1)]
+
+
 def binary_matrix(rater: str, name: str, r: dict, splits: list[str]) -> None:
     """2 × 2 confusion (rows: human majority; columns: this rater) with linked counts."""
     label = ui.md_literal(name)
     st.markdown(f"**{label}** · π {r['scotts_pi_shown']} · {ui.badge_md(r['verdict'], 'green' if r['verdict'] == 'PASS' else 'red')}")
-    head = st.columns([1.2, 1, 1])
-    head[1].caption(f"{label} says match")
-    head[2].caption(f"{label} says not match")
+    head = _row(120, 100, 3)
+    head[1].caption("judge: match")
+    head[2].caption("judge: not match")
     for human, cells in (("Humans: match", ("TP", "FN")), ("Humans: not match", ("FP", "TN"))):
-        row = st.columns([1.2, 1, 1], vertical_alignment="center")
+        row = _row(120, 100, 3)
         row[0].caption(human)
         for col, cell in zip(row[1:], cells):
             with col:
@@ -85,12 +92,12 @@ def binary_matrix(rater: str, name: str, r: dict, splits: list[str]) -> None:
 def three_way_matrix(frame: pd.DataFrame, rater: str, name: str, splits: list[str]) -> None:
     """3 × 3 counts of (human modal verdict, rater verdict), each count a link."""
     table, left_out = cal.three_way_matrix(frame, rater)
-    head = st.columns(4)
-    head[0].caption(f"humans ↓ · {ui.md_literal(name)} →")
+    st.caption(f"Rows: humans · columns: {ui.md_literal(name)}")
+    head = _row(90, 80, 4)
     for col, v in zip(head[1:], VERDICTS):
         col.caption(v)
     for h in VERDICTS:
-        row = st.columns(4, vertical_alignment="center")
+        row = _row(90, 80, 4)
         row[0].caption(h)
         for col, v in zip(row[1:], VERDICTS):
             with col:

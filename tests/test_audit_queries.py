@@ -31,6 +31,7 @@ PARAMS = {
     "audit_build_paired_diff_counts": {},
     "audit_version_duplicate_keys": {"limit": 10},
     "audit_worst_rows": {"k": 1, "max_score": 100.0},
+    "audit_theme_texts": {"languages": [], "units": [], "threshold": 60.0, "per_group": 10},
     "audit_missing_explanations": {"limit": 10},
     "audit_raw_excluded_rows": {"limit": 10},
 }
