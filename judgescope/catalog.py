@@ -77,7 +77,9 @@ def resolve(spec: DatasetSpec) -> ResolvedFiles:
     if spec.path:
         return resolve_local((spec.base / spec.path).resolve(), spec.config, spec.split, spec.name)
     folder, lfs = hub.fetch(spec.hub, spec.revision, dataset=spec.name)
-    resolved = resolve_local(folder, spec.config, spec.split, spec.name)
+    # A cache snapshot's files link to <repo>/blobs/<sha256>; nothing else outside it is read.
+    resolved = resolve_local(folder, spec.config, spec.split, spec.name,
+                             blobs=folder.parent.parent / "blobs")
     resolved.lfs_sha256 = lfs
     return resolved
 

@@ -190,21 +190,46 @@ def file_format(path: Path) -> str:
 
 
 def resolve_local(target: Path, config: str | None, split: str | None,
-                  dataset: str | None = None) -> ResolvedFiles:
-    """A single file, or a folder laid out like a Hub dataset repository."""
+                  dataset: str | None = None, blobs: Path | None = None) -> ResolvedFiles:
+    """A single file, or a folder laid out like a Hub dataset repository. Every data file must
+    resolve (symlinks followed) inside the folder, or, for a Hub cache snapshot, `blobs`."""
     if not target.exists():
-        raise SourceError("no such file or folder", dataset=dataset, file=str(target))
+        raise SourceError("no such file or folder", dataset=dataset, file=target.name)
     if target.is_file():
         return ResolvedFiles(target.parent, [target], file_format(target))
     patterns = hub_layout_files(target, config, split, dataset)
+    for pat in patterns:
+        check_pattern(pat, dataset)
     files = sorted({p for pat in patterns for p in target.glob(pat) if p.is_file()})
+    for f in files:
+        confine(f, target, blobs, dataset)
     if not files:
-        raise SourceError(f"no data files match {patterns}", dataset=dataset, file=str(target))
+        raise SourceError(f"no data files match {patterns}", dataset=dataset, file=target.name)
     formats = {file_format(f) for f in files}
     if len(formats) > 1:
         raise SourceError(f"mixed file types {sorted(formats)} in one split", dataset=dataset,
                           file=str(target))
     return ResolvedFiles(target, files, formats.pop())
+
+
+def check_pattern(pattern: str, dataset: str | None = None) -> None:
+    """A README `data_files` pattern names files inside its folder: no absolute path, no `..`."""
+    parts = pattern.replace("\\", "/").split("/")
+    if pattern.startswith(("/", "\\", "~")) or Path(pattern).is_absolute() or ".." in parts \
+            or re.match(r"^[A-Za-z]:", pattern):
+        raise SourceError(f"README.md data_files pattern {pattern!r} leaves the dataset folder "
+                          "(absolute or '..'): refused", dataset=dataset, file="README.md")
+
+
+def confine(path: Path, folder: Path, blobs: Path | None, dataset: str | None = None) -> Path:
+    """The real file behind `path`, refused when it lies outside `folder` (or the HF blobs)."""
+    real = path.resolve()
+    roots = [folder.resolve()] + ([blobs.resolve()] if blobs else [])
+    if not any(real.is_relative_to(r) for r in roots):
+        rel = path.relative_to(folder).as_posix() if path.is_relative_to(folder) else path.name
+        raise SourceError("data file resolves outside the dataset folder (a symlink or a "
+                          "pattern that leaves it): refused", dataset=dataset, file=rel)
+    return real
 
 
 def hub_layout_files(folder: Path, config: str | None, split: str | None,

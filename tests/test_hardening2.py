@@ -34,3 +34,81 @@ def test_ranking_parser_still_reads_a_bit_better():
 
     assert ranking.parse_ranking("Translation 2 is a bit better than translation 1.") == 2
     assert ranking.parse_ranking("x " * 30_000 + "I prefer translation 1") == 1
+
+
+# ---------------------------------------------------------------- helpers for dataset tests
+import json  # noqa: E402
+import os  # noqa: E402
+
+from judgescope.catalog import Catalog  # noqa: E402
+from judgescope.sources import load_manifest  # noqa: E402
+
+AUDIT = [{"judge_record_id": f"r{i}", "target_language": "de", "unit": "segment", "score": 40 + i}
+         for i in range(6)]
+SECRET = '{"aws_secret_access_key": "AKIA-NOT-A-REAL-KEY"}'
+
+
+def jsonl(path: Path, rows, extra=()) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join([json.dumps(r) for r in rows] + list(extra)) + "\n", encoding="utf-8")
+    return path
+
+
+def load(folder: Path, path: str, kind: str = "judge_audit", extra: str = ""):
+    body = (f'[[collection]]\nname = "c"\ndatasets = ["d"]\n[[dataset]]\nname = "d"\n'
+            f'kind = "{kind}"\npath = "{path}"\n{extra}')
+    manifest = folder / "sources.toml"
+    manifest.write_text(body, encoding="utf-8")
+    return Catalog(load_manifest(manifest)).dataset("d")
+
+
+def _outside_secret(tmp_path) -> Path:
+    secret = tmp_path / "outside" / "secret.jsonl"
+    secret.parent.mkdir()
+    secret.write_text(SECRET + "\nnot json\n", encoding="utf-8")
+    return secret
+
+
+def _card(folder: Path, pattern: str) -> None:
+    jsonl(folder / "data" / "a.jsonl", AUDIT)
+    (folder / "README.md").write_text(
+        f"---\nconfigs:\n- config_name: c\n  data_files:\n  - split: s\n    path: {json.dumps(pattern)}\n---\n")
+
+
+@pytest.mark.parametrize("pattern", ["../../outside/secret.jsonl", "data/../../../outside/*.jsonl",
+                                     "ABSOLUTE"])
+def test_card_patterns_may_not_leave_the_folder(tmp_path, pattern):
+    secret = _outside_secret(tmp_path)
+    home = tmp_path / "m"
+    _card(home / "repo", str(secret) if pattern == "ABSOLUTE" else pattern)
+    d = load(home, "repo")
+    assert not d.ok
+    assert "leaves the dataset folder" in d.error and "README.md" in d.error
+    assert "AKIA" not in d.error  # nothing of the file was read
+
+
+def test_symlink_to_a_file_outside_is_refused(tmp_path):
+    secret = _outside_secret(tmp_path)
+    home = tmp_path / "m"
+    jsonl(home / "repo" / "data" / "a.jsonl", AUDIT)
+    os.symlink(secret, home / "repo" / "data" / "b.jsonl")
+    d = load(home, "repo")
+    assert not d.ok and "outside the dataset folder" in d.error and "data/b.jsonl" in d.error
+
+
+def test_hub_cache_snapshot_may_read_its_blobs_only(tmp_path, monkeypatch):
+    from tests.test_hub import COMMIT, REPO, lay_out_cache
+
+    cache = lay_out_cache(tmp_path / "hf")
+    snap = cache / ("datasets--" + REPO.replace("/", "--")) / "snapshots" / COMMIT
+    monkeypatch.setenv("HF_HUB_CACHE", str(cache))
+    body = ('[[collection]]\nname = "c"\ndatasets = ["hub"]\n[[dataset]]\nname = "hub"\n'
+            f'kind = "judge_audit"\nhub = "{REPO}"\nrevision = "{COMMIT}"\nconfig = "judge"\nsplit = "audit"\n')
+    (tmp_path / "s.toml").write_text(body)
+    assert Catalog(load_manifest(tmp_path / "s.toml")).dataset("hub").ok
+    secret = _outside_secret(tmp_path)
+    (snap / "data" / "audit.parquet").unlink()
+    os.symlink(secret, snap / "data" / "audit.parquet")
+    (tmp_path / "t.toml").write_text(body)
+    d = Catalog(load_manifest(tmp_path / "t.toml")).dataset("hub")
+    assert not d.ok and "outside the dataset folder" in d.error
