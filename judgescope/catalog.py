@@ -166,8 +166,9 @@ def _build(spec: DatasetSpec, resolved: ResolvedFiles, files: list[dict], folder
             write_counts(con, tmp / "clean.parquet", tmp / "counts.parquet")
         _write_ledger(con, schema, spec, present, broken, tmp / "ledger.parquet")
         # The excluded rows in full, as read (a release's dropped runs stay inspectable).
-        con.execute("COPY (SELECT * EXCLUDE (_reason, _column), _reason AS reason, "
-                    "_column AS reason_column FROM checked WHERE _reason IS NOT NULL "
+        # The reason first: a data column also named `reason` becomes reason_1, never ours.
+        con.execute("COPY (SELECT _reason AS reason, _column AS reason_column, "
+                    "* EXCLUDE (_reason, _column) FROM checked WHERE _reason IS NOT NULL "
                     "ORDER BY _file, _row) TO $p (FORMAT parquet)", {"p": str(tmp / "excluded.parquet")})
         report = _report(con, spec, files, present, len(broken))
         (tmp / "report.json").write_text(json.dumps(report, indent=1), encoding="utf-8")

@@ -9,6 +9,20 @@ import pandas as pd
 
 from judgescope.sources import ResolvedFiles, SourceError
 
+# Lineage and validation columns the build adds beside the data's own: a data column of one of
+# these names would be taken for them (a row's exclusion reason chosen by the data), so it is
+# refused by name rather than renamed behind the user's back.
+RESERVED = ("_file", "_row", "_reason", "_column", "file_row_number", "source_sha256_computed",
+            "candidate_sha256_computed")
+
+
+def check_names(names, dataset: str, file: str) -> None:
+    clash = [n for n in names if str(n).lower() in RESERVED]
+    if clash:
+        raise SourceError(f"column name {clash[0]!r} is reserved for JudgeScope's own lineage and "
+                          f"validation columns ({', '.join(RESERVED)}); rename it in the data",
+                          dataset=dataset, file=file, column=str(clash[0]))
+
 
 def read_raw(con, resolved: ResolvedFiles, dataset: str) -> list[dict]:
     """Create table raw(_file, _row, ...); return the unreadable lines as ledger entries."""
@@ -22,7 +36,10 @@ def read_raw(con, resolved: ResolvedFiles, dataset: str) -> list[dict]:
         rel = _rel(f, resolved.root)
         try:
             parts.append(reader(con, f, rel, i, broken))
-        except SourceError:
+        except SourceError as err:
+            if err.dataset is None:
+                raise SourceError(err.message, dataset=dataset, file=err.file, column=err.column,
+                                  row=err.row) from err
             raise
         except Exception as err:  # DuckDB's own message says what is wrong with the bytes
             raise SourceError(f"cannot read {resolved.format}: {_first_line(err)}",
@@ -45,7 +62,12 @@ def _first_line(err: Exception) -> str:
     return str(err).strip().splitlines()[0][:300]
 
 
+def _described(con, source: str, params: dict) -> list[str]:
+    return [r[0] for r in con.execute(f"DESCRIBE SELECT * FROM {source}", params).fetchall()]
+
+
 def _parquet(con, path: Path, rel: str, i: int, broken: list) -> str:
+    check_names(_described(con, "read_parquet($p)", {"p": str(path)}), None, rel)
     con.execute(f"CREATE TABLE part_{i} AS SELECT $rel AS _file, file_row_number + 1 AS _row, * "
                 f"EXCLUDE (file_row_number) FROM read_parquet($p, file_row_number = true)",
                 {"rel": rel, "p": str(path)})
@@ -54,6 +76,8 @@ def _parquet(con, path: Path, rel: str, i: int, broken: list) -> str:
 
 def _csv(con, path: Path, rel: str, i: int, broken: list) -> str:
     # All text: typing is validation's job, so a stray "n/a" in a number column costs one row.
+    check_names(_described(con, "read_csv($p, all_varchar = true, header = true)",
+                           {"p": str(path)}), None, rel)
     con.execute(f"CREATE TABLE part_{i} AS SELECT $rel AS _file, "
                 f"row_number() OVER () + 1 AS _row, * FROM read_csv($p, all_varchar = true, "
                 f"header = true)", {"rel": rel, "p": str(path)})
@@ -79,6 +103,7 @@ def _jsonl(con, path: Path, rel: str, i: int, broken: list) -> str:
                 continue
             records.append(obj)
             lines.append(n)
+    check_names(list(dict.fromkeys(k for r in records for k in r)), None, rel)
     frame = _frame(records)
     frame.insert(0, "_row", pd.array(lines, dtype="int64"))
     frame.insert(0, "_file", rel)

@@ -27,6 +27,7 @@ class SourceError(Exception):
     def __init__(self, message: str, dataset: str | None = None, file: str | None = None,
                  column: str | None = None, row: int | None = None):
         self.dataset, self.file, self.column, self.row = dataset, file, column, row
+        self.message = message
         where = ", ".join(f"{k} {v}" for k, v in (("dataset", dataset), ("file", file),
                                                    ("column", column), ("row", row)) if v is not None)
         super().__init__(f"{where}: {message}" if where else message)

@@ -112,3 +112,20 @@ def test_hub_cache_snapshot_may_read_its_blobs_only(tmp_path, monkeypatch):
     (tmp_path / "t.toml").write_text(body)
     d = Catalog(load_manifest(tmp_path / "t.toml")).dataset("hub")
     assert not d.ok and "outside the dataset folder" in d.error
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv", "parquet"])
+@pytest.mark.parametrize("name", ["_reason", "_column", "_row", "_file", "file_row_number"])
+def test_data_columns_may_not_take_over_validation(tmp_path, name, fmt):
+    """A data `_reason` made a score of 500 usable and excluded valid rows with its own text."""
+    import pandas as pd
+
+    rows = [dict(r, **{name: "chosen by the data"}) for r in AUDIT]
+    rows[0]["score"] = 500
+    frame = pd.DataFrame(rows)
+    path = tmp_path / f"a.{fmt}"
+    {"jsonl": lambda: jsonl(path, rows), "csv": lambda: frame.to_csv(path, index=False),
+     "parquet": lambda: frame.to_parquet(path, index=False)}[fmt]()
+    d = load(tmp_path, path.name)
+    assert not d.ok
+    assert "reserved" in d.error and f"column {name}" in d.error and "dataset d" in d.error
