@@ -14,7 +14,7 @@ from pathlib import Path
 
 from judgescope import __version__, db, hub
 from judgescope.readers import read_raw
-from judgescope.schema import SCHEMAS
+from judgescope.schema import SCHEMAS, TEXT, VERDICT
 from judgescope.snapshot import prepare as prepare_snapshot
 from judgescope.sources import (DatasetSpec, Manifest, ResolvedFiles, SourceError, load_manifest,
                                 resolve_local)
@@ -148,7 +148,8 @@ def _build(spec: DatasetSpec, resolved: ResolvedFiles, files: list[dict], folder
     spill = cache_root() / f".spill-{tmp.name}"
     con = db.scratch(temp_dir=spill, memory_limit=BUILD_MEMORY)
     try:
-        broken = read_raw(con, resolved, spec.name)
+        text = frozenset(c.name for c in schema.columns if c.type in (TEXT, VERDICT))
+        broken = read_raw(con, resolved, spec.name, text)
         if spec.kind == "pairwise_ranking":
             normalize_pairwise(con)
         prepare_snapshot(con, spec)  # flattens a form = "nested" source snapshot
@@ -202,9 +203,9 @@ def _write_ledger(con, schema, spec, present, broken: list[dict], out: Path) -> 
     sql, params = ledger_select(schema, spec.name, present)
     con.execute(f"CREATE OR REPLACE TABLE ledger AS {sql}", params)
     for b in broken:
-        con.execute("INSERT INTO ledger VALUES ($d, $f, $r, NULL, $reason, $v, NULL)",
-                    {"d": spec.name, "f": b["file"], "r": b["row"], "reason": b["reason"],
-                     "v": b["value"]})
+        con.execute("INSERT INTO ledger VALUES ($d, $f, $r, $c, $reason, $v, NULL)",
+                    {"d": spec.name, "f": b["file"], "r": b["row"], "c": b.get("column"),
+                     "reason": b["reason"], "v": b["value"]})
     con.execute("COPY (SELECT * FROM ledger ORDER BY file, row) TO $p (FORMAT parquet)",
                 {"p": str(out)})
 

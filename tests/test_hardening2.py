@@ -129,3 +129,112 @@ def test_data_columns_may_not_take_over_validation(tmp_path, name, fmt):
     d = load(tmp_path, path.name)
     assert not d.ok
     assert "reserved" in d.error and f"column {name}" in d.error and "dataset d" in d.error
+
+
+def _ledger(d) -> list[tuple]:
+    import pandas as pd
+
+    frame = pd.read_parquet(d.path("ledger"))
+    return sorted((int(r.row), r.reason, r.column) for r in frame.itertuples())
+
+
+def _clean(d):
+    import pandas as pd
+
+    return pd.read_parquet(d.path("clean"))
+
+
+def test_one_integer_among_string_ids_keeps_the_strings(tmp_path):
+    """#13.3: one integer paragraph_id made every paragraph_id JSON-quoted ("p1" with quotes)."""
+    rows = [dict(r, paragraph_id=f"p{i}") for i, r in enumerate(AUDIT)]
+    rows[2]["paragraph_id"] = 7
+    d = load(tmp_path, jsonl(tmp_path / "a.jsonl", rows).name)
+    assert d.ok, d.error
+    assert sorted(_clean(d).paragraph_id) == ["p0", "p1", "p3", "p4", "p5"]
+    assert _ledger(d) == [(3, "paragraph_id is a JSON number among texts", "paragraph_id")]
+    assert d.report["rows_loaded"] == 6
+
+
+def test_extra_column_of_mixed_types_keeps_texts_unquoted(tmp_path):
+    rows = [dict(r, note=f"n{i}") for i, r in enumerate(AUDIT)]
+    rows[0]["note"] = {"k": 1}
+    d = load(tmp_path, jsonl(tmp_path / "a.jsonl", rows).name)
+    notes = dict(zip(_clean(d).judge_record_id, _clean(d).note))
+    assert notes["r1"] == "n1" and notes["r0"] == '{"k": 1}'
+
+
+JSONL_LINES = {  # hostile line → the reason its line is listed with; the other lines are used
+    "huge_int": ('{"judge_record_id": "h", "target_language": "de", "unit": "s", "score": '
+                 + "9" * 30 + "}", "score is an integer beyond 64 bits"),
+    "deep": ('{"judge_record_id": "h", "x": ' + "[" * 50_000 + "]" * 50_000 + "}",
+             "nested deeper than 64 levels"),
+    "deep_parsable": ('{"judge_record_id": "h", "x": ' + "[" * 200 + "]" * 200 + "}",
+                      "nested deeper than 64 levels"),
+    "not_object": ("[1, 2, 3]", "line is not a JSON object"),
+}
+
+
+@pytest.mark.parametrize("case", JSONL_LINES)
+def test_one_bad_jsonl_line_costs_that_line_only(tmp_path, case):
+    line, reason = JSONL_LINES[case]
+    path = jsonl(tmp_path / "a.jsonl", AUDIT[:3], [line] + [json.dumps(r) for r in AUDIT[3:]])
+    d = load(tmp_path, path.name)
+    assert d.ok, d.error
+    assert d.report["rows_used"] == 6 and d.report["rows_loaded"] == 7
+    assert [(r, why) for r, why, _ in _ledger(d)] == [(4, reason)]
+
+
+def test_latin1_bytes_are_listed_not_replaced(tmp_path):
+    path = jsonl(tmp_path / "a.jsonl", AUDIT)
+    bad = json.dumps(dict(AUDIT[0], judge_record_id="caf\u00e9"), ensure_ascii=False)
+    path.write_bytes(path.read_bytes() + bad.encode("latin-1") + b"\n")
+    d = load(tmp_path, path.name)
+    assert d.ok and "\ufffd" not in "".join(_clean(d).judge_record_id)
+    assert [(r, why) for r, why, _ in _ledger(d)] == [(7, "line is not valid UTF-8")]
+
+
+def test_bom_costs_no_row(tmp_path):
+    path = jsonl(tmp_path / "a.jsonl", AUDIT)
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    d = load(tmp_path, path.name)
+    assert (d.report["rows_used"], d.report["rows_excluded"]) == (6, 0)
+
+
+def test_bare_cr_in_jsonl_splits_no_record(tmp_path):
+    """A raw CR inside a JSON string: one record, listed once (a raw control is not JSON)."""
+    path = jsonl(tmp_path / "a.jsonl", AUDIT)
+    path.write_bytes(path.read_bytes() + json.dumps(dict(AUDIT[0], judge_record_id="x",
+                                                         judge_explanation="a\rb")).replace("\\r", "\r").encode() + b"\n")
+    d = load(tmp_path, path.name)
+    assert (d.report["rows_loaded"], d.report["rows_used"]) == (7, 6)
+    assert [(r, why) for r, why, _ in _ledger(d)] == [(7, "invalid JSON line")]
+
+
+CSV_HEADER = b"judge_record_id,target_language,unit,score\n"
+CSV_ROWS = {  # hostile row → its reason; the other rows are used
+    "latin1": (b"x,d\xe9,s,5\n", "row is not valid UTF-8"),
+    "ragged_long": (b"x,de,s,5,9\n", "row has 5 fields, the header 4"),
+    "ragged_short": (b"x,de\n", "row has 2 fields, the header 4"),
+    "bare_cr": (b"x,d\re,s,5\n", "malformed CSV row: new-line character seen in unquoted field"),
+}
+
+
+@pytest.mark.parametrize("case", CSV_ROWS)
+def test_one_bad_csv_row_costs_that_row_only(tmp_path, case):
+    row, reason = CSV_ROWS[case]
+    good = [f"r{i},de,s,{40 + i}\n".encode() for i in range(4)]
+    (tmp_path / "a.csv").write_bytes(b"\xef\xbb\xbf" + CSV_HEADER + b"".join(good[:2]) + row
+                                     + b"".join(good[2:]))
+    d = load(tmp_path, "a.csv")
+    assert d.ok, d.error
+    assert (d.report["rows_loaded"], d.report["rows_used"]) == (5, 4)
+    assert [(r, why) for r, why, _ in _ledger(d)] == [(4, reason)]
+    assert sorted(_clean(d).judge_record_id) == ["r0", "r1", "r2", "r3"]
+    assert list(_clean(d)._row) == [2, 3, 5, 6] or sorted(_clean(d)._row) == [2, 3, 5, 6]
+
+
+def test_quoted_multiline_csv_field_and_crlf_file(tmp_path):
+    (tmp_path / "a.csv").write_bytes(CSV_HEADER.replace(b"\n", b"\r\n") +
+                                     b'r0,de,s,5\r\nr1,de,"two\r\nlines",6\r\nr2,de,s,7\r\n')
+    d = load(tmp_path, "a.csv")
+    assert d.report["rows_used"] == 3 and sorted(_clean(d).unit) == ["s", "s", "two\nlines"]
