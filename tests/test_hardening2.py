@@ -238,3 +238,86 @@ def test_quoted_multiline_csv_field_and_crlf_file(tmp_path):
                                      b'r0,de,s,5\r\nr1,de,"two\r\nlines",6\r\nr2,de,s,7\r\n')
     d = load(tmp_path, "a.csv")
     assert d.report["rows_used"] == 3 and sorted(_clean(d).unit) == ["s", "s", "two\nlines"]
+
+
+# ---------------------------------------------------------------- exports (#13.5, #13.6, #13.10)
+FORMULAS = ["=HYPERLINK(\"http://x\",\"y\")", "+cmd|' /C calc'!A0", "-2+3", "@SUM(A1)", "\tx",
+            "\rleading", "mid\rdle", "two\nlines", "plain", "a,b", 'q"uote', "", None, "=1",
+            "emoji 😀", "\r\n"]
+
+
+def test_csv_export_neutralises_formulas_and_quotes_cr(tmp_path):
+    import csv
+    import io
+
+    import pandas as pd
+
+    from judgescope import export
+
+    frame = pd.DataFrame({"id": range(len(FORMULAS)), "text": FORMULAS})
+    data = export.csv_bytes(frame)
+    back = list(csv.reader(io.StringIO(data.decode("utf-8"), newline="")))
+    assert len(back) == len(FORMULAS) + 1  # 16 rows read back as 16, not 28
+    texts = [r[1] for r in back[1:]]
+    for cell in texts:
+        assert not cell.startswith(export.FORMULA_START), cell
+    assert texts[0] == "'=HYPERLINK(\"http://x\",\"y\")" and texts[6] == "mid\rdle"
+    assert texts[8] == "plain" and texts[7] == "two\nlines"
+
+
+def test_export_is_capped_and_says_so_in_its_provenance(monkeypatch):
+    import pandas as pd
+
+    from judgescope import export
+
+    monkeypatch.setenv("JUDGESCOPE_EXPORT_MAX_ROWS", "100")
+    shown, note = export.capped(pd.DataFrame({"x": range(250)}))
+    assert len(shown) == 100 and note["truncated"] and note["limit"] == 100
+    prov = json.loads(export.provenance_json({"rows": 250}, note))
+    assert prov["rows"] == 100 and prov["export_limit"]["truncated"] is True
+    assert "apostrophe" in prov["csv_formula_guard"]
+    _, note = export.capped(pd.DataFrame({"x": range(500)}).head(50), limit=50, available=900)
+    assert note == {"rows": 50, "rows_available": 900, "limit": 50, "truncated": True}
+
+
+def test_export_streams_a_named_query_in_batches(tmp_path, monkeypatch):
+    """The export is written batch by batch from DuckDB and capped in SQL, never a whole frame."""
+    import pandas as pd
+    import pyarrow.parquet as pq
+
+    from judgescope import db, export
+
+    monkeypatch.setenv("JUDGESCOPE_EXPORT_MAX_ROWS", "120000")
+    from judgescope.schema import SCHEMAS
+
+    n = 300_000
+    cols = {c.name: [None] * n for c in SCHEMAS["judge_audit"].columns}
+    cols.update(judge_record_id=[f"r{i}" for i in range(n)], target_language=["de"] * n,
+                unit=["s"] * n, score=[float(i % 100) for i in range(n)], judge_explanation=["=1+1"] * n,
+                score_origin=["x"] * n, run_group=["g"] * n)
+    pq.write_table(pd.DataFrame(cols).pipe(__import__("pyarrow").Table.from_pandas), tmp_path / "audit.parquet")
+    store = db.Store({"audit": [tmp_path / "audit.parquet"]})
+    filters = {"languages": [], "units": [], "origins": [], "run_groups": [], "min_score": 0.0,
+               "max_score": 100.0, "q": ""}
+    frame = export.capped_frame(store, "audit_review_export", filters)
+    assert len(frame) == 120_001  # one more than the cap says "there is more"
+    sql = export.capped_sql(db.query_text("audit_review_export"))
+    data, n = export.stream_query(store.con.cursor, sql, {**filters, "export_limit": 120_000}, "csv")
+    assert n == 120_000 and data.count(b"\r\n") == 120_001 and b",'=1+1," in data
+    data, n = export.stream_query(store.con.cursor, sql, {**filters, "export_limit": 120_000}, "parquet")
+    back = pd.read_parquet(__import__("io").BytesIO(data))
+    assert n == len(back) == 120_000 and back.judge_explanation.iloc[0] == "=1+1"
+    assert not list(Path(__import__("tempfile").gettempdir()).glob("tmp*.csv"))
+
+
+def test_review_export_is_capped_and_named_on_the_page(tmp_path, monkeypatch):
+    """Review's export reads at most the cap (+1) rows and says the export is truncated."""
+    from tests.test_audit_pages import fixture_manifest, open_page  # noqa: F401
+
+    manifest = fixture_manifest.__wrapped__(tmp_path, monkeypatch)
+    monkeypatch.setenv("JUDGESCOPE_EXPORT_MAX_ROWS", "3")
+    at = open_page("pages/review.py", "fx")
+    at.toggle(key="prepare_export").set_value(True).run()
+    assert not at.exception
+    assert any("first 3 rows" in w.value and "JUDGESCOPE_EXPORT_MAX_ROWS" in w.value for w in at.warning)
+    assert manifest.exists()
