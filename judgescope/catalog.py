@@ -19,10 +19,13 @@ from judgescope.snapshot import prepare as prepare_snapshot
 from judgescope.sources import (DatasetSpec, Manifest, ResolvedFiles, SourceError, load_manifest,
                                 resolve_local)
 from judgescope.validate import (build_checked, check_required, clean_select, columns_of,
-                                 ledger_select, normalize_pairwise)
+                                 digest_notes, ledger_select, normalize_pairwise)
 
-# Bump when validation changes what it writes, so cached tables are rebuilt.
-BUILD_VERSION = 5
+# Bump when validation changes what it writes, so cached tables are rebuilt. The code that
+# builds a dataset's tables is hashed into its cache key too (build_code_sha256), as derived
+# tables hash their SQL, so a change to it never serves old numbers.
+BUILD_VERSION = 6
+BUILD_MODULES = ("catalog", "readers", "validate", "snapshot", "sources", "schema")
 _LOCK = threading.RLock()
 # A snapshot's texts are hashed once per file revision, here, so that verifying an audit against
 # it (every page's sidebar badge) joins stored digests instead of re-hashing gigabytes of text.
@@ -56,6 +59,15 @@ def file_sha256(path: Path) -> str:
                 h.update(block)
         _HASHES[key] = h.hexdigest()
     return _HASHES[key]
+
+
+@lru_cache(maxsize=1)
+def build_code_sha256() -> str:
+    """SHA-256 of the source of every module that reads, validates and writes a dataset."""
+    h = hashlib.sha256()
+    for name in BUILD_MODULES:
+        h.update((Path(__file__).parent / f"{name}.py").read_bytes())
+    return h.hexdigest()
 
 
 @dataclass
@@ -130,7 +142,7 @@ def load_dataset(spec: DatasetSpec, expected: dict | None = None) -> Loaded:
         resolved = resolve(spec)
         files = file_records(spec, resolved, expected or {})
         key = hashlib.sha256(json.dumps(
-            [BUILD_VERSION, __version__, spec.kind, spec.form, [e.__dict__ for e in spec.exclude],
+            [BUILD_VERSION, __version__, build_code_sha256(), spec.kind, spec.form, [e.__dict__ for e in spec.exclude],
              [(f["file"], f["sha256"]) for f in files]], sort_keys=True).encode()).hexdigest()[:20]
         folder = cache_root() / f"{spec.name}-{key}"
         with _LOCK:
@@ -172,6 +184,7 @@ def _build(spec: DatasetSpec, resolved: ResolvedFiles, files: list[dict], folder
                     "* EXCLUDE (_reason, _column) FROM checked WHERE _reason IS NOT NULL "
                     "ORDER BY _file, _row) TO $p (FORMAT parquet)", {"p": str(tmp / "excluded.parquet")})
         report = _report(con, spec, files, present, len(broken))
+        report["digests_normalised"] = digest_notes(con, schema, present)
         (tmp / "report.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
         if folder.exists():
             shutil.rmtree(folder)

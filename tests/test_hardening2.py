@@ -321,3 +321,116 @@ def test_review_export_is_capped_and_named_on_the_page(tmp_path, monkeypatch):
     assert not at.exception
     assert any("first 3 rows" in w.value and "JUDGESCOPE_EXPORT_MAX_ROWS" in w.value for w in at.warning)
     assert manifest.exists()
+
+
+# ---------------------------------------------------------------- wrong or silent values (#13.9)
+def test_booleans_separators_and_blanks_are_listed(tmp_path):
+    rows = [dict(r) for r in AUDIT]
+    (tmp_path / "a.csv").write_text(
+        "judge_record_id,target_language,unit,score\n" + "".join(
+            f"{r['judge_record_id']},{r['target_language']},{r['unit']},{r['score']}\n" for r in rows)
+        + "u1,de,s,1_5\n u2 ,de,s,1__0\n   ,de,s,5\nu3,  ,s,5\nu4,de,\t,5\nu5,de,s,0x10\n", encoding="utf-8")
+    d = load(tmp_path, "a.csv")
+    got = [(r, why) for r, why, _ in _ledger(d)]
+    assert got == [(8, "score is not a number"), (9, "score is not a number"),
+                   (10, "judge_record_id is blank"), (11, "target_language is blank"),
+                   (12, "unit is blank"), (13, "score is not a number")]
+    assert d.report["rows_used"] == 6
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "parquet"])
+def test_boolean_scores_are_not_one_and_zero(tmp_path, fmt):
+    import pandas as pd
+
+    rows = [dict(r, score=i % 2 == 0) for i, r in enumerate(AUDIT)]
+    path = tmp_path / f"a.{fmt}"
+    jsonl(path, rows) if fmt == "jsonl" else pd.DataFrame(rows).to_parquet(path)
+    d = load(tmp_path, path.name)
+    assert d.report["rows_used"] == 0
+    assert d.report["reasons"] == {"score is not a number": 6}
+
+
+def test_unparsable_ranking_lists_and_nonfinite_human_scores_are_listed(tmp_path):
+    good = {"src_text": "s", "tgt_texts": ["a", "b"], "human_scores": [1, 2]}
+    rows = [good, dict(good, tgt_texts="not a list"), dict(good, tgt_texts={"a": 1}),
+            dict(good, human_scores="[1, oops]"), dict(good, human_scores=7), good]
+    path = jsonl(tmp_path / "p.jsonl", rows, [json.dumps(good).replace("[1, 2]", "[NaN, 2]"),
+                                               json.dumps(good).replace("[1, 2]", "[1, Infinity]")])
+    d = load(tmp_path, path.name, kind="pairwise_ranking")
+    assert d.ok, d.error
+    got = [(r, why) for r, why, _ in _ledger(d)]
+    assert got == [(2, "tgt_texts is not a list of 2 texts"), (3, "tgt_texts is not a list of 2 texts"),
+                   (4, "human_scores is not a list of 2 numbers"), (5, "human_scores is not a list of 2 numbers"),
+                   (7, "human_scores has a value that is not a finite number"),
+                   (8, "human_scores has a value that is not a finite number")]
+
+
+def test_nonfinite_human_scores_in_parquet_lists_are_listed(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    scores = pa.array([[1.0, 2.0], [float("nan"), 2.0]], type=pa.list_(pa.float64()), from_pandas=False)
+    pq.write_table(pa.table({"src_text": ["s", "s"], "tgt_texts": [["a", "b"], ["a", "b"]],
+                             "human_scores": scores}), tmp_path / "p.parquet")
+    d = load(tmp_path, "p.parquet", kind="pairwise_ranking")
+    assert [why for _, why, _ in _ledger(d)] == ["human_scores has a value that is not a finite number"]
+
+
+# ---------------------------------------------------------------- #14.4, #14.10, #14.11
+def _digest(text: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def test_stored_digests_are_normalised_once_and_compared_alike_everywhere(tmp_path):
+    from judgescope import audit_rows, verify
+
+    snap = [{"instance_id": f"i{i}", "source_text": f"src {i}", "candidate_text": "same" if i == 0 else f"c {i}"}
+            for i in range(3)]
+    audit = [dict(AUDIT[i], instance_id=f"i{i}",
+                  source_text_sha256=f"  {_digest(s['source_text']).upper()}\n",
+                  candidate_text_sha256=_digest(s["candidate_text"]).upper() if i else _digest("same"))
+             for i, s in enumerate(snap)]
+    audit[0]["source_text_sha256"] = _digest("same").upper()  # an exact copy, written in two cases
+    jsonl(tmp_path / "a.jsonl", audit)
+    jsonl(tmp_path / "s.jsonl", snap)
+    (tmp_path / "m.toml").write_text(
+        '[[collection]]\nname = "c"\ndatasets = ["a", "s"]\njoin_key = ["instance_id"]\n'
+        '[[dataset]]\nname = "a"\nkind = "judge_audit"\npath = "a.jsonl"\n'
+        '[[dataset]]\nname = "s"\nkind = "source_snapshot"\npath = "s.jsonl"\n')
+    cat = Catalog(load_manifest(tmp_path / "m.toml"))
+    a = cat.dataset("a")
+    assert a.report["digests_normalised"] == {"source_text_sha256": 3, "candidate_text_sha256": 2}
+    assert set(_clean(a).source_text_sha256) <= {_digest(s["source_text"]) for s in snap} | {_digest("same")}
+    store = cat.store("c")
+    summary = verify.summarise(store.run)
+    assert summary.counts["verified"] == 2  # rows 1, 2 (row 0's source digest is of "same")
+    record = store.run("audit_record", record_id="r1").iloc[0]
+    texts = audit_rows.record_texts(store.run, record)
+    assert bool(texts.source_hash_matches.iloc[0]) and bool(texts.candidate_hash_matches.iloc[0])
+    copies = store.run("audit_exact_copy_counts")
+    assert int(copies.exact_copies.sum()) == 1
+
+
+def test_dataset_cache_key_hashes_the_code_that_builds_it(tmp_path, monkeypatch):
+    from judgescope import catalog
+
+    assert {"validate", "readers", "snapshot"} <= set(catalog.BUILD_MODULES)
+    jsonl(tmp_path / "a.jsonl", AUDIT)
+    first = load(tmp_path, "a.jsonl").folder
+    monkeypatch.setattr(catalog, "build_code_sha256", lambda: "changed validate.py")
+    assert load(tmp_path, "a.jsonl").folder != first
+
+
+def test_exclusion_column_with_a_quote_is_bound_and_its_value_listed(tmp_path):
+    rows = [dict(r, **{"it's": "bad" if i == 1 else "ok", "o'k": f"v{i}"}) for i, r in enumerate(AUDIT)]
+    rows[2]["score"] = "high"
+    jsonl(tmp_path / "a.jsonl", rows)
+    d = load(tmp_path, "a.jsonl", extra="[[dataset.exclude]]\ncolumn = \"it's\"\nvalue = \"bad\"\n"
+                                         "reason = \"it's a bad run\"\n")
+    import pandas as pd
+
+    ledger = pd.read_parquet(d.path("ledger")).sort_values("row")
+    assert list(ledger.reason) == ["it's a bad run", "score is not a number"]
+    assert list(ledger.column) == ["it's", "score"] and list(ledger.value) == ["bad", "high"]
