@@ -434,3 +434,23 @@ def test_exclusion_column_with_a_quote_is_bound_and_its_value_listed(tmp_path):
     ledger = pd.read_parquet(d.path("ledger")).sort_values("row")
     assert list(ledger.reason) == ["it's a bad run", "score is not a number"]
     assert list(ledger.column) == ["it's", "score"] and list(ledger.value) == ["bad", "high"]
+
+
+def test_unreadable_hub_cache_is_named_not_downloaded_over(monkeypatch):
+    """#14.9: any OSError (a permission error in the cache) fell back to a network download."""
+    import huggingface_hub
+
+    from judgescope import hub
+    from judgescope.sources import SourceError
+
+    def denied(*args, **kwargs):
+        raise PermissionError(13, "Permission denied", "/root/.cache/huggingface/secret")
+
+    def download(*args, **kwargs):
+        raise AssertionError("no download may start")
+
+    monkeypatch.setattr(huggingface_hub, "snapshot_download", denied)
+    monkeypatch.setattr(hub, "_download", download)
+    with pytest.raises(SourceError, match="cannot read the local Hugging Face cache") as err:
+        hub.fetch("owner/name", "0f9cd568fabd7f7ad3b3d9a72e31ae8aeb936840", dataset="d")
+    assert "/root" not in str(err.value)
