@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import tempfile
 import threading
@@ -59,6 +60,11 @@ def file_sha256(path: Path) -> str:
                 h.update(block)
         _HASHES[key] = h.hexdigest()
     return _HASHES[key]
+
+
+def safe_name(name: str) -> str:
+    """A dataset name as a cache folder name (manifest names are slugs; a CLI file stem may not be)."""
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", name).lstrip(".")[:64] or "dataset"
 
 
 @lru_cache(maxsize=1)
@@ -144,7 +150,7 @@ def load_dataset(spec: DatasetSpec, expected: dict | None = None) -> Loaded:
         key = hashlib.sha256(json.dumps(
             [BUILD_VERSION, __version__, build_code_sha256(), spec.kind, spec.form, [e.__dict__ for e in spec.exclude],
              [(f["file"], f["sha256"]) for f in files]], sort_keys=True).encode()).hexdigest()[:20]
-        folder = cache_root() / f"{spec.name}-{key}"
+        folder = cache_root() / f"{safe_name(spec.name)}-{key}"
         with _LOCK:
             if not (folder / "report.json").exists():
                 _build(spec, resolved, files, folder)
@@ -162,6 +168,7 @@ def _build(spec: DatasetSpec, resolved: ResolvedFiles, files: list[dict], folder
     try:
         text = frozenset(c.name for c in schema.columns if c.type in (TEXT, VERDICT))
         broken = read_raw(con, resolved, spec.name, text)
+        _check_rows(con, spec, broken)
         if spec.kind == "pairwise_ranking":
             normalize_pairwise(con)
         prepare_snapshot(con, spec)  # flattens a form = "nested" source snapshot
@@ -195,6 +202,18 @@ def _build(spec: DatasetSpec, resolved: ResolvedFiles, files: list[dict], folder
         con.close()
         shutil.rmtree(tmp, ignore_errors=True)
         shutil.rmtree(spill, ignore_errors=True)
+
+
+def _check_rows(con, spec: DatasetSpec, broken: list[dict]) -> None:
+    """A dataset without one readable row is unusable, and says why (a header only, or every
+    line broken) rather than report a missing column or load as empty."""
+    if con.execute("SELECT count(*) FROM raw").fetchone()[0]:
+        return
+    if broken:
+        first = broken[0]
+        raise SourceError(f"no readable row: all {len(broken):,} lines are unusable (first: "
+                          f"{first['reason']})", dataset=spec.name, file=first["file"], row=first["row"])
+    raise SourceError("no rows (a header or an empty array only)", dataset=spec.name)
 
 
 def write_counts(con, clean: Path, out: Path) -> None:

@@ -34,6 +34,7 @@ INT64 = (-(2 ** 63), 2 ** 63 - 1)
 BOM = b"\xef\xbb\xbf"
 CHUNK_ROWS = 50_000
 PREVIEW = 200
+MAX_JSON_ARRAY_BYTES = 256 << 20
 
 
 def check_names(names, dataset: str | None, file: str) -> None:
@@ -146,7 +147,7 @@ def _json_problem(obj) -> tuple[str | None, str | None]:
     return None, None
 
 
-def _parse_json_line(raw: bytes) -> tuple[dict | None, str | None, str | None, str]:
+def _parse_json_line(raw: bytes, top: type = dict) -> tuple[dict | None, str | None, str | None, str]:
     """(record, None, None, ''), or (None, reason, column, detail) for a line that is unusable."""
     text, bad = _decode(raw)
     if bad:
@@ -157,13 +158,35 @@ def _parse_json_line(raw: bytes) -> tuple[dict | None, str | None, str | None, s
         return None, f"nested deeper than {MAX_DEPTH} levels", None, ""
     except ValueError as err:
         return None, "invalid JSON line", None, str(err)
+    if top is list:
+        return (obj, None, None, "") if isinstance(obj, list) else (None, "not an array", None, "")
     reason, column = _json_problem(obj)
     return (None, reason, column, "") if reason else (obj, None, None, "")
 
 
-def _jsonl(con, path: Path, rel: str, i: int, broken: list, text_columns) -> str:
-    """JSON lines, parsed in Python so that one broken line is listed, not fatal."""
-    records, lines = [], []
+def _json_array(path: Path, rel: str, broken: list):
+    """(row, record) of a .json file holding one JSON array of objects (row = position + 1)."""
+    if path.stat().st_size > MAX_JSON_ARRAY_BYTES:
+        raise SourceError(f"a JSON array file over {MAX_JSON_ARRAY_BYTES >> 20} MB: write it as "
+                          "JSON lines (one object per line)", file=rel)
+    obj, reason, _, detail = _parse_json_line(path.read_bytes().removeprefix(BOM), top=list)
+    if reason:
+        raise SourceError(f"not JSON lines and not a JSON array: {reason} {detail}".strip(), file=rel)
+    for n, item in enumerate(obj, start=1):
+        why, column = _json_problem(item)
+        if why:
+            broken.append(_entry(rel, n, why, json.dumps(item, ensure_ascii=False)[:PREVIEW], column))
+        else:
+            yield n, item
+
+
+def _json_records(path: Path, rel: str, broken: list):
+    """(line, record) of each usable JSON line; a .json file may hold one JSON array instead."""
+    with path.open("rb") as fh:
+        head = fh.read(64).removeprefix(BOM).lstrip()
+    if path.suffix.lower() == ".json" and head.startswith(b"["):
+        yield from _json_array(path, rel, broken)
+        return
     for n, raw in _lines(path):
         if not raw.strip():
             continue
@@ -173,6 +196,13 @@ def _jsonl(con, path: Path, rel: str, i: int, broken: list, text_columns) -> str
             broken.append(_entry(rel, n, reason, f"{detail}: {preview}" if detail else preview,
                                  column))
             continue
+        yield n, obj
+
+
+def _jsonl(con, path: Path, rel: str, i: int, broken: list, text_columns) -> str:
+    """JSON lines, parsed in Python so that one broken line is listed, not fatal."""
+    records, lines = [], []
+    for n, obj in _json_records(path, rel, broken):
         records.append(obj)
         lines.append(n)
     check_names(list(dict.fromkeys(k for r in records for k in r)), None, rel)

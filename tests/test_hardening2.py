@@ -454,3 +454,81 @@ def test_unreadable_hub_cache_is_named_not_downloaded_over(monkeypatch):
     with pytest.raises(SourceError, match="cannot read the local Hugging Face cache") as err:
         hub.fetch("owner/name", "0f9cd568fabd7f7ad3b3d9a72e31ae8aeb936840", dataset="d")
     assert "/root" not in str(err.value)
+
+
+# ---------------------------------------------------------------- manifest mistakes (#13.13, #13.15, #13.16)
+def _cli(tmp_path, manifest: str, *args) -> subprocess.CompletedProcess:
+    (tmp_path / "s.toml").write_text(manifest, encoding="utf-8")
+    env = dict(os.environ, JUDGESCOPE_SOURCES=str(tmp_path / "s.toml"),
+               JUDGESCOPE_CACHE=str(tmp_path / "cache"), PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "judgescope", "validate", *args], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=120, check=False)
+
+
+COLL = '[[collection]]\nname = "c"\ndatasets = ["d"]\n'
+MANIFEST_MISTAKES = {  # manifest → words the named problem holds
+    "no_revision": (COLL + '[[dataset]]\nname = "d"\nkind = "judge_audit"\nhub = "o/n"\n', "not pinned"),
+    "revision_newline": (COLL + '[[dataset]]\nname = "d"\nkind = "judge_audit"\nhub = "o/n"\n'
+                         'revision = "0f9cd568fabd7f7ad3b3d9a72e31ae8aeb936840\\n"\n', "not pinned"),
+    "int_revision": (COLL + '[[dataset]]\nname = "d"\nkind = "judge_audit"\nhub = "o/n"\nrevision = 7\n',
+                     "must be a string"),
+    "int_path": (COLL + '[[dataset]]\nname = "d"\nkind = "judge_audit"\npath = 5\n', "must be a string"),
+    "no_collections": ('[[dataset]]\nname = "d"\nkind = "judge_audit"\npath = "a.jsonl"\n', "no [[collection]]"),
+    "dataset_not_table": ("dataset = 5\n" + COLL, "must be [[dataset]] tables"),
+    "bad_checksums": ('[integrity]\nchecksums = "x.json"\n' + COLL +
+                      '[[dataset]]\nname = "d"\nkind = "judge_audit"\npath = "a.jsonl"\n', "integrity.checksums"),
+    "bad_exclude": (COLL + '[[dataset]]\nname = "d"\nkind = "judge_audit"\npath = "a.jsonl"\n'
+                    '[[dataset.exclude]]\nvalue = 3\n', "needs column"),
+    "unsafe_name": ('[[collection]]\nname = "c"\ndatasets = ["/../../x"]\n[[dataset]]\nname = "/../../x"\n'
+                    'kind = "judge_audit"\npath = "a.jsonl"\n', "not a safe name"),
+    "duplicate_dataset": (COLL + '[[dataset]]\nname = "d"\nkind = "judge_audit"\npath = "a.jsonl"\n' * 2,
+                          "defined twice"),
+    "duplicate_collection": (COLL * 2 + '[[dataset]]\nname = "d"\nkind = "judge_audit"\npath = "a.jsonl"\n',
+                             "defined twice"),
+    "collection_without_name": ('[[collection]]\ndatasets = ["d"]\n' + COLL +
+                                '[[dataset]]\nname = "d"\nkind = "judge_audit"\npath = "a.jsonl"\n', "safe name"),
+    "bad_toml": ("x = [\n", "not valid TOML"),
+}
+
+
+@pytest.mark.parametrize("case", MANIFEST_MISTAKES)
+def test_manifest_mistakes_are_named_problems_and_exit_2(tmp_path, case):
+    manifest, words = MANIFEST_MISTAKES[case]
+    jsonl(tmp_path / "a.jsonl", AUDIT)
+    done = _cli(tmp_path, manifest)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert words in done.stdout + done.stderr and "Traceback" not in done.stderr
+    assert str(tmp_path) not in done.stdout + done.stderr
+    if case != "bad_toml":  # the manifest still loads; the pages read its problems and specs
+        m = load_manifest(tmp_path / "s.toml")
+        named = m.problems + [s.problem or "" for s in m.datasets.values()]
+        assert any(words in p for p in named)
+        assert all(isinstance(s.revision, (str, type(None))) for s in m.datasets.values())
+        assert all(s.revision is not None for s in m.datasets.values() if s.hub)
+    assert not (tmp_path.parent / "x").exists()
+
+
+def test_header_only_file_is_unusable_and_the_cli_says_so(tmp_path):
+    (tmp_path / "a.csv").write_text("judge_record_id,target_language,unit,score\n")
+    done = _cli(tmp_path, COLL + '[[dataset]]\nname = "d"\nkind = "judge_audit"\npath = "a.csv"\n')
+    assert done.returncode == 2 and "no rows" in done.stdout
+
+
+def test_cli_escapes_terminal_controls_from_data(tmp_path):
+    rows = [dict(r) for r in AUDIT]
+    rows[0]["score"] = "\x1b[2J\x1b]0;pwned\x07\x9b31m"
+    jsonl(tmp_path / "a.jsonl", rows)
+    done = _cli(tmp_path, COLL + '[[dataset]]\nname = "d"\nkind = "judge_audit"\npath = "a.jsonl"\n'
+                '[[dataset.exclude]]\ncolumn = "judge_record_id"\nvalue = "r1"\nreason = "bad \\u001b[31m run"\n')
+    assert done.returncode == 1
+    assert not any(c in done.stdout for c in "\x1b\x07\x9b"), repr(done.stdout)
+    assert "\\u001b" in done.stdout
+
+
+def test_json_file_holding_an_array_is_read(tmp_path):
+    (tmp_path / "a.json").write_text(json.dumps(AUDIT + [[1], {"judge_record_id": "x"}], indent=2))
+    d = load(tmp_path, "a.json")
+    assert d.ok, d.error
+    assert d.report["rows_used"] == 6
+    assert [(r, why) for r, why, _ in _ledger(d)] == [(7, "line is not a JSON object"),
+                                                      (8, "missing target_language")]
