@@ -211,21 +211,29 @@ def human_summary(pairs: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+MAX_ANNOTATION_DEPTH = 32
+
+
 def flatten_annotations(value, prefix: str = "") -> list[tuple[str, str]]:
-    """Vendor annotations (JSON text or objects of any nesting) as (dotted key, value) pairs."""
+    """Vendor annotations (JSON text or objects of any nesting) as (dotted key, value) pairs.
+    Iterative, and deeper than MAX_ANNOTATION_DEPTH levels the rest is shown as JSON text."""
     if isinstance(value, str):
         try:
             value = json.loads(value)
-        except ValueError:
+        except (ValueError, RecursionError):
             return [(prefix or "annotation", value)]
-    if isinstance(value, dict):
-        return [kv for k, v in value.items()
-                for kv in flatten_annotations(v, f"{prefix}.{k}" if prefix else str(k))]
-    if isinstance(value, list):
-        return [kv for i, v in enumerate(value)
-                for kv in flatten_annotations(v, f"{prefix}[{i + 1}]")]
-    return [(prefix or "annotation", "n/a" if value is None else str(value))]
-
+    out, stack = [], [(prefix, value, 0)]
+    while stack:
+        key, v, depth = stack.pop()
+        if isinstance(v, (dict, list)) and depth >= MAX_ANNOTATION_DEPTH:
+            out.append((key or "annotation", f"(nested deeper than {MAX_ANNOTATION_DEPTH} levels)"))
+        elif isinstance(v, dict):
+            stack += [(f"{key}.{k}" if key else str(k), x, depth + 1) for k, x in v.items()][::-1]
+        elif isinstance(v, list):
+            stack += [(f"{key}[{i + 1}]", x, depth + 1) for i, x in enumerate(v)][::-1]
+        else:
+            out.append((key or "annotation", "n/a" if v is None else str(v)))
+    return out
 
 
 def row_label(method: str, model: str) -> str:

@@ -532,3 +532,47 @@ def test_json_file_holding_an_array_is_read(tmp_path):
     assert d.report["rows_used"] == 6
     assert [(r, why) for r, why, _ in _ledger(d)] == [(7, "line is not a JSON object"),
                                                       (8, "missing target_language")]
+
+
+# ---------------------------------------------------------------- crashes (#13.11)
+def test_audit_with_no_usable_row_gives_a_note_not_a_crash(tmp_path):
+    from judgescope import audit, charts
+
+    jsonl(tmp_path / "a.jsonl", [dict(r, score=500) for r in AUDIT])
+    d = load(tmp_path, "a.jsonl")
+    assert d.ok and d.report["rows_used"] == 0
+    run = Catalog(load_manifest(tmp_path / "sources.toml")).store("c").run
+    for facet in ["none", *audit.available_facets(set())]:
+        counts = audit.score_counts(run, facet)
+        assert audit.no_rows(counts) == audit.NO_ROWS
+        table = audit.distribution_table(counts, (50, 70, 90), facet != "none", 200, 1)
+        assert audit.headline(table, (50, 70, 90)) == audit.NO_ROWS
+        audit.spread_note(audit.tails_table(counts, 60))
+        charts.mean_heatmap(audit.mean_matrix(counts), 50)
+        charts.ecdf(audit.with_facet_labels(counts))
+
+
+@pytest.mark.parametrize("depth", [5_000, 200_000])
+def test_deeply_nested_annotations_do_not_recurse(depth):
+    from judgescope import ranking, ranking_tables
+
+    text = '{"a": ' + "[" * depth + "1" + "]" * depth + "}"
+    pairs = ranking.flatten_annotations(text)
+    assert len(pairs) == 1
+    value = {"a": 1}
+    for _ in range(min(depth, 50_000)):
+        value = {"k": value}
+    assert ranking.flatten_annotations(value)[0][1].startswith("(nested deeper than")
+    ranking_tables.annotation_counts(__import__("pandas").Series([text, json.dumps({"x": [1]})]))
+
+
+def test_pairs_page_refuses_a_superscript_row():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file("../app.py", default_timeout=120)
+    at.query_params["collection"] = "transevalnia"
+    at.query_params["file"] = "data/with_human_ranking-train.parquet"
+    at.query_params["row"] = "²"
+    at.run()
+    at.switch_page("pages/pairs.py").run()
+    assert not at.exception, [e.value for e in at.exception]
