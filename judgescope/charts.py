@@ -6,6 +6,8 @@ reference. Every axis has a title. Inputs are the small count tables of judgesco
 
 from __future__ import annotations
 
+import html
+
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -14,6 +16,13 @@ from judgescope.schema import label, language_name, sort_units
 OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
 DIVERGING = "PuOr"  # orange below the reference, purple above; readable with deuteranopia
 FONT = dict(size=13)
+
+
+def plot_text(value) -> str:
+    """Data text for a plotly label, legend or hover template: HTML escaped (plotly renders
+    <a>, <img>-like tags and <br>), and % written as an entity so %{…} is no template field.
+    Click payloads (customdata) stay raw."""
+    return html.escape(str(value)).replace("%", "&#37;")
 
 
 def _layout(fig: go.Figure, title: str, x: str, y: str, height: int = 420) -> go.Figure:
@@ -38,9 +47,9 @@ def histogram(counts: pd.DataFrame, colour: str = "unit", bin_width: float = 5) 
         bins = (part["score"] // bin_width * bin_width).clip(upper=100 - bin_width)
         per_bin = part.groupby(bins)["n"].sum()
         share = per_bin / per_bin.sum()
-        fig.add_bar(x=per_bin.index + bin_width / 2, y=share, name=key, marker_color=col,
+        fig.add_bar(x=per_bin.index + bin_width / 2, y=share, name=plot_text(key), marker_color=col,
                     customdata=per_bin.values,
-                    hovertemplate=f"{key}<br>scores %{{x}} ± {bin_width / 2:g}<br>"
+                    hovertemplate=f"{plot_text(key)}<br>scores %{{x}} ± {bin_width / 2:g}<br>"
                                   "share %{y:.1%} (%{customdata} rows)<extra></extra>")
     fig.update_layout(barmode="group", bargap=0.1)
     fig.update_yaxes(tickformat=".0%")
@@ -62,8 +71,8 @@ def ecdf(counts: pd.DataFrame, colour: str = "unit") -> go.Figure:
     fig = go.Figure()
     for key, part, col in _series(frame, colour):
         fig.add_scatter(x=part["score"], y=part["cum_share"], mode="lines", line_shape="hv",
-                        name=key, line=dict(color=col, width=2),
-                        hovertemplate=f"{key}<br>score ≤ %{{x}}: %{{y:.1%}}<extra></extra>")
+                        name=plot_text(key), line=dict(color=col, width=2),
+                        hovertemplate=f"{plot_text(key)}<br>score ≤ %{{x}}: %{{y:.1%}}<extra></extra>")
     fig.update_yaxes(tickformat=".0%", range=[0, 1.02])
     return _layout(fig, "Cumulative share of rows at or below a score (ECDF)",
                    "Judge score (0–100)", "Share of rows ≤ score")
@@ -78,7 +87,8 @@ def mean_heatmap(matrix: pd.DataFrame, reference: float, span: float | None = No
         span = max(1.0, float(finite.max())) if finite.size else 1.0
     text = [["n/a" if pd.isna(v) else f"{v:.2f}" for v in row] for row in z]
     fig = go.Figure(go.Heatmap(
-        z=z, x=[label(u) for u in matrix.columns], y=[language_name(c) for c in languages],
+        z=z, x=[plot_text(label(u)) for u in matrix.columns],
+        y=[plot_text(language_name(c)) for c in languages],
         customdata=[[[c, u] for u in matrix.columns] for c in languages],
         text=text, texttemplate="%{text}", colorscale=_clipped_diverging(reference, span, z),
         zmin=reference - span, zmax=_top(reference, span, z), xgap=2, ygap=2,
@@ -112,12 +122,12 @@ def diff_chart(table: pd.DataFrame, key: str = "unit") -> go.Figure:
     """Current minus previous mean with its CI, one point per row of a compare table."""
     t = table.dropna(subset=["diff"])
     fig = go.Figure(go.Scatter(
-        x=t["diff"], y=t[key].astype(str), mode="markers", marker=dict(color=OKABE_ITO[0], size=10),
+        x=t["diff"], y=[plot_text(v) for v in t[key]], mode="markers", marker=dict(color=OKABE_ITO[0], size=10),
         error_x=dict(type="data", symmetric=False, array=t["high"] - t["diff"],
                      arrayminus=t["diff"] - t["low"], color=OKABE_ITO[0]),
         hovertemplate="%{y}: %{x:+.3f}<extra></extra>"))
     fig.add_vline(x=0, line_dash="dot", line_color="#555")
     fig.update_yaxes(autorange="reversed")
     return _layout(fig, "Current minus previous mean, with 95% CI (unpaired bootstrap)",
-                   "Difference in mean score (points)", label(key),
+                   "Difference in mean score (points)", plot_text(label(key)),
                    height=max(300, 28 * len(t) + 140))

@@ -214,6 +214,7 @@ def page_links(kind: str) -> None:
 # Control characters other than tab, newline and carriage return, shown as their Unicode "control pictures".
 _CONTROLS = {c: 0x2400 + c for c in range(0x20) if c not in (9, 10, 13)} | {0x7F: 0x2421}
 _MD_PUNCT = re.compile(r"([!-/:-@\[-`{-~])")
+_AUTOLINK_BREAK = re.compile(r"\\[:.@]")
 
 
 def visible_text(text: str) -> str:
@@ -230,7 +231,10 @@ def md_literal(text: str, limit: int = 120) -> str:
     text = visible_text(str(text)).replace("\n", " ")
     if len(text) > limit:
         text = text[:limit] + "…"
-    return "\u2068" + _MD_PUNCT.sub(r"\\\1", text) + "\u2069"
+    # Escaping ':' and '.' does not stop GFM's autolink literals (http://…, www.…, a@b.c): a
+    # word joiner (U+2060, invisible) before every ':', '.' and '@' does ("http⁠:" is no scheme).
+    text = _MD_PUNCT.sub(r"\\\1", text)
+    return "\u2068" + _AUTOLINK_BREAK.sub("\u2060\\g<0>", text) + "\u2069"
 
 
 def url_number_notice(key: str, low: float, high: float) -> None:

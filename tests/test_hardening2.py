@@ -576,3 +576,41 @@ def test_pairs_page_refuses_a_superscript_row():
     at.run()
     at.switch_page("pages/pairs.py").run()
     assert not at.exception, [e.value for e in at.exception]
+
+
+# ---------------------------------------------------------------- data text stays text (#13.7)
+LINKS = ["http://evil.example/login", "https://x.y/?a=b", "www.evil.example", "mail me at a@b.co",
+         "HTTP://UPPER.EXAMPLE", "ftp://files.example", "![x](http://img.example/p.png)",
+         "<http://angle.example>", "[t](javascript:alert(1))"]
+# GFM autolink literals (after markdown unescaping): a scheme, www., or an e-mail address.
+AUTOLINK = __import__("re").compile(r"(?i)(https?|ftp|mailto|javascript):|www\.|[\w.+-]@[\w-]")
+
+
+@pytest.mark.parametrize("text", LINKS)
+def test_md_literal_breaks_autolinks(text):
+    import re
+
+    from judgescope.ui import md_literal
+
+    shown = md_literal(text)
+    unescaped = re.sub(r"\\(.)", r"\1", shown)  # what markdown's text holds after escapes
+    assert not AUTOLINK.search(unescaped), unescaped
+    assert unescaped.replace("\u2060", "").strip("\u2068\u2069") == text  # reads the same
+
+
+def test_chart_text_is_escaped():
+    import pandas as pd
+
+    from judgescope import charts
+
+    evil = "<a href='http://x'>click</a><img src=x>%{meta:EVIL}"
+    counts = pd.DataFrame({"unit": [evil, "s"], "target_language": [evil, "de"], "score": [10.0, 20.0],
+                           "n": [1, 2]})
+    figs = [charts.histogram(counts), charts.ecdf(counts),
+            charts.mean_heatmap(pd.DataFrame({evil: [50.0]}, index=[evil]), 50),
+            charts.diff_chart(pd.DataFrame({"unit": [evil], "diff": [1.0], "low": [0.0], "high": [2.0]}))]
+    for fig in figs:
+        text = json.loads(fig.to_json())  # plotly's JSON writes "<" as \u003c: decode first
+        flat = json.dumps(text, ensure_ascii=False)
+        assert "<a " not in flat and "<img" not in flat and "%{meta:EVIL}" not in flat
+        assert "&lt;a href" in flat
