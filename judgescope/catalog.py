@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import shutil
 import tempfile
@@ -14,6 +13,9 @@ from functools import lru_cache
 from pathlib import Path
 
 from judgescope import __version__, db, hub
+from judgescope.cache import (cache_root, damage, parquet_ok, redact, seal, spill_dir, sweep,
+                              temp_prefix)
+from judgescope.cache import ensure as _ensure
 from judgescope.readers import read_raw
 from judgescope.schema import SCHEMAS, TEXT, VERDICT
 from judgescope.snapshot import prepare as prepare_snapshot
@@ -42,11 +44,7 @@ SCORED_KINDS = ("judge_audit", "raw_judge_records")
 # smaller group is read faster; 30,720 rows keeps a 10M-row audit at ~330 groups.
 ROW_GROUP_ROWS = 30_720
 _HASHES: dict[tuple, str] = {}
-
-
-def cache_root() -> Path:
-    root = os.environ.get("JUDGESCOPE_CACHE") or Path.home() / ".cache" / "judgescope"
-    return Path(root)
+REBUILT: list[str] = []  # derived entries found damaged and rebuilt (named on Overview)
 
 
 def file_sha256(path: Path) -> str:
@@ -82,6 +80,7 @@ class Loaded:
     report: dict | None = None
     error: str | None = None
     folder: Path | None = None
+    note: str | None = None  # what happened to its cache entry, when something did
 
     @property
     def ok(self) -> bool:
@@ -123,11 +122,11 @@ def file_records(spec: DatasetSpec, resolved: ResolvedFiles, expected: dict) -> 
         if want and (want["sha256"] != sha or want["size"] != size):
             raise SourceError(f"file changed since it was recorded: sha256 {sha[:12]}… size {size}, "
                               f"recorded {want['sha256'][:12]}… size {want['size']}",
-                              dataset=spec.name, file=str(f))
+                              dataset=spec.name, file=_rel(f, resolved.root))
         lfs = resolved.lfs_sha256.get(str(f))
         if lfs and lfs != sha:
             raise SourceError(f"file does not match the Hub's LFS sha256 {lfs[:12]}…",
-                              dataset=spec.name, file=str(f))
+                              dataset=spec.name, file=_rel(f, resolved.root))
         records.append({"file": _rel(f, resolved.root), "sha256": sha, "size": size,
                         "lfs_sha256": lfs, "recorded": bool(want)})
     return records
@@ -152,17 +151,21 @@ def load_dataset(spec: DatasetSpec, expected: dict | None = None) -> Loaded:
              [(f["file"], f["sha256"]) for f in files]], sort_keys=True).encode()).hexdigest()[:20]
         folder = cache_root() / f"{safe_name(spec.name)}-{key}"
         with _LOCK:
-            if not (folder / "report.json").exists():
+            hurt = damage(folder) if folder.exists() else "missing"
+            if hurt:
                 _build(spec, resolved, files, folder)
+        note = None if hurt in (None, "missing") else (
+            f"dataset {spec.name}: its cached tables were damaged ({hurt}) and have been rebuilt")
         report = json.loads((folder / "report.json").read_text(encoding="utf-8"))
-        return Loaded(spec, report, None, folder)
+        return Loaded(spec, report, None, folder, note)
     except SourceError as err:
-        return Loaded(spec, None, str(err) if err.dataset else f"dataset {spec.name}: {err}")
+        text = str(err) if err.dataset else f"dataset {spec.name}: {err}"
+        return Loaded(spec, None, redact(text, spec.base))
 
 
 def _build(spec: DatasetSpec, resolved: ResolvedFiles, files: list[dict], folder: Path) -> None:
     schema = SCHEMAS[spec.kind]
-    tmp = Path(tempfile.mkdtemp(prefix=f".{spec.name}-", dir=_ensure(cache_root())))
+    tmp = Path(tempfile.mkdtemp(prefix=temp_prefix(safe_name(spec.name)), dir=_ensure(cache_root())))
     spill = cache_root() / f".spill-{tmp.name}"
     con = db.scratch(temp_dir=spill, memory_limit=BUILD_MEMORY)
     try:
@@ -196,6 +199,7 @@ def _build(spec: DatasetSpec, resolved: ResolvedFiles, files: list[dict], folder
         if folder.exists():
             shutil.rmtree(folder)
         tmp.rename(folder)
+        seal(folder)
     except db.DBError as err:
         raise SourceError(f"validation failed: {str(err).splitlines()[0]}", dataset=spec.name) from err
     finally:
@@ -224,11 +228,6 @@ def write_counts(con, clean: Path, out: Path) -> None:
                     (judge_explanation IS NULL) AS explanation_missing, count(*) AS n
                   FROM read_parquet($clean) GROUP BY ALL ORDER BY ALL) TO $p (FORMAT parquet)""",
                 {"clean": str(clean), "p": str(out)})
-
-
-def _ensure(path: Path) -> Path:
-    path.mkdir(parents=True, exist_ok=True)
-    return path
 
 
 def _write_ledger(con, schema, spec, present, broken: list[dict], out: Path) -> None:
@@ -277,14 +276,17 @@ def derived_views(kind: str, inputs: dict[str, Path], steps: list[tuple[str, str
     digest = hashlib.sha256(json.dumps(stamp, sort_keys=True).encode()).hexdigest()[:20]
     folder = _ensure(cache_root()) / f"{kind}-{digest}"
     with _LOCK:
-        if not folder.exists():
+        hurt = damage(folder) if folder.exists() else "missing"
+        if hurt:
             build_derived(inputs, steps, folder)
+        if hurt not in (None, "missing"):
+            REBUILT.append(f"derived tables {folder.name}: damaged ({hurt}); rebuilt")
     return {view: [folder / f"{view}.parquet"] for view, _, _ in steps}
 
 
 def build_derived(inputs: dict[str, Path], steps: list[tuple[str, str, dict]], folder: Path) -> None:
     """Run the steps of derived_views into `folder` (built beside it, renamed when complete)."""
-    tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=_ensure(folder.parent)))
+    tmp = Path(tempfile.mkdtemp(prefix=temp_prefix(folder.name), dir=_ensure(folder.parent)))
     spill = folder.parent / f".spill-{tmp.name}"
     con = db.scratch(temp_dir=spill, memory_limit=DERIVED_MEMORY)
     try:
@@ -300,8 +302,9 @@ def build_derived(inputs: dict[str, Path], steps: list[tuple[str, str, dict]], f
         if folder.exists():
             shutil.rmtree(folder)
         tmp.rename(folder)
+        seal(folder)
     except db.DBError as err:
-        raise SourceError(f"building {folder.name} failed: {str(err).splitlines()[0]}") from err
+        raise SourceError(f"building {folder.name} failed: {redact(str(err).splitlines()[0])}") from err
     finally:
         con.close()
         shutil.rmtree(tmp, ignore_errors=True)
@@ -370,6 +373,8 @@ class Catalog:
                         self.manifest.problems.append(str(err))
                         self._expected = {}
                 self._loaded[name] = load_dataset(self.manifest.datasets[name], self._expected)
+                if self._loaded[name].note:
+                    self.manifest.problems.append(self._loaded[name].note)
             return self._loaded[name]
 
     def pending(self, collection: str) -> list[DatasetSpec]:
@@ -404,7 +409,8 @@ class Catalog:
                           for part in ("counts", "excluded") if d.path(part).exists()}
                 views["ledger"] = [d.path("ledger") for d in loaded] or [_empty_ledger()]
                 self._stores[collection] = db.Store(views, memory_limit=STORE_MEMORY,
-                                                    temp_dir=_ensure(cache_root() / ".spill"))
+                                                    temp_dir=_ensure(spill_dir()))
+                self.manifest.problems += [n for n in REBUILT if n not in self.manifest.problems]
             return self._stores[collection]
 
     def has_store(self, collection: str) -> bool:
@@ -432,7 +438,7 @@ class Catalog:
             try:
                 views |= build()
             except SourceError as err:
-                self.manifest.problems.append(f"{what} of {roles['audit'].spec.name}: {err}")
+                self.manifest.problems.append(redact(f"{what} of {roles['audit'].spec.name}: {err}"))
         return views
 
     def _verification(self, collection: str, roles: dict[str, Loaded]) -> dict[str, list[Path]]:
@@ -447,14 +453,14 @@ class Catalog:
                 return verification_views(roles["audit"].path("clean"),
                                           roles["snapshot"].path("clean"), verify.check_key(key))
         except (SourceError, db.DBError) as err:
-            problems = [f"verification failed: {str(err).splitlines()[0]}"]
+            problems = [f"verification failed: {redact(str(err).splitlines()[0])}"]
         self._verify_problems[collection] = problems
         return {}
 
 
 def _empty_ledger() -> Path:
     path = _ensure(cache_root()) / f"empty-ledger-v{BUILD_VERSION}.parquet"
-    if not path.exists():
+    if not path.exists() or not parquet_ok(path):
         con = db.scratch()
         con.execute("COPY (SELECT NULL::VARCHAR AS dataset, NULL::VARCHAR AS file, NULL::BIGINT AS row, "
                     "NULL::VARCHAR AS column, NULL::VARCHAR AS reason, NULL::VARCHAR AS value, "
@@ -465,7 +471,14 @@ def _empty_ledger() -> Path:
 
 @lru_cache(maxsize=8)
 def _catalog(path: str, mtime_ns: int) -> Catalog:
+    _sweep_once()
     return Catalog(load_manifest(path))
+
+
+@lru_cache(maxsize=1)
+def _sweep_once() -> list[str]:
+    """At start: build and spill folders left by a killed process are removed."""
+    return sweep()
 
 
 def get_catalog(path: Path | str | None = None) -> Catalog:

@@ -616,3 +616,71 @@ def test_chart_text_is_escaped():
         flat = json.dumps(text, ensure_ascii=False)
         assert "<a " not in flat and "<img" not in flat and "%{meta:EVIL}" not in flat
         assert "&lt;a href" in flat
+
+
+# ---------------------------------------------------------------- damaged caches (#13.12), paths (#13.14)
+DAMAGE = {
+    "truncated_clean": lambda f: (f / "clean.parquet").write_bytes((f / "clean.parquet").read_bytes()[:100]),
+    "deleted_clean": lambda f: (f / "clean.parquet").unlink(),
+    "broken_report": lambda f: (f / "report.json").write_text("{", encoding="utf-8"),
+    "edited_report": lambda f: (f / "report.json").write_text(
+        (f / "report.json").read_text().replace('"rows_used": 6', '"rows_used": 9')),
+    "random_ledger": lambda f: (f / "ledger.parquet").write_bytes(os.urandom((f / "ledger.parquet").stat().st_size)),
+    "no_seal": lambda f: (f / "entry.json").unlink(),
+}
+
+
+@pytest.mark.parametrize("case", DAMAGE)
+def test_damaged_cache_entries_are_rebuilt_and_named(tmp_path, case):
+    jsonl(tmp_path / "a.jsonl", AUDIT)
+    d = load(tmp_path, "a.jsonl")
+    assert d.ok and d.note is None
+    DAMAGE[case](d.folder)
+    cat = Catalog(load_manifest(tmp_path / "sources.toml"))
+    again = cat.dataset("d")
+    assert again.ok and again.report["rows_used"] == 6 and again.folder == d.folder
+    assert any("damaged" in p and "rebuilt" in p for p in cat.manifest.problems), cat.manifest.problems
+    assert str(tmp_path) not in " ".join(cat.manifest.problems)
+    assert len(cat.store("c").run("ledger_count", datasets=[], reasons=[])) == 1
+
+
+def test_damaged_derived_table_is_rebuilt(tmp_path):
+    from judgescope import catalog
+
+    jsonl(tmp_path / "a.jsonl", AUDIT)
+    d = load(tmp_path, "a.jsonl")
+    views = catalog.audit_summary_views(d.path("clean"))
+    (path,) = views["audit_record_index"]
+    path.write_bytes(path.read_bytes()[:50])
+    views = catalog.audit_summary_views(d.path("clean"))
+    assert catalog.damage(path.parent) is None
+    assert any("audit_record_index.parquet" in n and "rebuilt" in n for n in catalog.REBUILT)
+
+
+def test_start_sweeps_what_a_killed_process_left(tmp_path, monkeypatch):
+    from judgescope import cache
+
+    monkeypatch.setenv("JUDGESCOPE_CACHE", str(tmp_path))
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        left = [tmp_path / f".tmp-{dead}-audit-x1", tmp_path / f".spill-.tmp-{dead}-audit-x1",
+                tmp_path / ".spill" / dead]
+        kept = [tmp_path / f".tmp-{live.pid}-audit-x2", tmp_path / ".spill" / str(live.pid),
+                tmp_path / "audit-0123"]
+        for folder in left + kept:
+            folder.mkdir(parents=True)
+            (folder / "big.tmp").write_bytes(b"x" * 1000)
+        assert sorted(cache.sweep()) == sorted(p.name for p in left)
+        assert not any(p.exists() for p in left) and all(p.exists() for p in kept)
+    finally:
+        live.kill()
+        live.wait()
+
+
+def test_public_messages_hold_no_absolute_server_path(tmp_path):
+    (tmp_path / "a.parquet").write_bytes(b"PAR1 this is not parquet PAR1")
+    d = load(tmp_path, "a.parquet")
+    assert not d.ok and "a.parquet" in d.error
+    assert str(tmp_path) not in d.error and "/tmp" not in d.error, d.error
