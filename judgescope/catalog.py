@@ -108,7 +108,7 @@ def expected_checksums(manifest: Manifest) -> dict[str, dict]:
         try:
             recorded = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as err:
-            raise SourceError(f"checksums file unreadable: {err}", file=str(path)) from err
+            raise SourceError(f"checksums file unreadable: {err}", file=path.name) from err
         out.update({str((path.parent / rel).resolve()): v for rel, v in recorded.items()})
     return out
 
@@ -370,7 +370,7 @@ class Catalog:
                     try:
                         self._expected = expected_checksums(self.manifest)
                     except SourceError as err:  # say so on Overview; the data may still load
-                        self.manifest.problems.append(str(err))
+                        self.manifest.problems.append(redact(str(err), self.manifest.path.parent))
                         self._expected = {}
                 self._loaded[name] = load_dataset(self.manifest.datasets[name], self._expected)
                 if self._loaded[name].note:

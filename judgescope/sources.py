@@ -255,7 +255,7 @@ def file_format(path: Path) -> str:
     fmt = FORMATS.get(path.suffix.lower())
     if not fmt:
         raise SourceError(f"unsupported file type {path.suffix!r} (use Parquet, JSONL or CSV)",
-                          file=str(path))
+                          file=path.name)
     return fmt
 
 
@@ -278,7 +278,7 @@ def resolve_local(target: Path, config: str | None, split: str | None,
     formats = {file_format(f) for f in files}
     if len(formats) > 1:
         raise SourceError(f"mixed file types {sorted(formats)} in one split", dataset=dataset,
-                          file=str(target))
+                          file=target.name)
     return ResolvedFiles(target, files, formats.pop())
 
 
@@ -311,7 +311,7 @@ def hub_layout_files(folder: Path, config: str | None, split: str | None,
                  if p.is_file() and p.suffix.lower() in FORMATS]
         if not found:
             raise SourceError("folder has no README configs and no data files", dataset=dataset,
-                              file=str(folder))
+                              file=folder.name)
         return found
     chosen = _choose(configs, config, "config", folder, dataset,
                      default=next((c for c, v in configs.items() if v.get("default")), None))
@@ -325,14 +325,14 @@ def _choose(options: dict, wanted: str | None, what: str, folder: Path, dataset:
     if wanted is not None:
         if wanted not in options:
             raise SourceError(f"{what} {wanted!r} not found; available: {sorted(options)}",
-                              dataset=dataset, file=str(folder / "README.md"))
+                              dataset=dataset, file="README.md")
         return wanted
     if len(options) == 1:
         return next(iter(options))
     if default:
         return default
     raise SourceError(f"several {what}s {sorted(options)}: choose one (--config/--split or "
-                      "config/split in the manifest)", dataset=dataset, file=str(folder))
+                      "config/split in the manifest)", dataset=dataset, file=folder.name)
 
 
 def _split_files(data_files) -> dict[str, list[str]]:
@@ -357,10 +357,10 @@ def read_card_configs(folder: Path, dataset: str | None = None) -> dict[str, dic
         front = yaml.safe_load(text.split("---", 2)[1]) or {}
     except (yaml.YAMLError, IndexError) as err:
         raise SourceError(f"README.md YAML front matter is broken: {err}", dataset=dataset,
-                          file=str(card)) from err
+                          file="README.md") from err
     if not isinstance(front, dict):
-        raise SourceError("README.md front matter is not a mapping", dataset=dataset, file=str(card))
+        raise SourceError("README.md front matter is not a mapping", dataset=dataset, file="README.md")
     configs = front.get("configs") or []
     if not isinstance(configs, list):
-        raise SourceError("README.md `configs:` must be a list", dataset=dataset, file=str(card))
+        raise SourceError("README.md `configs:` must be a list", dataset=dataset, file="README.md")
     return {str(c.get("config_name", "default")): c for c in configs if isinstance(c, dict)}
