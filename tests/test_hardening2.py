@@ -684,3 +684,14 @@ def test_public_messages_hold_no_absolute_server_path(tmp_path):
     d = load(tmp_path, "a.parquet")
     assert not d.ok and "a.parquet" in d.error
     assert str(tmp_path) not in d.error and "/tmp" not in d.error, d.error
+
+
+def test_a_50_mb_cell_has_a_bounded_prefix_with_its_size():
+    from judgescope import bounded
+
+    text = "é" * (25 * 2**20)  # 25 Mi characters, 50 MB as UTF-8
+    p = bounded.prefix(text)
+    assert len(p.shown) == bounded.SHOWN_CHARS and p.truncated
+    assert p.utf8_bytes == 50 * 2**20 and "50.0 MB" in p.note() and "26,214,400" in p.note()
+    short = bounded.prefix("short")
+    assert short.shown == "short" and not short.truncated and short.note() == ""
