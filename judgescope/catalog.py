@@ -19,8 +19,8 @@ from judgescope.cache import ensure as _ensure
 from judgescope.readers import read_raw
 from judgescope.schema import SCHEMAS, TEXT, VERDICT
 from judgescope.snapshot import prepare as prepare_snapshot
-from judgescope.sources import (DatasetSpec, Manifest, ResolvedFiles, SourceError, load_manifest,
-                                resolve_local)
+from judgescope.layout import ResolvedFiles, resolve_local
+from judgescope.sources import DatasetSpec, Manifest, SourceError, load_manifest
 from judgescope.validate import (build_checked, check_required, clean_select, columns_of,
                                  digest_notes, ledger_select, normalize_pairwise)
 
@@ -28,7 +28,7 @@ from judgescope.validate import (build_checked, check_required, clean_select, co
 # builds a dataset's tables is hashed into its cache key too (build_code_sha256), as derived
 # tables hash their SQL, so a change to it never serves old numbers.
 BUILD_VERSION = 6
-BUILD_MODULES = ("catalog", "readers", "validate", "snapshot", "sources", "schema")
+BUILD_MODULES = ("catalog", "cache", "layout", "readers", "validate", "snapshot", "sources", "schema")
 _LOCK = threading.RLock()
 # A snapshot's texts are hashed once per file revision, here, so that verifying an audit against
 # it (every page's sidebar badge) joins stored digests instead of re-hashing gigabytes of text.

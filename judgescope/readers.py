@@ -22,7 +22,8 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
-from judgescope.sources import ResolvedFiles, SourceError
+from judgescope.layout import ResolvedFiles
+from judgescope.sources import SourceError
 
 # Lineage and validation columns the build adds beside the data's own: a data column of one of
 # these names would be taken for them (a row's exclusion reason chosen by the data), so it is
