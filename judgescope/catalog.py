@@ -174,7 +174,7 @@ def _build(spec: DatasetSpec, resolved: ResolvedFiles, files: list[dict], folder
         _check_rows(con, spec, broken)
         if spec.kind == "pairwise_ranking":
             normalize_pairwise(con)
-        prepare_snapshot(con, spec)  # flattens a form = "nested" source snapshot
+        broken += prepare_snapshot(con, spec)  # flattens a form = "nested" source snapshot
         check_required(con, schema, spec.name, files[0]["file"] if len(files) == 1 else resolved.root.name)
         casts = build_checked(con, schema, spec.exclude)
         present = columns_of(con, "raw")

@@ -80,7 +80,7 @@ def _rel(path: Path, root: Path) -> str:
 
 
 def _first_line(err: Exception) -> str:
-    """DuckDB quotes the full path of the file; the ledger and pages show only its name."""
+    """The first line of an error (catalog.load_dataset redacts server paths from it)."""
     text = str(err).strip().splitlines()[0][:300]
     return text
 

@@ -695,3 +695,16 @@ def test_a_50_mb_cell_has_a_bounded_prefix_with_its_size():
     assert p.utf8_bytes == 50 * 2**20 and "50.0 MB" in p.note() and "26,214,400" in p.note()
     short = bounded.prefix("short")
     assert short.shown == "short" and not short.truncated and short.note() == ""
+
+
+def test_one_bad_nested_snapshot_instance_costs_that_instance_only(tmp_path):
+    good = {"id": "a", "question": "Q?", "answer": "A", "context": [["T", ["One.", "Two."]]],
+            "translations": {"th": {"question": "q", "answer": "a", "context": [["T", ["x"]]]}}}
+    rows = [good, dict(good, id=None, _id=None), dict(good, id="b", context="[" * 5000 + "]" * 5000),
+            dict(good, id="c")]
+    jsonl(tmp_path / "s.jsonl", rows)
+    d = load(tmp_path, "s.jsonl", kind="source_snapshot", extra='form = "nested"\n')
+    assert d.ok, d.error
+    assert d.report["rows_used"] == 6  # a and c: question, answer, one paragraph each
+    reasons = [(r, why) for r, why, _ in _ledger(d)]
+    assert [r for r, _ in reasons] == [2, 3] and "no id" in reasons[0][1]
