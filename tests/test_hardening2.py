@@ -708,3 +708,19 @@ def test_one_bad_nested_snapshot_instance_costs_that_instance_only(tmp_path):
     assert d.report["rows_used"] == 6  # a and c: question, answer, one paragraph each
     reasons = [(r, why) for r, why, _ in _ledger(d)]
     assert [r for r, _ in reasons] == [2, 3] and "no id" in reasons[0][1]
+
+
+@pytest.mark.parametrize("case", ["no_revision", "int_revision", "int_path", "bad_exclude", "unsafe_name",
+                                  "duplicate_dataset", "bad_checksums"])
+def test_app_names_manifest_mistakes_on_overview(tmp_path, monkeypatch, case):
+    from streamlit.testing.v1 import AppTest
+
+    manifest, words = MANIFEST_MISTAKES[case]
+    jsonl(tmp_path / "a.jsonl", AUDIT)
+    (tmp_path / "s.toml").write_text(manifest, encoding="utf-8")
+    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(tmp_path / "s.toml"))
+    at = AppTest.from_file("../app.py", default_timeout=120)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    shown = " ".join(str(e.value) for e in [*at.error, *at.warning, *at.markdown, *at.caption, *at.info])
+    assert words in shown, shown[:2000]
