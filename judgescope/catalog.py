@@ -25,8 +25,8 @@ from judgescope.sources import DatasetSpec, Manifest, SourceError, load_manifest
 # builds a dataset's tables is hashed into its cache key too (build_code_sha256), as derived
 # tables hash their SQL, so a change to it never serves old numbers.
 BUILD_VERSION = 6
-BUILD_MODULES = ("catalog", "build", "cache", "layout", "readers", "validate", "snapshot", "sources",
-                 "schema")
+BUILD_MODULES = ("catalog", "build", "cache", "layout", "readers", "readers_csv", "validate",
+                 "snapshot", "sources", "schema")
 _LOCK = threading.RLock()
 # Bounds for DuckDB: derived tables (derived_views) and a collection's queries spill to disk
 # rather than take the machine (validation's bound, BUILD_MEMORY, is in build.py).
