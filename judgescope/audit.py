@@ -309,9 +309,19 @@ def distribution_table(counts: pd.DataFrame, thresholds=DEFAULT_THRESHOLDS, face
     return out[cols]
 
 
+NO_ROWS = "No usable rows: every row of this audit was excluded (see Excluded rows)."
+
+
+def no_rows(counts: pd.DataFrame) -> str | None:
+    """NO_ROWS when the audit's score counts hold no usable row (pages then stop), else None."""
+    return NO_ROWS if counts.empty or int(counts["n"].sum()) == 0 else None
+
+
 def headline(table: pd.DataFrame, thresholds=DEFAULT_THRESHOLDS) -> str:
     """The audit's story in two sentences, from a distribution_table without facet split."""
-    units = table[table.unit != OVERALL]
+    units = table[(table.unit != OVERALL) & (table["n"] > 0)] if "n" in table else table.iloc[:0]
+    if units.empty or units["mean"].isna().all():
+        return NO_ROWS
     overall = table[table.unit == OVERALL].iloc[0]
     share = f"share_{threshold_columns(thresholds)[0]}"
     low, tail = units.loc[units["mean"].idxmin()], units.loc[units[share].idxmax()]

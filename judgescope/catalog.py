@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import shutil
 import tempfile
 import threading
@@ -13,36 +12,27 @@ from functools import lru_cache
 from pathlib import Path
 
 from judgescope import __version__, db, hub
-from judgescope.readers import read_raw
+from judgescope.cache import (cache_root, damage, parquet_ok, redact, seal, spill_dir, sweep,
+                              temp_prefix)
+from judgescope.cache import ensure as _ensure
+from judgescope.build import (BUILD_MEMORY, ROW_GROUP_ROWS, SCORED_KINDS,  # noqa: F401 (re-exported)
+                              SNAPSHOT_DIGESTS, build_dataset, safe_name, write_counts)
+from judgescope.layout import ResolvedFiles, resolve_local
 from judgescope.schema import SCHEMAS
-from judgescope.snapshot import prepare as prepare_snapshot
-from judgescope.sources import (DatasetSpec, Manifest, ResolvedFiles, SourceError, load_manifest,
-                                resolve_local)
-from judgescope.validate import (build_checked, check_required, clean_select, columns_of,
-                                 ledger_select, normalize_pairwise)
+from judgescope.sources import DatasetSpec, Manifest, SourceError, load_manifest
 
-# Bump when validation changes what it writes, so cached tables are rebuilt.
-BUILD_VERSION = 6  # 6: optional source_language column
+# Bump when validation changes what it writes, so cached tables are rebuilt. The code that
+# builds a dataset's tables is hashed into its cache key too (build_code_sha256), as derived
+# tables hash their SQL, so a change to it never serves old numbers.
+BUILD_VERSION = 6
+BUILD_MODULES = ("catalog", "build", "cache", "layout", "readers", "readers_csv", "validate",
+                 "snapshot", "sources", "schema")
 _LOCK = threading.RLock()
-# A snapshot's texts are hashed once per file revision, here, so that verifying an audit against
-# it (every page's sidebar badge) joins stored digests instead of re-hashing gigabytes of text.
-SNAPSHOT_DIGESTS = (", sha256(CAST(source_text AS VARCHAR)) AS source_sha256_computed"
-                    ", sha256(CAST(candidate_text AS VARCHAR)) AS candidate_sha256_computed")
-# Bounds for DuckDB: validation, derived tables (catalog.derived_views) and a collection's queries
-# spill to disk rather than take the machine. Validation and derived tables run in the app's
-# process on first use of a revision, so each keeps the process under 2 GB RSS.
-BUILD_MEMORY, DERIVED_MEMORY, STORE_MEMORY = "1536MB", "1GB", "1536MB"
-SCORED_KINDS = ("judge_audit", "raw_judge_records")
-# Rows per Parquet row group of every cached table. Lookups (a Review page, a record, a snapshot
-# row by position) read whole row groups once min/max statistics have pruned the others, so a
-# smaller group is read faster; 30,720 rows keeps a 10M-row audit at ~330 groups.
-ROW_GROUP_ROWS = 30_720
+# Bounds for DuckDB: derived tables (derived_views) and a collection's queries spill to disk
+# rather than take the machine (validation's bound, BUILD_MEMORY, is in build.py).
+DERIVED_MEMORY, STORE_MEMORY = "1GB", "1536MB"
 _HASHES: dict[tuple, str] = {}
-
-
-def cache_root() -> Path:
-    root = os.environ.get("JUDGESCOPE_CACHE") or Path.home() / ".cache" / "judgescope"
-    return Path(root)
+REBUILT: list[str] = []  # derived entries found damaged and rebuilt (named on Overview)
 
 
 def file_sha256(path: Path) -> str:
@@ -58,12 +48,22 @@ def file_sha256(path: Path) -> str:
     return _HASHES[key]
 
 
+@lru_cache(maxsize=1)
+def build_code_sha256() -> str:
+    """SHA-256 of the source of every module that reads, validates and writes a dataset."""
+    h = hashlib.sha256()
+    for name in BUILD_MODULES:
+        h.update((Path(__file__).parent / f"{name}.py").read_bytes())
+    return h.hexdigest()
+
+
 @dataclass
 class Loaded:
     spec: DatasetSpec
     report: dict | None = None
     error: str | None = None
     folder: Path | None = None
+    note: str | None = None  # what happened to its cache entry, when something did
 
     @property
     def ok(self) -> bool:
@@ -77,7 +77,9 @@ def resolve(spec: DatasetSpec) -> ResolvedFiles:
     if spec.path:
         return resolve_local((spec.base / spec.path).resolve(), spec.config, spec.split, spec.name)
     folder, lfs = hub.fetch(spec.hub, spec.revision, dataset=spec.name)
-    resolved = resolve_local(folder, spec.config, spec.split, spec.name)
+    # A cache snapshot's files link to <repo>/blobs/<sha256>; nothing else outside it is read.
+    resolved = resolve_local(folder, spec.config, spec.split, spec.name,
+                             blobs=folder.parent.parent / "blobs")
     resolved.lfs_sha256 = lfs
     return resolved
 
@@ -89,7 +91,7 @@ def expected_checksums(manifest: Manifest) -> dict[str, dict]:
         try:
             recorded = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as err:
-            raise SourceError(f"checksums file unreadable: {err}", file=str(path)) from err
+            raise SourceError(f"checksums file unreadable: {err}", file=path.name) from err
         out.update({str((path.parent / rel).resolve()): v for rel, v in recorded.items()})
     return out
 
@@ -103,11 +105,11 @@ def file_records(spec: DatasetSpec, resolved: ResolvedFiles, expected: dict) -> 
         if want and (want["sha256"] != sha or want["size"] != size):
             raise SourceError(f"file changed since it was recorded: sha256 {sha[:12]}… size {size}, "
                               f"recorded {want['sha256'][:12]}… size {want['size']}",
-                              dataset=spec.name, file=str(f))
+                              dataset=spec.name, file=_rel(f, resolved.root))
         lfs = resolved.lfs_sha256.get(str(f))
         if lfs and lfs != sha:
             raise SourceError(f"file does not match the Hub's LFS sha256 {lfs[:12]}…",
-                              dataset=spec.name, file=str(f))
+                              dataset=spec.name, file=_rel(f, resolved.root))
         records.append({"file": _rel(f, resolved.root), "sha256": sha, "size": size,
                         "lfs_sha256": lfs, "recorded": bool(want)})
     return records
@@ -128,99 +130,20 @@ def load_dataset(spec: DatasetSpec, expected: dict | None = None) -> Loaded:
         resolved = resolve(spec)
         files = file_records(spec, resolved, expected or {})
         key = hashlib.sha256(json.dumps(
-            [BUILD_VERSION, __version__, spec.kind, spec.form, [e.__dict__ for e in spec.exclude],
+            [BUILD_VERSION, __version__, build_code_sha256(), spec.kind, spec.form, [e.__dict__ for e in spec.exclude],
              [(f["file"], f["sha256"]) for f in files]], sort_keys=True).encode()).hexdigest()[:20]
-        folder = cache_root() / f"{spec.name}-{key}"
+        folder = cache_root() / f"{safe_name(spec.name)}-{key}"
         with _LOCK:
-            if not (folder / "report.json").exists():
-                _build(spec, resolved, files, folder)
+            hurt = damage(folder) if folder.exists() else "missing"
+            if hurt:
+                build_dataset(spec, resolved, files, folder)
+        note = None if hurt in (None, "missing") else (
+            f"dataset {spec.name}: its cached tables were damaged ({hurt}) and have been rebuilt")
         report = json.loads((folder / "report.json").read_text(encoding="utf-8"))
-        return Loaded(spec, report, None, folder)
+        return Loaded(spec, report, None, folder, note)
     except SourceError as err:
-        return Loaded(spec, None, str(err) if err.dataset else f"dataset {spec.name}: {err}")
-
-
-def _build(spec: DatasetSpec, resolved: ResolvedFiles, files: list[dict], folder: Path) -> None:
-    schema = SCHEMAS[spec.kind]
-    tmp = Path(tempfile.mkdtemp(prefix=f".{spec.name}-", dir=_ensure(cache_root())))
-    spill = cache_root() / f".spill-{tmp.name}"
-    con = db.scratch(temp_dir=spill, memory_limit=BUILD_MEMORY)
-    try:
-        broken = read_raw(con, resolved, spec.name)
-        if spec.kind == "pairwise_ranking":
-            normalize_pairwise(con)
-        prepare_snapshot(con, spec)  # flattens a form = "nested" source snapshot
-        check_required(con, schema, spec.name, files[0]["file"] if len(files) == 1 else resolved.root.name)
-        casts = build_checked(con, schema, spec.exclude)
-        present = columns_of(con, "raw")
-        # Audits are stored sorted by score: low-score lists then read only the first row groups
-        # (Parquet min/max statistics act as the low-score index); other kinds keep file order.
-        order = "score, judge_record_id" if spec.kind in SCORED_KINDS else "_file, _row"
-        select = clean_select(con, schema, casts) + (SNAPSHOT_DIGESTS if spec.kind == "source_snapshot" else "")
-        con.execute(f"COPY (SELECT {select} FROM checked WHERE _reason IS NULL ORDER BY {order}) "
-                    f"TO $p (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE {ROW_GROUP_ROWS})",
-                    {"p": str(tmp / "clean.parquet")})
-        if spec.kind in SCORED_KINDS:
-            write_counts(con, tmp / "clean.parquet", tmp / "counts.parquet")
-        _write_ledger(con, schema, spec, present, broken, tmp / "ledger.parquet")
-        # The excluded rows in full, as read (a release's dropped runs stay inspectable).
-        con.execute("COPY (SELECT * EXCLUDE (_reason, _column), _reason AS reason, "
-                    "_column AS reason_column FROM checked WHERE _reason IS NOT NULL "
-                    "ORDER BY _file, _row) TO $p (FORMAT parquet)", {"p": str(tmp / "excluded.parquet")})
-        report = _report(con, spec, files, present, len(broken))
-        (tmp / "report.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
-        if folder.exists():
-            shutil.rmtree(folder)
-        tmp.rename(folder)
-    except db.DBError as err:
-        raise SourceError(f"validation failed: {str(err).splitlines()[0]}", dataset=spec.name) from err
-    finally:
-        con.close()
-        shutil.rmtree(tmp, ignore_errors=True)
-        shutil.rmtree(spill, ignore_errors=True)
-
-
-def write_counts(con, clean: Path, out: Path) -> None:
-    """Per-score counts by every facet, built once per file revision: pages aggregate these
-    (thousands of rows) instead of scanning millions of audit rows on each interaction."""
-    con.execute("""COPY (SELECT target_language, unit, score_origin, run_group, source_split,
-                    dataset_version, judge_prompt_version, requested_judge_model, score,
-                    (judge_explanation IS NULL) AS explanation_missing, count(*) AS n
-                  FROM read_parquet($clean) GROUP BY ALL ORDER BY ALL) TO $p (FORMAT parquet)""",
-                {"clean": str(clean), "p": str(out)})
-
-
-def _ensure(path: Path) -> Path:
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
-def _write_ledger(con, schema, spec, present, broken: list[dict], out: Path) -> None:
-    sql, params = ledger_select(schema, spec.name, present)
-    con.execute(f"CREATE OR REPLACE TABLE ledger AS {sql}", params)
-    for b in broken:
-        con.execute("INSERT INTO ledger VALUES ($d, $f, $r, NULL, $reason, $v, NULL)",
-                    {"d": spec.name, "f": b["file"], "r": b["row"], "reason": b["reason"],
-                     "v": b["value"]})
-    con.execute("COPY (SELECT * FROM ledger ORDER BY file, row) TO $p (FORMAT parquet)",
-                {"p": str(out)})
-
-
-def _report(con, spec: DatasetSpec, files: list[dict], present: dict, broken: int) -> dict:
-    schema = SCHEMAS[spec.kind]
-    used = con.execute("SELECT count(*) FROM checked WHERE _reason IS NULL").fetchone()[0]
-    reasons = dict(con.execute("SELECT reason, count(*) FROM ledger GROUP BY 1 ORDER BY 2 DESC").fetchall())
-    excluded = sum(reasons.values())
-    known = {c.name for c in schema.columns}
-    return {
-        "dataset": spec.name, "kind": spec.kind, "title": spec.title, "origin": spec.origin,
-        "hub": spec.hub, "revision": spec.revision, "path": spec.path, "config": spec.config,
-        "split": spec.split, "synthetic": spec.synthetic, "files": files,
-        "rows_loaded": used + excluded, "rows_used": used, "rows_excluded": excluded,
-        "reasons": reasons, "unreadable_lines": broken,
-        "columns_missing": [c.name for c in schema.columns if c.name not in present],
-        "columns_extra": [c for c in present if c not in known and not c.startswith("_")],
-    }
+        text = str(err) if err.dataset else f"dataset {spec.name}: {err}"
+        return Loaded(spec, None, redact(text, spec.base))
 
 
 def derived_views(kind: str, inputs: dict[str, Path], steps: list[tuple[str, str, dict]]
@@ -241,14 +164,17 @@ def derived_views(kind: str, inputs: dict[str, Path], steps: list[tuple[str, str
     digest = hashlib.sha256(json.dumps(stamp, sort_keys=True).encode()).hexdigest()[:20]
     folder = _ensure(cache_root()) / f"{kind}-{digest}"
     with _LOCK:
-        if not folder.exists():
+        hurt = damage(folder) if folder.exists() else "missing"
+        if hurt:
             build_derived(inputs, steps, folder)
+        if hurt not in (None, "missing"):
+            REBUILT.append(f"derived tables {folder.name}: damaged ({hurt}); rebuilt")
     return {view: [folder / f"{view}.parquet"] for view, _, _ in steps}
 
 
 def build_derived(inputs: dict[str, Path], steps: list[tuple[str, str, dict]], folder: Path) -> None:
     """Run the steps of derived_views into `folder` (built beside it, renamed when complete)."""
-    tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=_ensure(folder.parent)))
+    tmp = Path(tempfile.mkdtemp(prefix=temp_prefix(folder.name), dir=_ensure(folder.parent)))
     spill = folder.parent / f".spill-{tmp.name}"
     con = db.scratch(temp_dir=spill, memory_limit=DERIVED_MEMORY)
     try:
@@ -264,8 +190,9 @@ def build_derived(inputs: dict[str, Path], steps: list[tuple[str, str, dict]], f
         if folder.exists():
             shutil.rmtree(folder)
         tmp.rename(folder)
+        seal(folder)
     except db.DBError as err:
-        raise SourceError(f"building {folder.name} failed: {str(err).splitlines()[0]}") from err
+        raise SourceError(f"building {folder.name} failed: {redact(str(err).splitlines()[0])}") from err
     finally:
         con.close()
         shutil.rmtree(tmp, ignore_errors=True)
@@ -331,9 +258,11 @@ class Catalog:
                     try:
                         self._expected = expected_checksums(self.manifest)
                     except SourceError as err:  # say so on Overview; the data may still load
-                        self.manifest.problems.append(str(err))
+                        self.manifest.problems.append(redact(str(err), self.manifest.path.parent))
                         self._expected = {}
                 self._loaded[name] = load_dataset(self.manifest.datasets[name], self._expected)
+                if self._loaded[name].note:
+                    self.manifest.problems.append(self._loaded[name].note)
             return self._loaded[name]
 
     def pending(self, collection: str) -> list[DatasetSpec]:
@@ -368,7 +297,8 @@ class Catalog:
                           for part in ("counts", "excluded") if d.path(part).exists()}
                 views["ledger"] = [d.path("ledger") for d in loaded] or [_empty_ledger()]
                 self._stores[collection] = db.Store(views, memory_limit=STORE_MEMORY,
-                                                    temp_dir=_ensure(cache_root() / ".spill"))
+                                                    temp_dir=_ensure(spill_dir()))
+                self.manifest.problems += [n for n in REBUILT if n not in self.manifest.problems]
             return self._stores[collection]
 
     def has_store(self, collection: str) -> bool:
@@ -406,7 +336,7 @@ class Catalog:
             try:
                 views |= build()
             except SourceError as err:
-                self.manifest.problems.append(f"{what} of {roles['audit'].spec.name}: {err}")
+                self.manifest.problems.append(redact(f"{what} of {roles['audit'].spec.name}: {err}"))
         return views
 
     def _verification(self, collection: str, roles: dict[str, Loaded]) -> dict[str, list[Path]]:
@@ -421,14 +351,14 @@ class Catalog:
                 return verification_views(roles["audit"].path("clean"),
                                           roles["snapshot"].path("clean"), verify.check_key(key))
         except (SourceError, db.DBError) as err:
-            problems = [f"verification failed: {str(err).splitlines()[0]}"]
+            problems = [f"verification failed: {redact(str(err).splitlines()[0])}"]
         self._verify_problems[collection] = problems
         return {}
 
 
 def _empty_ledger() -> Path:
     path = _ensure(cache_root()) / f"empty-ledger-v{BUILD_VERSION}.parquet"
-    if not path.exists():
+    if not path.exists() or not parquet_ok(path):
         con = db.scratch()
         con.execute("COPY (SELECT NULL::VARCHAR AS dataset, NULL::VARCHAR AS file, NULL::BIGINT AS row, "
                     "NULL::VARCHAR AS column, NULL::VARCHAR AS reason, NULL::VARCHAR AS value, "
@@ -439,7 +369,14 @@ def _empty_ledger() -> Path:
 
 @lru_cache(maxsize=8)
 def _catalog(path: str, mtime_ns: int) -> Catalog:
+    _sweep_once()
     return Catalog(load_manifest(path))
+
+
+@lru_cache(maxsize=1)
+def _sweep_once() -> list[str]:
+    """At start: build and spill folders left by a killed process are removed."""
+    return sweep()
 
 
 def get_catalog(path: Path | str | None = None) -> Catalog:

@@ -18,9 +18,11 @@ DIVERGING = "PuOr"  # orange below the reference, purple above; readable with de
 FONT = dict(size=13)
 
 
-def escape(text) -> str:
-    """Data text made inert for plotly, which renders a subset of HTML in names, ticks and hover."""
-    return html.escape(str(text), quote=False)
+def plot_text(value) -> str:
+    """Data text for a plotly label, legend or hover template: HTML escaped (plotly renders
+    <a>, <img>-like tags and <br>), and % written as an entity so %{…} is no template field.
+    Click payloads (customdata) stay raw."""
+    return html.escape(str(value)).replace("%", "&#37;")
 
 
 def _layout(fig: go.Figure, title: str, x: str, y: str, height: int = 420) -> go.Figure:
@@ -49,9 +51,9 @@ def histogram(counts: pd.DataFrame, colour: str = "unit", bin_width: float = 5,
         per_bin = part.groupby(bins)["n"].sum()
         share = per_bin / per_bin.sum()
         ends = [min(100.0, b + bin_width) for b in per_bin.index]
-        fig.add_bar(x=per_bin.index + bin_width / 2, y=share, name=escape(key), marker_color=col,
+        fig.add_bar(x=per_bin.index + bin_width / 2, y=share, name=plot_text(key), marker_color=col,
                     customdata=list(zip(per_bin.values, per_bin.index, ends)),
-                    hovertemplate=f"{escape(key)}<br>scores %{{customdata[1]}}–%{{customdata[2]}}<br>"
+                    hovertemplate=f"{plot_text(key)}<br>scores %{{customdata[1]}}–%{{customdata[2]}}<br>"
                                   "share %{y:.1%} (%{customdata[0]} rows)<br>click: review them"
                                   "<extra></extra>")
     for t in thresholds:
@@ -80,8 +82,8 @@ def ecdf(counts: pd.DataFrame, colour: str = "unit") -> go.Figure:
     fig = go.Figure()
     for key, part, col in _series(frame, colour):
         fig.add_scatter(x=part["score"], y=part["cum_share"], mode="lines", line_shape="hv",
-                        name=escape(key), line=dict(color=col, width=2),
-                        hovertemplate=f"{escape(key)}<br>score ≤ %{{x}}: %{{y:.1%}}<extra></extra>")
+                        name=plot_text(key), line=dict(color=col, width=2),
+                        hovertemplate=f"{plot_text(key)}<br>score ≤ %{{x}}: %{{y:.1%}}<extra></extra>")
     fig.update_yaxes(tickformat=".0%", range=[0, 1.02])
     return _layout(fig, "Cumulative share of rows at or below a score (ECDF)",
                    "Judge score (0–100)", "Share of rows ≤ score")
@@ -108,15 +110,15 @@ def mean_heatmap(matrix: pd.DataFrame, reference: float, span: float | None = No
         colorscale=_clipped_diverging(reference, span, z), zmin=reference - span,
         zmax=_top(reference, span, z))
     fig = go.Figure(go.Heatmap(
-        z=z, x=[escape(label(u)) for u in units], y=[escape(language_name(c)) for c in languages],
+        z=z, x=[plot_text(label(u)) for u in units], y=[plot_text(language_name(c)) for c in languages],
         text=text, texttemplate="%{text}", textfont=dict(size=13), xgap=2, ygap=2,
         colorbar=dict(title=dict(text="Mean" if absolute else f"Mean<br>(centre {reference:g})"),
                       thickness=12),
         hoverinfo="skip", **scale))
     # Heatmap cells emit no selection events; a near-invisible marker on each cell does, and
     # carries the hover (mean, n, CI) and the (language, unit) the drill-down needs.
-    xs = [escape(label(u)) for _ in languages for u in units]
-    ys = [escape(language_name(c)) for c in languages for _ in units]
+    xs = [plot_text(label(u)) for _ in languages for u in units]
+    ys = [plot_text(language_name(c)) for c in languages for _ in units]
     fig.add_trace(go.Scatter(
         x=xs, y=ys, mode="markers", showlegend=False,
         customdata=[[c, u, hover(c, u)] for c in languages for u in units],
@@ -161,5 +163,5 @@ def diff_chart(table: pd.DataFrame, key: str = "unit") -> go.Figure:
     fig.add_vline(x=0, line_dash="dot", line_color="#555")
     fig.update_yaxes(autorange="reversed")
     return _layout(fig, "Current minus previous mean, with 95% CI (unpaired bootstrap)",
-                   "Difference in mean score (points)", label(key),
+                   "Difference in mean score (points)", plot_text(label(key)),
                    height=max(300, 28 * len(t) + 140))

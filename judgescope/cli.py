@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -35,11 +36,37 @@ def main(argv: list[str] | None = None) -> int:
         p = sub.add_parser(name, help=(module.__doc__ or "").strip().splitlines()[0])
         module.add_arguments(p)
     args = parser.parse_args(argv)
+    out, err_out = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = SafeStream(out), SafeStream(err_out)
     try:
         return modules[args.command].run(args)
     except SourceError as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_UNUSABLE
+    finally:
+        sys.stdout, sys.stderr = out, err_out
+
+
+# Terminal control: C0 (but tab and newline), DEL, C1 (CSI 0x9b …) and bidirectional overrides.
+_TERMINAL_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def terminal_safe(text: str) -> str:
+    """Data text (column names, values) that cannot drive the terminal: controls as \\uXXXX."""
+    return _TERMINAL_CONTROLS.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+class SafeStream:
+    """stdout/stderr for the CLI: every write made terminal-safe (also valid inside JSON text)."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        return self._stream.write(terminal_safe(text))
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
 
 
 def _module(command: str) -> str:

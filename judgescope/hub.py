@@ -29,8 +29,12 @@ def fetch(repo_id: str, revision: str, dataset: str | None = None,
     try:
         folder = snapshot_download(repo_id, repo_type="dataset", revision=revision,
                                    cache_dir=cache_dir, local_files_only=True)
-    except (LocalEntryNotFoundError, FileNotFoundError, OSError):
+    except LocalEntryNotFoundError:  # not in the cache: only then the network
         folder = _download(repo_id, revision, dataset, cache_dir, progress)
+    except OSError as err:  # a cache we cannot read (permissions, a broken disk) is no reason to download
+        raise SourceError(f"cannot read the local Hugging Face cache for {repo_id}@{revision[:7]}: "
+                          f"{type(err).__name__}: {err.strerror or 'unreadable'}",
+                          dataset=dataset) from err
     folder = Path(folder)
     return folder, lfs_hashes(folder)
 

@@ -30,11 +30,16 @@ DECISION_RULE = (
     "means unparsed. Two-step scoring texts must give two scores, labelled “Translation 1: x” "
     "and “Translation 2: y” (last label wins) or “Scores: x, y”; the higher score wins and equal "
     "scores are a tie. Negations such as “I don't think Translation 2 is better” are not "
-    "understood.")
+    "understood. Only the last 20,000 characters of a text are read.")
 
 _T = r"translation\s*#?\s*([12])\b"
+# Each word once and no word a prefix of a sequence of others ("a bit" is "a" then "bit"), so a
+# run of adverbs can be split one way only and a failed match backtracks in linear time.
 _ADV = r"(?:(?:the|a|slightly|marginally|clearly|much|significantly|somewhat|overall|" \
-       r"definitely|far|considerably|noticeably|a bit|bit|still|generally|arguably)\s+)*"
+       r"definitely|far|considerably|noticeably|bit|still|generally|arguably)\s+)*"
+# Only the last MAX_DECISION_CHARS characters are read: the last statement wins, and a bound on
+# the text bounds the regexes' work on every rerun (they hold the GIL).
+MAX_DECISION_CHARS = 20_000
 _PICK = [  # (pattern, picks the named translation? else the other one)
     (rf"{_T}\s+(?:is|seems|appears|would be|remains)\s+(?:to be\s+)?{_ADV}"
      r"(?:better|best|superior|preferable|preferred|the winner|stronger overall)", True),
@@ -59,7 +64,7 @@ _PAIR = re.compile(r"\bscores?\s*[:=]\s*(-?\d+(?:\.\d+)?)(?:\s*/\s*\d+)?\s*(?:,|
 def _clean(text) -> str | None:
     if text is None or (isinstance(text, float) and pd.isna(text)):
         return None
-    return re.sub(r"\s+", " ", re.sub(r"[*_`]", "", str(text))).lower()
+    return re.sub(r"\s+", " ", re.sub(r"[*_`]", "", str(text)[-MAX_DECISION_CHARS:])).lower()
 
 
 def parse_ranking(text) -> int | None:
@@ -206,21 +211,29 @@ def human_summary(pairs: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+MAX_ANNOTATION_DEPTH = 32
+
+
 def flatten_annotations(value, prefix: str = "") -> list[tuple[str, str]]:
-    """Vendor annotations (JSON text or objects of any nesting) as (dotted key, value) pairs."""
+    """Vendor annotations (JSON text or objects of any nesting) as (dotted key, value) pairs.
+    Iterative, and deeper than MAX_ANNOTATION_DEPTH levels the rest is shown as JSON text."""
     if isinstance(value, str):
         try:
             value = json.loads(value)
-        except ValueError:
+        except (ValueError, RecursionError):
             return [(prefix or "annotation", value)]
-    if isinstance(value, dict):
-        return [kv for k, v in value.items()
-                for kv in flatten_annotations(v, f"{prefix}.{k}" if prefix else str(k))]
-    if isinstance(value, list):
-        return [kv for i, v in enumerate(value)
-                for kv in flatten_annotations(v, f"{prefix}[{i + 1}]")]
-    return [(prefix or "annotation", "n/a" if value is None else str(value))]
-
+    out, stack = [], [(prefix, value, 0)]
+    while stack:
+        key, v, depth = stack.pop()
+        if isinstance(v, (dict, list)) and depth >= MAX_ANNOTATION_DEPTH:
+            out.append((key or "annotation", f"(nested deeper than {MAX_ANNOTATION_DEPTH} levels)"))
+        elif isinstance(v, dict):
+            stack += [(f"{key}.{k}" if key else str(k), x, depth + 1) for k, x in v.items()][::-1]
+        elif isinstance(v, list):
+            stack += [(f"{key}[{i + 1}]", x, depth + 1) for i, x in enumerate(v)][::-1]
+        else:
+            out.append((key or "annotation", "n/a" if v is None else str(v)))
+    return out
 
 
 def row_label(method: str, model: str) -> str:

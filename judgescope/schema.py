@@ -5,8 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 # Column types understood by validation. "score" is numeric and must lie in 0–100.
-TEXT, INT, NUMBER, SCORE, VERDICT, BINARY, TEXT_PAIR, NUMBER_PAIR, ANY = (
-    "text", "int", "number", "score", "verdict", "binary", "text_pair", "number_pair", "any")
+# "digest" is a SHA-256 hex digest, normalised once at validation (lower-case, trimmed).
+TEXT, INT, NUMBER, SCORE, VERDICT, BINARY, TEXT_PAIR, NUMBER_PAIR, ANY, DIGEST = (
+    "text", "int", "number", "score", "verdict", "binary", "text_pair", "number_pair", "any",
+    "digest")
 
 VERDICTS = ("match", "no_match", "no_answer")
 
@@ -50,7 +52,7 @@ _AUDIT_COLUMNS = (
     _c("paragraph_id"),
     _c("score", SCORE, required=True, nullable=False, doc="Judge score on 0–100"),
     _c("score_origin"), _c("judge_explanation"),
-    _c("source_text_sha256"), _c("candidate_text_sha256"),
+    _c("source_text_sha256", DIGEST), _c("candidate_text_sha256", DIGEST),
     _c("requested_judge_model"), _c("resolved_judge_revision"),
     _c("judge_prompt_version"), _c("judge_prompt_sha256"), _c("run_group"),
     _c("raw_artifact_sha256"), _c("raw_line_number", INT),

@@ -37,29 +37,38 @@ FLAT_COLUMNS = ("instance_id", "source_id", "target_language", "unit", "paragrap
                 "source_text", "candidate_text")
 
 
-def prepare(con, spec: DatasetSpec) -> None:
-    """Called on the scratch table `raw` before validation: flattens a nested snapshot in place."""
+def prepare(con, spec: DatasetSpec) -> list[dict]:
+    """Called on the scratch table `raw` before validation: flattens a nested snapshot in place.
+    Returns the instance records that cannot be flattened, as ledger entries."""
     if spec.kind != "source_snapshot":
-        return
+        return []
     if spec.form not in FORMS:
         raise SourceError(f"form {spec.form!r} is unknown; use one of {', '.join(FORMS)}",
                           dataset=spec.name)
     if spec.form == "nested":
-        flatten_table(con, "raw", spec.name)
+        return flatten_table(con, "raw", spec.name)
+    return []
 
 
-def flatten_table(con, table: str, dataset: str) -> None:
-    """Replace `table` (lineage columns plus nested fields) with its flat rows."""
+def flatten_table(con, table: str, dataset: str) -> list[dict]:
+    """Replace `table` (lineage columns plus nested fields) with its flat rows; an instance that
+    cannot be flattened costs that instance only (returned as a ledger entry)."""
     frame = con.execute(f"SELECT * FROM {table}").df()  # table is a fixed scratch name
-    rows = []
+    rows, broken = [], []
     for record in frame.to_dict("records"):
-        rows += [{"_file": record["_file"], "_row": int(record["_row"]), **unit}
-                 for unit in flatten_record(_decoded(record), dataset, record["_row"])]
+        try:
+            units = flatten_record(_decoded(record), dataset, record["_row"])
+        except SourceError as err:
+            broken.append({"file": record["_file"], "row": int(record["_row"]),
+                           "column": err.column, "reason": err.message, "value": None})
+            continue
+        rows += [{"_file": record["_file"], "_row": int(record["_row"]), **unit} for unit in units]
     flat = pd.DataFrame(rows, columns=["_file", "_row", *FLAT_COLUMNS]).astype(
         {c: "string" for c in ("_file", *FLAT_COLUMNS)})
     con.register("flat_frame", flat)
     con.execute(f"CREATE OR REPLACE TABLE {table} AS SELECT * FROM flat_frame")
     con.unregister("flat_frame")
+    return broken
 
 
 def _decoded(record: dict) -> dict:
@@ -69,7 +78,7 @@ def _decoded(record: dict) -> dict:
         if isinstance(v, str) and v[:1] in "[{":
             try:
                 v = json.loads(v)
-            except ValueError:
+            except (ValueError, RecursionError):
                 pass
         out[k] = None if _is_na(v) else v
     return out

@@ -1,4 +1,4 @@
-"""The sources manifest: which pinned datasets exist, how they group, and where their files are."""
+"""The sources manifest: which pinned datasets exist and how they group (their files: layout.py)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
 from judgescope.schema import SCHEMAS
 
 DEFAULT_MANIFEST = Path(__file__).resolve().parent.parent / "data" / "sources.toml"
-REVISION_RE = re.compile(r"^[0-9a-f]{40}$")
+REVISION_RE = re.compile(r"[0-9a-f]{40}")  # used with fullmatch: no trailing newline slips by
+# Dataset names become cache folder names: a safe slug, never a path.
+NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 REPO_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,95}/[A-Za-z0-9][A-Za-z0-9_.-]{0,95}$")
 FORMATS = {".parquet": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".csv": "csv"}
 PIN_HINT = ('pin a full 40-hex commit, e.g. revision = "0f9cd568fabd7f7ad3b3d9a72e31ae8aeb936840"; '
@@ -27,6 +27,7 @@ class SourceError(Exception):
     def __init__(self, message: str, dataset: str | None = None, file: str | None = None,
                  column: str | None = None, row: int | None = None):
         self.dataset, self.file, self.column, self.row = dataset, file, column, row
+        self.message = message
         where = ", ".join(f"{k} {v}" for k, v in (("dataset", dataset), ("file", file),
                                                    ("column", column), ("row", row)) if v is not None)
         super().__init__(f"{where}: {message}" if where else message)
@@ -87,38 +88,98 @@ def manifest_path() -> Path:
 
 
 def load_manifest(path: Path | str | None = None) -> Manifest:
-    """Parse a manifest; a bad dataset entry is kept with its problem so the rest still works."""
+    """Parse a manifest; a bad entry is kept with its problem (named on Overview, CLI exit 2) so
+    the rest still works. Only an unreadable manifest raises."""
     path = Path(path).resolve() if path else manifest_path()
     try:
         doc = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as err:
-        raise SourceError(f"manifest not found: {path}") from err
-    except tomllib.TOMLDecodeError as err:
-        raise SourceError(f"manifest {path} is not valid TOML: {err}") from err
-    datasets = {}
-    for i, entry in enumerate(doc.get("dataset", [])):
+    except (FileNotFoundError, IsADirectoryError) as err:
+        raise SourceError(f"manifest not found: {path.name}") from err
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
+        raise SourceError(f"manifest {path.name} is not valid TOML: {err}") from err
+    problems: list[str] = []
+    datasets: dict[str, DatasetSpec] = {}
+    for i, entry in enumerate(_tables(doc, "dataset", problems)):
         spec = _dataset_spec(entry, path.parent, i)
+        if spec.name in datasets:
+            problems.append(f"dataset {spec.name}: defined twice in the manifest; both refused")
+            datasets[spec.name].problem = f"dataset {spec.name}: defined twice in the manifest"
+            continue
         datasets[spec.name] = spec
-    collections, problems = {}, []
-    for entry in doc.get("collection", []):
+    collections: dict[str, Collection] = {}
+    for entry in _tables(doc, "collection", problems):
         coll = _collection(entry, datasets, problems)
-        collections[coll.name] = coll
-    checksums = [_inside(path.parent, p, "integrity.checksums") for p in
-                 doc.get("integrity", {}).get("checksums", [])]
-    return Manifest(path, datasets, collections, checksums, problems)
+        if coll and coll.name in collections:
+            problems.append(f"collection {coll.name}: defined twice in the manifest; the first is used")
+        elif coll:
+            collections[coll.name] = coll
+    if not collections:
+        problems.append("the manifest defines no [[collection]]: nothing to show")
+    return Manifest(path, datasets, collections, _checksums(doc, path.parent, problems), problems)
+
+
+def _tables(doc: dict, key: str, problems: list[str]) -> list[dict]:
+    """The [[key]] tables of a manifest; anything else under that key is a named problem."""
+    entries = doc.get(key, [])
+    entries = entries if isinstance(entries, list) else [entries]
+    bad = [e for e in entries if not isinstance(e, dict)]
+    if bad:
+        problems.append(f"`{key}` entries must be [[{key}]] tables; {len(bad)} ignored")
+    return [e for e in entries if isinstance(e, dict)]
+
+
+def _checksums(doc: dict, base: Path, problems: list[str]) -> list[Path]:
+    integrity = doc.get("integrity", {})
+    listed = integrity.get("checksums", []) if isinstance(integrity, dict) else None
+    out = []
+    for p in listed if isinstance(listed, list) else [None]:
+        try:
+            if not isinstance(p, str):
+                raise SourceError(f"integrity.checksums must be a list of paths, not {p!r}")
+            out.append(_inside(base, p, "integrity.checksums"))
+        except SourceError as err:
+            problems.append(str(err))
+    return out
+
+
+def _opt_str(entry: dict, key: str, problems: list[str]) -> str | None:
+    value = entry.get(key)
+    if value is not None and not isinstance(value, str):
+        problems.append(f"`{key}` must be a string, not {type(value).__name__} {value!r}")
+        return str(value)
+    return value
+
+
+def _exclusions(entry: dict, problems: list[str]) -> tuple[Exclusion, ...]:
+    out = []
+    for x in entry.get("exclude", []) if isinstance(entry.get("exclude", []), list) else [None]:
+        if not isinstance(x, dict) or "column" not in x or "value" not in x:
+            problems.append("each [[dataset.exclude]] needs column = … and value = …")
+            continue
+        out.append(Exclusion(str(x["column"]), tuple(map(str, _as_list(x["value"]))),
+                             str(x.get("reason", "excluded by the manifest"))))
+    return tuple(out)
 
 
 def _dataset_spec(entry: dict, base: Path, index: int) -> DatasetSpec:
+    problems: list[str] = []
     name = str(entry.get("name") or f"dataset_{index + 1}")
+    if not NAME_RE.fullmatch(name):
+        problems.append(f"dataset name {name!r} is not a safe name (letters, digits, _ . -, "
+                        "at most 64, starting with a letter or digit)")
+    hub = _opt_str(entry, "hub", problems)
+    revision = _opt_str(entry, "revision", problems)
     spec = DatasetSpec(
         name=name, kind=str(entry.get("kind", "")), title=str(entry.get("title", name)), base=base,
-        path=entry.get("path"), hub=entry.get("hub"), revision=entry.get("revision"),
-        config=entry.get("config"), split=entry.get("split"), form=entry.get("form", "flat"),
-        synthetic=bool(entry.get("synthetic", False)),
-        exclude=tuple(Exclusion(str(x["column"]), tuple(map(str, _as_list(x["value"]))),
-                                str(x.get("reason", "excluded by the manifest")))
-                      for x in entry.get("exclude", [])))
+        path=_opt_str(entry, "path", problems), hub=hub,
+        # "" rather than None for an unpinned Hub entry: it is refused, and still prints.
+        revision=revision if revision is not None or not hub else "",
+        config=_opt_str(entry, "config", problems), split=_opt_str(entry, "split", problems),
+        form=str(entry.get("form", "flat")), synthetic=bool(entry.get("synthetic", False)),
+        exclude=_exclusions(entry, problems))
     try:
+        if problems:
+            raise SourceError("; ".join(problems), dataset=name)
         _check_spec(spec)
     except SourceError as err:
         spec.problem = str(err)
@@ -139,13 +200,13 @@ def _check_spec(spec: DatasetSpec) -> None:
 
 
 def check_repo_id(repo_id: str | None, dataset: str | None = None) -> str:
-    if not repo_id or not REPO_ID_RE.match(repo_id) or ".." in repo_id:
+    if not isinstance(repo_id, str) or not REPO_ID_RE.fullmatch(repo_id) or ".." in repo_id:
         raise SourceError(f"hub repo id {repo_id!r} is not of the form owner/name", dataset=dataset)
     return repo_id
 
 
 def check_revision(revision: str | None, dataset: str | None = None) -> str:
-    if not revision or not REVISION_RE.match(str(revision)):
+    if not isinstance(revision, str) or not REVISION_RE.fullmatch(revision):
         raise SourceError(f"revision {revision!r} is not pinned: {PIN_HINT}", dataset=dataset)
     return revision
 
@@ -154,16 +215,23 @@ def _inside(base: Path, rel: str, what: str) -> Path:
     """Resolve a manifest path, refusing one that escapes the manifest's folder."""
     target = (base / rel).resolve()
     if Path(rel).is_absolute() or not target.is_relative_to(base.resolve()):
-        raise SourceError(f"{what}: path {rel!r} escapes the manifest folder {base}")
+        raise SourceError(f"{what}: path {rel!r} escapes the manifest folder")
     return target
 
 
-def _collection(entry: dict, datasets: dict, problems: list[str]) -> Collection:
-    coll = Collection(name=str(entry["name"]), title=str(entry.get("title", entry["name"])),
-                      datasets=[str(d) for d in entry.get("datasets", [])],
-                      previous=entry.get("previous"), description=str(entry.get("description", "")))
+def _collection(entry: dict, datasets: dict, problems: list[str]) -> Collection | None:
+    name = entry.get("name")
+    if not isinstance(name, str) or not NAME_RE.fullmatch(name):
+        problems.append(f"collection {name!r}: needs a safe name (letters, digits, _ . -); ignored")
+        return None
+    listed = entry.get("datasets", [])
+    previous = entry.get("previous")
+    coll = Collection(name=name, title=str(entry.get("title", name)),
+                      datasets=[str(d) for d in _as_list(listed)],
+                      previous=None if previous is None else str(previous),
+                      description=str(entry.get("description", "")))
     if "join_key" in entry:
-        coll.join_key = tuple(map(str, entry["join_key"]))
+        coll.join_key = tuple(map(str, _as_list(entry["join_key"])))
         coll.join_key_declared = True
     for missing in [d for d in coll.datasets if d not in datasets]:
         problems.append(f"collection {coll.name}: dataset {missing!r} is not defined")
@@ -173,101 +241,3 @@ def _collection(entry: dict, datasets: dict, problems: list[str]) -> Collection:
 
 def _as_list(value) -> list:
     return value if isinstance(value, list) else [value]
-
-
-@dataclass
-class ResolvedFiles:
-    root: Path
-    files: list[Path]
-    format: str
-    lfs_sha256: dict[str, str] = field(default_factory=dict)
-
-
-def file_format(path: Path) -> str:
-    fmt = FORMATS.get(path.suffix.lower())
-    if not fmt:
-        raise SourceError(f"unsupported file type {path.suffix!r} (use Parquet, JSONL or CSV)",
-                          file=str(path))
-    return fmt
-
-
-def resolve_local(target: Path, config: str | None, split: str | None,
-                  dataset: str | None = None) -> ResolvedFiles:
-    """A single file, or a folder laid out like a Hub dataset repository."""
-    if not target.exists():
-        raise SourceError("no such file or folder", dataset=dataset, file=str(target))
-    if target.is_file():
-        return ResolvedFiles(target.parent, [target], file_format(target))
-    patterns = hub_layout_files(target, config, split, dataset)
-    files = sorted({p for pat in patterns for p in target.glob(pat) if p.is_file()})
-    if not files:
-        raise SourceError(f"no data files match {patterns}", dataset=dataset, file=str(target))
-    formats = {file_format(f) for f in files}
-    if len(formats) > 1:
-        raise SourceError(f"mixed file types {sorted(formats)} in one split", dataset=dataset,
-                          file=str(target))
-    return ResolvedFiles(target, files, formats.pop())
-
-
-def hub_layout_files(folder: Path, config: str | None, split: str | None,
-                     dataset: str | None = None) -> list[str]:
-    """Glob patterns for one config/split, read from README.md's YAML `configs:`."""
-    configs = read_card_configs(folder, dataset)
-    if not configs:
-        found = [p.relative_to(folder).as_posix() for p in folder.rglob("*")
-                 if p.is_file() and p.suffix.lower() in FORMATS]
-        if not found:
-            raise SourceError("folder has no README configs and no data files", dataset=dataset,
-                              file=str(folder))
-        return found
-    chosen = _choose(configs, config, "config", folder, dataset,
-                     default=next((c for c, v in configs.items() if v.get("default")), None))
-    splits = _split_files(configs[chosen].get("data_files"))
-    split_name = _choose(splits, split, f"split of config {chosen!r}", folder, dataset)
-    return splits[split_name]
-
-
-def _choose(options: dict, wanted: str | None, what: str, folder: Path, dataset: str | None,
-            default: str | None = None) -> str:
-    if wanted is not None:
-        if wanted not in options:
-            raise SourceError(f"{what} {wanted!r} not found; available: {sorted(options)}",
-                              dataset=dataset, file=str(folder / "README.md"))
-        return wanted
-    if len(options) == 1:
-        return next(iter(options))
-    if default:
-        return default
-    raise SourceError(f"several {what}s {sorted(options)}: choose one (--config/--split or "
-                      "config/split in the manifest)", dataset=dataset, file=str(folder))
-
-
-def _split_files(data_files) -> dict[str, list[str]]:
-    if data_files is None:
-        return {"train": ["**/*"]}
-    if isinstance(data_files, (str, list)) and not (isinstance(data_files, list) and data_files
-                                                    and isinstance(data_files[0], dict)):
-        return {"train": [str(p) for p in _as_list(data_files)]}
-    if isinstance(data_files, dict):
-        return {str(k): [str(p) for p in _as_list(v)] for k, v in data_files.items()}
-    return {str(d.get("split", "train")): [str(p) for p in _as_list(d["path"])] for d in data_files}
-
-
-def read_card_configs(folder: Path, dataset: str | None = None) -> dict[str, dict]:
-    card = folder / "README.md"
-    if not card.exists():
-        return {}
-    text = card.read_text(encoding="utf-8", errors="replace")
-    if not text.startswith("---"):
-        return {}
-    try:
-        front = yaml.safe_load(text.split("---", 2)[1]) or {}
-    except (yaml.YAMLError, IndexError) as err:
-        raise SourceError(f"README.md YAML front matter is broken: {err}", dataset=dataset,
-                          file=str(card)) from err
-    if not isinstance(front, dict):
-        raise SourceError("README.md front matter is not a mapping", dataset=dataset, file=str(card))
-    configs = front.get("configs") or []
-    if not isinstance(configs, list):
-        raise SourceError("README.md `configs:` must be a list", dataset=dataset, file=str(card))
-    return {str(c.get("config_name", "default")): c for c in configs if isinstance(c, dict)}

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import html
-import io
-import json
 import math
 import re
 from datetime import datetime, timezone
@@ -99,6 +97,9 @@ def _cached(manifest: str, collection: str, query: str, params: tuple) -> pd.Dat
 
 def run(query: str, **params) -> pd.DataFrame:
     """Run queries/<query>.sql on the active collection; results cached per parameters."""
+    if query.endswith("_export"):  # export rows: capped in SQL and never cached (export.py)
+        from judgescope import export
+        return export.capped_frame(catalog().store(collection_name()), query, params)
     frozen = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in params.items()))
     out = _cached(str(catalog().manifest.path), collection_name(), query, frozen)
     return out.copy()
@@ -143,19 +144,23 @@ def _dataset_provenance(loaded) -> dict:
 
 
 def export_buttons(frame: pd.DataFrame, stem: str, filters: dict,
-                   datasets: list[str] | None = None) -> None:
-    """CSV and Parquet of exactly these rows, and the JSON provenance that travels with them."""
-    prov = provenance(filters, len(frame), datasets)
-    prov_json = json.dumps(prov, indent=1, ensure_ascii=False, default=str)
-    buf = io.BytesIO()
-    frame.to_parquet(buf, index=False)
-    cols = st.columns(3)
-    cols[0].download_button("⬇ CSV", frame.to_csv(index=False).encode("utf-8"), f"{stem}.csv",
-                            "text/csv", key=f"dl_csv_{stem}")
-    cols[1].download_button("⬇ Parquet", buf.getvalue(), f"{stem}.parquet",
-                            "application/octet-stream", key=f"dl_parquet_{stem}")
-    cols[2].download_button("⬇ Provenance (JSON)", prov_json.encode("utf-8"),
-                            f"{stem}.provenance.json", "application/json", key=f"dl_prov_{stem}")
+                   datasets: list[str] | None = None, limit: int | None = None,
+                   available: int | None = None) -> None:
+    """CSV and Parquet of these rows (capped, built on click; judgescope/export.py) and the JSON
+    provenance that travels with them. `limit`: the page's list limit; `available`: rows matched."""
+    from judgescope import export
+
+    limit = limit or (filters.get("limit") if isinstance(filters.get("limit"), int) else None)
+    export.buttons(frame, stem, provenance(filters, len(frame), datasets), limit, available)
+
+
+def export_query(query: str, stem: str, filters: dict, datasets: list[str] | None = None,
+                 available: int | None = None, **params) -> None:
+    """Every row of a named query, streamed from DuckDB when a download is clicked (capped)."""
+    from judgescope import export
+
+    export.query_buttons(catalog().store(collection_name()), query, params, stem,
+                         provenance(filters, available or 0, datasets), available)
 
 
 def table(frame: pd.DataFrame, **kwargs):
@@ -235,6 +240,7 @@ def verification_for(collection: str):
 # Control characters other than tab, newline and carriage return, shown as their Unicode "control pictures".
 _CONTROLS = {c: 0x2400 + c for c in range(0x20) if c not in (9, 10, 13)} | {0x7F: 0x2421}
 _MD_PUNCT = re.compile(r"([!-/:-@\[-`{-~])")
+_AUTOLINK_BREAK = re.compile(r"\\[:.@]")
 
 
 def visible_text(text: str) -> str:
@@ -251,7 +257,10 @@ def md_literal(text: str, limit: int = 120) -> str:
     text = visible_text(str(text)).replace("\n", " ")
     if len(text) > limit:
         text = text[:limit] + "…"
-    return "\u2068" + _MD_PUNCT.sub(r"\\\1", text) + "\u2069"
+    # Escaping ':' and '.' does not stop GFM's autolink literals (http://…, www.…, a@b.c): a
+    # word joiner (U+2060, invisible) before every ':', '.' and '@' does ("http⁠:" is no scheme).
+    text = _MD_PUNCT.sub(r"\\\1", text)
+    return "\u2068" + _AUTOLINK_BREAK.sub("\u2060\\g<0>", text) + "\u2069"
 
 
 def url_number_notice(key: str, low: float, high: float) -> None:

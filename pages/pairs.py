@@ -25,7 +25,7 @@ if picked and picked.selection.rows:
     st.query_params["file"], st.query_params["row"] = first["file"], str(first["row"])
 
 file, row = st.query_params.get("file"), st.query_params.get("row")
-if not file or not str(row).isdigit():
+if not file or not (str(row).isascii() and str(row).isdecimal()):
     st.info("Select a pair above (or open one from the Ranking accuracy page) to see its detail.")
     st.stop()
 detail = ui.run("rank_pair_detail", file=file, row=int(row))

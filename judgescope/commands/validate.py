@@ -22,6 +22,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args) -> int:
     names = args.sources or list(get_catalog().manifest.datasets)
     worst = EXIT_OK
+    for problem in [] if args.sources else get_catalog().manifest.problems:
+        print(f"MANIFEST  {problem}")  # a manifest mistake is an unusable source
+        worst = EXIT_UNUSABLE
     for name in names:
         try:
             loaded = load_source(name, args.kind, args.config, args.split, args.form)

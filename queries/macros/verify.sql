@@ -2,12 +2,13 @@
 -- (audit file, snapshot file, join key) (catalog.verification_views); snapshot_numbered is the
 -- snapshot with file_row_number. `key` is the list of join-key columns (a subset of
 -- verify.JOIN_COLUMNS); the other key columns are NULL on both sides.
--- verify_keyed_audit(key): audit rows with their stored hashes and key parts.
+-- verify_keyed_audit(key): audit rows with their stored hashes (normalised once, at validation:
+-- lower-case, trimmed, as Review and Exact copies compare them) and key parts.
 CREATE MACRO verify_keyed_audit(key) AS TABLE
 
     SELECT judge_record_id, target_language, unit, paragraph_id,
-           lower(trim(source_text_sha256)) AS stored_source_sha256,
-           lower(trim(candidate_text_sha256)) AS stored_candidate_sha256,
+           source_text_sha256 AS stored_source_sha256,
+           candidate_text_sha256 AS stored_candidate_sha256,
            CASE WHEN list_contains(key, 'instance_id') THEN instance_id END AS k1,
            CASE WHEN list_contains(key, 'source_id') THEN source_id END AS k2,
            CASE WHEN list_contains(key, 'target_language') THEN target_language END AS k3,

@@ -1,0 +1,142 @@
+"""The on-disk cache of validated and derived tables: its root, sealed entries, and a sweep.
+
+An entry (a folder of Parquet files and report.json) is built beside its final name and renamed
+into place; `seal` then writes entry.json last, recording each file's size (and, for JSON, its
+sha256). An entry without a seal, or whose files no longer match it (deleted, truncated, a
+Parquet footer that does not parse, an edited report), is damaged: the catalog names what
+happened and rebuilds it. Temporary build folders and DuckDB spill folders carry the builder's
+process id, so one left by a killed process is swept at start without touching a live one's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+from pathlib import Path
+
+SEAL = "entry.json"
+
+
+def cache_root() -> Path:
+    root = os.environ.get("JUDGESCOPE_CACHE") or Path.home() / ".cache" / "judgescope"
+    return Path(root)
+
+
+def ensure(path: Path) -> Path:
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def temp_prefix(name: str) -> str:
+    """Prefix of a build folder: hidden, with this process's id (see sweep)."""
+    return f".tmp-{os.getpid()}-{name}-"
+
+
+def spill_dir() -> Path:
+    """This process's DuckDB spill folder for collection queries."""
+    return cache_root() / ".spill" / str(os.getpid())
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def seal(folder: Path) -> None:
+    """Record every file of a complete entry; written last, so a seal means complete."""
+    files = {}
+    for path in sorted(folder.iterdir()):
+        if path.name != SEAL and path.is_file():
+            files[path.name] = {"size": path.stat().st_size}
+            if path.suffix == ".json":
+                files[path.name]["sha256"] = _sha256(path)
+    tmp = folder / f".{SEAL}.tmp"
+    tmp.write_text(json.dumps(files, indent=1), encoding="utf-8")
+    tmp.replace(folder / SEAL)
+
+
+def damage(folder: Path) -> str | None:
+    """None when the entry is complete and intact, else what is wrong with it."""
+    try:
+        files = json.loads((folder / SEAL).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return "it was never completed (no seal)"
+    except (OSError, ValueError):
+        return f"its {SEAL} is unreadable"
+    for name, want in files.items():
+        problem = _file_damage(folder / name, want)
+        if problem:
+            return f"{name} {problem}"
+    return None
+
+
+def _file_damage(path: Path, want: dict) -> str | None:
+    if not path.is_file():
+        return "is missing"
+    if path.stat().st_size != want.get("size"):
+        return "was truncated or changed (size differs)"
+    if "sha256" in want and _sha256(path) != want["sha256"]:
+        return "was changed (sha256 differs)"
+    if path.suffix == ".parquet" and not parquet_ok(path):
+        return "is not readable Parquet"
+    return None
+
+
+def parquet_ok(path: Path) -> bool:
+    """The file opens as Parquet: magic bytes and a footer that parses."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        with path.open("rb") as fh:
+            if fh.read(4) != b"PAR1":
+                return False
+        pq.read_metadata(path)
+        return True
+    except (OSError, pa.ArrowException):
+        return False
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+_PID = re.compile(r"^\.(?:tmp|spill-\.tmp)-(\d+)-")
+
+
+def sweep(root: Path | None = None) -> list[str]:
+    """Remove build and spill folders left by processes that no longer run; return their names."""
+    root = root or cache_root()
+    if not root.is_dir():
+        return []
+    gone = []
+    candidates = list(root.iterdir()) + (list((root / ".spill").iterdir())
+                                         if (root / ".spill").is_dir() else [])
+    for path in candidates:
+        m = _PID.match(path.name) or (re.fullmatch(r"\d+", path.name)
+                                      if path.parent.name == ".spill" else None)
+        pid = int(m.group(1) if m and m.groups() else m.group(0)) if m else None
+        if pid is not None and pid != os.getpid() and not _alive(pid) and path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+            gone.append(path.name)
+    return gone
+
+
+def redact(text: str, *roots: Path | str | None) -> str:
+    """A message without absolute server paths: each root becomes a short public name."""
+    names = [(cache_root(), "$JUDGESCOPE_CACHE"), (os.environ.get("HF_HUB_CACHE"), "$HF_HUB_CACHE"),
+             *((r, ".") for r in roots), (Path.home(), "~")]
+    for root, name in names:
+        if root:
+            for form in {str(root), str(Path(root).resolve())}:
+                if len(form) > 1:
+                    text = text.replace(form.rstrip("/") + "/", name + "/").replace(form, name)
+    return text
