@@ -110,17 +110,25 @@ def roles() -> dict:
 
 
 def text_block(text: str | None, lang: str | None = None, empty: str = "(empty)") -> None:
-    """Data text shown as text: escaped, wrapped, never truncated, right-to-left where needed."""
+    """Data text shown as text: escaped, wrapped, right-to-left where needed; a very long text
+    shows its first characters with its size and a download of the whole (judgescope.bounded)."""
+    from judgescope import bounded
+
     if text is None or (pd.api.types.is_scalar(text) and pd.isna(text)):
         st.caption(empty)
         return
-    text = visible_text(str(text))
+    part = bounded.prefix(str(text))
+    shown = visible_text(part.shown)
     base = str(lang or "").split("-")[0].lower()
     direction = "rtl" if base in RTL_LANGUAGES else "auto"
     st.html(f'<div dir="{direction}" lang="{html.escape(base)}" style="white-space:pre-wrap;'
             f'overflow-wrap:anywhere;unicode-bidi:isolate;font-size:0.95rem;line-height:1.5;'
             f'border:1px solid #ddd;border-radius:6px;padding:0.6rem;max-height:24rem;'
-            f'overflow-y:auto">{html.escape(text)}</div>')
+            f'overflow-y:auto">{html.escape(shown)}</div>')
+    if part.truncated:
+        st.caption(part.note())
+        st.download_button("⬇ The whole text", str(text).encode("utf-8", "surrogatepass"),
+                           "text.txt", "text/plain", on_click="ignore")
 
 
 def provenance(filters: dict, rows: int, datasets: list[str] | None = None) -> dict:
@@ -461,3 +469,15 @@ def joined_snapshot() -> bool:
     """Whether the collection's audit rows are joined to snapshot rows (Integrity's
     hash_verification): then Review can show each row's texts."""
     return "hash_verification" in catalog().store(collection_name()).views
+
+
+def audit_counts(facet: str = "none") -> pd.DataFrame:
+    """The audit's per-score counts; a page of an audit without usable rows says so and stops."""
+    from judgescope import audit
+
+    counts = audit.score_counts(run, facet)
+    note = audit.no_rows(counts)
+    if note:
+        st.info(note)
+        st.stop()
+    return counts

@@ -22,7 +22,7 @@ resamples = ui.url_number(c[4], "Resamples", 100, 100_000, audit.DEFAULT_RESAMPL
 seed = ui.url_number(c[5], "Seed", 0, 2**32 - 1, audit.DEFAULT_SEED, key="seed", integer=True)
 thresholds = (t1, t2, t3)
 
-counts = audit.score_counts(ui.run, facet)
+counts = ui.audit_counts(facet)
 split = facet != "none"
 table = ui.distribution_table(counts, thresholds, split, resamples, seed)
 

@@ -8,7 +8,7 @@ from judgescope.schema import language_name
 
 ui.title("Languages × units")
 
-counts = audit.score_counts(ui.run)
+counts = ui.audit_counts()
 overall = audit.describe_counts(counts["score"], counts["n"])["mean"]
 c = st.columns([1.2, 1, 1, 1])
 scales = ["centred", "absolute"]
