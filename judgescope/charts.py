@@ -156,7 +156,7 @@ def diff_chart(table: pd.DataFrame, key: str = "unit") -> go.Figure:
     """Current minus previous mean with its CI, one point per row of a compare table."""
     t = table.dropna(subset=["diff"])
     fig = go.Figure(go.Scatter(
-        x=t["diff"], y=t[key].astype(str).map(escape), mode="markers", marker=dict(color=OKABE_ITO[0], size=10),
+        x=t["diff"], y=[plot_text(v) for v in t[key]], mode="markers", marker=dict(color=OKABE_ITO[0], size=10),
         error_x=dict(type="data", symmetric=False, array=t["high"] - t["diff"],
                      arrayminus=t["diff"] - t["low"], color=OKABE_ITO[0]),
         hovertemplate="%{y}: %{x:+.3f}<extra></extra>"))

@@ -61,6 +61,7 @@ class SafeStream:
 
     def __init__(self, stream):
         self._stream = stream
+        self.raw = stream  # for our own control sequences (a progress line's \r), never data
 
     def write(self, text: str) -> int:
         return self._stream.write(terminal_safe(text))

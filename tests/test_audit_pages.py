@@ -8,6 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 from judgescope import audit_rows, ui
 from judgescope.catalog import get_catalog
+from textutil import plain
 
 APP = "../app.py"
 PAGES = ["pages/distributions.py", "pages/languages.py", "pages/review.py",
@@ -62,11 +63,6 @@ def fixture_manifest(tmp_path, monkeypatch) -> Path:
     manifest.write_text("\n".join(text), encoding="utf-8")
     monkeypatch.setenv("JUDGESCOPE_SOURCES", str(manifest))
     return manifest
-
-
-def plain(markdown: str) -> str:
-    """Literal text shown through ui.md_literal, without its escapes and isolates."""
-    return markdown.replace("\\", "").strip("\u2068\u2069")
 
 
 def open_page(page: str, collection: str, **params) -> AppTest:

@@ -12,6 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from textutil import plain
 from judgescope import cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -87,7 +88,7 @@ def _page(page: str) -> AppTest:
 
 def test_overview_names_every_unusable_dataset(bad_manifest):
     # Messages are shown literally (markdown punctuation escaped): compare them unescaped.
-    errors = [e.value.replace("\\", "") for e in _page("pages/overview.py").error]
+    errors = [plain(e.value) for e in _page("pages/overview.py").error]
     for name, (_, words) in UNUSABLE.items():
         message = next((e for e in errors if f"dataset {name}" in e), None)
         assert message, f"no error names dataset {name}: {errors}"

@@ -76,7 +76,7 @@ class Progress:
     The count bootstrap's cost follows the distinct scores, so float scores can take minutes."""
 
     def __init__(self, total: int, distinct: int, resamples: int, file=None):
-        self.total, self.done, self.file = total, 0, file or sys.stderr
+        self.total, self.done, self.file = total, 0, file or getattr(sys.stderr, "raw", sys.stderr)
         self.head = f"bootstrap ({distinct:,} distinct scores, {resamples:,} resamples)"
         self.lock = threading.Lock()
         self._show()
