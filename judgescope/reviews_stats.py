@@ -65,8 +65,10 @@ def judge_share_by_language(latest: pd.DataFrame, low_score: float = LOW_SCORE) 
     return pd.DataFrame(rows, columns=["language", "rows", "judge_right", "share", "ci_low", "ci_high"])
 
 
-def progress(latest: pd.DataFrame, totals: pd.DataFrame) -> pd.DataFrame:
-    """Reviewed rows per language × unit against totals (columns target_language, unit, n)."""
+def progress(latest: pd.DataFrame, counts: pd.DataFrame) -> pd.DataFrame:
+    """Reviewed rows per language × unit against the audit's rows (score counts: columns
+    target_language, unit, n)."""
+    totals = counts.groupby(["target_language", "unit"], as_index=False)["n"].sum()
     reviewed = (row_calls(latest).groupby(["language", "unit"]).size().rename("reviewed")
                 .reset_index().rename(columns={"language": "target_language"}))
     out = totals.merge(reviewed, on=["target_language", "unit"], how="left")

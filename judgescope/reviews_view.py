@@ -1,0 +1,171 @@
+"""Streamlit pieces of reviewing (issue #18): who reviews, the verdict panel on an opened record,
+the review state of listed rows and the progress line. Storage is judgescope.reviews."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+from judgescope import reviews, reviews_hub, ui
+
+MODES = ("off", "login", "open")
+BUTTONS = (("judge_right", "Judge right", "r"), ("too_harsh", "Too harsh", "h"),
+           ("too_lenient", "Too lenient", "l"), ("unsure", "Unsure", "u"))
+LABELS = {v: label for v, label, _ in BUTTONS} | {"retracted": "Retracted"}
+STATES = ("not yet reviewed", "reviewed", "disputed", "judge right", "judge too harsh",
+          "judge too lenient")
+
+
+def mode() -> str:
+    """JUDGESCOPE_REVIEWS: off (no reviewing), login (st.login needed) or open (default:
+    a typed name); an unknown value is treated as off, the safe reading."""
+    value = os.environ.get("JUDGESCOPE_REVIEWS", "open").strip().lower()
+    return value if value in MODES else "off"
+
+
+def state_path() -> Path:
+    return reviews.default_path()
+
+
+@st.cache_resource(show_spinner="Merging the shared review logs…")
+def _sharing(path: str):
+    return reviews_hub.start(Path(path))
+
+
+def sharing():
+    """The Hub (or folder) sharing of this process, started once; None when not configured."""
+    try:
+        return _sharing(str(state_path()))
+    except (OSError, ValueError) as err:  # the Hub unreachable: review locally, say so
+        st.warning(f"Shared reviews are unavailable ({type(err).__name__}); verdicts are kept "
+                   "on this server only.")
+        return None
+
+
+def _login_configured() -> bool:
+    try:
+        return "auth" in st.secrets
+    except FileNotFoundError:  # no secrets file: no login configured
+        return False
+
+
+def reviewer() -> str | None:
+    """The reviewer of this session: the logged-in user, else a name typed once per session."""
+    if mode() == "off":
+        return None
+    if st.user.is_logged_in:
+        return str(st.user.get("email") or st.user.get("name") or st.user.get("sub"))
+    if mode() == "login":
+        if _login_configured():
+            st.button("Log in to record verdicts", key="review_login", on_click=st.login)
+        else:
+            st.caption("Reviewing requires a login, and this deployment has none configured.")
+        return None
+    name = st.text_input("Your reviewer name (shown on every verdict)", key="reviewer_name_input",
+                         value=st.session_state.get("_reviewer", ""), max_chars=80)
+    st.session_state["_reviewer"] = name.strip()
+    return name.strip() or None
+
+
+def context(r: pd.Series) -> dict:
+    """Where a verdict on row r belongs: collection, audit dataset, pinned revision, digests."""
+    loaded = ui.dataset_for("audit")
+    files = loaded.report.get("files", []) if loaded else []
+    revision = (loaded.spec.revision if loaded and loaded.spec.hub else None) or \
+        (files[0]["sha256"][:12] if files else None)
+    return {"collection": ui.collection_name(), "dataset": loaded.spec.name if loaded else "audit",
+            "revision": revision, "judge_record_id": str(r["judge_record_id"]),
+            "source_sha256": _text(r.get("source_text_sha256")),
+            "candidate_sha256": _text(r.get("candidate_text_sha256")),
+            "language": _text(r.get("target_language")), "unit": _text(r.get("unit")),
+            "score": float(r["score"]) if pd.notna(r.get("score")) else None}
+
+
+def _text(v):
+    return None if v is None or (pd.api.types.is_scalar(v) and pd.isna(v)) else str(v)
+
+
+def _save(ctx: dict, verdict: str, who: str, key: str) -> None:
+    """A verdict button's callback: append the verdict, then clear the note and tags."""
+    tags = st.session_state.get(f"{key}_tags") or []
+    note = st.session_state.get(f"{key}_note") or ""
+    try:
+        reviews.record(state_path(), reviewer=who, verdict=verdict, tags=tags, note=note, **ctx)
+    except reviews.ReviewStoreBusy as err:
+        st.session_state["_review_error"] = str(err)
+        return
+    share = sharing()
+    if share:
+        share.after_write()
+    st.session_state[f"{key}_tags"], st.session_state[f"{key}_note"] = [], ""
+    st.toast(f"Saved: {LABELS[verdict]}", icon=":material/check:")
+
+
+def verdict_panel(r: pd.Series, key: str = "review") -> None:
+    """Every reviewer's latest verdict on row r, and buttons to record this session's."""
+    if mode() == "off":
+        return
+    ctx = context(r)
+    st.markdown("**Reviewer verdicts**")
+    existing = reviews.for_record(ctx["dataset"], ctx["judge_record_id"], state_path())
+    for _, v in existing.iterrows():
+        tags = ", ".join(json.loads(v["tags"] or "[]"))
+        st.markdown(f"{ui.md_literal(v['reviewer'], 80)} · **{LABELS[v['verdict']]}**"
+                    + (f" · {ui.md_literal(tags)}" if tags else "")
+                    + f" · {ui.md_literal(v['created_at'][:16].replace('T', ' '))} UTC")
+        if v["note"]:
+            ui.text_block(v["note"])
+    if existing.empty:
+        st.caption("No reviewer has given a verdict on this row yet.")
+    if "_review_error" in st.session_state:
+        st.error(st.session_state.pop("_review_error"))
+    who = reviewer()
+    if not who:
+        return
+    st.pills("Tags", reviews.TAGS, selection_mode="multi", key=f"{key}_tags")
+    st.text_area("Note (optional)", key=f"{key}_note", height=80)
+    cols = st.columns(len(BUTTONS) + 1)
+    for col, (verdict, label, short) in zip(cols, BUTTONS):
+        col.button(label, key=f"{key}_verdict_{verdict}", shortcut=short, on_click=_save,
+                   args=(ctx, verdict, who, key), help=f"Record “{label}” as {who} ({short})")
+    mine = existing[existing.reviewer == who]
+    cols[-1].button("Retract mine", key=f"{key}_verdict_retracted", disabled=mine.empty,
+                    on_click=_save, args=(ctx, "retracted", who, key))
+
+
+def reviewed_ids(dataset: str | None = None) -> pd.DataFrame:
+    """Latest verdicts of the active audit dataset (empty when reviewing is off)."""
+    if mode() == "off":
+        return pd.DataFrame(columns=list(reviews.COLUMNS))
+    loaded = ui.dataset_for("audit")
+    return reviews.latest(state_path(), dataset or (loaded.spec.name if loaded else None))
+
+
+def progress(filters: dict, total: int) -> None:
+    """'Reviewed k of n rows under the current filters.'"""
+    if mode() == "off":
+        return
+    ids = sorted(reviewed_ids().judge_record_id.unique().tolist())
+    k = int(ui.run("audit_reviewed_count", ids=ids, **filters)["rows"].iloc[0]) if ids else 0
+    st.progress(k / total if total else 0.0, text=f"Reviewed {k:,} of {total:,} rows under the current filters")
+
+
+def with_state(rows: pd.DataFrame) -> pd.DataFrame:
+    """The listed rows with a 'Review' column: not yet reviewed, disputed, or the verdict."""
+    if mode() == "off" or rows.empty:
+        return rows
+    latest = reviewed_ids()
+    latest = latest[latest.judge_record_id.isin(rows.judge_record_id)]
+    said = latest.groupby("judge_record_id").verdict.agg(lambda v: "disputed" if v.nunique() > 1
+                                                         else LABELS[v.iloc[0]].lower())
+    return rows.assign(review=rows.judge_record_id.map(said).fillna("not yet reviewed"))
+
+
+def log() -> pd.DataFrame:
+    """Every review row of the active audit dataset, retractions included."""
+    loaded = ui.dataset_for("audit")
+    return reviews.log(state_path(), loaded.spec.name if loaded else None)
