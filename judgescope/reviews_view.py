@@ -13,8 +13,9 @@ import streamlit as st
 from judgescope import reviews, reviews_hub, ui
 
 MODES = ("off", "login", "open")
-BUTTONS = (("judge_right", "Judge right", "r"), ("too_harsh", "Too harsh", "h"),
-           ("too_lenient", "Too lenient", "l"), ("unsure", "Unsure", "u"))
+# Keys 1-4 (r and c are Streamlit's own; j and k move through the list).
+BUTTONS = (("judge_right", "Judge right", "1"), ("too_harsh", "Too harsh", "2"),
+           ("too_lenient", "Too lenient", "3"), ("unsure", "Unsure", "4"))
 LABELS = {v: label for v, label, _ in BUTTONS} | {"retracted": "Retracted"}
 STATES = ("not yet reviewed", "reviewed", "disputed", "judge right", "judge too harsh",
           "judge too lenient")
@@ -57,7 +58,7 @@ def reviewer() -> str | None:
     """The reviewer of this session: the logged-in user, else a name typed once per session."""
     if mode() == "off":
         return None
-    if st.user.is_logged_in:
+    if st.user.get("is_logged_in"):  # absent, not False, when no login is configured
         return str(st.user.get("email") or st.user.get("name") or st.user.get("sub"))
     if mode() == "login":
         if _login_configured():
@@ -162,7 +163,7 @@ def with_state(rows: pd.DataFrame) -> pd.DataFrame:
     latest = latest[latest.judge_record_id.isin(rows.judge_record_id)]
     said = latest.groupby("judge_record_id").verdict.agg(lambda v: "disputed" if v.nunique() > 1
                                                          else LABELS[v.iloc[0]].lower())
-    return rows.assign(review=rows.judge_record_id.map(said).fillna("not yet reviewed"))
+    return rows.assign(review=[said.get(i, "not yet reviewed") for i in rows.judge_record_id])
 
 
 def log() -> pd.DataFrame:

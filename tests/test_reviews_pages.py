@@ -1,0 +1,89 @@
+"""Issue #18: recording a verdict on Review (AppTest), hostile notes shown as text, and the
+Reviews page with verdicts of two reviewers."""
+
+import json
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from judgescope import reviews
+
+APP = "../app.py"
+HOSTILE = "<script>alert(1)</script> **bold** [x](http://evil.example) \u202eevil\x00end"
+
+
+@pytest.fixture
+def state(tmp_path, monkeypatch):
+    path = tmp_path / "reviews.sqlite"
+    monkeypatch.setenv("JUDGESCOPE_STATE", str(path))
+    monkeypatch.delenv("JUDGESCOPE_REVIEWS", raising=False)
+    return path
+
+
+def _open_review(record=None):
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["collection"] = "xhotpotqa"
+    at.run()
+    at.switch_page("pages/review.py").run()
+    if record is None:
+        at.selectbox(key="open_record").select_index(1).run()
+    else:
+        at.query_params["record"] = record
+        at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _progress(at) -> str:
+    return " ".join(p.proto.text for p in at.get("progress"))
+
+
+def _markup(at) -> str:
+    return " ".join(str(e.value) for e in [*at.markdown, *at.caption])
+
+
+def test_a_verdict_recorded_on_review_is_stored_and_shown_as_text(state):
+    at = _open_review()
+    record = at.query_params["record"][0] if isinstance(at.query_params["record"], list) else at.query_params["record"]
+    assert "Reviewed 0 of" in _progress(at)
+    at.text_input(key="reviewer_name_input").input("Ann").run()
+    at.text_area(key="review_note").input(HOSTILE).run()
+    assert not at.exception, [e.value for e in at.exception]
+    at.button(key="review_verdict_too_harsh").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    stored = reviews.log(state)
+    assert stored[["reviewer", "judge_record_id", "verdict"]].values.tolist() == [["Ann", record, "too_harsh"]]
+    assert stored.note.iloc[0] == HOSTILE and stored.dataset.iloc[0] and stored.revision.iloc[0]
+    assert at.text_area(key="review_note").value == ""  # cleared for the next row
+    # A new session (reload, another browser) finds it; the note is an escaped text block.
+    again = _open_review(record)
+    html = " ".join(str(h.proto.body) for h in again.get("html"))
+    assert "&lt;script&gt;" in html and "<script>" not in html
+    assert "Reviewed 1 of" in _progress(again)
+    assert "Too harsh" in _markup(again) and "<script>" not in _markup(again)
+    assert "**bold**" in html  # markdown shown as typed, not rendered
+
+
+def test_login_mode_without_login_records_nothing(state, monkeypatch):
+    monkeypatch.setenv("JUDGESCOPE_REVIEWS", "login")
+    at = _open_review()
+    assert not [b for b in at.button if b.key == "review_verdict_judge_right"]
+    assert "requires a login" in _markup(at)
+
+
+def test_reviews_page_shows_progress_share_and_disagreement(state):
+    at = _open_review()
+    record = at.query_params["record"]
+    record = record[0] if isinstance(record, list) else record
+    base = {"collection": "xhotpotqa", "dataset": "xhotpotqa_v2_audit", "judge_record_id": record,
+            "language": "th", "unit": "answer", "score": 10.0}
+    for who, verdict in (("ann", "judge_right"), ("bob", "too_harsh")):
+        reviews.record(state, reviewer=who, verdict=verdict, note="<i>n</i>", **base)
+    dataset = reviews.log(state).dataset.iloc[0]
+    at.switch_page("pages/reviews.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Reviewers"] == "2" and metrics["Reviewed rows"] == "1", (metrics, dataset)
+    assert "disagree" in _markup(at) or at.subheader
+    frames = [d.value for d in at.dataframe]
+    assert any(record in f.astype(str).to_numpy().ravel().tolist() for f in frames)
