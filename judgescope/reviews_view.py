@@ -170,3 +170,18 @@ def log() -> pd.DataFrame:
     """Every review row of the active audit dataset, retractions included."""
     loaded = ui.dataset_for("audit")
     return reviews.log(state_path(), loaded.spec.name if loaded else None)
+
+
+def pick_and_review(rows: pd.DataFrame, key: str = "copies") -> None:
+    """Under a list of rows (Exact copies): how many are reviewed, and a verdict on one picked."""
+    if mode() == "off" or rows.empty:
+        return
+    listed = with_state(rows)
+    done = int((listed.review != "not yet reviewed").sum())
+    st.progress(done / len(rows), text=f"Reviewed {done:,} of {len(rows):,} listed rows")
+    with st.expander("Give a verdict on one of these rows"):
+        rid = st.selectbox("Row", [None, *rows.judge_record_id], key=f"{key}_pick",
+                           format_func=lambda i: "…" if i is None else str(i))
+        record = ui.run("audit_record", record_id=rid) if rid else None
+        if record is not None and not record.empty:
+            verdict_panel(record.iloc[0], key=key)

@@ -87,3 +87,21 @@ def test_reviews_page_shows_progress_share_and_disagreement(state):
     assert "disagree" in _markup(at) or at.subheader
     frames = [d.value for d in at.dataframe]
     assert any(record in f.astype(str).to_numpy().ravel().tolist() for f in frames)
+
+
+def test_exact_copies_records_a_verdict_with_a_tag(state):
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["collection"] = "xhotpotqa"
+    at.run()
+    at.switch_page("pages/exact_copies.py").run()
+    assert "Reviewed 0 of" in _progress(at)
+    at.selectbox(key="copies_pick").select_index(1).run()
+    rid = at.selectbox(key="copies_pick").value
+    at.text_input(key="reviewer_name_input").input("Bea").run()
+    at.pills(key="copies_tags").set_value(["name or number"]).run()
+    at.button(key="copies_verdict_judge_right").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    stored = reviews.log(state)
+    assert stored[["reviewer", "judge_record_id", "verdict", "tags"]].values.tolist() == [
+        ["Bea", rid, "judge_right", json.dumps(["name or number"])]]
+    assert "Reviewed 1 of" in _progress(at)
