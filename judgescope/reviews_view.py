@@ -17,8 +17,9 @@ MODES = ("off", "login", "open")
 BUTTONS = (("judge_right", "Judge right", "1"), ("too_harsh", "Too harsh", "2"),
            ("too_lenient", "Too lenient", "3"), ("unsure", "Unsure", "4"))
 LABELS = {v: label for v, label, _ in BUTTONS} | {"retracted": "Retracted"}
-STATES = ("not yet reviewed", "reviewed", "disputed", "judge right", "judge too harsh",
-          "judge too lenient")
+STATES = ("not yet reviewed", "disputed", "judge right", "judge too harsh", "judge too lenient",
+          "unsure")
+STATE_LIMIT = 200
 
 
 def mode() -> str:
@@ -185,3 +186,30 @@ def pick_and_review(rows: pd.DataFrame, key: str = "copies") -> None:
         record = ui.run("audit_record", record_id=rid) if rid else None
         if record is not None and not record.empty:
             verdict_panel(record.iloc[0], key=key)
+
+
+def ids_in_state(latest: pd.DataFrame, state: str) -> tuple[list[str], bool]:
+    """(ids, exclude) selecting rows in a review state: "not yet reviewed" excludes every
+    reviewed id; "disputed" is rows whose reviewers differ; else any reviewer said so."""
+    if state == "not yet reviewed":
+        return sorted(latest.judge_record_id.unique()), True
+    if state == "disputed":
+        n = latest.groupby("judge_record_id").verdict.nunique()
+        return sorted(n[n > 1].index), False
+    verdict = {"judge right": "judge_right", "judge too harsh": "too_harsh",
+               "judge too lenient": "too_lenient", "unsure": "unsure"}[state]
+    return sorted(latest[latest.verdict == verdict].judge_record_id.unique()), False
+
+
+def state_filter(filters: dict) -> None:
+    """On Review: the filtered rows in one review state (URL ?rstate=…), each linking to its record."""
+    if mode() == "off":
+        return
+    state = st.pills("Review state", STATES, key="rstate", bind="query-params")
+    if not state:
+        return
+    ids, exclude = ids_in_state(reviewed_ids(), state)
+    rows = ui.run("audit_rows_by_review_state", ids=ids, exclude=exclude, limit=STATE_LIMIT, **filters)
+    st.markdown(f"Rows **{ui.md_literal(state)}** under the current filters"
+                + (f" (the first {STATE_LIMIT})" if len(rows) == STATE_LIMIT else "") + ":")
+    ui.table(ui.with_record_links(with_state(rows)), placeholder="n/a", column_config=ui.RECORD_LINK)

@@ -53,6 +53,7 @@ texts = audit_rows.snapshot_texts(ui.run, rows.judge_record_id.tolist()) if has_
 shown = reviews_view.with_state(audit_rows.with_snippets(rows, texts) if has_snapshot else rows)
 last = pos.first + len(rows) - 1
 reviews_view.progress(filters, total)
+reviews_view.state_filter(filters)
 st.markdown(f"**{total:,}** rows match; showing {min(pos.first, last):,}–{max(last, 0):,}. "
             "Select a row (or pick it below) to open it at the top of the page.")
 picked = ui.table(shown.assign(target_language=shown.target_language.map(language_name)),

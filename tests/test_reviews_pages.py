@@ -105,3 +105,30 @@ def test_exact_copies_records_a_verdict_with_a_tag(state):
     assert stored[["reviewer", "judge_record_id", "verdict", "tags"]].values.tolist() == [
         ["Bea", rid, "judge_right", json.dumps(["name or number"])]]
     assert "Reviewed 1 of" in _progress(at)
+
+
+@pytest.mark.parametrize("state_name,expected", [("judge too harsh", ["r_harsh"]), ("disputed", ["r_both"]),
+                                                 ("judge right", ["r_both"])])
+def test_review_state_ids(state_name, expected):
+    from judgescope import reviews_view
+    import pandas as pd
+    latest = pd.DataFrame({"judge_record_id": ["r_harsh", "r_both", "r_both"],
+                           "verdict": ["too_harsh", "judge_right", "too_lenient"]})
+    assert reviews_view.ids_in_state(latest, state_name) == (expected, False)
+    assert reviews_view.ids_in_state(latest, "not yet reviewed") == (["r_both", "r_harsh"], True)
+
+
+def test_review_list_filters_by_review_state(state):
+    at = _open_review()
+    record = at.query_params["record"]
+    record = record[0] if isinstance(record, list) else record
+    at.text_input(key="reviewer_name_input").input("Ann").run()
+    at.button(key="review_verdict_too_harsh").click().run()
+    at.pills(key="rstate").set_value("judge too harsh").run()
+    assert not at.exception, [e.value for e in at.exception]
+    def state_table():
+        (frame,) = [f.value for f in at.dataframe if "Open" in f.value.columns]
+        return frame.astype(str).to_numpy().ravel().tolist()
+    assert record in state_table() and "too harsh" in state_table()
+    at.pills(key="rstate").set_value("not yet reviewed").run()
+    assert record not in state_table() and "not yet reviewed" in state_table()
