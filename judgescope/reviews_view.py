@@ -112,6 +112,7 @@ def verdict_panel(r: pd.Series, key: str = "review") -> None:
     if mode() == "off":
         return
     ctx = context(r)
+    sharing()
     st.markdown("**Reviewer verdicts**")
     existing = reviews.for_record(ctx["dataset"], ctx["judge_record_id"], state_path())
     for _, v in existing.iterrows():
@@ -143,6 +144,7 @@ def reviewed_ids(dataset: str | None = None) -> pd.DataFrame:
     """Latest verdicts of the active audit dataset (empty when reviewing is off)."""
     if mode() == "off":
         return pd.DataFrame(columns=list(reviews.COLUMNS))
+    sharing()  # the shared logs are merged once per process, before the first read
     loaded = ui.dataset_for("audit")
     return reviews.latest(state_path(), dataset or (loaded.spec.name if loaded else None))
 

@@ -132,3 +132,24 @@ def test_review_list_filters_by_review_state(state):
     assert record in state_table() and "too harsh" in state_table()
     at.pills(key="rstate").set_value("not yet reviewed").run()
     assert record not in state_table() and "not yet reviewed" in state_table()
+
+
+def test_hostile_notes_and_names_are_shown_as_text(state):
+    from test_reviews import HOSTILE as NOTES
+    at = _open_review()
+    record = at.query_params["record"]
+    record = record[0] if isinstance(record, list) else record
+    dataset = "xhotpotqa_v2_audit"
+    for kind, note in NOTES.items():
+        reviews.record(state, reviewer=f"<b>{kind}</b> [x](http://e.example)", collection="xhotpotqa",
+                       dataset=dataset, judge_record_id=record, verdict="unsure", note=note)
+    assert len(reviews.for_record(dataset, record, state)) == len(NOTES)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    html = " ".join(str(h.proto.body) for h in at.get("html"))
+    assert "&lt;script&gt;" in html and "<script>" not in html and "<img" not in html
+    assert "\u202e" not in html or "unicode-bidi:isolate" in html
+    assert "␀" in html  # the NUL drawn, not sent
+    markup = _markup(at)
+    assert "<b>" not in markup and "](http" not in markup
+    assert any("The whole text" in str(d.proto) for d in at.get("download_button"))  # the 1 MB note

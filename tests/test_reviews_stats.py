@@ -94,3 +94,12 @@ def test_cli_export_import_summary(tmp_path, capsys):
     assert set(got) == {"reviewed", "by_verdict", "judge_right_share", "ci", "reviewers"}
     assert got["reviewed"] == 2 and got["judge_right_share"] == 0.5
     assert cli.main(["reviews", "--state", b, "import", str(tmp_path / "missing.txt")]) == 2
+
+
+def test_review_storage_and_statistics_do_not_import_streamlit():
+    import subprocess
+    import sys
+    code = ("import sys; import judgescope.reviews, judgescope.reviews_stats, judgescope.reviews_hub, "
+            "judgescope.commands.reviews; print('streamlit' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
