@@ -18,6 +18,11 @@ from pathlib import Path
 from judgescope import export, reviews
 
 PATH_IN_REPO = "reviews"
+try:  # huggingface_hub speaks httpx: a refused connection is not an OSError
+    from httpx import HTTPError as _HttpxError
+    NETWORK_ERRORS: tuple = (OSError, _HttpxError)
+except ImportError:
+    NETWORK_ERRORS = (OSError,)
 PUSH_EVERY_MINUTES = 5
 
 

@@ -35,17 +35,20 @@ def state_path() -> Path:
 
 @st.cache_resource(show_spinner="Merging the shared review logs…")
 def _sharing(path: str):
-    return reviews_hub.start(Path(path))
+    """Started once per process; a failure is kept too, so pages do not retry the Hub each run."""
+    try:
+        return reviews_hub.start(Path(path)), None
+    except reviews_hub.NETWORK_ERRORS as err:
+        return None, type(err).__name__
 
 
 def sharing():
-    """The Hub (or folder) sharing of this process, started once; None when not configured."""
-    try:
-        return _sharing(str(state_path()))
-    except (OSError, ValueError) as err:  # the Hub unreachable: review locally, say so
-        st.warning(f"Shared reviews are unavailable ({type(err).__name__}); verdicts are kept "
-                   "on this server only.")
-        return None
+    """The Hub (or folder) sharing of this process; None when not configured or unreachable."""
+    share, error = _sharing(str(state_path()))
+    if error:
+        st.warning(f"Shared reviews are unavailable ({error}); verdicts are kept on this server "
+                   "only until it restarts with the Hub reachable.")
+    return share
 
 
 def _login_configured() -> bool:

@@ -2,6 +2,7 @@
 Reviews page with verdicts of two reviewers."""
 
 import json
+import threading
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -153,3 +154,21 @@ def test_hostile_notes_and_names_are_shown_as_text(state):
     markup = _markup(at)
     assert "<b>" not in markup and "](http" not in markup
     assert any("The whole text" in str(d.proto) for d in at.get("download_button"))  # the 1 MB note
+
+
+def test_a_verdict_on_review_reaches_the_shared_target(state, tmp_path, monkeypatch):
+    import pandas as pd
+    from judgescope import reviews_hub
+    remote = tmp_path / "remote"
+    other = tmp_path / "other.sqlite"
+    reviews.record(other, reviewer="Zed", collection="xhotpotqa", dataset="xhotpotqa_v2_audit",
+                   judge_record_id="elsewhere", verdict="unsure")
+    reviews_hub.write_outbox(other, remote / reviews_hub.PATH_IN_REPO, threading.Lock())
+    monkeypatch.setenv("JUDGESCOPE_REVIEWS_REPO", f"file://{remote}")
+    at = _open_review()
+    assert "Zed" in reviews.log(state).reviewer.tolist()  # merged on start
+    at.text_input(key="reviewer_name_input").input("Ann").run()
+    at.button(key="review_verdict_judge_right").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    outbox = state.parent / "outbox" / f"{reviews_hub.instance_id(state)}.parquet"
+    assert "Ann" in pd.read_parquet(outbox).reviewer.tolist()  # what the scheduler uploads
