@@ -80,11 +80,16 @@ def test_reviews_page_shows_progress_share_and_disagreement(state):
             "language": "th", "unit": "answer", "score": 10.0}
     for who, verdict in (("ann", "judge_right"), ("bob", "too_harsh")):
         reviews.record(state, reviewer=who, verdict=verdict, note="<i>n</i>", **base)
+    reviews.record(state, reviewer="ann", verdict="unsure", revision="oldrev",
+                   **dict(base, judge_record_id="gone-1"))
     dataset = reviews.log(state).dataset.iloc[0]
     at.switch_page("pages/reviews.py").run()
     assert not at.exception, [e.value for e in at.exception]
     metrics = {m.label: m.value for m in at.metric}
-    assert metrics["Reviewers"] == "2" and metrics["Reviewed rows"] == "1", (metrics, dataset)
+    assert metrics["Reviewers"] == "2" and metrics["Reviewed rows"] == "2", (metrics, dataset)
+    assert metrics["Judge right"] == "n/a"  # the one decisive row is a tie: no reviewer call
+    cells = [v for d in at.dataframe for v in d.value.astype(str).to_numpy().ravel()]
+    assert "from revision oldrev, row changed or gone" in cells
     assert "disagree" in _markup(at) or at.subheader
     frames = [d.value for d in at.dataframe]
     assert any(record in f.astype(str).to_numpy().ravel().tolist() for f in frames)
@@ -172,3 +177,16 @@ def test_a_verdict_on_review_reaches_the_shared_target(state, tmp_path, monkeypa
     assert not at.exception, [e.value for e in at.exception]
     outbox = state.parent / "outbox" / f"{reviews_hub.instance_id(state)}.parquet"
     assert "Ann" in pd.read_parquet(outbox).reviewer.tolist()  # what the scheduler uploads
+
+
+@pytest.mark.parametrize("setting,says", [("off", "switched off"), ("open", "No reviewer has recorded"),
+                                          ("nonsense", "switched off")])
+def test_reviews_page_when_off_or_empty(state, monkeypatch, setting, says):
+    monkeypatch.setenv("JUDGESCOPE_REVIEWS", setting)
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["collection"] = "xhotpotqa"
+    at.run()
+    at.switch_page("pages/reviews.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert says in " ".join(i.value for i in at.info)
+    assert not at.metric
