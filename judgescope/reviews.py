@@ -41,7 +41,7 @@ def default_path() -> Path:
 
 _V1 = """
 CREATE TABLE reviews (
-  review_id TEXT PRIMARY KEY, reviewer TEXT NOT NULL, created_at TEXT NOT NULL,
+  review_id TEXT PRIMARY KEY NOT NULL, reviewer TEXT NOT NULL, created_at TEXT NOT NULL,
   collection TEXT NOT NULL, dataset TEXT NOT NULL, revision TEXT,
   judge_record_id TEXT NOT NULL, source_sha256 TEXT, candidate_sha256 TEXT,
   verdict TEXT NOT NULL CHECK (verdict IN ('judge_right','too_harsh','too_lenient','unsure','retracted')),
@@ -233,12 +233,18 @@ def merge_logs(*logs: pd.DataFrame) -> pd.DataFrame:
             .sort_values(["created_at", "review_id"], kind="stable").reset_index(drop=True))
 
 
+REQUIRED = ("review_id", "reviewer", "created_at", "collection", "dataset", "judge_record_id", "verdict")
+
+
 def check_log(frame: pd.DataFrame, source: str = "the log") -> pd.DataFrame:
-    """A log read from a file, checked: the required columns present, verdicts known."""
-    missing = [c for c in ("review_id", "reviewer", "created_at", "collection", "dataset",
-                           "judge_record_id", "verdict") if c not in frame.columns]
+    """A log read from a file, checked: the required columns present and filled, verdicts known."""
+    missing = [c for c in REQUIRED if c not in frame.columns]
     if missing:
         raise ValueError(f"{source}: missing column(s) {', '.join(missing)}")
+    for col in REQUIRED:
+        empty = frame[frame[col].isna() | (frame[col].astype(str).str.strip() == "")]
+        if len(empty):
+            raise ValueError(f"{source}: row {empty.index[0]} has no {col}")
     bad = frame[~frame.verdict.isin(VERDICTS)]
     if len(bad):
         raise ValueError(f"{source}: row {bad.index[0]} has verdict {bad.verdict.iloc[0]!r}, "

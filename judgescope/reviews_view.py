@@ -20,6 +20,7 @@ LABELS = {v: label for v, label, _ in BUTTONS} | {"retracted": "Retracted"}
 STATES = ("not yet reviewed", "disputed", "judge right", "judge too harsh", "judge too lenient",
           "unsure")
 STATE_LIMIT = 200
+NOTE_MAX_CHARS = 1 << 20  # a bound on what one request carries; notes are shown bounded anyway
 
 
 def mode() -> str:
@@ -133,7 +134,7 @@ def verdict_panel(r: pd.Series, key: str = "review") -> None:
     if not who:
         return
     st.pills("Tags", reviews.TAGS, selection_mode="multi", key=f"{key}_tags")
-    st.text_area("Note (optional)", key=f"{key}_note", height=80)
+    st.text_area("Note (optional)", key=f"{key}_note", height=80, max_chars=NOTE_MAX_CHARS)
     cols = st.columns(len(BUTTONS) + 1)
     for col, (verdict, label, short) in zip(cols, BUTTONS):
         col.button(label, key=f"{key}_verdict_{verdict}", shortcut=short, on_click=_save,

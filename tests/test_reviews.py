@@ -181,6 +181,10 @@ def test_bad_logs_and_values_are_refused(db):
         _review(tags=["nice"])
     with pytest.raises(ValueError, match="missing column"):
         reviews.import_frame(pd.DataFrame({"review_id": ["x"]}), db)
+    blank = pd.DataFrame([_review(), _review(1)]).assign(review_id=["ok", None])
+    with pytest.raises(ValueError, match="row 1 has no review_id"):  # would defeat idempotence
+        reviews.import_frame(blank, db)
+    assert reviews.log(db).empty
 
 
 def test_busy_database_is_retried_not_surfaced(db):
