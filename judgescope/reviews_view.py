@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from judgescope import reviews, reviews_hub, ui
+from judgescope import reviews, reviews_hub, reviews_stats, ui
 
 MODES = ("off", "login", "open")
 # Keys 1-4 (r and c are Streamlit's own; j and k move through the list).
@@ -119,11 +119,15 @@ def verdict_panel(r: pd.Series, key: str = "review") -> None:
     sharing()
     st.markdown("**Reviewer verdicts**")
     existing = reviews.for_record(ctx["dataset"], ctx["judge_record_id"], state_path())
-    for _, v in existing.iterrows():
+    now = pd.DataFrame([{"judge_record_id": ctx["judge_record_id"], "source_text_sha256":
+                         ctx["source_sha256"], "candidate_text_sha256": ctx["candidate_sha256"]}])
+    stale = reviews_stats.changed_or_gone(existing, now)
+    for i, v in existing.iterrows():
         tags = ", ".join(json.loads(v["tags"] or "[]"))
         st.markdown(f"{ui.md_literal(v['reviewer'], 80)} · **{LABELS[v['verdict']]}**"
                     + (f" · {ui.md_literal(tags)}" if tags else "")
-                    + f" · {ui.md_literal(v['created_at'][:16].replace('T', ' '))} UTC")
+                    + f" · {ui.md_literal(v['created_at'][:16].replace('T', ' '))} UTC"
+                    + (f" · *{ui.md_literal(stale[i], 200)}*" if stale[i] else ""))
         if v["note"]:
             ui.text_block(v["note"])
     if existing.empty:

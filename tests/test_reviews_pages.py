@@ -63,6 +63,18 @@ def test_a_verdict_recorded_on_review_is_stored_and_shown_as_text(state):
     assert "Reviewed 1 of" in _progress(again)
     assert "Too harsh" in _markup(again) and "<script>" not in _markup(again)
     assert "**bold**" in html  # markdown shown as typed, not rendered
+    assert "changed or gone" not in _markup(again)  # reviewed on this very row
+
+
+def test_a_review_of_an_earlier_version_of_the_row_says_so(state):
+    at = _open_review()
+    record = at.query_params["record"]
+    record = record[0] if isinstance(record, list) else record
+    reviews.record(state, reviewer="old", collection="xhotpotqa", dataset="xhotpotqa_v2_audit",
+                   judge_record_id=record, verdict="too_lenient", revision="abc123",
+                   source_sha256="0" * 64, candidate_sha256="1" * 64)
+    at.run()
+    assert "from revision abc123, row changed or gone" in _markup(at).replace("\\", "")
 
 
 def test_login_mode_without_login_records_nothing(state, monkeypatch):
