@@ -163,7 +163,8 @@ def progress(filters: dict, total: int) -> None:
         return
     ids = sorted(reviewed_ids().judge_record_id.unique().tolist())
     k = int(ui.run("audit_reviewed_count", ids=ids, **filters)["rows"].iloc[0]) if ids else 0
-    st.progress(k / total if total else 0.0, text=f"Reviewed {k:,} of {total:,} rows under the current filters")
+    st.progress(k / total if total else 0.0,
+                text=f"Reviewed {k:,} of {total:,} rows under the current filters")
 
 
 def with_state(rows: pd.DataFrame) -> pd.DataFrame:

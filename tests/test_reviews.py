@@ -80,7 +80,8 @@ def test_migration_from_version_1_keeps_rows(db):
     old = reviews.latest(db)
     assert old.review_id.tolist() == ["old"] and old.language.isna().all()
     reviews.append(_review(3, language="th", unit="answer", score=12.0), db)
-    assert reviews.latest(db).set_index("review_id").at[reviews.latest(db).review_id.iloc[-1], "score"] == 12.0
+    new = reviews.latest(db).set_index("judge_record_id")
+    assert new.at["r3", "score"] == 12.0 and new.at["r3", "language"] == "th"
 
 
 @pytest.mark.parametrize("name", sorted(HOSTILE))

@@ -35,6 +35,11 @@ def _open_review(record=None):
     return at
 
 
+def _record_id(at) -> str:
+    value = at.query_params["record"]
+    return value[0] if isinstance(value, list) else value
+
+
 def _progress(at) -> str:
     return " ".join(p.proto.text for p in at.get("progress"))
 
@@ -45,7 +50,7 @@ def _markup(at) -> str:
 
 def test_a_verdict_recorded_on_review_is_stored_and_shown_as_text(state):
     at = _open_review()
-    record = at.query_params["record"][0] if isinstance(at.query_params["record"], list) else at.query_params["record"]
+    record = _record_id(at)
     assert "Reviewed 0 of" in _progress(at)
     at.text_input(key="reviewer_name_input").input("Ann").run()
     at.text_area(key="review_note").input(HOSTILE).run()
@@ -53,7 +58,8 @@ def test_a_verdict_recorded_on_review_is_stored_and_shown_as_text(state):
     at.button(key="review_verdict_too_harsh").click().run()
     assert not at.exception, [e.value for e in at.exception]
     stored = reviews.log(state)
-    assert stored[["reviewer", "judge_record_id", "verdict"]].values.tolist() == [["Ann", record, "too_harsh"]]
+    assert stored[["reviewer", "judge_record_id", "verdict"]].values.tolist() == [
+        ["Ann", record, "too_harsh"]]
     assert stored.note.iloc[0] == HOSTILE and stored.dataset.iloc[0] and stored.revision.iloc[0]
     assert at.text_area(key="review_note").value == ""  # cleared for the next row
     # A new session (reload, another browser) finds it; the note is an escaped text block.
@@ -68,8 +74,7 @@ def test_a_verdict_recorded_on_review_is_stored_and_shown_as_text(state):
 
 def test_a_review_of_an_earlier_version_of_the_row_says_so(state):
     at = _open_review()
-    record = at.query_params["record"]
-    record = record[0] if isinstance(record, list) else record
+    record = _record_id(at)
     reviews.record(state, reviewer="old", collection="xhotpotqa", dataset="xhotpotqa_v2_audit",
                    judge_record_id=record, verdict="too_lenient", revision="abc123",
                    source_sha256="0" * 64, candidate_sha256="1" * 64)
@@ -86,8 +91,7 @@ def test_login_mode_without_login_records_nothing(state, monkeypatch):
 
 def test_reviews_page_shows_progress_share_and_disagreement(state):
     at = _open_review()
-    record = at.query_params["record"]
-    record = record[0] if isinstance(record, list) else record
+    record = _record_id(at)
     base = {"collection": "xhotpotqa", "dataset": "xhotpotqa_v2_audit", "judge_record_id": record,
             "language": "th", "unit": "answer", "score": 10.0}
     for who, verdict in (("ann", "judge_right"), ("bob", "too_harsh")):
@@ -138,8 +142,7 @@ def test_review_state_ids(state_name, expected):
 
 def test_review_list_filters_by_review_state(state):
     at = _open_review()
-    record = at.query_params["record"]
-    record = record[0] if isinstance(record, list) else record
+    record = _record_id(at)
     at.text_input(key="reviewer_name_input").input("Ann").run()
     at.button(key="review_verdict_too_harsh").click().run()
     at.pills(key="rstate").set_value("judge too harsh").run()
@@ -155,8 +158,7 @@ def test_review_list_filters_by_review_state(state):
 def test_hostile_notes_and_names_are_shown_as_text(state):
     from test_reviews import HOSTILE as NOTES
     at = _open_review()
-    record = at.query_params["record"]
-    record = record[0] if isinstance(record, list) else record
+    record = _record_id(at)
     dataset = "xhotpotqa_v2_audit"
     for kind, note in NOTES.items():
         reviews.record(state, reviewer=f"<b>{kind}</b> [x](http://e.example)", collection="xhotpotqa",
