@@ -52,6 +52,8 @@ PAGES: tuple[PageSpec, ...] = (
        "the explanation themes of a judge audit"),
     _p("exact_copies", "Exact copies", "content_copy", "Translation audit", ("audit",),
        "exact copies of the source in a judge audit"),
+    _p("reviews", "Reviews", "reviews", "Translation audit", ("audit",),
+       "the reviewers' verdicts on a judge audit"),
     _p("provenance", "Provenance", "history_edu", "Translation audit", ("audit",),
        "the provenance of a judge audit's scores"),
     _p("compare", "Compare versions", "difference", "Translation audit",

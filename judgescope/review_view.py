@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from judgescope import audit_rows, ui
+from judgescope import audit_rows, reviews_view, ui
 from judgescope.schema import language_name
 from judgescope.ui import md_literal, run, table, text_block
 
@@ -69,6 +69,7 @@ def review_record(r: pd.Series, filters: dict, desc: bool, has_snapshot: bool) -
         text_block(r["judge_explanation"], "en", empty="(no explanation recorded)")
         with st.expander("Every field of this record"):
             table(audit_rows.record_fields(pd.DataFrame([r])), placeholder="not recorded")
+        reviews_view.verdict_panel(r)
 
 
 def review_export(filters: dict, has_snapshot: bool) -> pd.DataFrame:

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from judgescope import audit_rows, ui
+from judgescope import audit_rows, reviews_view, ui
 from judgescope.schema import language_name, sort_units
 
 ui.title("Exact copies of the source")
@@ -41,9 +41,10 @@ else:
 total = int(counts[(counts.target_language.isin(lang or langs)) & (counts.unit.isin(unit or units))]
             ["exact_copies"].sum())
 st.markdown(f"**{total:,}** exact copies match" + (f"; the first {limit:,} are listed." if total > limit else "."))
-ui.table(ui.with_record_links(rows), placeholder="n/a", column_config={**ui.RECORD_LINK,
+ui.table(ui.with_record_links(reviews_view.with_state(rows)), placeholder="n/a", column_config={**ui.RECORD_LINK,
     "Explanation": st.column_config.TextColumn(width="large"),
     "Candidate text": st.column_config.TextColumn(width="medium")})
+reviews_view.pick_and_review(rows)
 ui.export_buttons(rows, "exact_copies", {"languages": lang, "units": unit, "limit": limit})
 if lang or unit:
     st.page_link("pages/review.py", label="Review these languages and units", icon=":material/rate_review:",

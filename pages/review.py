@@ -3,7 +3,7 @@ and the opened record at the top with previous / next through the filtered list.
 
 import streamlit as st
 
-from judgescope import audit_rows, pager, review_view, ui
+from judgescope import audit_rows, pager, review_view, reviews_view, ui
 from judgescope.schema import language_name, sort_units
 
 ORDERS = ["lowest first", "highest first"]
@@ -50,8 +50,10 @@ if pos.after is None:
 total = audit_rows.review_count(ui.run, filters)
 rows = audit_rows.review_page(ui.run, filters, pos.after or pager.start(desc), desc, PAGE_SIZE)
 texts = audit_rows.snapshot_texts(ui.run, rows.judge_record_id.tolist()) if has_snapshot else None
-shown = audit_rows.with_snippets(rows, texts) if has_snapshot else rows
+shown = reviews_view.with_state(audit_rows.with_snippets(rows, texts) if has_snapshot else rows)
 last = pos.first + len(rows) - 1
+reviews_view.progress(filters, total)
+reviews_view.state_filter(filters)
 st.markdown(f"**{total:,}** rows match; showing {min(pos.first, last):,}–{max(last, 0):,}. "
             "Select a row (or pick it below) to open it at the top of the page.")
 picked = ui.table(shown.assign(target_language=shown.target_language.map(language_name)),

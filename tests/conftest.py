@@ -14,6 +14,9 @@ REALDATA = SHARED / "realdata"
 os.environ["JUDGESCOPE_CACHE"] = tempfile.mkdtemp(prefix="judgescope-test-cache-")
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ.pop("JUDGESCOPE_SOURCES", None)
+os.environ["JUDGESCOPE_STATE"] = os.path.join(tempfile.mkdtemp(prefix="judgescope-test-state-"),
+                                              "reviews.sqlite")  # never the user's reviews
+os.environ.pop("JUDGESCOPE_REVIEWS_REPO", None)
 
 
 @pytest.fixture

@@ -1,0 +1,69 @@
+"""Reviews: the reviewers' verdicts on this audit — progress, agreement among reviewers, the
+judge against its reviewers, disagreements, reviews of rows since changed, and the log."""
+
+import streamlit as st
+
+from judgescope import reviews_stats, reviews_view, ui
+from judgescope.schema import language_name
+
+ui.title("Reviews")
+if reviews_view.mode() == "off":
+    st.info("Reviewing is switched off on this deployment (JUDGESCOPE_REVIEWS=off).")
+    st.stop()
+reviews_view.sharing()
+latest = reviews_view.reviewed_ids()
+if latest.empty:
+    st.info("No reviewer has recorded a verdict on this audit yet: open a row on Review to give one.")
+    st.page_link("pages/review.py", label="Review", icon=":material/rate_review:",
+                 query_params={"collection": ui.collection_name()})
+    st.stop()
+out, agree = reviews_stats.summary(latest), reviews_stats.agreement(latest)
+share, ci = out["judge_right_share"], out["ci"]
+m = st.columns(4)
+m[0].metric("Reviewed rows", f"{out['reviewed']:,}")
+m[1].metric("Reviewers", len(out["reviewers"]))
+m[2].metric("Judge right", "n/a" if share is None else f"{share:.0%}",
+            help="Share of rows with a reviewer call where the call is “judge right”.")
+m[3].metric("Reviewer agreement", "n/a" if agree["kappa"] is None else f"{agree['kappa']:.2f}",
+            help=f"{agree['method'] or 'κ'} over {agree['rows']:,} rows reviewed by two or more.")
+if share is not None:
+    st.caption(f"Judge right on {share:.1%} of {ci['rows']:,} rows (95% {ci['method']} interval "
+               f"{ci['low']:.1%}–{ci['high']:.1%}). A row's reviewer call is the strict majority "
+               "of its judge right / too harsh / too lenient verdicts; unsure verdicts and ties "
+               "leave it out.")
+
+st.subheader("Progress per language × unit")
+prog = reviews_stats.progress(latest, ui.audit_counts())
+ui.table(prog.assign(target_language=prog.target_language.map(language_name)),
+         column_config={"Share": st.column_config.ProgressColumn(min_value=0, max_value=1, format="percent")})
+
+st.subheader(f"The judge against its reviewers: rows scored below {reviews_stats.LOW_SCORE}")
+by_lang = reviews_stats.judge_share_by_language(latest)
+ui.table(by_lang.assign(language=by_lang.language.map(language_name)), placeholder="n/a")
+st.caption("Share of reviewed low-score rows whose reviewer call is “judge right”, with its "
+           "Wilson score 95% interval, per target language.")
+
+st.subheader("Rows where reviewers disagree")
+disputed = reviews_stats.disagreements(latest)
+if disputed.empty:
+    st.caption("No row has verdicts that differ.")
+else:
+    ui.table(ui.with_record_links(disputed), column_config=ui.RECORD_LINK)
+
+notes = reviews_stats.changed_or_gone(latest, ui.run("audit_record_digests",
+                                                     ids=sorted(latest.judge_record_id.unique())))
+stale = latest[notes.notna()].assign(status=notes[notes.notna()])
+st.subheader("Reviews of rows that changed or are gone")
+if stale.empty:
+    st.caption("Every review was made on the row as it is in this revision.")
+else:
+    ui.table(stale[["judge_record_id", "reviewer", "verdict", "status", "note"]])
+
+st.subheader("Export")
+log = reviews_view.log()
+filters = {"dataset": latest.dataset.iloc[0]}
+st.markdown(f"The whole review log of this audit ({len(log):,} rows, retractions included):")
+ui.export_buttons(log, "reviews_log", filters)
+st.markdown("As a `calibration_judgements` table (the audit judge's low/high call and each "
+            "reviewer's implied call, per row):")
+ui.export_buttons(reviews_stats.calibration_table(latest), "reviews_calibration_judgements", filters)

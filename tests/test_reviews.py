@@ -1,0 +1,197 @@
+"""Issue #18: the reviews log — durable under concurrency and SIGKILL, append-only, migrated,
+hostile text stored as given, import / merge idempotent, CSV export formula-safe."""
+
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from judgescope import reviews
+
+ROOT = Path(__file__).resolve().parent.parent
+HOSTILE = {
+    "html": "<b>bold</b><img src=x onerror=alert(1)>",
+    "script": "<script>alert('x')</script>",
+    "markdown": "**bold** [link](http://evil.example) ![img](http://evil.example/x.png) $x^2$",
+    "rtl": "abc\u202edcba\u202c after",
+    "nul": "before\x00after",
+    "formula": "=HYPERLINK(\"http://evil.example\",\"x\")",
+    "big": "ข" * (1 << 20),
+}
+
+
+def _review(i=0, reviewer="ann", verdict="judge_right", **kw):
+    return reviews.new_review(reviewer=reviewer, collection="c", dataset="d",
+                              judge_record_id=f"r{i}", verdict=verdict, **kw)
+
+
+@pytest.fixture
+def db(tmp_path):
+    return tmp_path / "state" / "reviews.sqlite"
+
+
+def test_pragmas_and_schema(db):
+    con = reviews.open_db(db)
+    assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert con.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    assert reviews.schema_version(con) == reviews.SCHEMA_VERSION
+
+
+def test_append_only_rows_cannot_be_updated_or_deleted(db):
+    reviews.append(_review(), db)
+    con = sqlite3.connect(db)
+    for sql in ("UPDATE reviews SET verdict = 'too_harsh'", "DELETE FROM reviews"):
+        with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+            con.execute(sql)
+    assert reviews.log(db).verdict.tolist() == ["judge_right"]
+
+
+def test_latest_per_reviewer_and_retraction(db):
+    for verdict in ("judge_right", "too_harsh"):
+        reviews.append(_review(1, "ann", verdict), db)
+    reviews.append(_review(1, "bob", "too_lenient"), db)
+    reviews.append(_review(2, "bob", "judge_right"), db)
+    reviews.append(_review(2, "bob", "retracted"), db)
+    latest = reviews.latest(db).sort_values("reviewer")
+    assert latest[["reviewer", "judge_record_id", "verdict"]].values.tolist() == [
+        ["ann", "r1", "too_harsh"], ["bob", "r1", "too_lenient"]]
+    assert len(reviews.log(db)) == 5  # nothing replaced: every verdict is a row
+    assert reviews.for_record("d", "r2", db).empty
+
+
+def test_migration_from_version_1_keeps_rows(db):
+    db.parent.mkdir(parents=True)
+    con = sqlite3.connect(db)
+    con.executescript(reviews.MIGRATIONS[1] + "CREATE TABLE schema_version (version INTEGER PRIMARY KEY,"
+                      " applied_at TEXT NOT NULL); INSERT INTO schema_version VALUES (1, 'then');")
+    con.execute("INSERT INTO reviews (review_id, reviewer, created_at, collection, dataset, "
+                "judge_record_id, verdict) VALUES ('old', 'ann', '2025', 'c', 'd', 'r9', 'unsure')")
+    con.commit()
+    con.close()
+    con = reviews.open_db(db)
+    assert reviews.schema_version(con) == 2
+    assert [r[0] for r in con.execute("SELECT version FROM schema_version ORDER BY 1")] == [1, 2]
+    old = reviews.latest(db)
+    assert old.review_id.tolist() == ["old"] and old.language.isna().all()
+    reviews.append(_review(3, language="th", unit="answer", score=12.0), db)
+    new = reviews.latest(db).set_index("judge_record_id")
+    assert new.at["r3", "score"] == 12.0 and new.at["r3", "language"] == "th"
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_hostile_notes_are_stored_as_given(db, name):
+    reviews.append(_review(note=HOSTILE[name]), db)
+    assert reviews.log(db).note.iloc[0] == HOSTILE[name]
+
+
+def test_twenty_concurrent_writers_lose_nothing(db):
+    reviews.open_db(db).close()
+    acked, errors, stop = [], [], time.monotonic() + 4.0
+
+    def writer(n):
+        i = 0
+        while time.monotonic() < stop:
+            try:
+                acked.append(reviews.append(_review(i, reviewer=f"w{n}", verdict="unsure"), db))
+            except Exception as err:  # any error reaching a writer fails the test
+                errors.append(repr(err))
+            i += 1
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(20)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors[:3]
+    stored = set(reviews.log(db).review_id)
+    assert len(acked) > 100 and set(acked) <= stored
+    assert reviews.integrity_ok(db)
+
+
+_KILLED_WRITER = """
+import sys
+from judgescope import reviews
+path = sys.argv[1]
+i = 0
+while True:
+    row = reviews.new_review(reviewer="k", collection="c", dataset="d", judge_record_id=f"r{i}",
+                             verdict="judge_right", note="n" * (i % 500))
+    reviews.append(row, path)
+    print(row["review_id"], flush=True)  # acknowledged only after the commit returned
+    i += 1
+"""
+
+
+def test_sigkill_during_writes_keeps_every_acknowledged_verdict(db):
+    proc = subprocess.Popen([sys.executable, "-c", _KILLED_WRITER, str(db)], cwd=ROOT,
+                            stdout=subprocess.PIPE, text=True)
+    acked = []
+    for line in proc.stdout:
+        acked.append(line.strip())
+        if len(acked) >= 150:
+            break
+    proc.send_signal(signal.SIGKILL)
+    rest = proc.stdout.read()
+    proc.wait()
+    acked += [x for x in rest.splitlines()[:-1]]  # the last line may be cut by the kill
+    assert proc.returncode == -signal.SIGKILL
+    assert reviews.integrity_ok(db)
+    assert set(acked) <= set(reviews.log(db).review_id)
+
+
+def test_import_is_idempotent_and_merge_dedupes(db, tmp_path):
+    a = pd.DataFrame([_review(i, "ann") for i in range(3)])
+    b = pd.DataFrame([_review(i, "bob") for i in range(2)])
+    merged = reviews.merge_logs(a, b, a.iloc[:2])
+    assert len(merged) == 5 and merged.review_id.is_unique
+    assert reviews.merge_logs(merged, b).equals(merged)
+    a.to_parquet(tmp_path / "a.parquet")
+    assert reviews.import_file(tmp_path / "a.parquet", db) == 3
+    assert reviews.import_file(tmp_path / "a.parquet", db) == 0
+    assert reviews.import_frame(merged, db) == 2
+    assert len(reviews.log(db)) == 5
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".csv"])
+def test_export_round_trip(db, tmp_path, suffix):
+    reviews.append(_review(note="plain note", tags=["other"], score=40.0), db)
+    reviews.append(_review(1, note=HOSTILE["formula"]), db)
+    out = tmp_path / f"log{suffix}"
+    assert reviews.export_file(out, db) == 2
+    back = reviews.read_file(out)
+    assert set(back.review_id) == set(reviews.log(db).review_id)
+    if suffix == ".csv":
+        assert "'=HYPERLINK" in out.read_text(encoding="utf-8")
+    else:
+        assert HOSTILE["formula"] in back.note.tolist()
+    other = tmp_path / "other.sqlite"
+    assert reviews.import_file(out, other) == 2 and reviews.import_file(out, other) == 0
+
+
+def test_bad_logs_and_values_are_refused(db):
+    with pytest.raises(ValueError, match="verdict"):
+        _review(verdict="fine")
+    with pytest.raises(ValueError, match="reviewer"):
+        _review(reviewer="  ")
+    with pytest.raises(ValueError, match="tags"):
+        _review(tags=["nice"])
+    with pytest.raises(ValueError, match="missing column"):
+        reviews.import_frame(pd.DataFrame({"review_id": ["x"]}), db)
+    blank = pd.DataFrame([_review(), _review(1)]).assign(review_id=["ok", None])
+    with pytest.raises(ValueError, match="row 1 has no review_id"):  # would defeat idempotence
+        reviews.import_frame(blank, db)
+    assert reviews.log(db).empty
+
+
+def test_busy_database_is_retried_not_surfaced(db):
+    reviews.open_db(db).close()
+    holder = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
+    holder.execute("BEGIN EXCLUSIVE")
+    threading.Timer(2.5, holder.rollback).start()  # longer than the 2 s busy timeout
+    reviews.append(_review(), db)
+    assert len(reviews.log(db)) == 1
