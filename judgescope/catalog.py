@@ -17,6 +17,7 @@ from judgescope.cache import (cache_root, damage, parquet_ok, redact, seal, spil
 from judgescope.cache import ensure as _ensure
 from judgescope.build import (BUILD_MEMORY, ROW_GROUP_ROWS, SCORED_KINDS,  # noqa: F401 (re-exported)
                               SNAPSHOT_DIGESTS, build_dataset, safe_name, write_counts)
+from judgescope.kinds import detect_resolved
 from judgescope.layout import ResolvedFiles, resolve_local
 from judgescope.schema import SCHEMAS
 from judgescope.sources import DatasetSpec, Manifest, SourceError, load_manifest
@@ -128,6 +129,8 @@ def load_dataset(spec: DatasetSpec, expected: dict | None = None) -> Loaded:
         return Loaded(spec, None, spec.problem)
     try:
         resolved = resolve(spec)
+        if not spec.kind:  # the schema decides: exactly one kind fits, or each candidate is named
+            spec.kind = detect_resolved(resolved, spec.name, spec.form)
         files = file_records(spec, resolved, expected or {})
         key = hashlib.sha256(json.dumps(
             [BUILD_VERSION, __version__, build_code_sha256(), spec.kind, spec.form, [e.__dict__ for e in spec.exclude],

@@ -187,7 +187,7 @@ def _dataset_spec(entry: dict, base: Path, index: int) -> DatasetSpec:
 
 
 def _check_spec(spec: DatasetSpec) -> None:
-    if spec.kind not in SCHEMAS:
+    if spec.kind and spec.kind not in SCHEMAS:  # no kind: detected from the columns on load
         raise SourceError(f"unknown kind {spec.kind!r}; known kinds: {', '.join(SCHEMAS)}",
                           dataset=spec.name)
     if bool(spec.path) == bool(spec.hub):

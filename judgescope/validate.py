@@ -32,6 +32,10 @@ def check_required(con, schema: Schema, dataset: str, file: str) -> None:
         if name not in present:
             raise SourceError(f"required column is missing (present: {', '.join(c for c in present if not c.startswith('_'))})",
                               dataset=dataset, file=file, column=name)
+    for group in schema.any_of:
+        if not set(group) & set(present):
+            raise SourceError(f"needs at least one of the columns {', '.join(group)}",
+                              dataset=dataset, file=file, column=group[0])
 
 
 # A number written as text: DuckDB's cast also accepts digit separators ("1_5" → 15), so text

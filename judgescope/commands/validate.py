@@ -13,7 +13,8 @@ from judgescope.sources import SourceError
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("sources", nargs="*", help="manifest dataset names, files or Hub-layout "
                    "folders (default: every dataset in the manifest)")
-    p.add_argument("--kind", choices=KINDS, help="kind of a file or folder given by path")
+    p.add_argument("--kind", choices=KINDS, help="kind of a file or folder given by path "
+                   "(default: the one kind whose required columns it has)")
     p.add_argument("--config")
     p.add_argument("--split")
     p.add_argument("--form", default="flat")
@@ -35,7 +36,7 @@ def run(args) -> int:
         rep = loaded.report
         print(f"{'OK' if not rep['rows_excluded'] else 'EXCLUDED':9} {loaded.spec.name}: "
               f"loaded {rep['rows_loaded']:,} = used {rep['rows_used']:,} + excluded "
-              f"{rep['rows_excluded']:,}")
+              f"{rep['rows_excluded']:,}  [{loaded.spec.kind}{'' if args.kind else ', detected' if name not in get_catalog().manifest.datasets else ''}]")
         for reason, count in rep["reasons"].items():
             print(f"          {count:>7,}  {reason}")
         if rep["rows_excluded"]:
