@@ -17,9 +17,9 @@ from judgescope.cache import (cache_root, damage, parquet_ok, redact, seal, spil
 from judgescope.cache import ensure as _ensure
 from judgescope.build import (BUILD_MEMORY, ROW_GROUP_ROWS, SCORED_KINDS,  # noqa: F401 (re-exported)
                               SNAPSHOT_DIGESTS, build_dataset, safe_name, write_counts)
+from judgescope.collection_notes import assign_roles, notices
 from judgescope.kinds import detect_resolved
 from judgescope.layout import ResolvedFiles, resolve_local
-from judgescope.schema import SCHEMAS
 from judgescope.sources import DatasetSpec, Manifest, SourceError, load_manifest
 
 # Bump when validation changes what it writes, so cached tables are rebuilt. The code that
@@ -277,16 +277,15 @@ class Catalog:
         return [self.dataset(n) for n in self.manifest.collections[collection].datasets]
 
     def roles(self, collection: str) -> dict[str, Loaded]:
-        """View name → dataset: the kind's role, `audit_previous` for the earlier version."""
+        """View name → dataset: the kind's role, `audit_previous` for the earlier version; a
+        second dataset of a kind is ignored and named (collection_notes.notices)."""
         coll = self.manifest.collections[collection]
-        roles: dict[str, Loaded] = {}
-        for loaded in self.collection_datasets(collection):
-            role = SCHEMAS[loaded.spec.kind].role if loaded.spec.kind in SCHEMAS else None
-            if loaded.spec.name == coll.previous:
-                role = "audit_previous"
-            if role and loaded.ok and role not in roles:
-                roles[role] = loaded
-        return roles
+        return assign_roles(self.collection_datasets(collection), coll.previous)[0]
+
+    def notices(self, collection: str) -> list[str]:
+        """The collection's unusable and ignored datasets, each in one sentence."""
+        coll = self.manifest.collections[collection]
+        return notices(self.collection_datasets(collection), coll.previous)
 
     def store(self, collection: str) -> db.Store:
         with _LOCK:

@@ -26,6 +26,10 @@ def run(args) -> int:
     for problem in [] if args.sources else get_catalog().manifest.problems:
         print(f"MANIFEST  {problem}")  # a manifest mistake is an unusable source
         worst = EXIT_UNUSABLE
+    for coll in [] if args.sources else get_catalog().manifest.collections:
+        for notice in get_catalog().notices(coll):
+            print(f"UNUSED    collection {coll}: {notice}")  # named, never silently left out
+            worst = max(worst, EXIT_PROBLEMS)
     for name in names:
         try:
             loaded = load_source(name, args.kind, args.config, args.split, args.form)
