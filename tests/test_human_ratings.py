@@ -87,3 +87,15 @@ def test_human_ratings_page_shows_the_real_agreement(mqm_manifest):
     labels = {m.label: m.value for m in at.metric}
     assert labels["Items"] == "1,040" and labels["Raters"] == "10"
     assert labels["α · mqm (interval)"].startswith("0.53")
+
+
+def test_cli_agreement_on_the_real_file_without_flags(realdata, tmp_path, capsys):
+    from judgescope.cli import main
+
+    out = tmp_path / "agreement.json"
+    assert main(["agreement", str(realdata / MQM), "--json", str(out), "--resamples", "50"]) == 0
+    printed = capsys.readouterr().out
+    assert "1,040 items, 10 raters, 3,120 ratings" in printed
+    assert "Krippendorff's alpha, mqm (interval): 0.5331" in printed
+    result = json.loads(out.read_text(encoding="utf-8"))
+    assert sum(r["ratings"] for r in result["per_rater"]) == 3120
