@@ -27,15 +27,19 @@ def columns_of(con, table: str) -> dict[str, str]:
 
 
 def check_required(con, schema: Schema, dataset: str, file: str) -> None:
-    present = columns_of(con, "raw")
-    for name in schema.required:
-        if name not in present:
-            raise SourceError(f"required column is missing (present: {', '.join(c for c in present if not c.startswith('_'))})",
-                              dataset=dataset, file=file, column=name)
-    for group in schema.any_of:
-        if not set(group) & set(present):
-            raise SourceError(f"needs at least one of the columns {', '.join(group)}",
-                              dataset=dataset, file=file, column=group[0])
+    """Every required column (and one-of group) the data lacks, named at once, with the kinds
+    the data does fit."""
+    from judgescope.kinds import candidates, missing_columns
+
+    present = [c for c in columns_of(con, "raw") if not c.startswith("_")]
+    missing = missing_columns(schema, present)
+    if not missing:
+        return
+    fits = [k for k, miss in candidates(present).items() if not miss]
+    hint = f"; it fits kind {', '.join(fits)} (--kind or kind = …)" if fits else ""
+    plural = "s are" if len(missing) > 1 else " is"
+    raise SourceError(f"required column{plural} missing (present: {', '.join(present)}){hint}",
+                      dataset=dataset, file=file, column=", ".join(missing))
 
 
 # A number written as text: DuckDB's cast also accepts digit separators ("1_5" → 15), so text

@@ -105,3 +105,12 @@ def test_manifest_entry_without_kind_is_detected(realdata, monkeypatch):
     with pytest.raises(SourceError, match="fits several kinds"):
         kinds.detect(["source_text", "candidate_text", "judge_record_id", "target_language",
                       "unit", "score"])
+
+
+def test_wrong_kind_names_every_missing_column_and_the_fitting_kind(realdata, capsys):
+    src = realdata / "judge_audit_gemba_wmt22.source_snapshot.jsonl"
+    assert main(["validate", str(src), "--kind", "judge_audit"]) == 2
+    out = capsys.readouterr().out
+    assert ("column judge_record_id, target_language, unit, score: required columns are "
+            "missing") in out
+    assert "it fits kind source_snapshot (--kind or kind = …)" in out
