@@ -42,6 +42,8 @@ PAGES: tuple[PageSpec, ...] = (
     _p("integrity", "Integrity", "verified", "Collection", ("audit", "snapshot"),
        "hash verification of an audit against its source snapshot"),
     _p("sql_console", "SQL console", "terminal", "Collection"),
+    _p("hub_open", "Open from the Hub", "cloud_download", "Collection",
+       what="opening a pinned Hub dataset"),
     _p("distributions", "Distributions", "bar_chart", "Translation audit", ("audit",),
        "score distributions of a judge audit"),
     _p("languages", "Languages", "translate", "Translation audit", ("audit",),
