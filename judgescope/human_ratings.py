@@ -75,7 +75,9 @@ def agreement(frame: pd.DataFrame, score: str | None, verdict: str | None,
     """Every statistic that applies to one ratings frame (columns item, rater, and the named
     score and/or verdict columns)."""
     out: dict = {"items": int(frame["item"].nunique()), "raters": int(frame["rater"].nunique()),
-                 "ratings": int(len(frame)), "alpha": {}}
+                 "ratings": int(len(frame)), "alpha": {},
+                 # Rows kept but without this value (another rating column has one): counted, said.
+                 "missing_values": {c: int(frame[c].isna().sum()) for c in (score, verdict) if c}}
     if score:
         for level in ("interval", "ordinal"):
             out["alpha"][f"{score} ({level})"] = alpha(frame["item"], frame[score], level)

@@ -10,7 +10,7 @@ import json
 
 import pandas as pd
 
-from judgescope.schema import (ANY, BINARY, DIGEST, INT, NUMBER, NUMBER_PAIR, SCORE, TEXT,
+from judgescope.schema import (HUMAN_ITEM_COLUMNS, HUMAN_RATING_VALUES, ANY, BINARY, DIGEST, INT, NUMBER, NUMBER_PAIR, SCORE, TEXT,
                                TEXT_PAIR, VERDICT, VERDICTS, Schema)
 from judgescope.sources import Exclusion, SourceError
 
@@ -274,3 +274,19 @@ def _scores(value, translators):
         except (TypeError, ValueError):
             return _BAD
     return out
+
+
+def flag_ratings(con, present: dict) -> None:
+    """Human ratings: a row with no rating value, and a rater's later rating of an item already
+    rated, go to the ledger (agreement statistics need one value per rater per item)."""
+    values = [c for c in HUMAN_RATING_VALUES if c in present]
+    empty = " AND ".join(f"{q(c)} IS NULL" for c in values)
+    con.execute(f"UPDATE checked SET _reason = $r, _column = $c WHERE _reason IS NULL AND {empty}",
+                {"r": f"no rating: {', '.join(values)} all empty", "c": values[0]})
+    key = ", ".join(q(c) for c in ("rater", *HUMAN_ITEM_COLUMNS) if c in present)
+    con.execute(f"""
+        UPDATE checked SET _reason = 'duplicate rater + item', _column = 'rater'
+        FROM (SELECT _file AS f, _row AS r, row_number() OVER (PARTITION BY {key}
+                     ORDER BY _file, _row) AS k
+              FROM checked WHERE _reason IS NULL) d
+        WHERE checked._file = d.f AND checked._row = d.r AND d.k > 1""")

@@ -19,6 +19,9 @@ m = st.columns(3)
 m[0].metric("Items", ui.fmt_n(stats["items"]))
 m[1].metric("Raters", ui.fmt_n(stats["raters"]))
 m[2].metric("Ratings", ui.fmt_n(stats["ratings"]))
+for column, n in stats["missing_values"].items():
+    if n:
+        st.warning(f"{n:,} ratings have no {column} value and enter no statistic of {column}.")
 if stats.get("unpairable_items"):
     st.warning(f"{stats['unpairable_items']:,} items have one rating only and enter no α.")
 

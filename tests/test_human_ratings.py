@@ -99,3 +99,24 @@ def test_cli_agreement_on_the_real_file_without_flags(realdata, tmp_path, capsys
     assert "Krippendorff's alpha, mqm (interval): 0.5331" in printed
     result = json.loads(out.read_text(encoding="utf-8"))
     assert sum(r["ratings"] for r in result["per_rater"]) == 3120
+
+
+def test_empty_and_repeated_ratings_go_to_the_ledger(tmp_path, capsys):
+    from judgescope.cli import main
+
+    rows = [{"item_id": "i1", "rater": "a", "score": 1}, {"item_id": "i1", "rater": "b", "score": 2},
+            {"item_id": "i1", "rater": "a", "score": 5},  # a's second rating of i1
+            {"item_id": "i2", "rater": "a", "score": None, "verdict": None},  # no rating at all
+            {"item_id": "i2", "rater": "b", "verdict": "minor"},  # kept: a verdict, no score
+            {"item_id": "i2", "rater": "c", "score": 3}]
+    src = tmp_path / "ratings.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    out = tmp_path / "a.json"
+    assert main(["agreement", str(src), "--json", str(out), "--resamples", "20"]) == 1
+    printed = capsys.readouterr().out
+    assert "ratings: loaded 6 = used 4 + excluded 2" in printed
+    result = json.loads(out.read_text(encoding="utf-8"))
+    assert result["missing_values"] == {"score": 1, "verdict": 3}
+    assert main(["validate", str(src)]) == 1
+    printed = capsys.readouterr().out
+    assert "duplicate rater + item" in printed and "no rating: score, verdict all empty" in printed
