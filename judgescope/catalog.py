@@ -131,6 +131,7 @@ def load_dataset(spec: DatasetSpec, expected: dict | None = None) -> Loaded:
         resolved = resolve(spec)
         if not spec.kind:  # the schema decides: exactly one kind fits, or each candidate is named
             spec.kind = detect_resolved(resolved, spec.name, spec.form)
+            spec.kind_detected = True
         files = file_records(spec, resolved, expected or {})
         key = hashlib.sha256(json.dumps(
             [BUILD_VERSION, __version__, build_code_sha256(), spec.kind, spec.form, [e.__dict__ for e in spec.exclude],

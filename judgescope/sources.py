@@ -55,6 +55,7 @@ class DatasetSpec:
     synthetic: bool = False
     exclude: tuple[Exclusion, ...] = ()
     problem: str | None = None  # set when the manifest entry itself is unusable
+    kind_detected: bool = False  # no kind given: the one kind its columns fit (kinds.py)
 
     @property
     def origin(self) -> str:

@@ -28,7 +28,8 @@ for loaded in ui.catalog().collection_datasets(coll.name):
     spec, rep = loaded.spec, loaded.report or {}
     tag = " · synthetic demo" if spec.synthetic else ""
     with st.expander(f"{ui.md_literal(spec.title)}{tag}", expanded=not loaded.ok):
-        st.caption(f"`{spec.name}` · kind **{spec.kind}** — "
+        how = " (detected from its columns)" if spec.kind_detected else ""
+        st.caption(f"`{spec.name}` · kind **{spec.kind or 'not known'}**{how} — "
                    f"{SCHEMAS[spec.kind].doc if spec.kind in SCHEMAS else ''}")
         if not loaded.ok:
             st.error(ui.md_literal(loaded.error, limit=1_000))

@@ -49,7 +49,7 @@ def _shown(page):
 def test_unusable_and_ignored_datasets_are_named(manifest, page):
     shown = _shown(page)
     assert "Every row of every dataset in this collection is usable" not in shown
-    assert "Dataset broken is unusable" in shown and "required column is missing" in shown
+    assert "Dataset broken is unusable" in shown and "required columns are missing" in shown
     assert "Dataset second (judge_audit) is ignored: dataset first already fills" in shown
 
 
@@ -66,3 +66,11 @@ def test_clean_collection_still_says_all_usable(tmp_path, monkeypatch):
                                      '[[dataset]]\nname = "first"\npath = "a.jsonl"\n', encoding="utf-8")
     monkeypatch.setenv("JUDGESCOPE_SOURCES", str(tmp_path / "s.toml"))
     assert "Every row of every dataset in this collection is usable" in _shown("pages/excluded.py")
+
+
+def test_overview_says_a_kind_was_detected(manifest):
+    at = AppTest.from_file("../app.py", default_timeout=120)
+    at.run()
+    assert not at.exception
+    captions = " ".join(c.value for c in at.caption)
+    assert "kind **judge_audit** (detected from its columns)" in captions

@@ -40,7 +40,7 @@ def run(args) -> int:
         rep = loaded.report
         print(f"{'OK' if not rep['rows_excluded'] else 'EXCLUDED':9} {loaded.spec.name}: "
               f"loaded {rep['rows_loaded']:,} = used {rep['rows_used']:,} + excluded "
-              f"{rep['rows_excluded']:,}  [{loaded.spec.kind}{'' if args.kind else ', detected' if name not in get_catalog().manifest.datasets else ''}]")
+              f"{rep['rows_excluded']:,}  [{loaded.spec.kind}{', detected' if loaded.spec.kind_detected else ''}]")
         for reason, count in rep["reasons"].items():
             print(f"          {count:>7,}  {reason}")
         if rep["rows_excluded"]:
