@@ -114,3 +114,18 @@ def test_wrong_kind_names_every_missing_column_and_the_fitting_kind(realdata, ca
     assert ("column judge_record_id, target_language, unit, score: required columns are "
             "missing") in out
     assert "it fits kind source_snapshot (--kind or kind = …)" in out
+
+
+@pytest.mark.parametrize("argv", [
+    ["report", "judge_audit_gemba_wmt22.jsonl", "--resamples", "50"],
+    ["verify", "judge_audit_gemba_wmt22.jsonl", "judge_audit_gemba_wmt22.source_snapshot.jsonl"],
+    ["rank", "transevalnia_sample_with_wmt21_systems.jsonl"],
+    ["rank", "pairwise_ted_mqm_ende_human_only.jsonl"],
+    ["agreement", "multirater_sxs_mqm_wmt23_ende.jsonl", "--resamples", "20"],
+])
+def test_cli_commands_run_on_real_files_with_file_names_only(realdata, tmp_path, argv):
+    """#16 'done when': no flags beyond the file names (--resamples only to keep the test fast)."""
+    args = [argv[0]] + [str(realdata / a) if a.endswith(".jsonl") else a for a in argv[1:]]
+    if argv[0] == "report":
+        args += ["--out", str(tmp_path / "out")]
+    assert main(args) == 0
