@@ -58,11 +58,11 @@ def resolve_commit(repo_id: str, revision: str) -> str:
     return sha
 
 
-def repo_size(repo_id: str, commit: str) -> int:
-    """Bytes of every file at `commit`: the cache's snapshot offline, the Hub's metadata online."""
+def repo_files(repo_id: str, commit: str) -> list[int]:
+    """Size of every file at `commit`: the cache's snapshot offline, the Hub's metadata online."""
     snap = _cache_repo(repo_id) / "snapshots" / commit
     if snap.is_dir():
-        return sum(p.stat().st_size for p in snap.rglob("*") if p.is_file())
+        return [p.stat().st_size for p in snap.rglob("*") if p.is_file()]
     if hub.offline():
         raise SourceError(f"{repo_id}@{commit[:7]} is not in the local Hugging Face cache and "
                           "HF_HUB_OFFLINE is set")
@@ -70,15 +70,20 @@ def repo_size(repo_id: str, commit: str) -> int:
 
     info = HfApi().dataset_info(repo_id, revision=commit, files_metadata=True,
                                 timeout=hub.CONNECT_TIMEOUT)
-    return sum(s.size or 0 for s in info.siblings or [])
+    return [s.size or 0 for s in info.siblings or []]
 
 
-def check_size(repo_id: str, commit: str) -> int:
-    size, cap = repo_size(repo_id, commit), max_bytes()
-    if size > cap:
-        raise SourceError(f"{repo_id}@{commit[:7]} holds {size:,} bytes, over the cap of {cap:,} "
-                          "bytes (JUDGESCOPE_HUB_OPEN_MAX_BYTES): not opened")
-    return size
+def repo_size(repo_id: str, commit: str) -> int:
+    return sum(repo_files(repo_id, commit))
+
+
+def check_size(repo_id: str, commit: str) -> tuple[int, int]:
+    """(bytes, files) at `commit`, refused over the cap before anything is downloaded."""
+    sizes, cap = repo_files(repo_id, commit), max_bytes()
+    if sum(sizes) > cap:
+        raise SourceError(f"{repo_id}@{commit[:7]} holds {sum(sizes):,} bytes, over the cap of "
+                          f"{cap:,} bytes (JUDGESCOPE_HUB_OPEN_MAX_BYTES): not opened")
+    return sum(sizes), len(sizes)
 
 
 def session_name(repo_id: str, commit: str, config: str | None, split: str | None) -> str:
@@ -88,13 +93,17 @@ def session_name(repo_id: str, commit: str, config: str | None, split: str | Non
 
 
 def open_dataset(catalog, repo_id: str, revision: str, config: str | None = None,
-                 split: str | None = None, kind: str | None = None) -> str:
-    """Resolve, cap, and add the dataset as a session collection of `catalog`; its name."""
+                 split: str | None = None, kind: str | None = None, progress=print) -> str:
+    """Resolve, cap, and add the dataset as a session collection of `catalog`; its name.
+    `progress` receives one sentence per step."""
     if not allowed():
         raise SourceError("opening Hub datasets from the browser is switched off here "
                           "(JUDGESCOPE_ALLOW_HUB_OPEN=0)")
     commit = resolve_commit(repo_id, revision)
-    check_size(repo_id, commit)
+    progress(f"Revision {revision or 'main'} → commit {commit}")
+    size, files = check_size(repo_id, commit)
+    progress(f"{files:,} files, {size:,} bytes (cap {max_bytes():,}); downloading if not cached, "
+             "then validating")
     name = session_name(repo_id, commit, config or None, split or None)
     manifest = catalog.manifest
     if name not in manifest.collections:

@@ -26,7 +26,8 @@ if not (submitted or qp.get("repo")) or not repo:
 try:
     with st.status("Resolving, downloading and validating…", expanded=True) as status:
         name = hub_open.open_dataset(ui.catalog(), repo.strip(), revision, config.strip(),
-                                     split.strip(), None if kind == "(detect)" else kind)
+                                     split.strip(), None if kind == "(detect)" else kind,
+                                     progress=lambda text: st.caption(ui.md_literal(text, limit=300)))
         loaded = ui.catalog().dataset(name)
         status.update(label="Done" if loaded.ok else "Unusable", state="complete" if loaded.ok else "error")
 except SourceError as err:
