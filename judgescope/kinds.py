@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 from judgescope.layout import ResolvedFiles
+from judgescope.readers import MAX_JSON_ARRAY_BYTES
 from judgescope.schema import SCHEMAS, Schema
 from judgescope.sources import SourceError
 
@@ -81,11 +82,20 @@ def _json_keys(path: Path) -> list[str]:
                 obj = json.loads(line.decode("utf-8-sig"))
             except (ValueError, UnicodeDecodeError):
                 continue  # validation puts the line in the ledger; detection reads the rest
-            for record in obj if isinstance(obj, list) else [obj]:
-                if isinstance(record, dict):
-                    for key in record:
-                        seen.setdefault(str(key), None)
+            _keys(obj, seen)
+    if not seen and path.stat().st_size <= MAX_JSON_ARRAY_BYTES:  # a pretty-printed JSON array
+        try:
+            _keys(json.loads(path.read_bytes().decode("utf-8-sig")), seen)
+        except (ValueError, UnicodeDecodeError):
+            pass  # unreadable: validation names it
     return list(seen)
+
+
+def _keys(obj, seen: dict) -> None:
+    for record in (obj if isinstance(obj, list) else [obj])[:SAMPLE_LINES]:
+        if isinstance(record, dict):
+            for key in record:
+                seen.setdefault(str(key), None)
 
 
 def detect_resolved(resolved: ResolvedFiles, dataset: str, form: str = "flat") -> str:

@@ -129,3 +129,9 @@ def test_cli_commands_run_on_real_files_with_file_names_only(realdata, tmp_path,
     if argv[0] == "report":
         args += ["--out", str(tmp_path / "out")]
     assert main(args) == 0
+
+
+def test_pretty_printed_json_array_is_detected(tmp_path):
+    rows = [{"source_text": "a", "candidate_text": "b", "instance_id": "i"}]
+    (tmp_path / "s.json").write_text(json.dumps(rows, indent=2), encoding="utf-8")
+    assert kinds.detect_resolved(resolve_file(tmp_path / "s.json"), "s") == "source_snapshot"
