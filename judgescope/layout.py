@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
+import yaml  # the front matter; `configs:` itself is read by datasets (MetadataConfigs)
 
 from judgescope.sources import FORMATS, SourceError
 
@@ -154,6 +154,14 @@ def read_card_configs(folder: Path, dataset: str | None = None) -> dict[str, dic
     if not isinstance(front, dict):
         raise SourceError("README.md front matter is not a mapping", dataset=dataset, file="README.md")
     configs = front.get("configs") or []
-    if not isinstance(configs, list):
-        raise SourceError("README.md `configs:` must be a list", dataset=dataset, file="README.md")
-    return {str(c.get("config_name", "default")): c for c in configs if isinstance(c, dict)}
+    if not isinstance(configs, list) or not all(isinstance(c, dict) for c in configs):
+        raise SourceError("README.md `configs:` must be a list of mappings", dataset=dataset,
+                          file="README.md")
+    from datasets.utils.metadata import MetadataConfigs
+
+    try:  # the Hub's own reading of `configs:` (config_name required, data_files checked)
+        parsed = MetadataConfigs.from_dataset_card_data({"configs": configs})
+    except (ValueError, TypeError) as err:
+        raise SourceError(f"README.md `configs:` {str(err).splitlines()[0][:300]}",
+                          dataset=dataset, file="README.md") from err
+    return {str(name): dict(card) for name, card in parsed.items()}

@@ -104,3 +104,11 @@ def test_resolved_files_stay_confined(tmp_path):
                                     encoding="utf-8")
     with pytest.raises(SourceError, match="leaves the dataset folder"):
         resolve_local(root, None, None)
+
+
+def test_configs_are_read_as_the_hub_reads_them(tmp_path):
+    root = tmp_path / "repo"
+    _no_configs(root)
+    (root / "README.md").write_text("---\nconfigs:\n- data_files: data/train-*\n---\n", encoding="utf-8")
+    with pytest.raises(SourceError, match="config_name"):
+        resolve_local(root, None, None)  # `datasets` requires config_name; so do we
