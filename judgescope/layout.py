@@ -72,7 +72,10 @@ def hub_layout_files(folder: Path, config: str | None, split: str | None,
                      dataset: str | None = None, blobs: Path | None = None) -> list[Path]:
     """The confined data files of one config/split, chosen as the Hub and `load_dataset` do."""
     configs = split_files(folder, dataset, blobs)
-    default = next((c for c, v in read_card_configs(folder, dataset).items() if v.get("default")), None)
+    cards = read_card_configs(folder, dataset)
+    # As datasets' MetadataConfigs.get_default_config_name: `default: true`, else one named default.
+    default = next((c for c, v in cards.items() if v.get("default")),
+                   "default" if "default" in cards else None)
     chosen = _choose(configs, config, "config", folder, dataset, default=default)
     split_name = _choose(configs[chosen], split, f"split of config {chosen!r}", folder, dataset)
     return configs[chosen][split_name]
