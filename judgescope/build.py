@@ -17,7 +17,8 @@ from judgescope.schema import SCHEMAS, TEXT, VERDICT
 from judgescope.snapshot import prepare as prepare_snapshot
 from judgescope.sources import DatasetSpec, SourceError
 from judgescope.validate import (build_checked, check_required, clean_select, columns_of,
-                                 digest_notes, ledger_select, normalize_pairwise)
+                                 digest_notes, flag_ratings, ledger_select,
+                                 normalize_pairwise)
 
 # A snapshot's texts are hashed once per file revision, here, so that verifying an audit against
 # it (every page's sidebar badge) joins stored digests instead of re-hashing gigabytes of text.
@@ -53,6 +54,8 @@ def build_dataset(spec: DatasetSpec, resolved: ResolvedFiles, files: list[dict],
         check_required(con, schema, spec.name, files[0]["file"] if len(files) == 1 else resolved.root.name)
         casts = build_checked(con, schema, spec.exclude)
         present = columns_of(con, "raw")
+        if spec.kind == "human_ratings":
+            flag_ratings(con, present)
         # Audits are stored sorted by score: low-score lists then read only the first row groups
         # (Parquet min/max statistics act as the low-score index); other kinds keep file order.
         order = "score, judge_record_id" if spec.kind in SCORED_KINDS else "_file, _row"

@@ -17,8 +17,9 @@ from judgescope.cache import (cache_root, damage, parquet_ok, redact, seal, spil
 from judgescope.cache import ensure as _ensure
 from judgescope.build import (BUILD_MEMORY, ROW_GROUP_ROWS, SCORED_KINDS,  # noqa: F401 (re-exported)
                               SNAPSHOT_DIGESTS, build_dataset, safe_name, write_counts)
+from judgescope.collection_notes import assign_roles, notices
+from judgescope.kinds import detect_resolved
 from judgescope.layout import ResolvedFiles, resolve_local
-from judgescope.schema import SCHEMAS
 from judgescope.sources import DatasetSpec, Manifest, SourceError, load_manifest
 
 # Bump when validation changes what it writes, so cached tables are rebuilt. The code that
@@ -128,6 +129,9 @@ def load_dataset(spec: DatasetSpec, expected: dict | None = None) -> Loaded:
         return Loaded(spec, None, spec.problem)
     try:
         resolved = resolve(spec)
+        if not spec.kind:  # the schema decides: exactly one kind fits, or each candidate is named
+            spec.kind = detect_resolved(resolved, spec.name, spec.form)
+            spec.kind_detected = True
         files = file_records(spec, resolved, expected or {})
         key = hashlib.sha256(json.dumps(
             [BUILD_VERSION, __version__, build_code_sha256(), spec.kind, spec.form, [e.__dict__ for e in spec.exclude],
@@ -274,16 +278,15 @@ class Catalog:
         return [self.dataset(n) for n in self.manifest.collections[collection].datasets]
 
     def roles(self, collection: str) -> dict[str, Loaded]:
-        """View name → dataset: the kind's role, `audit_previous` for the earlier version."""
+        """View name → dataset: the kind's role, `audit_previous` for the earlier version; a
+        second dataset of a kind is ignored and named (collection_notes.notices)."""
         coll = self.manifest.collections[collection]
-        roles: dict[str, Loaded] = {}
-        for loaded in self.collection_datasets(collection):
-            role = SCHEMAS[loaded.spec.kind].role if loaded.spec.kind in SCHEMAS else None
-            if loaded.spec.name == coll.previous:
-                role = "audit_previous"
-            if role and loaded.ok and role not in roles:
-                roles[role] = loaded
-        return roles
+        return assign_roles(self.collection_datasets(collection), coll.previous)[0]
+
+    def notices(self, collection: str) -> list[str]:
+        """The collection's unusable and ignored datasets, each in one sentence."""
+        coll = self.manifest.collections[collection]
+        return notices(self.collection_datasets(collection), coll.previous)
 
     def store(self, collection: str) -> db.Store:
         with _LOCK:

@@ -17,7 +17,7 @@ from judgescope.catalog import Loaded, get_catalog, load_dataset
 from judgescope.sources import DatasetSpec, SourceError
 
 COMMANDS = ("validate", "report", "verify", "calibrate", "rank", "compare-judges",
-            "compare-methods", "themes", "reviews")
+            "compare-methods", "themes", "reviews", "agreement")
 EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE = 0, 1, 2
 
 
@@ -85,7 +85,8 @@ def add_source_arguments(parser: argparse.ArgumentParser, name: str = "source", 
 
 def load_source(source: str, kind: str | None, config: str | None = None,
                 split: str | None = None, form: str = "flat") -> Loaded:
-    """A manifest dataset by name, else a file or Hub-layout folder validated as `kind`."""
+    """A manifest dataset by name, else a file or Hub-layout folder validated as `kind` (None:
+    the one kind its columns fit, see kinds.py)."""
     catalog = get_catalog()
     if source in catalog.manifest.datasets:
         loaded = catalog.dataset(source)
@@ -94,9 +95,7 @@ def load_source(source: str, kind: str | None, config: str | None = None,
         if not path.exists():
             raise SourceError(f"{source!r} is neither a dataset in {catalog.manifest.path.name} "
                               "nor an existing file or folder")
-        if kind is None:
-            raise SourceError(f"{source}: say which kind of dataset this is")
-        spec = DatasetSpec(name=path.stem, kind=kind, title=path.name, base=path.parent,
+        spec = DatasetSpec(name=path.stem, kind=kind or "", title=path.name, base=path.parent,
                            path=path.name, config=config, split=split, form=form)
         loaded = load_dataset(spec)
     if not loaded.ok:

@@ -103,7 +103,7 @@ def audit_findings(counts: pd.DataFrame, *, excluded: int, loaded: int, exact_co
                            "exact_copies", "Exact copies", {},
                            "problem" if exact_copies else "ok", "orange" if exact_copies else "green"))
     out.append(Finding(f"{fmt.share_of(excluded, loaded)} loaded rows were excluded by validation."
-                       if excluded else f"All {fmt.count(loaded)} loaded rows are usable.",
+                       if excluded else f"All {fmt.count(loaded)} loaded rows of the audit are usable.",
                        "excluded", "Excluded rows", {}, "problem" if excluded else "ok",
                        "orange" if excluded else "green"))
     if hashes is not None:

@@ -1,5 +1,6 @@
 """Where a dataset's data files are: one file, or a folder laid out like a Hub dataset repository
-(README.md `configs:` → `data_files` patterns), every file confined to its folder."""
+(configs, splits and files resolved by the `datasets` library's data-files logic, the rules the
+Hub and `load_dataset` apply), every file confined to its folder."""
 
 from __future__ import annotations
 
@@ -7,9 +8,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
+import yaml  # the front matter; `configs:` itself is read by datasets (MetadataConfigs)
 
-from judgescope.sources import FORMATS, SourceError, _as_list
+from judgescope.sources import FORMATS, SourceError
 
 
 @dataclass
@@ -30,20 +31,16 @@ def file_format(path: Path) -> str:
 
 def resolve_local(target: Path, config: str | None, split: str | None,
                   dataset: str | None = None, blobs: Path | None = None) -> ResolvedFiles:
-    """A single file, or a folder laid out like a Hub dataset repository. Every data file must
-    resolve (symlinks followed) inside the folder, or, for a Hub cache snapshot, `blobs`."""
+    """A single file, or a folder laid out like a Hub dataset repository (configs, splits and
+    files as `datasets` resolves them). Every data file must resolve (symlinks followed) inside
+    the folder, or, for a Hub cache snapshot, `blobs`."""
     if not target.exists():
         raise SourceError("no such file or folder", dataset=dataset, file=target.name)
     if target.is_file():
         return ResolvedFiles(target.parent, [target], file_format(target))
-    patterns = hub_layout_files(target, config, split, dataset)
-    for pat in patterns:
-        check_pattern(pat, dataset)
-    files = sorted({p for pat in patterns for p in target.glob(pat) if p.is_file()})
-    for f in files:
-        confine(f, target, blobs, dataset)
+    files = hub_layout_files(target, config, split, dataset, blobs)
     if not files:
-        raise SourceError(f"no data files match {patterns}", dataset=dataset, file=target.name)
+        raise SourceError("no data files in this split", dataset=dataset, file=target.name)
     formats = {file_format(f) for f in files}
     if len(formats) > 1:
         raise SourceError(f"mixed file types {sorted(formats)} in one split", dataset=dataset,
@@ -72,21 +69,60 @@ def confine(path: Path, folder: Path, blobs: Path | None, dataset: str | None = 
 
 
 def hub_layout_files(folder: Path, config: str | None, split: str | None,
-                     dataset: str | None = None) -> list[str]:
-    """Glob patterns for one config/split, read from README.md's YAML `configs:`."""
-    configs = read_card_configs(folder, dataset)
-    if not configs:
-        found = [p.relative_to(folder).as_posix() for p in folder.rglob("*")
-                 if p.is_file() and p.suffix.lower() in FORMATS]
-        if not found:
-            raise SourceError("folder has no README configs and no data files", dataset=dataset,
-                              file=folder.name)
-        return found
-    chosen = _choose(configs, config, "config", folder, dataset,
-                     default=next((c for c, v in configs.items() if v.get("default")), None))
-    splits = _split_files(configs[chosen].get("data_files"))
-    split_name = _choose(splits, split, f"split of config {chosen!r}", folder, dataset)
-    return splits[split_name]
+                     dataset: str | None = None, blobs: Path | None = None) -> list[Path]:
+    """The confined data files of one config/split, chosen as the Hub and `load_dataset` do."""
+    configs = split_files(folder, dataset, blobs)
+    cards = read_card_configs(folder, dataset)
+    # As datasets' MetadataConfigs.get_default_config_name: `default: true`, else one named default.
+    default = next((c for c, v in cards.items() if v.get("default")),
+                   "default" if "default" in cards else None)
+    chosen = _choose(configs, config, "config", folder, dataset, default=default)
+    split_name = _choose(configs[chosen], split, f"split of config {chosen!r}", folder, dataset)
+    return configs[chosen][split_name]
+
+
+def split_files(folder: Path, dataset: str | None = None,
+                blobs: Path | None = None) -> dict[str, dict[str, list[Path]]]:
+    """config → split → data files, resolved by `datasets`' own data-files logic (README
+    `configs:` patterns, else its default split patterns: `data/train-*`, `train/`, …), each
+    pattern checked and each file confined before anything reads it."""
+    from datasets.data_files import (DataFilesDict, EmptyDatasetError, get_data_patterns,
+                                     sanitize_patterns)
+
+    cards = read_card_configs(folder, dataset)
+    out = {}
+    try:
+        for name, card in (cards or {"default": {}}).items():
+            base = folder / _data_dir(card, dataset)
+            patterns = (sanitize_patterns(card["data_files"]) if card.get("data_files")
+                        else get_data_patterns(str(base)))
+            for pat in (p for pats in patterns.values() for p in pats):
+                check_pattern(pat, dataset)
+            resolved = DataFilesDict.from_patterns(patterns, base_path=str(base))
+            for f in (Path(f) for files in resolved.values() for f in files):
+                confine(f, folder, blobs, dataset)
+            out[name] = {str(sp): _supported([Path(f) for f in files])
+                         for sp, files in resolved.items()}
+    except (EmptyDatasetError, FileNotFoundError) as err:
+        raise SourceError(f"no data files found: {str(err).splitlines()[0]}", dataset=dataset,
+                          file=folder.name) from err
+    return out
+
+
+def _data_dir(card: dict, dataset: str | None) -> str:
+    data_dir = str(card.get("data_dir") or ".")
+    check_pattern(data_dir, dataset)
+    return data_dir
+
+
+def _supported(files: list[Path]) -> list[Path]:
+    """The split's files JudgeScope reads (Parquet, JSONL, CSV); `datasets` would also pick
+    one format per split. The others are named if nothing else is left."""
+    kept = sorted(f for f in files if f.suffix.lower() in FORMATS)
+    if files and not kept:
+        raise SourceError(f"unsupported file types {sorted({f.suffix for f in files})} "
+                          "(use Parquet, JSONL or CSV)", file=files[0].name)
+    return kept
 
 
 def _choose(options: dict, wanted: str | None, what: str, folder: Path, dataset: str | None,
@@ -100,19 +136,10 @@ def _choose(options: dict, wanted: str | None, what: str, folder: Path, dataset:
         return next(iter(options))
     if default:
         return default
-    raise SourceError(f"several {what}s {sorted(options)}: choose one (--config/--split or "
-                      "config/split in the manifest)", dataset=dataset, file=folder.name)
-
-
-def _split_files(data_files) -> dict[str, list[str]]:
-    if data_files is None:
-        return {"train": ["**/*"]}
-    if isinstance(data_files, (str, list)) and not (isinstance(data_files, list) and data_files
-                                                    and isinstance(data_files[0], dict)):
-        return {"train": [str(p) for p in _as_list(data_files)]}
-    if isinstance(data_files, dict):
-        return {str(k): [str(p) for p in _as_list(v)] for k, v in data_files.items()}
-    return {str(d.get("split", "train")): [str(p) for p in _as_list(d["path"])] for d in data_files}
+    flag = what.split()[0]  # "config" or "split"
+    plural = what.replace(flag, flag + "s", 1)
+    raise SourceError(f"several {plural}: {', '.join(sorted(options))}; choose one with --{flag} "
+                      f"(CLI) or {flag} = \"…\" (manifest)", dataset=dataset, file=folder.name)
 
 
 def read_card_configs(folder: Path, dataset: str | None = None) -> dict[str, dict]:
@@ -130,6 +157,14 @@ def read_card_configs(folder: Path, dataset: str | None = None) -> dict[str, dic
     if not isinstance(front, dict):
         raise SourceError("README.md front matter is not a mapping", dataset=dataset, file="README.md")
     configs = front.get("configs") or []
-    if not isinstance(configs, list):
-        raise SourceError("README.md `configs:` must be a list", dataset=dataset, file="README.md")
-    return {str(c.get("config_name", "default")): c for c in configs if isinstance(c, dict)}
+    if not isinstance(configs, list) or not all(isinstance(c, dict) for c in configs):
+        raise SourceError("README.md `configs:` must be a list of mappings", dataset=dataset,
+                          file="README.md")
+    from datasets.utils.metadata import MetadataConfigs
+
+    try:  # the Hub's own reading of `configs:` (config_name required, data_files checked)
+        parsed = MetadataConfigs.from_dataset_card_data({"configs": configs})
+    except (ValueError, TypeError) as err:
+        raise SourceError(f"README.md `configs:` {str(err).splitlines()[0][:300]}",
+                          dataset=dataset, file="README.md") from err
+    return {str(name): dict(card) for name, card in parsed.items()}

@@ -42,6 +42,8 @@ PAGES: tuple[PageSpec, ...] = (
     _p("integrity", "Integrity", "verified", "Collection", ("audit", "snapshot"),
        "hash verification of an audit against its source snapshot"),
     _p("sql_console", "SQL console", "terminal", "Collection"),
+    _p("hub_open", "Open from the Hub", "cloud_download", "Collection",
+       what="opening a pinned Hub dataset"),
     _p("distributions", "Distributions", "bar_chart", "Translation audit", ("audit",),
        "score distributions of a judge audit"),
     _p("languages", "Languages", "translate", "Translation audit", ("audit",),
@@ -66,6 +68,8 @@ PAGES: tuple[PageSpec, ...] = (
        "items where a judge and the humans disagree"),
     _p("judgements", "Bulk judgements", "inventory_2", "Calibration", ("judgements",),
        "a table of judge verdicts"),
+    _p("human_ratings", "Human ratings", "reviews", "Human ratings", ("ratings",),
+       "agreement among raters of long-format human ratings"),
     _p("ranking", "Ranking accuracy", "leaderboard", "Ranking", ("ranking",),
        "pairwise ranking accuracy"),
     _p("position_bias", "Position bias", "swap_horiz", "Ranking", ("ranking",),
@@ -78,7 +82,7 @@ SECTIONS = tuple(dict.fromkeys(p.section for p in PAGES))
 ROLE_NAMES = {"audit": "judge audit", "audit_previous": "earlier audit version (previous)",
               "snapshot": "source snapshot", "items": "calibration items",
               "judgements": "calibration judgements", "ranking": "pairwise ranking",
-              "verification": "human verification"}
+              "verification": "human verification", "ratings": "human ratings"}
 
 
 def missing_roles(spec: PageSpec, roles) -> list[str]:

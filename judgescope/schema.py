@@ -30,6 +30,12 @@ class Schema:
     unique: tuple[str, ...] = ()
     doc: str = ""
     extra: dict = field(default_factory=dict)
+    # Required columns that another name may stand for ({"tgt_texts": ("translations",)}), and
+    # groups of which at least one column must be present (kind detection reads both).
+    alternatives: dict = field(default_factory=dict)
+    any_of: tuple[tuple[str, ...], ...] = ()
+    # False for a kind whose columns are another kind's (detection never picks it; --kind does).
+    detectable: bool = True
 
     def column(self, name: str) -> Column | None:
         return next((c for c in self.columns if c.name == name), None)
@@ -58,13 +64,26 @@ _AUDIT_COLUMNS = (
     _c("raw_artifact_sha256"), _c("raw_line_number", INT),
 )
 
+# Long-format human ratings: an item is identified by every one of these columns it has.
+HUMAN_ITEM_COLUMNS = ("item_id", "doc", "doc_seg_id", "global_seg_id", "segment_id", "system")
+HUMAN_RATING_VALUES = ("score", "mqm", "verdict")
+HUMAN_RATING_COLUMNS = (
+    _c("rater", required=True, nullable=False, doc="Rater id"),
+    _c("item_id"), _c("doc"), _c("doc_seg_id", INT), _c("global_seg_id", INT), _c("segment_id"),
+    _c("system"), _c("score", NUMBER, doc="Numeric rating (any scale)"),
+    _c("mqm", NUMBER, doc="MQM score (errors weighted; lower is better)"),
+    _c("verdict", doc="Categorical rating, e.g. no_error / minor / major"),
+    _c("error_spans", ANY), _c("source_language"), _c("target_language"),
+)
+
 SCHEMAS: dict[str, Schema] = {s.kind: s for s in (
     Schema("judge_audit", "audit", _AUDIT_COLUMNS, unique=("judge_record_id",),
            doc="One judge score per translated unit (seed 000 public schema)."),
     Schema("raw_judge_records", "raw_records",
            tuple(c if c.name != "score" else _c("score", SCORE, required=True) for c in _AUDIT_COLUMNS),
-           unique=("judge_record_id",),
-           doc="Every record the judge run produced, including runs a release excludes."),
+           unique=("judge_record_id",), detectable=False,
+           doc="Every record the judge run produced, including runs a release excludes "
+               "(the columns of judge_audit: never detected, name it with kind/--kind)."),
     Schema("source_snapshot", "snapshot", (
         _c("instance_id"), _c("source_id"), _c("source_language"), _c("target_language"),
         _c("unit"), _c("paragraph_id"), _c("source_text", required=True), _c("candidate_text", required=True),
@@ -88,11 +107,15 @@ SCHEMAS: dict[str, Schema] = {s.kind: s for s in (
         _c("dataset"), _c("src_text", required=True), _c("tgt_texts", TEXT_PAIR, required=True),
         _c("src_lang"), _c("tgt_lang"), _c("src_lang_long"), _c("tgt_lang_long"),
         _c("human_scores", NUMBER_PAIR, required=True),
-    ), doc="Two translations, two human scores, model ranking decisions (seed 003)."),
+    ), alternatives={"tgt_texts": ("translations",)}, doc="Two translations, two human scores, model ranking decisions (seed 003)."),
     Schema("human_verification", "verification", (
         _c("idx", INT), _c("subset"), _c("source", required=True), _c("translation", required=True),
         _c("evaluation", required=True), _c("annotations", ANY), _c("system"),
     ), doc="Model evaluations with vendors' human verification (seed 003)."),
+    Schema("human_ratings", "ratings", HUMAN_RATING_COLUMNS,
+           any_of=(HUMAN_ITEM_COLUMNS, HUMAN_RATING_VALUES),
+           doc="One row per rater per item (long format, e.g. multi-rater MQM): the item is "
+               "every item column present, together."),
 )}
 
 KINDS = tuple(SCHEMAS)

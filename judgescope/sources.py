@@ -55,6 +55,7 @@ class DatasetSpec:
     synthetic: bool = False
     exclude: tuple[Exclusion, ...] = ()
     problem: str | None = None  # set when the manifest entry itself is unusable
+    kind_detected: bool = False  # no kind given: the one kind its columns fit (kinds.py)
 
     @property
     def origin(self) -> str:
@@ -187,7 +188,7 @@ def _dataset_spec(entry: dict, base: Path, index: int) -> DatasetSpec:
 
 
 def _check_spec(spec: DatasetSpec) -> None:
-    if spec.kind not in SCHEMAS:
+    if spec.kind and spec.kind not in SCHEMAS:  # no kind: detected from the columns on load
         raise SourceError(f"unknown kind {spec.kind!r}; known kinds: {', '.join(SCHEMAS)}",
                           dataset=spec.name)
     if bool(spec.path) == bool(spec.hub):

@@ -10,7 +10,7 @@ import json
 
 import pandas as pd
 
-from judgescope.schema import (ANY, BINARY, DIGEST, INT, NUMBER, NUMBER_PAIR, SCORE, TEXT,
+from judgescope.schema import (HUMAN_ITEM_COLUMNS, HUMAN_RATING_VALUES, ANY, BINARY, DIGEST, INT, NUMBER, NUMBER_PAIR, SCORE, TEXT,
                                TEXT_PAIR, VERDICT, VERDICTS, Schema)
 from judgescope.sources import Exclusion, SourceError
 
@@ -27,11 +27,19 @@ def columns_of(con, table: str) -> dict[str, str]:
 
 
 def check_required(con, schema: Schema, dataset: str, file: str) -> None:
-    present = columns_of(con, "raw")
-    for name in schema.required:
-        if name not in present:
-            raise SourceError(f"required column is missing (present: {', '.join(c for c in present if not c.startswith('_'))})",
-                              dataset=dataset, file=file, column=name)
+    """Every required column (and one-of group) the data lacks, named at once, with the kinds
+    the data does fit."""
+    from judgescope.kinds import candidates, missing_columns
+
+    present = [c for c in columns_of(con, "raw") if not c.startswith("_")]
+    missing = missing_columns(schema, present)
+    if not missing:
+        return
+    fits = [k for k, miss in candidates(present).items() if not miss]
+    hint = f"; it fits kind {', '.join(fits)} (--kind or kind = …)" if fits else ""
+    plural = "s are" if len(missing) > 1 else " is"
+    raise SourceError(f"required column{plural} missing (present: {', '.join(present)}){hint}",
+                      dataset=dataset, file=file, column=", ".join(missing))
 
 
 # A number written as text: DuckDB's cast also accepts digit separators ("1_5" → 15), so text
@@ -266,3 +274,19 @@ def _scores(value, translators):
         except (TypeError, ValueError):
             return _BAD
     return out
+
+
+def flag_ratings(con, present: dict) -> None:
+    """Human ratings: a row with no rating value, and a rater's later rating of an item already
+    rated, go to the ledger (agreement statistics need one value per rater per item)."""
+    values = [c for c in HUMAN_RATING_VALUES if c in present]
+    empty = " AND ".join(f"{q(c)} IS NULL" for c in values)
+    con.execute(f"UPDATE checked SET _reason = $r, _column = $c WHERE _reason IS NULL AND {empty}",
+                {"r": f"no rating: {', '.join(values)} all empty", "c": values[0]})
+    key = ", ".join(q(c) for c in ("rater", *HUMAN_ITEM_COLUMNS) if c in present)
+    con.execute(f"""
+        UPDATE checked SET _reason = 'duplicate rater + item', _column = 'rater'
+        FROM (SELECT _file AS f, _row AS r, row_number() OVER (PARTITION BY {key}
+                     ORDER BY _file, _row) AS k
+              FROM checked WHERE _reason IS NULL) d
+        WHERE checked._file = d.f AND checked._row = d.r AND d.k > 1""")

@@ -8,8 +8,15 @@ ui.title("Excluded rows")
 st.caption("Rows that stay out of every statistic, counted by reason. Loaded = used + excluded "
            "for every dataset; nothing is dropped silently.")
 summary = ui.run("ledger_summary")
+unused = ui.catalog().notices(ui.collection_name())
+for notice in unused:
+    st.error(ui.md_literal(notice, limit=1_000))
 if summary.empty:
-    st.success("Every row of every dataset in this collection is usable.")
+    if unused:
+        st.info("No row of the datasets that loaded was excluded; the datasets named above are "
+                "not used at all.")
+    else:
+        st.success("Every row of every dataset in this collection is usable.")
     st.stop()
 
 datasets = sorted(summary["dataset"].unique())

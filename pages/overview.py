@@ -13,6 +13,8 @@ if coll.description:
     st.caption(coll.description)
 for problem in ui.catalog().manifest.problems:
     st.warning(ui.md_literal(problem, limit=500))
+for notice in ui.catalog().notices(coll.name):
+    st.error(ui.md_literal(notice, limit=1_000))
 
 st.subheader("Findings")
 found = ui.findings()
@@ -26,7 +28,8 @@ for loaded in ui.catalog().collection_datasets(coll.name):
     spec, rep = loaded.spec, loaded.report or {}
     tag = " · synthetic demo" if spec.synthetic else ""
     with st.expander(f"{ui.md_literal(spec.title)}{tag}", expanded=not loaded.ok):
-        st.caption(f"`{spec.name}` · kind **{spec.kind}** — "
+        how = " (detected from its columns)" if spec.kind_detected else ""
+        st.caption(f"`{spec.name}` · kind **{spec.kind or 'not known'}**{how} — "
                    f"{SCHEMAS[spec.kind].doc if spec.kind in SCHEMAS else ''}")
         if not loaded.ok:
             st.error(ui.md_literal(loaded.error, limit=1_000))

@@ -139,7 +139,7 @@ def test_cli_lists_excluded_rows_and_exits_1(bad_manifest, capsys):
 
 @pytest.mark.parametrize("name,kind", [("empty.jsonl", "judge_audit"), ("corrupt.parquet", "judge_audit"),
                                        ("missing.csv", "judge_audit"), ("repo", "judge_audit"),
-                                       ("no-such-file.jsonl", "judge_audit"), ("scores.jsonl", None)])
+                                       ("no-such-file.jsonl", "judge_audit")])
 def test_cli_on_a_file_exits_2(bad_manifest, capsys, name, kind):
     args = ["validate", str(bad_manifest.parent / name)] + (["--kind", kind] if kind else [])
     assert cli.main(args) == cli.EXIT_UNUSABLE

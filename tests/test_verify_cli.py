@@ -8,7 +8,8 @@ from judgescope.cli import main
 from test_verify import CASES, write_fixture
 
 JSON_KEYS = {"checked", "verified", "source_mismatch", "candidate_mismatch", "both_mismatch",
-             "missing", "ambiguous", "normalization_hint", "unreferenced_snapshot_rows"}
+             "missing", "ambiguous", "normalization_hint", "unreferenced_snapshot_rows",
+             "join_key", "join_key_source"}
 
 
 @pytest.fixture
@@ -92,3 +93,27 @@ def test_real_gemba_one_changed_text_is_caught(realdata, tmp_path):
     result = json.loads(out.read_text(encoding="utf-8"))
     assert result["verified"] == 359 and len(result["candidate_mismatch"]) == 1
     assert list(result["normalization_hint"].values()) == ["whitespace"]
+
+
+def test_real_gemba_files_verify_without_key(realdata, tmp_path, capsys):
+    """#16.3: instance_id is the only key column both files have; verify infers it and says so."""
+    out = tmp_path / "gemba.json"
+    argv = ["verify", str(realdata / "judge_audit_gemba_wmt22.jsonl"),
+            str(realdata / "judge_audit_gemba_wmt22.source_snapshot.jsonl"), "--json", str(out)]
+    assert main(argv) == 0
+    result = json.loads(out.read_text(encoding="utf-8"))
+    assert result["checked"] == result["verified"] == 360
+    assert result["join_key"] == ["instance_id"]
+    assert "join key instance_id: inferred" in capsys.readouterr().out
+
+
+def test_no_shared_key_column_names_each_side(tmp_path, capsys):
+    audit = {"judge_record_id": "r1", "target_language": "de", "unit": "segment", "score": 5,
+             "source_text_sha256": "0" * 64, "candidate_text_sha256": "0" * 64}
+    snap = {"instance_id": "i1", "source_text": "a", "candidate_text": "b"}
+    for name, row in (("a.jsonl", audit), ("s.jsonl", snap)):
+        (tmp_path / name).write_text(json.dumps(row) + "\n", encoding="utf-8")
+    assert main(["verify", str(tmp_path / "a.jsonl"), str(tmp_path / "s.jsonl")]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "error: no join-key column is in both datasets (the audit has target_language, unit; "
+        "the snapshot has instance_id of instance_id, target_language, unit, paragraph_id); give --key")

@@ -13,7 +13,8 @@ from judgescope.sources import SourceError
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("sources", nargs="*", help="manifest dataset names, files or Hub-layout "
                    "folders (default: every dataset in the manifest)")
-    p.add_argument("--kind", choices=KINDS, help="kind of a file or folder given by path")
+    p.add_argument("--kind", choices=KINDS, help="kind of a file or folder given by path "
+                   "(default: the one kind whose required columns it has)")
     p.add_argument("--config")
     p.add_argument("--split")
     p.add_argument("--form", default="flat")
@@ -25,6 +26,10 @@ def run(args) -> int:
     for problem in [] if args.sources else get_catalog().manifest.problems:
         print(f"MANIFEST  {problem}")  # a manifest mistake is an unusable source
         worst = EXIT_UNUSABLE
+    for coll in [] if args.sources else get_catalog().manifest.collections:
+        for notice in get_catalog().notices(coll):
+            print(f"UNUSED    collection {coll}: {notice}")  # named, never silently left out
+            worst = max(worst, EXIT_PROBLEMS)
     for name in names:
         try:
             loaded = load_source(name, args.kind, args.config, args.split, args.form)
@@ -35,7 +40,7 @@ def run(args) -> int:
         rep = loaded.report
         print(f"{'OK' if not rep['rows_excluded'] else 'EXCLUDED':9} {loaded.spec.name}: "
               f"loaded {rep['rows_loaded']:,} = used {rep['rows_used']:,} + excluded "
-              f"{rep['rows_excluded']:,}")
+              f"{rep['rows_excluded']:,}  [{loaded.spec.kind}{', detected' if loaded.spec.kind_detected else ''}]")
         for reason, count in rep["reasons"].items():
             print(f"          {count:>7,}  {reason}")
         if rep["rows_excluded"]:

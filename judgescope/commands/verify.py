@@ -7,15 +7,16 @@ import argparse
 from judgescope import db, verify
 from judgescope.catalog import get_catalog, verification_views
 from judgescope.cli import EXIT_OK, EXIT_PROBLEMS, load_source, write_json
-from judgescope.sources import Collection, SourceError
+from judgescope.sources import SourceError
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("audit", help="judge audit: a manifest dataset name, a file or a Hub-layout folder")
     p.add_argument("snapshot", help="source snapshot: a manifest dataset name, a file or a folder")
     p.add_argument("--json", metavar="FILE", help="write the full result as JSON")
-    p.add_argument("--key", help="join-key columns, comma-separated (default: the manifest "
-                   f"collection holding both, else {','.join(Collection.join_key)}); "
+    p.add_argument("--key", help="join-key columns, comma-separated (default: the key the "
+                   "manifest collection holding both declares, else the columns among "
+                   f"{','.join(verify.INFERRED_KEY)} both datasets have); "
                    f"choose from {', '.join(verify.JOIN_COLUMNS)}")
     p.add_argument("--form", default="flat", choices=("flat", "nested"),
                    help="form of a snapshot given as a file or folder")
@@ -28,7 +29,8 @@ def run(args) -> int:
     audit = load_source(args.audit, "judge_audit", args.audit_config, args.audit_split)
     snapshot = load_source(args.snapshot, "source_snapshot", args.snapshot_config,
                            args.snapshot_split, args.form)
-    key = verify.check_key(args.key.split(",") if args.key else default_key(audit, snapshot))
+    key, how = (args.key.split(","), "given with --key") if args.key else default_key(audit, snapshot)
+    key = verify.check_key(key)
     problems = verify.input_problems(key, audit.report["columns_missing"],
                                      snapshot.report["columns_missing"])
     if problems:
@@ -36,17 +38,26 @@ def run(args) -> int:
     views = {"audit": [audit.path("clean")], "snapshot": [snapshot.path("clean")]}
     views |= verification_views(audit.path("clean"), snapshot.path("clean"), key)
     result = verify.report(db.Store(views).run)
+    result["join_key"], result["join_key_source"] = list(key), how
     print_summary(result, key, audit.spec.origin, snapshot.spec.origin)
+    print(f"join key {', '.join(key)}: {how}")
     write_json(result, args.json)
     return EXIT_OK if result["checked"] == result["verified"] else EXIT_PROBLEMS
 
 
-def default_key(audit, snapshot) -> tuple[str, ...]:
-    """The join key of a manifest collection that holds both datasets, else the default key."""
+def default_key(audit, snapshot) -> tuple[list[str], str]:
+    """(key, how it was chosen): a manifest collection's declared key when one holds both
+    datasets, else the key columns both have (catalog.Catalog.join_key's rule)."""
     for coll in get_catalog().manifest.collections.values():
-        if audit.spec.name in coll.datasets and snapshot.spec.name in coll.datasets:
-            return coll.join_key
-    return Collection.join_key
+        if audit.spec.name in coll.datasets and snapshot.spec.name in coll.datasets \
+                and coll.join_key_declared:
+            return list(coll.join_key), f"declared by collection {coll.name}"
+    a_miss, s_miss = audit.report["columns_missing"], snapshot.report["columns_missing"]
+    key = verify.infer_key(a_miss, s_miss)
+    if not key:
+        raise SourceError(verify.no_shared_key(a_miss, s_miss).replace(
+            "set join_key for this collection in the manifest", "give --key"))
+    return key, "inferred: the key columns both datasets have"
 
 
 def print_summary(result: dict, key, audit_origin: str, snapshot_origin: str) -> None:

@@ -1,0 +1,122 @@
+"""Issue #16.4: long-format human ratings. Krippendorff's α against published values and, on the
+real WMT23 en-de multi-rater MQM file (loaded with no kind given), against the `krippendorff`
+package computed independently from the raw file; the Human ratings page renders it."""
+
+import ast
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from judgescope import human_ratings as hr
+
+N = None
+# Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", section C: 4 coders ×
+# 12 units with missing values; published α nominal 0.743, ordinal 0.815, interval 0.849.
+K2011 = [[1, 2, 3, 3, 2, 1, 4, 1, 2, N, N, N], [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, N, 3],
+         [N, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, N], [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, N]]
+
+
+@pytest.mark.parametrize("level,published", [("nominal", 0.743), ("ordinal", 0.815),
+                                             ("interval", 0.849)])
+def test_alpha_equals_krippendorff_2011(level, published):
+    items = [u for coder in K2011 for u, _ in enumerate(coder)]
+    values = [v for coder in K2011 for v in coder]
+    assert hr.alpha(items, values, level) == pytest.approx(published, abs=5e-4)
+
+
+def test_alpha_undefined_and_unpairable_are_said():
+    assert hr.alpha(["a", "a"], [3, 3], "interval") is None  # one value: D_e = 0
+    cats, _, unpairable = hr.coincidences(["a", "a", "b"], [1, 2, 5])
+    assert unpairable == 1 and list(cats) == [1.0, 2.0]
+
+
+def test_pure_module_imports_no_streamlit():
+    tree = ast.parse(Path(hr.__file__).read_text(encoding="utf-8"))
+    names = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    names |= {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+    assert not any(n.split(".")[0] == "streamlit" for n in names)
+
+
+MQM = "multirater_sxs_mqm_wmt23_ende.jsonl"
+
+
+@pytest.fixture
+def mqm_manifest(realdata, monkeypatch):
+    (realdata / "sources.toml").write_text(
+        '[[collection]]\nname = "mqm"\ndatasets = ["mqm"]\n'
+        f'[[dataset]]\nname = "mqm"\npath = "{MQM}"\n', encoding="utf-8")  # no kind
+    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(realdata / "sources.toml"))
+    return realdata
+
+
+def test_real_mqm_alpha_interval_equals_krippendorff_package(mqm_manifest):
+    krippendorff = pytest.importorskip("krippendorff")
+    from judgescope.catalog import get_catalog
+
+    store = get_catalog().store("mqm")
+    frame = store.run("ratings_long")
+    assert len(frame) == 3120 and frame["item"].nunique() == 1040
+    ours = hr.agreement(frame, "mqm", "verdict", resamples=50)
+    # Independently: the raw file, items = (global_seg_id, system), raters × items matrix.
+    raw = pd.DataFrame([json.loads(line) for line in (mqm_manifest / MQM).open(encoding="utf-8")])
+    wide = raw.pivot_table(index="rater", columns=["global_seg_id", "system"], values="mqm")
+    expected = krippendorff.alpha(reliability_data=wide.to_numpy(dtype=float),
+                                  level_of_measurement="interval")
+    assert ours["alpha"]["mqm (interval)"] == pytest.approx(expected, rel=1e-9)
+    assert 0.4 < expected < 0.7  # a real, moderate agreement — not a degenerate 0 or 1
+    ordinal = krippendorff.alpha(reliability_data=wide.to_numpy(dtype=float),
+                                 level_of_measurement="ordinal")
+    assert ours["alpha"]["mqm (ordinal)"] == pytest.approx(ordinal, rel=1e-9)
+    assert ours["verdicts"]["fleiss_kappa"]["value"] is not None  # 3 ratings on every item
+    coverage = hr.coverage(frame).set_index("rater")
+    assert int(np.trace(coverage.to_numpy())) == 3120
+    assert hr.per_rater(frame, "mqm", "verdict")["ratings"].sum() == 3120
+
+
+def test_human_ratings_page_shows_the_real_agreement(mqm_manifest):
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file("../app.py", default_timeout=180)
+    at.query_params["collection"] = "mqm"
+    at.run()
+    at.switch_page("pages/human_ratings.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    labels = {m.label: m.value for m in at.metric}
+    assert labels["Items"] == "1,040" and labels["Raters"] == "10"
+    assert labels["α · mqm (interval)"].startswith("0.53")
+
+
+def test_cli_agreement_on_the_real_file_without_flags(realdata, tmp_path, capsys):
+    from judgescope.cli import main
+
+    out = tmp_path / "agreement.json"
+    assert main(["agreement", str(realdata / MQM), "--json", str(out), "--resamples", "50"]) == 0
+    printed = capsys.readouterr().out
+    assert "1,040 items, 10 raters, 3,120 ratings" in printed
+    assert "Krippendorff's alpha, mqm (interval): 0.5331" in printed
+    result = json.loads(out.read_text(encoding="utf-8"))
+    assert sum(r["ratings"] for r in result["per_rater"]) == 3120
+
+
+def test_empty_and_repeated_ratings_go_to_the_ledger(tmp_path, capsys):
+    from judgescope.cli import main
+
+    rows = [{"item_id": "i1", "rater": "a", "score": 1}, {"item_id": "i1", "rater": "b", "score": 2},
+            {"item_id": "i1", "rater": "a", "score": 5},  # a's second rating of i1
+            {"item_id": "i2", "rater": "a", "score": None, "verdict": None},  # no rating at all
+            {"item_id": "i2", "rater": "b", "verdict": "minor"},  # kept: a verdict, no score
+            {"item_id": "i2", "rater": "c", "score": 3}]
+    src = tmp_path / "ratings.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    out = tmp_path / "a.json"
+    assert main(["agreement", str(src), "--json", str(out), "--resamples", "20"]) == 1
+    printed = capsys.readouterr().out
+    assert "ratings: loaded 6 = used 4 + excluded 2" in printed
+    result = json.loads(out.read_text(encoding="utf-8"))
+    assert result["missing_values"] == {"score": 1, "verdict": 3}
+    assert main(["validate", str(src)]) == 1
+    printed = capsys.readouterr().out
+    assert "duplicate rater + item" in printed and "no rating: score, verdict all empty" in printed
