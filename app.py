@@ -3,7 +3,7 @@ Each page's first line (ui.title) checks that the collection can fill it."""
 
 import streamlit as st
 
-from judgescope import navigation, sidebar
+from judgescope import navigation, sidebar, ui
 
 st.set_page_config(page_title="JudgeScope", page_icon=":material/balance:", layout="wide")
 
@@ -11,5 +11,7 @@ st.set_page_config(page_title="JudgeScope", page_icon=":material/balance:", layo
 # collection can fill, so the built-in menu is hidden.
 current = st.navigation([st.Page(p.path, title=p.title, icon=p.icon, default=p.default)
                          for p in navigation.PAGES], position="hidden")
+ui.begin_run()
 sidebar.draw(navigation.page(current.url_path))
 current.run()
+ui.how_computed()  # reached when the page ran to its end: the chain behind its numbers

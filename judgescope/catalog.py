@@ -12,6 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from judgescope import __version__, db, hub
+from judgescope import views as registry
 from judgescope.cache import (cache_root, damage, parquet_ok, redact, seal, spill_dir, sweep,
                               temp_prefix)
 from judgescope.cache import ensure as _ensure
@@ -296,9 +297,12 @@ class Catalog:
                 views = {role: [d.path("clean")] for role, d in roles.items()}
                 views |= self._verification(collection, roles)
                 views |= self._derived(roles)
-                views |= {f"{role}_{part}": [d.path(part)] for role, d in roles.items()
-                          for part in ("counts", "excluded") if d.path(part).exists()}
+                views |= {v.name: [d.path(v.source)] for role, d in roles.items()
+                          for v in registry.parts_of(role) if d.path(v.source).exists()}
                 views["ledger"] = [d.path("ledger") for d in loaded] or [_empty_ledger()]
+                undeclared = sorted(set(views) - set(registry.BY_NAME))
+                if undeclared:  # every view is declared once, in judgescope/views.py
+                    raise SourceError(f"views not in judgescope/views.py: {', '.join(undeclared)}")
                 self._stores[collection] = db.Store(views, memory_limit=STORE_MEMORY,
                                                     temp_dir=_ensure(spill_dir()))
                 self.manifest.problems += [n for n in REBUILT if n not in self.manifest.problems]

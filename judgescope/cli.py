@@ -17,7 +17,7 @@ from judgescope.catalog import Loaded, get_catalog, load_dataset
 from judgescope.sources import DatasetSpec, SourceError
 
 COMMANDS = ("validate", "report", "verify", "calibrate", "rank", "compare-judges",
-            "compare-methods", "themes", "reviews", "agreement")
+            "compare-methods", "themes", "reviews", "agreement", "explain")
 EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE = 0, 1, 2
 
 

@@ -114,9 +114,12 @@ def sql_path(path: Path) -> str:
 
 
 def view_sql(view: str, paths: list[Path]) -> str:
-    """CREATE VIEW over Parquet files. A view named *_numbered also exposes file_row_number, a
-    row's position in its file. Identifiers come from fixed role names, never from user text."""
-    numbered = view.endswith("_numbered")
+    """CREATE VIEW over Parquet files. A view the registry (judgescope/views.py) declares
+    `numbered` also exposes file_row_number, a row's position in its file. Identifiers come from
+    fixed role names, never from user text."""
+    from judgescope.views import BY_NAME
+
+    numbered = view in BY_NAME and BY_NAME[view].numbered
     files = ", ".join(sql_path(p) for p in paths)
     extra = ", file_row_number = true" if numbered else ""
     return (f'CREATE VIEW "{view}" AS SELECT * FROM read_parquet([{files}], '

@@ -92,6 +92,11 @@ def session_name(repo_id: str, commit: str, config: str | None, split: str | Non
     return re.sub(r"[^A-Za-z0-9_.-]", "-", f"hub-{slug}-{commit[:7]}" + (f"-{extra}" if extra else ""))[:64]
 
 
+# Collections opened from the browser in this process. They live in the process-wide catalog
+# (validated once), but each visitor's picker lists only those that visitor opened or linked.
+SESSION_COLLECTIONS: set[str] = set()
+
+
 def open_dataset(catalog, repo_id: str, revision: str, config: str | None = None,
                  split: str | None = None, kind: str | None = None, progress=print) -> str:
     """Resolve, cap, and add the dataset as a session collection of `catalog`; its name.
@@ -112,6 +117,7 @@ def open_dataset(catalog, repo_id: str, revision: str, config: str | None = None
             hub=repo_id, revision=commit, config=config or None, split=split or None)
         manifest.collections[name] = Collection(name=name, title=f"Hub: {repo_id}@{commit[:7]}",
                                                 datasets=[name])
+        SESSION_COLLECTIONS.add(name)
     return name
 
 

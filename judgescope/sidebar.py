@@ -8,7 +8,7 @@ from judgescope import navigation, ui, verify
 
 def draw(current: navigation.PageSpec) -> None:
     cat = ui.catalog()
-    names = list(cat.manifest.collections)
+    names = ui.visible_collections()
     coll = ui.collection_name()
     with st.sidebar:
         st.selectbox("Collection", names, index=names.index(coll), key=ui.PICKER_KEY,

@@ -27,7 +27,7 @@ PICKER_KEY = "_collection_picker"
 def collection_name() -> str:
     """The collection of this view: the URL's `collection`, else the last one picked, else the
     manifest's first. The URL always carries it, so every view is a link."""
-    names = list(catalog().manifest.collections)
+    names = visible_collections()
     if not names:
         st.error("The manifest defines no collection; see Overview for its problems.")
         st.stop()
@@ -42,6 +42,18 @@ def collection_name() -> str:
                  f"{md_literal(fallback)}.", icon=":material/warning:")
     st.query_params["collection"] = fallback
     return fallback
+
+
+def visible_collections() -> list[str]:
+    """The manifest's collections, plus those opened from the Hub in this browser session (or
+    named by the URL): one visitor's opened datasets are not listed to another."""
+    from judgescope.hub_open import SESSION_COLLECTIONS
+
+    mine = st.session_state.setdefault("_opened_collections", set())
+    linked = st.query_params.get("collection")
+    if linked in SESSION_COLLECTIONS:
+        mine.add(linked)
+    return [n for n in catalog().manifest.collections if n not in SESSION_COLLECTIONS or n in mine]
 
 
 def switch_collection() -> None:
@@ -78,7 +90,7 @@ def unavailable(spec) -> None:
 
     cat = catalog()
     names = navigation.collections_for(
-        spec, {n: cat.roles(n) for n in cat.manifest.collections})
+        spec, {n: cat.roles(n) for n in visible_collections()})
     coll = cat.manifest.collections[collection_name()]
     missing = " or ".join(navigation.missing_roles(spec, roles()))
     st.info(f"The collection **{md_literal(coll.title)}** has no {missing} dataset, "
@@ -95,8 +107,23 @@ def _cached(manifest: str, collection: str, query: str, params: tuple) -> pd.Dat
     return catalog().store(collection).run(query, **dict(params))
 
 
+_QUERIES_SHOWN = "_queries_this_run"
+
+
+def begin_run() -> None:
+    """app.py, before the page: the page's queries are recorded for "How is this computed"."""
+    st.session_state[_QUERIES_SHOWN] = []
+
+
+def _record(query: str) -> None:
+    used = st.session_state.setdefault(_QUERIES_SHOWN, [])
+    if query not in used:
+        used.append(query)
+
+
 def run(query: str, **params) -> pd.DataFrame:
     """Run queries/<query>.sql on the active collection; results cached per parameters."""
+    _record(query)
     if query.endswith("_export"):  # export rows: capped in SQL and never cached (export.py)
         from judgescope import export
         return export.capped_frame(catalog().store(collection_name()), query, params)
@@ -219,7 +246,10 @@ def ranking_frames():
 
 def verification():
     """(summary, origin, problems) for the active collection: see verification_for."""
-    return verification_for(collection_name())
+    summary, origin, problems = verification_for(collection_name())
+    if summary is not None:
+        _record("verify_summary")
+    return summary, origin, problems
 
 
 def verification_for(collection: str):
@@ -330,18 +360,24 @@ def literal(text: str) -> None:
 
 
 @st.cache_data(max_entries=32, show_spinner="Summarising the collection…")
-def _findings(manifest: str, collection: str) -> list:
+def _findings(manifest: str, collection: str) -> tuple[list, list]:
     from judgescope import audit, findings, ranking, verify
     from judgescope import calibration as cal
 
     cat = catalog()
     have = cat.roles(collection)
-    run = cat.store(collection).run
+    used: list[str] = []
+
+    def run(query, **params):  # records what the findings read, for "How is this computed"
+        used.append(query)
+        return cat.store(collection).run(query, **params)
     out = []
     if "audit" in have:
         rep = have["audit"].report or {}
         copies = run("audit_exact_copy_counts")["exact_copies"].sum()
         summary, origin, problems = verification_for(collection)
+        if summary is not None:
+            used.append("verify_summary")
         hashes = verify.badge(summary, origin) if "snapshot" in have else None
         if problems:
             hashes = (f"not verified: {problems[0]}", "red")
@@ -358,12 +394,39 @@ def _findings(manifest: str, collection: str) -> list:
         if not decisions.empty:
             out += findings.ranking_findings(ranking.results(decisions, with_total=True),
                                              ranking.ALL_DATASETS)
-    return out
+    return out, list(dict.fromkeys(used))
 
 
 def findings() -> list:
     """The collection's headline findings (cached per collection)."""
-    return _findings(str(catalog().manifest.path), collection_name())
+    found, used = _findings(str(catalog().manifest.path), collection_name())
+    for query in used:
+        _record(query)
+    return found
+
+
+@st.cache_data(max_entries=QUERY_CACHE_ENTRIES, show_spinner=False)
+def _chain(manifest: str, collection: str, query: str) -> str:
+    from judgescope import explain
+
+    return explain.as_text(explain.chain(catalog(), collection, query))
+
+
+def how_computed() -> None:
+    """Under every page: each query it ran → the views read → cached files → pinned sources
+    (the same chain as `python -m judgescope explain QUERY`)."""
+    used = st.session_state.get(_QUERIES_SHOWN) or []
+    if not used:
+        return
+    with st.expander(f"How is this computed? {len(used)} quer{'y' if len(used) == 1 else 'ies'}, "
+                     "their views, cached files and pinned sources", icon=":material/account_tree:"):
+        st.caption("Every number on this page comes from these named queries (queries/*.sql), "
+                   "over these views, read from these cached files, built from these pinned "
+                   "files. `python -m judgescope explain QUERY --collection "
+                   f"{md_literal(collection_name())}` prints the same.")
+        for query in used:
+            st.code(_chain(str(catalog().manifest.path), collection_name(), query), language=None,
+                    wrap_lines=True)
 
 
 BADGE_ICONS = {"PASS": ":material/check_circle:", "FAIL": ":material/cancel:",

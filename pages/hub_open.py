@@ -28,6 +28,7 @@ try:
         name = hub_open.open_dataset(ui.catalog(), repo.strip(), revision, config.strip(),
                                      split.strip(), None if kind == "(detect)" else kind,
                                      progress=lambda text: st.caption(ui.md_literal(text, limit=300)))
+        st.session_state.setdefault("_opened_collections", set()).add(name)
         loaded = ui.catalog().dataset(name)
         status.update(label="Done" if loaded.ok else "Unusable", state="complete" if loaded.ok else "error")
 except SourceError as err:
