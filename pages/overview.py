@@ -13,8 +13,8 @@ if coll.description:
     st.caption(coll.description)
 for problem in ui.catalog().manifest.problems:
     st.warning(ui.md_literal(problem, limit=500))
-for notice in ui.catalog().notices(coll.name):
-    st.error(ui.md_literal(notice, limit=1_000))
+for notice in ui.catalog().notices(coll.name, detail=False):  # errors are shown per dataset below
+    st.warning(ui.md_literal(notice, limit=1_000))
 
 st.subheader("Findings")
 found = ui.findings()
