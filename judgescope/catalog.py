@@ -219,12 +219,19 @@ def verification_views(audit: Path, snapshot: Path, key: list[str]) -> dict[str,
     return derived_views("verify", inputs, verification_steps(key)) | {"snapshot_numbered": [snapshot]}
 
 
-def exact_copy_views(audit: Path, snapshot: Path | None) -> dict[str, list[Path]]:
-    """Views `audit_exact_copies` (every exact-copy row, with the snapshot's candidate text when
-    there is a snapshot) and `audit_exact_copy_summary` (counts per language × unit), built once
-    per audit (and snapshot) file: the Exact copies page then filters a few rows."""
-    inputs = {"audit": audit} | ({"snapshot": snapshot} if snapshot else {})
-    rows = "audit_build_exact_copies_texts" if snapshot else "audit_build_exact_copies"
+def exact_copy_views(audit: Path, verification: dict[str, list[Path]] | None = None
+                     ) -> dict[str, list[Path]]:
+    """Views `audit_exact_copies` (every exact-copy row, with its candidate text when the audit
+    is joined to a snapshot: `verification` holds Integrity's hash_verification and
+    snapshot_numbered views, so the text is that of the row Integrity checked) and
+    `audit_exact_copy_summary` (counts per language × unit), built once per audit (and
+    verification): the Exact copies page then filters a few rows."""
+    joined = verification and "hash_verification" in verification
+    inputs = {"audit": audit}
+    if joined:
+        inputs |= {"hash_verification": verification["hash_verification"][0],
+                   "snapshot_numbered": verification["snapshot_numbered"][0]}
+    rows = "audit_build_exact_copies_texts" if joined else "audit_build_exact_copies"
     return derived_views("copies", inputs, [("audit_exact_copies", rows, {}),
                                             ("audit_exact_copy_summary", "audit_build_exact_copy_counts", {})])
 
@@ -295,8 +302,9 @@ class Catalog:
                 loaded = [d for d in self.collection_datasets(collection) if d.ok]
                 roles = self.roles(collection)
                 views = {role: [d.path("clean")] for role, d in roles.items()}
-                views |= self._verification(collection, roles)
-                views |= self._derived(roles)
+                verification = self._verification(collection, roles)
+                views |= verification
+                views |= self._derived(roles, verification)
                 views |= {v.name: [d.path(v.source)] for role, d in roles.items()
                           for v in registry.parts_of(role) if d.path(v.source).exists()}
                 views["ledger"] = [d.path("ledger") for d in loaded] or [_empty_ledger()]
@@ -327,14 +335,15 @@ class Catalog:
         self.store(collection)
         return self._verify_problems.get(collection, [])
 
-    def _derived(self, roles: dict[str, Loaded]) -> dict[str, list[Path]]:
+    def _derived(self, roles: dict[str, Loaded], verification: dict[str, list[Path]]
+                 ) -> dict[str, list[Path]]:
         """The audit's derived tables; one that cannot be built is named on Overview and the
         rest of the collection keeps working (its page then says the table is missing)."""
         clean = {role: d.path("clean") for role, d in roles.items()}
         wanted = []
         if "audit" in clean:
             wanted += [("record index and provenance", lambda: audit_summary_views(clean["audit"])),
-                       ("exact copies", lambda: exact_copy_views(clean["audit"], clean.get("snapshot")))]
+                       ("exact copies", lambda: exact_copy_views(clean["audit"], verification))]
         if "audit" in clean and "audit_previous" in clean:
             wanted.append(("version comparison",
                            lambda: compare_views(clean["audit"], clean["audit_previous"])))

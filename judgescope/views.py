@@ -76,8 +76,8 @@ VIEWS: tuple[View, ...] = (
     _derived("audit_model_provenance_summary", ("audit",), "audit_build_model_provenance",
              "Rows per requested and resolved judge model and prompt version."),
     _derived("audit_exact_copies", ("audit", "snapshot"), "audit_build_exact_copies_texts",
-             "Audit rows whose candidate hash equals the source hash (with texts when a snapshot "
-             "exists; audit_build_exact_copies without one)."),
+             "Audit rows whose candidate hash equals the source hash, with the candidate text of "
+             "the snapshot row Integrity joined (audit_build_exact_copies when none is joined)."),
     _derived("audit_exact_copy_summary", ("audit",), "audit_build_exact_copy_counts",
              "Exact copies per language × unit."),
     _derived("audit_version_overlap", ("audit", "audit_previous"), "audit_build_overlap",

@@ -1,11 +1,14 @@
 """Every queries/audit_*.sql parses, binds strictly and returns golden rows on a fixture store."""
 
+import hashlib
+
 import duckdb
 import pandas as pd
 import pytest
 
 from judgescope import audit, audit_rows, db
-from judgescope.catalog import audit_summary_views, compare_views, exact_copy_views
+from judgescope.catalog import (audit_summary_views, compare_views, exact_copy_views,
+                                verification_views)
 from judgescope.schema import SCHEMAS
 
 AUDIT_COLUMNS = [c.name for c in SCHEMAS["judge_audit"].columns]
@@ -84,6 +87,8 @@ def store(tmp_path_factory) -> db.Store:
                          "unit": ["answer", None], "paragraph_id": [None, "p1"],
                          "source_text": ["Barack Obama", "Source four"],
                          "candidate_text": ["Barack Obama", "Kandidat vier"]})
+    for side in ("source", "candidate"):  # computed once at validation in the app
+        snap[f"{side}_sha256_computed"] = [hashlib.sha256(t.encode()).hexdigest() for t in snap[f"{side}_text"]]
     ledger = pd.DataFrame({"dataset": ["raw", "raw", "other"], "file": "r.jsonl", "row": [7, 8, 1],
                            "column": "run_group", "reason": "partial run", "value": "x",
                            "record_id": ["x7", "x8", "o1"]})
@@ -97,7 +102,9 @@ def store(tmp_path_factory) -> db.Store:
     con.execute("COPY frame TO $p (FORMAT parquet)", {"p": str(tmp / "l.parquet")})
     views["ledger"] = [tmp / "l.parquet"]
     views |= audit_summary_views(views["audit"][0])
-    views |= exact_copy_views(views["audit"][0], views["snapshot"][0])
+    views["snapshot_numbered"] = views["snapshot"]
+    verification = verification_views(views["audit"][0], views["snapshot"][0], ["instance_id"])
+    views |= verification | exact_copy_views(views["audit"][0], verification)
     views |= compare_views(views["audit"][0], views["audit_previous"][0])
     return db.Store(views)
 
