@@ -6,8 +6,8 @@ import re
 import duckdb
 import pytest
 
-from judgescope import db
-from judgescope.catalog import get_catalog
+from judgescope.sources import db
+from judgescope.sources.catalog import get_catalog
 from judgescope.schema import SCHEMAS
 
 COLLECTIONS = ("xhotpotqa", "localgate", "transevalnia")

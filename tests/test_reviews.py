@@ -12,7 +12,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from judgescope import reviews
+from judgescope.reviews import store as reviews
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = {
