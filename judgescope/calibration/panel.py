@@ -14,10 +14,10 @@ import pandas as pd
 
 from judgescope.calibration import agreement as cs
 from judgescope import stats
-# The rules live in calibration_rules; pages and the CLI reach them through this module too.
+# The rules live in calibration/rules.py; pages and the CLI reach them through this module too.
 from judgescope.calibration.rules import (  # noqa: F401
-                                          JUDGE_PREFIX, NO_SPLIT, PANEL, column, definitions, definitions_sentence, judge_id,
-                                          panel_label, rater_name, split_options, split_params)
+    JUDGE_PREFIX, NO_SPLIT, PANEL, column, definitions, definitions_sentence, judge_id,
+    panel_label, rater_name, split_options, split_params)
 from judgescope.schema import NOT_RECORDED, VERDICTS
 
 HUMAN_COLS = ("human_1_verdict", "human_2_verdict", "human_3_verdict")

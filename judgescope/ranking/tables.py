@@ -6,8 +6,8 @@ from urllib.parse import urlencode
 
 import pandas as pd
 
-from judgescope.ranking.decisions import (ALL_DATASETS, CI_METHOD, decision_label, flatten_annotations,
-                                          outcome, preference)
+from judgescope.ranking.decisions import (ALL_DATASETS, CI_METHOD, decision_label,
+                                          flatten_annotations, outcome, preference)
 from judgescope.schema import RANKING_METHODS
 
 NO_DECISIONS = ("This dataset has human scores but no model decision columns (named "

@@ -1,1 +1,1 @@
-"""Where rows come from: manifest, Hub, readers, snapshots, validation, cache, view registry, catalog and the DuckDB owner."""
+"""Where rows come from: manifest, Hub, readers, validation, cache, view registry, catalog, DuckDB."""
