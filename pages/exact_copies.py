@@ -43,7 +43,9 @@ else:
 total = int(counts[(counts.target_language.isin(lang or langs)) & (counts.unit.isin(unit or units))]
             ["exact_copies"].sum())
 st.markdown(f"**{total:,}** exact copies match" + (f"; the first {limit:,} are listed." if total > limit else "."))
-ui.table(ui.with_record_links(reviews_view.with_state(rows)), placeholder="n/a", column_config={**ui.RECORD_LINK,
+shown = reviews_view.with_state(rows)
+ui.table(ui.with_record_links(shown.assign(target_language=shown.target_language.map(language_name))),
+         placeholder="n/a", column_config={**ui.RECORD_LINK,
     "Explanation": st.column_config.TextColumn(width="large"),
     "Candidate text": st.column_config.TextColumn(width="medium")})
 reviews_view.pick_and_review(rows)

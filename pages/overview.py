@@ -11,10 +11,17 @@ coll = ui.catalog().manifest.collections[ui.collection_name()]
 ui.title(coll.title)
 if coll.description:
     st.caption(coll.description)
+others = [n for n in ui.visible_collections() if n != coll.name]
+if others:  # the sidebar's picker is folded away on a phone: the switch is here too
+    with st.container(horizontal=True, gap="small"):
+        st.caption("Other collections:")
+        for name in others:
+            st.page_link("pages/overview.py", label=ui.catalog().manifest.collections[name].title,
+                         query_params={"collection": name})
 for problem in ui.catalog().manifest.problems:
     st.warning(ui.md_literal(problem, limit=500))
-for notice in ui.catalog().notices(coll.name):
-    st.error(ui.md_literal(notice, limit=1_000))
+for notice in ui.catalog().notices(coll.name, detail=False):  # errors are shown per dataset below
+    st.warning(ui.md_literal(notice, limit=1_000))
 
 st.subheader("Findings")
 found = ui.findings()

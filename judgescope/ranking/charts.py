@@ -51,7 +51,7 @@ def accuracy_grid(rows: list[dict]) -> go.Figure:
     text = [[_fmt(v) if v is not None else "" for v in row] for row in z]
     fig = go.Figure(go.Heatmap(
         z=z, x=datasets, y=ys, text=text, texttemplate="%{text}", hovertext=hover,
-        hoverinfo="skip", colorscale="Viridis", zmin=0.3, zmax=1.0, xgap=2, ygap=2,
+        hoverinfo="skip", colorscale="PuOr", zmin=0.3, zmax=1.0, xgap=2, ygap=2,  # orange = worse, as on every page
         colorbar={"title": {"text": "accuracy"}}))
     # Heatmap cells emit no selection events; a near-invisible marker on each cell does.
     xs, yv = [x for _ in ys for x in datasets], [y for y in ys for _ in datasets]

@@ -289,10 +289,10 @@ class Catalog:
         coll = self.manifest.collections[collection]
         return assign_roles(self.collection_datasets(collection), coll.previous)[0]
 
-    def notices(self, collection: str) -> list[str]:
+    def notices(self, collection: str, detail: bool = True) -> list[str]:
         """The collection's unusable and ignored datasets, each in one sentence."""
         coll = self.manifest.collections[collection]
-        return notices(self.collection_datasets(collection), coll.previous)
+        return notices(self.collection_datasets(collection), coll.previous, detail)
 
     def store(self, collection: str) -> db.Store:
         with _LOCK:

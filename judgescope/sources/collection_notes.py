@@ -24,9 +24,11 @@ def assign_roles(datasets: list, previous: str | None) -> tuple[dict, list[tuple
     return roles, ignored
 
 
-def notices(datasets: list, previous: str | None) -> list[str]:
-    """One sentence per dataset of the collection that none of its pages uses, and why."""
-    out = [f"Dataset {d.spec.name} is unusable, so its rows are in no page or count: {d.error}"
+def notices(datasets: list, previous: str | None, detail: bool = True) -> list[str]:
+    """One sentence per dataset of the collection that none of its pages uses, and why (the
+    dataset's error itself only with `detail`, where the page does not show it elsewhere)."""
+    why = (lambda d: f": {d.error}") if detail else (lambda d: " (its error is shown with it below)")
+    out = [f"Dataset {d.spec.name} is unusable, so its rows are in no page or count{why(d)}"
            for d in datasets if not d.ok]
     for loaded, role, taken in assign_roles(datasets, previous)[1]:
         out.append(f"Dataset {loaded.spec.name} ({loaded.spec.kind}) is ignored: dataset "

@@ -79,8 +79,9 @@ def binary_matrix(rater: str, name: str, r: dict, splits: list[str]) -> None:
     label = ui.md_literal(name)
     st.markdown(f"**{label}** · π {r['scotts_pi_shown']} · {ui.badge_md(r['verdict'], 'green' if r['verdict'] == 'PASS' else 'red')}")
     head = _row(120, 100, 3)
-    head[1].caption("judge: match")
-    head[2].caption("judge: not match")
+    head[0].caption("judge says →")
+    head[1].caption("match")
+    head[2].caption("not match")
     for human, cells in (("Humans: match", ("TP", "FN")), ("Humans: not match", ("FP", "TN"))):
         row = _row(120, 100, 3)
         row[0].caption(human)
@@ -94,6 +95,7 @@ def three_way_matrix(frame: pd.DataFrame, rater: str, name: str, splits: list[st
     table, left_out = cal.three_way_matrix(frame, rater)
     st.caption(f"Rows: humans · columns: {ui.md_literal(name)}")
     head = _row(90, 80, 4)
+    head[0].caption("&nbsp;")
     for col, v in zip(head[1:], VERDICTS):
         col.caption(v)
     for h in VERDICTS:

@@ -37,7 +37,7 @@ def state_path() -> Path:
     return reviews.default_path()
 
 
-@st.cache_resource(show_spinner="Merging the shared review logs…")
+@st.cache_resource(max_entries=4, show_spinner="Merging the shared review logs…")
 def _sharing(path: str):
     """Started once per process; a failure is kept too, so pages do not retry the Hub each run."""
     try:
