@@ -11,4 +11,4 @@ USER user
 EXPOSE 8501
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s \
   CMD python -c "import urllib.request,sys; sys.exit(urllib.request.urlopen('http://127.0.0.1:8501/_stcore/health', timeout=4).status != 200)"
-CMD ["python", "-m", "judgescope.serve", "--server.address=0.0.0.0", "--server.port=8501", "--server.headless=true"]
+CMD ["python", "-m", "judgescope.web.serve", "--server.address=0.0.0.0", "--server.port=8501", "--server.headless=true"]

@@ -17,7 +17,7 @@ $(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt
 	touch $@
 
 run: $(VENV)/.installed
-	$(PY) -m judgescope.serve --server.headless true --server.address 127.0.0.1 --server.port $(PORT)
+	$(PY) -m judgescope.web.serve --server.headless true --server.address 127.0.0.1 --server.port $(PORT)
 
 test: $(VENV)/.installed-dev
 	$(PY) -m pytest -q

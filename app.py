@@ -3,7 +3,9 @@ Each page's first line (ui.title) checks that the collection can fill it."""
 
 import streamlit as st
 
-from judgescope import navigation, sidebar, ui
+from judgescope.web import navigation
+from judgescope.web import sidebar
+from judgescope.web import ui
 
 st.set_page_config(page_title="JudgeScope", page_icon=":material/balance:", layout="wide")
 

@@ -74,7 +74,7 @@ def measure_size(rows: int, args, log) -> dict:
             extra += ("--only", args.pages)
         size[phase] = run_phase(phase, prep["folder"], args.repeats, *extra)
         saved.write_text(json.dumps(size[phase]))
-    from judgescope.catalog import STORE_MEMORY
+    from judgescope.sources.catalog import STORE_MEMORY
     size["memory_limit"] = args.memory_limit or STORE_MEMORY
     return size
 

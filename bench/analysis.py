@@ -33,7 +33,7 @@ unbounded). What changed since, by design rather than by tuning:
 
 The phases below were measured between 06:04 and 06:25 UTC on the same generated data and
 cache (`--resume`): the page interactions and the cold starts were re-run last, after the timing
-loop began interleaving app, query-only and raw runs and `judgescope.serve` began warming its
+loop began interleaving app, query-only and raw runs and `judgescope.web.serve` began warming its
 imports; the other phases did not change in between.
 
 What the figures below do not show, or still cost:

@@ -13,7 +13,11 @@ import pyarrow.parquet as pq
 
 from bench.pages import ALL, SLOW_S
 from bench.timing import peak_rss_mb, summary, timed
-from judgescope import audit, audit_rows, catalog, db, verify
+from judgescope.audit import summary as audit
+from judgescope.audit import rows as audit_rows
+from judgescope.sources import catalog
+from judgescope.sources import db
+from judgescope.integrity import hashes as verify
 
 PANDAS_COLUMNS = ["target_language", "unit", "score", "score_origin", "run_group", "source_split",
                   "judge_record_id", "judge_explanation"]

@@ -1,4 +1,4 @@
-"""Cold start: `python -m judgescope.serve` (what `make run` and the Dockerfile start) → first page
+"""Cold start: `python -m judgescope.web.serve` (what `make run` and the Dockerfile start) → first page
 rendered in headless Chromium (caches built).
 
 The browser is launched before the clock starts (it is not part of the app); the clock runs from
@@ -63,7 +63,7 @@ def one_start(browser, env: dict, timeout: float = 600) -> dict:
     """Seconds to healthy and to the first rendered page, and the server's peak RSS."""
     port = _free_port()
     t0 = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "judgescope.serve", "--server.headless",
+    proc = subprocess.Popen([sys.executable, "-m", "judgescope.web.serve", "--server.headless",
                              "true", "--server.address", "127.0.0.1", "--server.port", str(port)],
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     context = None

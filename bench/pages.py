@@ -15,7 +15,10 @@ import duckdb
 import pandas as pd
 
 from bench.timing import summary, timed
-from judgescope import audit, audit_rows, db, verify
+from judgescope.audit import summary as audit
+from judgescope.audit import rows as audit_rows
+from judgescope.sources import db
+from judgescope.integrity import hashes as verify
 
 ALL = {"languages": [], "units": [], "origins": [], "run_groups": [], "min_score": 0.0,
        "max_score": 100.0, "q": ""}

@@ -17,18 +17,18 @@ import numpy as np
 from bench import baselines, pages
 from bench.generate import COLLECTION
 from bench.timing import peak_rss_mb, summary, timed
-from judgescope import audit
+from judgescope.audit import summary as audit
 
 
 def _catalog(manifest: str):
-    from judgescope import catalog
+    from judgescope.sources import catalog
     return catalog.get_catalog(manifest)
 
 
 def _bounded_scratch(limit: str, spill: Path):
     """db.scratch with a DuckDB memory limit and a spill folder (the build keeps every row of
     `raw` in an in-memory table; unbounded, DuckDB may take 80% of RAM at 10M rows)."""
-    from judgescope import db
+    from judgescope.sources import db
     original = db.scratch
 
     def scratch(threads=None, **kwargs):
@@ -49,7 +49,7 @@ def build(args) -> dict:
     cat = _catalog(args.manifest)
     cat.store(COLLECTION)
     seconds = time.perf_counter() - t
-    from judgescope.catalog import BUILD_MEMORY
+    from judgescope.sources.catalog import BUILD_MEMORY
     out = {"seconds": seconds, "memory_limit": args.build_memory_limit or BUILD_MEMORY}
     for d in cat.collection_datasets(COLLECTION):
         if not d.ok:
@@ -62,7 +62,7 @@ def build(args) -> dict:
 
 def _store(args):
     """The collection's Store; with --memory-limit, the same views on a Store bounded by it."""
-    from judgescope import db
+    from judgescope.sources import db
     cat = _catalog(args.manifest)
     store = cat.store(COLLECTION)
     return cat, (db.Store(store.views, memory_limit=args.memory_limit) if args.memory_limit else store)
@@ -104,7 +104,7 @@ def verify_timings(args) -> dict:
 
 def bootstrap_timings(args) -> dict:
     """10,000-resample CIs from per-score counts, and what row resampling would cost."""
-    from judgescope import audit
+    from judgescope.audit import summary as audit
     _, store = _store(args)
     counts = audit.score_counts(store.run)
     n = int(counts["n"].sum())

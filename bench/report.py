@@ -206,7 +206,7 @@ def render(results: dict, notes: str = "") -> str:
         lines.append("")
     if demo:
         starts = ", ".join(f"{r['rendered_s']:.2f}" for r in demo["runs"])
-        lines += [f"Cold start on the demo (`python -m judgescope.serve` → first page rendered in headless "
+        lines += [f"Cold start on the demo (`python -m judgescope.web.serve` → first page rendered in headless "
                   f"Chromium, caches built): runs {starts} s; "
                   f"server peak RSS {demo['server_peak_rss_mb']:,.0f} MB.", ""]
     if notes:

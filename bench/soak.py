@@ -34,7 +34,7 @@ COLLECTION = "xhotpotqa"
 
 def expected_counts(languages: list[str], minimums: list[int]) -> dict[tuple[str, int], int]:
     """Ground truth from the query layer itself, outside the server."""
-    from judgescope.catalog import get_catalog
+    from judgescope.sources.catalog import get_catalog
 
     store = get_catalog().store(COLLECTION)
     out = {}
@@ -47,7 +47,7 @@ def expected_counts(languages: list[str], minimums: list[int]) -> dict[tuple[str
 
 
 def languages() -> list[str]:
-    from judgescope.catalog import get_catalog
+    from judgescope.sources.catalog import get_catalog
 
     frame = get_catalog().store(COLLECTION).run("audit_filter_values")
     return sorted(frame["target_language"].dropna().unique())
@@ -74,7 +74,7 @@ def start_server() -> tuple[subprocess.Popen, str]:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "judgescope.serve", "--server.headless", "true",
+        [sys.executable, "-m", "judgescope.web.serve", "--server.headless", "true",
          "--server.address", "127.0.0.1", "--server.port", str(port)],
         cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -7,8 +7,9 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from judgescope import audit, format as fmt
-from judgescope.calibration import JUDGE_PREFIX
+from judgescope import format as fmt
+from judgescope.audit import summary as audit
+from judgescope.calibration.panel import JUDGE_PREFIX
 from judgescope.schema import language_name
 
 WEAKEST_CELLS = 3

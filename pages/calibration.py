@@ -2,9 +2,11 @@
 
 import streamlit as st
 
-from judgescope import calib_view as view
-from judgescope import calibration as cal
-from judgescope import findings, significance_view, ui
+from judgescope.web import calibration as view
+from judgescope.calibration import panel as cal
+from judgescope import findings
+from judgescope.web import significance as significance_view
+from judgescope.web import ui
 
 ui.title("Judges vs humans")
 st.caption("Each judge's binary verdict and the panel's majority of those verdicts, against the "

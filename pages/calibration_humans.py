@@ -2,9 +2,9 @@
 
 import streamlit as st
 
-from judgescope import calib_view as view
-from judgescope import calibration as cal
-from judgescope import ui
+from judgescope.web import calibration as view
+from judgescope.calibration import panel as cal
+from judgescope.web import ui
 
 ui.title("Human agreement")
 st.caption("Three humans per answer: match / no_match / no_answer. The comparison target is the "

@@ -2,7 +2,10 @@
 
 import streamlit as st
 
-from judgescope import audit, charts, significance_view, ui
+from judgescope.audit import summary as audit
+from judgescope.audit import charts
+from judgescope.web import significance as significance_view
+from judgescope.web import ui
 from judgescope.schema import language_name
 
 ui.title("Compare audit versions")

@@ -2,9 +2,10 @@
 
 import streamlit as st
 
-from judgescope import calib_view as view
-from judgescope import calibration as cal
-from judgescope import navigation, ui
+from judgescope.web import calibration as view
+from judgescope.calibration import panel as cal
+from judgescope.web import navigation
+from judgescope.web import ui
 
 ui.title("Disagreements")
 c = st.columns(3)

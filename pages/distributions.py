@@ -2,7 +2,9 @@
 
 import streamlit as st
 
-from judgescope import audit, charts, ui
+from judgescope.audit import summary as audit
+from judgescope.audit import charts
+from judgescope.web import ui
 from judgescope.schema import label, sort_units
 
 ui.title("Score distributions")

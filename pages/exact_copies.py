@@ -2,7 +2,9 @@
 
 import streamlit as st
 
-from judgescope import audit_rows, reviews_view, ui
+from judgescope.audit import rows as audit_rows
+from judgescope.web import reviews as reviews_view
+from judgescope.web import ui
 from judgescope.schema import language_name, sort_units
 
 ui.title("Exact copies of the source")

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from judgescope import ui
+from judgescope.web import ui
 
 ui.title("Excluded rows")
 st.caption("Rows that stay out of every statistic, counted by reason. Loaded = used + excluded "

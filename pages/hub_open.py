@@ -3,9 +3,11 @@ split, kind (detected unless chosen). The URL carries the commit and reopens it.
 
 import streamlit as st
 
-from judgescope import hub_open, navigation, ui
+from judgescope.sources import hub_open
+from judgescope.web import navigation
+from judgescope.web import ui
 from judgescope.schema import KINDS
-from judgescope.sources import SourceError
+from judgescope.sources.manifest import SourceError
 
 ui.title("Open from the Hub")
 if not hub_open.allowed():

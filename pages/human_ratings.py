@@ -2,9 +2,9 @@
 
 import streamlit as st
 
-from judgescope import human_ratings as hr
-from judgescope import ui
-from judgescope.calibration import fmt, fmt_ci
+from judgescope.calibration import human_ratings as hr
+from judgescope.web import ui
+from judgescope.calibration.panel import fmt, fmt_ci
 
 ui.title("Human ratings")
 missing = ui.missing_columns("ratings")

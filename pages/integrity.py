@@ -2,7 +2,8 @@
 
 import streamlit as st
 
-from judgescope import ui, verify
+from judgescope.web import ui
+from judgescope.integrity import hashes as verify
 
 LIST_LIMIT, DETAIL_ROWS = 500, 10
 

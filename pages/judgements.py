@@ -3,8 +3,8 @@ judgements table (not only the calibration rows), optionally held out from calib
 
 import streamlit as st
 
-from judgescope import calibration_bulk as bulk
-from judgescope import ui
+from judgescope.calibration import bulk
+from judgescope.web import ui
 
 QUERIES = {False: {"counts": "calib_verdict_counts", "pairs": "calib_judge_pairs",
                    "provenance": "calib_provenance"},

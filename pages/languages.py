@@ -3,7 +3,10 @@ Review filtered to that language and unit."""
 
 import streamlit as st
 
-from judgescope import audit, charts, navigation, ui
+from judgescope.audit import summary as audit
+from judgescope.audit import charts
+from judgescope.web import navigation
+from judgescope.web import ui
 from judgescope.schema import language_name
 
 ui.title("Languages × units")

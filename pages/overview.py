@@ -4,7 +4,7 @@ dataset comes from and what was used."""
 import pandas as pd
 import streamlit as st
 
-from judgescope import ui
+from judgescope.web import ui
 from judgescope.schema import SCHEMAS
 
 coll = ui.catalog().manifest.collections[ui.collection_name()]

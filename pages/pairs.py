@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from judgescope import ui
-from judgescope import ranking_tables as rt
+from judgescope.web import ui
+from judgescope.ranking import tables as rt
 
 ui.title("Pairs")
 pairs, decisions = ui.ranking_frames()

@@ -2,8 +2,10 @@
 
 import streamlit as st
 
-from judgescope import ranking, ranking_charts, ui
-from judgescope import ranking_tables as rt
+from judgescope.ranking import decisions as ranking
+from judgescope.ranking import charts as ranking_charts
+from judgescope.web import ui
+from judgescope.ranking import tables as rt
 
 ui.title("Position bias")
 pairs, decisions = ui.ranking_decisions("the position-bias view")

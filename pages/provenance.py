@@ -2,7 +2,8 @@
 
 import streamlit as st
 
-from judgescope import audit_rows, ui
+from judgescope.audit import rows as audit_rows
+from judgescope.web import ui
 
 ui.title("Provenance of the scores")
 missing = ui.missing_columns("audit")

@@ -2,8 +2,11 @@
 
 import streamlit as st
 
-from judgescope import ranking, ranking_charts, significance_view, ui
-from judgescope import ranking_tables as rt
+from judgescope.ranking import decisions as ranking
+from judgescope.ranking import charts as ranking_charts
+from judgescope.web import significance as significance_view
+from judgescope.web import ui
+from judgescope.ranking import tables as rt
 
 ui.title("Ranking accuracy")
 pairs, decisions = ui.ranking_decisions("the ranking accuracy grid")

@@ -3,7 +3,11 @@ and the opened record at the top with previous / next through the filtered list.
 
 import streamlit as st
 
-from judgescope import audit_rows, pager, review_view, reviews_view, ui
+from judgescope.audit import rows as audit_rows
+from judgescope.web import pager
+from judgescope.web import review as review_view
+from judgescope.web import reviews as reviews_view
+from judgescope.web import ui
 from judgescope.schema import language_name, sort_units
 
 ORDERS = ["lowest first", "highest first"]

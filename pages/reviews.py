@@ -3,7 +3,9 @@ judge against its reviewers, disagreements, reviews of rows since changed, and t
 
 import streamlit as st
 
-from judgescope import reviews_stats, reviews_view, ui
+from judgescope.reviews import stats as reviews_stats
+from judgescope.web import reviews as reviews_view
+from judgescope.web import ui
 from judgescope.schema import language_name
 
 ui.title("Reviews")

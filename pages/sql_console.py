@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from judgescope import sql_console as console
-from judgescope import ui
+from judgescope.sources import sql_console as console
+from judgescope.web import ui
 
 ui.title("SQL console")
 if not console.enabled():

@@ -4,7 +4,10 @@ link to the Review rows that contain it."""
 import pandas as pd
 import streamlit as st
 
-from judgescope import audit, navigation, themes, ui
+from judgescope.audit import summary as audit
+from judgescope.web import navigation
+from judgescope.audit import themes
+from judgescope.web import ui
 from judgescope.schema import language_name, sort_units
 
 ui.title("Explanation themes")

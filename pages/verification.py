@@ -2,8 +2,9 @@
 
 import streamlit as st
 
-from judgescope import ranking, ui
-from judgescope import ranking_tables as rt
+from judgescope.ranking import decisions as ranking
+from judgescope.web import ui
+from judgescope.ranking import tables as rt
 
 ui.title("Human verification")
 facets = ui.run("rank_verification_facets")

@@ -5,7 +5,8 @@ import pandas as pd
 import pytest
 
 import reference_stats as R
-from judgescope import audit, audit_rows
+from judgescope.audit import summary as audit
+from judgescope.audit import rows as audit_rows
 
 THRESHOLDS = (60, 80, 90)
 

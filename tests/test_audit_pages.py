@@ -6,8 +6,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from judgescope import audit_rows, ui
-from judgescope.catalog import get_catalog
+from judgescope.audit import rows as audit_rows
+from judgescope.web import ui
+from judgescope.sources.catalog import get_catalog
 from textutil import plain
 
 APP = "../app.py"

@@ -6,9 +6,11 @@ import duckdb
 import pandas as pd
 import pytest
 
-from judgescope import audit, audit_rows, db
-from judgescope.catalog import (audit_summary_views, compare_views, exact_copy_views,
-                                verification_views)
+from judgescope.audit import summary as audit
+from judgescope.audit import rows as audit_rows
+from judgescope.sources import db
+from judgescope.sources.catalog import (audit_summary_views, compare_views, exact_copy_views,
+                                        verification_views)
 from judgescope.schema import SCHEMAS
 
 AUDIT_COLUMNS = [c.name for c in SCHEMAS["judge_audit"].columns]
@@ -64,7 +66,7 @@ def _write(con, frame: pd.DataFrame, path) -> list:
 
 def _write_counts(con, path) -> list:
     """The per-score counts the catalog builds beside an audit (catalog._write_counts)."""
-    from judgescope.catalog import write_counts
+    from judgescope.sources.catalog import write_counts
 
     out = path.with_suffix(".counts.parquet")
     write_counts(con, path, out)

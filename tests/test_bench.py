@@ -12,7 +12,10 @@ import pytest
 
 from bench import generate as gen
 from bench import report
-from judgescope import audit, audit_rows, catalog, verify
+from judgescope.audit import summary as audit
+from judgescope.audit import rows as audit_rows
+from judgescope.sources import catalog
+from judgescope.integrity import hashes as verify
 
 ROWS = 2_000
 

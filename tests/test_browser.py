@@ -41,11 +41,11 @@ def server():
 
 
 def serve(**env_extra) -> tuple[subprocess.Popen, str]:
-    """`python -m judgescope.serve` on a free localhost port, once healthy: (process, base URL)."""
+    """`python -m judgescope.web.serve` on a free localhost port, once healthy: (process, base URL)."""
     port = _free_port()
     env = dict(os.environ, PYTHONPATH=str(ROOT), **env_extra)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "judgescope.serve", "--server.headless", "true",
+        [sys.executable, "-m", "judgescope.web.serve", "--server.headless", "true",
          "--server.address", "127.0.0.1", "--server.port", str(port)],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"

@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from judgescope import calibration as cal
-from judgescope import calibration_bulk as bulk
+from judgescope.calibration import panel as cal
+from judgescope.calibration import bulk
 
 M, NM, NA = "match", "no_match", "no_answer"
 

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 import reference_stats as R
-from judgescope import calibration_stats as cs
+from judgescope.calibration import agreement as cs
 from judgescope import stats
 from test_stats import (AP_A, AP_B, FLEISS_1971, FLEISS_1971_COUNTS, KRIPPENDORFF_2011,
                         WIKIPEDIA_FLEISS)

@@ -3,7 +3,7 @@ tie handling are stated; three-way human ties can be excluded; NULL splits can b
 
 import pandas as pd
 
-from judgescope import calibration as cal
+from judgescope.calibration import panel as cal
 from test_calibration import NM, M, SMALL, make, published_counts
 
 

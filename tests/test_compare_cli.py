@@ -3,7 +3,7 @@ manifest and on a ranking file built here."""
 
 import json
 
-from judgescope import significance as sig
+from judgescope.significance import paired as sig
 from judgescope.cli import main
 
 PAIR_KEYS = {"a", "b", "n", "b01", "b10", "mcnemar_exact_p", "holm_p", "agreement_diff", "ci"}

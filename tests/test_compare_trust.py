@@ -5,8 +5,9 @@ import duckdb
 import pandas as pd
 import pytest
 
-from judgescope import audit, db
-from judgescope.catalog import compare_views
+from judgescope.audit import summary as audit
+from judgescope.sources import db
+from judgescope.sources.catalog import compare_views
 from test_audit_queries import _row, _write
 
 

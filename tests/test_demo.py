@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from judgescope.catalog import file_sha256
+from judgescope.sources.catalog import file_sha256
 
 DEMO = Path(__file__).resolve().parent.parent / "data" / "demo"
 

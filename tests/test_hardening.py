@@ -158,8 +158,8 @@ def test_cli_process_exit_status_is_2(bad_manifest):
 
 
 def test_lone_surrogate_costs_one_row_not_the_dataset(tmp_path, write_manifest):
-    from judgescope.catalog import Catalog
-    from judgescope.sources import load_manifest
+    from judgescope.sources.catalog import Catalog
+    from judgescope.sources.manifest import load_manifest
 
     rows = [json.dumps(r) for r in GOOD] + [
         '{"judge_record_id": "s1", "target_language": "de", "unit": "segment", "score": 5, '
@@ -176,7 +176,7 @@ def test_lone_surrogate_costs_one_row_not_the_dataset(tmp_path, write_manifest):
 @pytest.mark.browser
 @pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="needs Debian chromium")
 def test_deep_link_to_a_fresh_server_runs_inside_the_frame():
-    """The first request of a fresh server, a deep link, still runs app.py (judgescope.serve)."""
+    """The first request of a fresh server, a deep link, still runs app.py (judgescope.web.serve)."""
     from playwright.sync_api import sync_playwright
 
     from test_browser import CHROME_ARGS, CHROMIUM

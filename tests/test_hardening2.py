@@ -21,7 +21,7 @@ ADVERSARIAL_DECISIONS = [
 def test_ranking_parser_is_linear_on_adversarial_text(text):
     """Catastrophic backtracking held the GIL for minutes; a subprocess bounds a failing run."""
     assert len(text) >= 10_000
-    code = ("import sys, time; from judgescope import ranking; t = sys.stdin.read(); "
+    code = ("import sys, time; from judgescope.ranking import decisions as ranking; t = sys.stdin.read(); "
             "s = time.perf_counter(); ranking.parse_ranking(t); ranking.parse_scores(t); "
             "print(time.perf_counter() - s)")
     done = subprocess.run([sys.executable, "-c", code], input=text, text=True, cwd=ROOT,
@@ -31,7 +31,7 @@ def test_ranking_parser_is_linear_on_adversarial_text(text):
 
 
 def test_ranking_parser_still_reads_a_bit_better():
-    from judgescope import ranking
+    from judgescope.ranking import decisions as ranking
 
     assert ranking.parse_ranking("Translation 2 is a bit better than translation 1.") == 2
     assert ranking.parse_ranking("x " * 30_000 + "I prefer translation 1") == 1
@@ -41,8 +41,8 @@ def test_ranking_parser_still_reads_a_bit_better():
 import json  # noqa: E402
 import os  # noqa: E402
 
-from judgescope.catalog import Catalog  # noqa: E402
-from judgescope.sources import load_manifest  # noqa: E402
+from judgescope.sources.catalog import Catalog  # noqa: E402
+from judgescope.sources.manifest import load_manifest  # noqa: E402
 
 AUDIT = [{"judge_record_id": f"r{i}", "target_language": "de", "unit": "segment", "score": 40 + i}
          for i in range(6)]
@@ -253,7 +253,7 @@ def test_csv_export_neutralises_formulas_and_quotes_cr(tmp_path):
 
     import pandas as pd
 
-    from judgescope import export
+    from judgescope.web import export
 
     frame = pd.DataFrame({"id": range(len(FORMULAS)), "text": FORMULAS})
     data = export.csv_bytes(frame)
@@ -269,7 +269,7 @@ def test_csv_export_neutralises_formulas_and_quotes_cr(tmp_path):
 def test_export_is_capped_and_says_so_in_its_provenance(monkeypatch):
     import pandas as pd
 
-    from judgescope import export
+    from judgescope.web import export
 
     monkeypatch.setenv("JUDGESCOPE_EXPORT_MAX_ROWS", "100")
     shown, note = export.capped(pd.DataFrame({"x": range(250)}))
@@ -286,7 +286,8 @@ def test_export_streams_a_named_query_in_batches(tmp_path, monkeypatch):
     import pandas as pd
     import pyarrow.parquet as pq
 
-    from judgescope import db, export
+    from judgescope.sources import db
+    from judgescope.web import export
 
     monkeypatch.setenv("JUDGESCOPE_EXPORT_MAX_ROWS", "120000")
     from judgescope.schema import SCHEMAS
@@ -385,7 +386,8 @@ def _digest(text: str) -> str:
 
 
 def test_stored_digests_are_normalised_once_and_compared_alike_everywhere(tmp_path):
-    from judgescope import audit_rows, verify
+    from judgescope.audit import rows as audit_rows
+    from judgescope.integrity import hashes as verify
 
     snap = [{"instance_id": f"i{i}", "source_text": f"src {i}", "candidate_text": "same" if i == 0 else f"c {i}"}
             for i in range(3)]
@@ -415,9 +417,10 @@ def test_stored_digests_are_normalised_once_and_compared_alike_everywhere(tmp_pa
 
 
 def test_dataset_cache_key_hashes_the_code_that_builds_it(tmp_path, monkeypatch):
-    from judgescope import catalog
+    from judgescope.sources import catalog
 
-    assert {"validate", "readers", "snapshot"} <= set(catalog.BUILD_MODULES)
+    assert {"judgescope.sources.validate", "judgescope.sources.readers",
+            "judgescope.sources.snapshot"} <= set(catalog.BUILD_MODULES)
     jsonl(tmp_path / "a.jsonl", AUDIT)
     first = load(tmp_path, "a.jsonl").folder
     monkeypatch.setattr(catalog, "build_code_sha256", lambda: "changed validate.py")
@@ -441,8 +444,8 @@ def test_unreadable_hub_cache_is_named_not_downloaded_over(monkeypatch):
     """#14.9: any OSError (a permission error in the cache) fell back to a network download."""
     import huggingface_hub
 
-    from judgescope import hub
-    from judgescope.sources import SourceError
+    from judgescope.sources import hub
+    from judgescope.sources.manifest import SourceError
 
     def denied(*args, **kwargs):
         raise PermissionError(13, "Permission denied", "/root/.cache/huggingface/secret")
@@ -537,7 +540,8 @@ def test_json_file_holding_an_array_is_read(tmp_path):
 
 # ---------------------------------------------------------------- crashes (#13.11)
 def test_audit_with_no_usable_row_gives_a_note_not_a_crash(tmp_path):
-    from judgescope import audit, charts
+    from judgescope.audit import summary as audit
+    from judgescope.audit import charts
 
     jsonl(tmp_path / "a.jsonl", [dict(r, score=500) for r in AUDIT])
     d = load(tmp_path, "a.jsonl")
@@ -555,7 +559,8 @@ def test_audit_with_no_usable_row_gives_a_note_not_a_crash(tmp_path):
 
 @pytest.mark.parametrize("depth", [5_000, 200_000])
 def test_deeply_nested_annotations_do_not_recurse(depth):
-    from judgescope import ranking, ranking_tables
+    from judgescope.ranking import decisions as ranking
+    from judgescope.ranking import tables as ranking_tables
 
     text = '{"a": ' + "[" * depth + "1" + "]" * depth + "}"
     pairs = ranking.flatten_annotations(text)
@@ -591,7 +596,7 @@ AUTOLINK = __import__("re").compile(r"(?i)(https?|ftp|mailto|javascript):|www\.|
 def test_md_literal_breaks_autolinks(text):
     import re
 
-    from judgescope.ui import md_literal
+    from judgescope.web.ui import md_literal
 
     shown = md_literal(text)
     unescaped = re.sub(r"\\(.)", r"\1", shown)  # what markdown's text holds after escapes
@@ -602,7 +607,7 @@ def test_md_literal_breaks_autolinks(text):
 def test_chart_text_is_escaped():
     import pandas as pd
 
-    from judgescope import charts
+    from judgescope.audit import charts
 
     evil = "<a href='http://x'>click</a><img src=x>%{meta:EVIL}"
     counts = pd.DataFrame({"unit": [evil, "s"], "target_language": [evil, "de"], "score": [10.0, 20.0],
@@ -646,7 +651,7 @@ def test_damaged_cache_entries_are_rebuilt_and_named(tmp_path, case):
 
 
 def test_damaged_derived_table_is_rebuilt(tmp_path):
-    from judgescope import catalog
+    from judgescope.sources import catalog
 
     jsonl(tmp_path / "a.jsonl", AUDIT)
     d = load(tmp_path, "a.jsonl")
@@ -659,7 +664,7 @@ def test_damaged_derived_table_is_rebuilt(tmp_path):
 
 
 def test_start_sweeps_what_a_killed_process_left(tmp_path, monkeypatch):
-    from judgescope import cache
+    from judgescope.sources import cache
 
     monkeypatch.setenv("JUDGESCOPE_CACHE", str(tmp_path))
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,

@@ -157,8 +157,8 @@ def test_page_shows_hostile_text_as_text(hostile_manifest, monkeypatch, page):
 
 def test_hostile_collection_is_fully_used(hostile_manifest):
     """The hostile strings are data, not errors: no row of the text fields is excluded for them."""
-    from judgescope.catalog import Catalog
-    from judgescope.sources import load_manifest
+    from judgescope.sources.catalog import Catalog
+    from judgescope.sources.manifest import load_manifest
 
     cat = Catalog(load_manifest(hostile_manifest))
     for name in ("audit", "snapshot", "items", "judgements", "verification"):
@@ -167,7 +167,7 @@ def test_hostile_collection_is_fully_used(hostile_manifest):
 
 
 def test_text_block_and_md_literal_on_hostile_strings():
-    from judgescope import ui
+    from judgescope.web import ui
 
     assert ui.visible_text("a\x00b\x1bc\td\ne\r") == "a\u2400b\u241bc\td\ne\r"
     assert ui.visible_text("x\ud800y") == "x\ufffdy"  # a lone surrogate cannot be sent as UTF-8
@@ -176,7 +176,7 @@ def test_text_block_and_md_literal_on_hostile_strings():
     assert ui.md_literal("a\u202eb").startswith("\u2068")  # an override stays inside
 
     def app(text):
-        from judgescope import ui
+        from judgescope.web import ui
         ui.text_block(text, "ar")
 
     for text in [*HOSTILE, BIG, "x\ud800y", pd.NA, float("nan")]:

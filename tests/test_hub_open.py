@@ -4,9 +4,9 @@ switch; the page flow to a working Distributions page."""
 
 import pytest
 
-from judgescope import hub_open
-from judgescope.catalog import Catalog
-from judgescope.sources import SourceError, load_manifest
+from judgescope.sources import hub_open
+from judgescope.sources.catalog import Catalog
+from judgescope.sources.manifest import SourceError, load_manifest
 from test_hub import COMMIT, REPO, hub_cache  # noqa: F401 — the fixture lays out the cache
 
 EMPTY = '[[collection]]\nname = "c"\ndatasets = []\n'

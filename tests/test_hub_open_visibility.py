@@ -2,9 +2,10 @@
 
 from streamlit.testing.v1 import AppTest
 
-from judgescope import hub_open, ui
-from judgescope.catalog import get_catalog
-from judgescope.sources import Collection
+from judgescope.sources import hub_open
+from judgescope.web import ui
+from judgescope.sources.catalog import get_catalog
+from judgescope.sources.manifest import Collection
 
 
 def test_session_collections_are_listed_only_where_opened(monkeypatch):

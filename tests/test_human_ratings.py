@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from judgescope import human_ratings as hr
+from judgescope.calibration import human_ratings as hr
 
 N = None
 # Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", section C: 4 coders ×
@@ -54,7 +54,7 @@ def mqm_manifest(realdata, monkeypatch):
 
 def test_real_mqm_alpha_interval_equals_krippendorff_package(mqm_manifest):
     krippendorff = pytest.importorskip("krippendorff")
-    from judgescope.catalog import get_catalog
+    from judgescope.sources.catalog import get_catalog
 
     store = get_catalog().store("mqm")
     frame = store.run("ratings_long")

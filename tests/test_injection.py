@@ -7,6 +7,7 @@ those of an innocuous value the data does not hold (the page's fallback view).
 """
 
 import ast
+import importlib.util
 from functools import lru_cache
 from pathlib import Path
 
@@ -14,7 +15,8 @@ import duckdb
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from judgescope import db, ui
+from judgescope.sources import db
+from judgescope.web import ui
 from pages_index import SECTION_COLLECTIONS, registered_pages
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,15 +63,24 @@ def _helper_functions(tree: ast.AST) -> list[tuple[Path, str]]:
     """(module file, function) for calls like `view.split_filter()` into judgescope modules."""
     aliases = {}
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module == "judgescope":
+        if isinstance(node, ast.ImportFrom) and node.module and \
+                node.module.split(".")[0] == "judgescope":
             for a in node.names:
-                aliases[a.asname or a.name] = ROOT / "judgescope" / f"{a.name}.py"
+                spec = importlib.util.find_spec(f"{node.module}.{a.name}") \
+                    if _is_package(node.module) else None
+                if spec is not None and spec.origin:
+                    aliases[a.asname or a.name] = Path(spec.origin)
     calls = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
                 isinstance(node.func.value, ast.Name) and node.func.value.id in aliases:
             calls.append((aliases[node.func.value.id], node.func.attr))
     return calls
+
+
+def _is_package(module: str) -> bool:
+    spec = importlib.util.find_spec(module)
+    return spec is not None and spec.submodule_search_locations is not None
 
 
 @lru_cache(maxsize=None)
@@ -284,7 +295,7 @@ def test_url_number_notice_names_and_drops_a_bad_value():
     def app():
         import streamlit as st
 
-        from judgescope import ui
+        from judgescope.web import ui
         ui.url_number_notice("t", 0, 100)
         st.number_input("t", 0.0, 100.0, 60.0, key="t", bind="query-params")
 
@@ -304,7 +315,7 @@ def test_url_number_notice_names_and_drops_a_bad_value():
                                   "LEDGER_ROWS", "ledger_rows.sql", "/etc/passwd", "", None,
                                   "x" * 300])
 def test_query_layer_refuses_anything_but_a_query_name(name):
-    from judgescope import db
+    from judgescope.sources import db
 
     with pytest.raises(db.UnknownQuery, match="refused"):
         db.query_text(name)
@@ -315,7 +326,7 @@ def test_ui_run_refuses_file_access_through_the_pages_path():
     def app():
         import streamlit as st
 
-        from judgescope import ui
+        from judgescope.web import ui
         for name in ("read_csv('/etc/passwd')", "audit_record"):
             try:
                 frame = ui.run(name, record_id="x' UNION SELECT * FROM read_csv('/etc/passwd') --")
@@ -336,7 +347,7 @@ def test_ui_run_refuses_file_access_through_the_pages_path():
     "LOAD httpfs", "SELECT * FROM read_parquet('https://example.org/x.parquet')",
 ])
 def test_demo_store_is_locked(sql):
-    from judgescope.catalog import get_catalog
+    from judgescope.sources.catalog import get_catalog
 
     with pytest.raises(duckdb.PermissionException, match="(?i)permission|disabled|access"):
         get_catalog().store("xhotpotqa").execute_raw(sql)
@@ -345,14 +356,14 @@ def test_demo_store_is_locked(sql):
 @pytest.mark.parametrize("sql", ["SET enable_external_access = true",
                                  "SET lock_configuration = false"])
 def test_demo_store_configuration_is_locked(sql):
-    from judgescope.catalog import get_catalog
+    from judgescope.sources.catalog import get_catalog
 
     with pytest.raises(duckdb.InvalidInputException, match="(?i)configuration.*locked"):
         get_catalog().store("xhotpotqa").execute_raw(sql)
 
 
 def test_a_store_cannot_read_another_collections_files():
-    from judgescope.catalog import get_catalog
+    from judgescope.sources.catalog import get_catalog
 
     cat = get_catalog()
     other = cat.roles("localgate")["items"].path("clean")

@@ -23,7 +23,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from judgescope import navigation
+from judgescope.web import navigation
 from textutil import plain
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -94,13 +94,13 @@ def manifest(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def server(manifest, tmp_path_factory):
-    """`python -m judgescope.serve` on the test manifest; its log is checked for tracebacks."""
+    """`python -m judgescope.web.serve` on the test manifest; its log is checked for tracebacks."""
     port = _free_port()
     log = tmp_path_factory.mktemp("log") / "server.log"
     env = dict(os.environ, PYTHONPATH=str(ROOT), JUDGESCOPE_SOURCES=str(manifest))
     with open(log, "wb") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "judgescope.serve", "--server.headless", "true",
+            [sys.executable, "-m", "judgescope.web.serve", "--server.headless", "true",
              "--server.address", "127.0.0.1", "--server.port", str(port)],
             cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"

@@ -4,7 +4,7 @@ from urllib.parse import parse_qs, urlparse
 
 from streamlit.testing.v1 import AppTest
 
-from judgescope import sql_console
+from judgescope.sources import sql_console
 
 APP = "../app.py"
 

@@ -1,6 +1,6 @@
 """The Review pager: keyset positions that live in the URL and never cross lists."""
 
-from judgescope import pager
+from judgescope.web import pager
 
 
 def test_first_page_has_no_parameters():

@@ -7,8 +7,9 @@ import re
 import duckdb
 import pytest
 
-from judgescope import db, views
-from judgescope.catalog import get_catalog
+from judgescope.sources import db
+from judgescope.sources import views
+from judgescope.sources.catalog import get_catalog
 
 COLLECTIONS = ("xhotpotqa", "localgate", "transevalnia")
 
@@ -27,8 +28,8 @@ def _ratings_store():
     import tempfile
     from pathlib import Path
 
-    from judgescope.catalog import Catalog
-    from judgescope.sources import load_manifest
+    from judgescope.sources.catalog import Catalog
+    from judgescope.sources.manifest import load_manifest
 
     folder = Path(tempfile.mkdtemp(prefix="ratings-queries-"))
     rows = [{"item_id": f"i{i}", "rater": f"r{r}", "score": float(i + r), "verdict": "minor"}

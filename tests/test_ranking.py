@@ -8,9 +8,10 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
-from judgescope import db, ranking
+from judgescope.sources import db
+from judgescope.ranking import decisions as ranking
 from judgescope.cli import load_source
-from judgescope import ranking_tables as rt
+from judgescope.ranking import tables as rt
 from judgescope.schema import RANKING_METHODS
 
 # (text, expected): 1 / 2 = that translation, 0 = tie, None = unparsed.
@@ -204,7 +205,7 @@ def test_cell_rows_and_pair_decisions_show_text_and_outcome(tmp_path):
 
 
 def test_accuracy_grid_escapes_names_but_keeps_raw_values_for_clicks():
-    from judgescope.ranking_charts import accuracy_grid
+    from judgescope.ranking.charts import accuracy_grid
 
     name = '<a href="http://127.0.0.1:9/">d</a>'
     fig = accuracy_grid(ranking.results(_decisions([(name, "one_step_ranking", "<b>m</b>", 1, 1)] * 3)))

@@ -74,7 +74,8 @@ def test_rank_real_transevalnia_sample(realdata, capsys):
 
 
 def test_real_ted_pairs_count_93_human_ties(realdata):
-    from judgescope import db, ranking
+    from judgescope.sources import db
+    from judgescope.ranking import decisions as ranking
     from judgescope.cli import load_source
 
     loaded = load_source(str(realdata / "pairwise_ted_mqm_ende_human_only.jsonl"), "pairwise_ranking")

@@ -7,8 +7,9 @@ import duckdb
 import pandas as pd
 import pytest
 
-from judgescope import audit_rows, db
-from judgescope.catalog import audit_summary_views, verification_views
+from judgescope.audit import rows as audit_rows
+from judgescope.sources import db
+from judgescope.sources.catalog import audit_summary_views, verification_views
 from test_audit_queries import _row, _write
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from judgescope import reviews
+from judgescope.reviews import store as reviews
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = {
@@ -115,7 +115,7 @@ def test_twenty_concurrent_writers_lose_nothing(db):
 
 _KILLED_WRITER = """
 import sys
-from judgescope import reviews
+from judgescope.reviews import store as reviews
 path = sys.argv[1]
 i = 0
 while True:

@@ -7,7 +7,7 @@ import threading
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from judgescope import reviews
+from judgescope.reviews import store as reviews
 
 APP = "../app.py"
 HOSTILE = "<script>alert(1)</script> **bold** [x](http://evil.example) \u202eevil\x00end"
@@ -132,7 +132,7 @@ def test_exact_copies_records_a_verdict_with_a_tag(state):
 @pytest.mark.parametrize("state_name,expected", [("judge too harsh", ["r_harsh"]), ("disputed", ["r_both"]),
                                                  ("judge right", ["r_both"])])
 def test_review_state_ids(state_name, expected):
-    from judgescope import reviews_view
+    from judgescope.web import reviews as reviews_view
     import pandas as pd
     latest = pd.DataFrame({"judge_record_id": ["r_harsh", "r_both", "r_both"],
                            "verdict": ["too_harsh", "judge_right", "too_lenient"]})
@@ -177,7 +177,7 @@ def test_hostile_notes_and_names_are_shown_as_text(state):
 
 def test_a_verdict_on_review_reaches_the_shared_target(state, tmp_path, monkeypatch):
     import pandas as pd
-    from judgescope import reviews_hub
+    from judgescope.reviews import hub as reviews_hub
     remote = tmp_path / "remote"
     other = tmp_path / "other.sqlite"
     reviews.record(other, reviewer="Zed", collection="xhotpotqa", dataset="xhotpotqa_v2_audit",

@@ -6,7 +6,8 @@ import threading
 import pandas as pd
 import pytest
 
-from judgescope import reviews, reviews_hub
+from judgescope.reviews import store as reviews
+from judgescope.reviews import hub as reviews_hub
 
 
 def _add(state, reviewer, n):

@@ -5,7 +5,9 @@ import json
 import pandas as pd
 import pytest
 
-from judgescope import cli, reviews, reviews_stats
+from judgescope import cli
+from judgescope.reviews import store as reviews
+from judgescope.reviews import stats as reviews_stats
 
 
 def _latest(rows):
@@ -99,7 +101,7 @@ def test_cli_export_import_summary(tmp_path, capsys):
 def test_review_storage_and_statistics_do_not_import_streamlit():
     import subprocess
     import sys
-    code = ("import sys; import judgescope.reviews, judgescope.reviews_stats, judgescope.reviews_hub, "
-            "judgescope.commands.reviews; print('streamlit' in sys.modules)")
+    code = ("import sys; import judgescope.reviews.store, judgescope.reviews.stats, judgescope.reviews.hub, "
+            "judgescope.cli.commands.reviews; print('streamlit' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

@@ -4,8 +4,9 @@ import logging
 
 import pytest
 
-from judgescope import catalog, serve
-from judgescope.sources import SourceError
+from judgescope.sources import catalog
+from judgescope.web import serve
+from judgescope.sources.manifest import SourceError
 
 
 def _raise(err):
@@ -16,17 +17,17 @@ def _raise(err):
 
 def test_an_unexpected_error_is_logged_with_its_traceback(monkeypatch, caplog):
     monkeypatch.setattr(catalog, "get_catalog", _raise(KeyError("our own bug")))
-    with caplog.at_level(logging.INFO, logger="judgescope.serve"):
+    with caplog.at_level(logging.INFO, logger="judgescope.web.serve"):
         serve.warm()
-    record = next(r for r in caplog.records if r.name == "judgescope.serve")
+    record = next(r for r in caplog.records if r.name == "judgescope.web.serve")
     assert record.levelno == logging.ERROR and record.exc_info[0] is KeyError
 
 
 def test_an_unusable_dataset_is_noted_for_the_page(monkeypatch, caplog):
     monkeypatch.setattr(catalog, "get_catalog", _raise(SourceError("no such file")))
-    with caplog.at_level(logging.INFO, logger="judgescope.serve"):
+    with caplog.at_level(logging.INFO, logger="judgescope.web.serve"):
         serve.warm()
-    record = next(r for r in caplog.records if r.name == "judgescope.serve")
+    record = next(r for r in caplog.records if r.name == "judgescope.web.serve")
     assert record.levelno == logging.WARNING and "no such file" in record.getMessage()
 
 

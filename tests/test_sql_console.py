@@ -6,8 +6,9 @@ import time
 import duckdb
 import pytest
 
-from judgescope import db, sql_console
-from judgescope.catalog import get_catalog
+from judgescope.sources import db
+from judgescope.sources import sql_console
+from judgescope.sources.catalog import get_catalog
 
 
 @pytest.fixture(scope="module")

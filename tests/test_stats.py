@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import reference_stats as R
-from judgescope import calibration_stats as cs
+from judgescope.calibration import agreement as cs
 from judgescope import stats as S
 
 STATS_PY = Path(__file__).resolve().parent.parent / "judgescope" / "stats.py"

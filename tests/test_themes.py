@@ -8,7 +8,7 @@ from collections import Counter
 import pandas as pd
 import pytest
 
-from judgescope import themes
+from judgescope.audit import themes
 
 
 def test_log_odds_hand_computed_pooled_prior():
@@ -79,7 +79,7 @@ def test_themes_by_language_is_deterministic_and_json_shaped():
 
 
 def test_theme_texts_query_splits_filters_and_caps(tmp_path):
-    from judgescope import db
+    from judgescope.sources import db
 
     path = tmp_path / "audit.parquet"
     con = db.scratch()

@@ -1,4 +1,4 @@
-"""Hash-verified joins (judgescope/verify.py, queries/verify_*.sql) on a fixture built in code."""
+"""Hash-verified joins (judgescope/integrity/hashes.py, queries/verify_*.sql) on a fixture built in code."""
 
 import hashlib
 import json
@@ -10,9 +10,10 @@ import duckdb
 import pandas as pd
 import pytest
 
-from judgescope import db, verify
-from judgescope.catalog import Catalog, verification_views
-from judgescope.sources import SourceError, load_manifest
+from judgescope.sources import db
+from judgescope.integrity import hashes as verify
+from judgescope.sources.catalog import Catalog, verification_views
+from judgescope.sources.manifest import SourceError, load_manifest
 
 KEY = ["instance_id", "target_language", "unit", "paragraph_id"]
 NFD_CAFE = "Cafe\u0301 de Flore"  # what the snapshot holds: e + combining acute
@@ -204,7 +205,7 @@ def test_queries_bind_strictly(store, name):
 
 
 def test_a_derived_table_that_cannot_be_built_is_named_not_fatal(tmp_path, monkeypatch):
-    from judgescope import catalog
+    from judgescope.sources import catalog
 
     def broken(*_args):
         raise SourceError("disk full")

@@ -4,7 +4,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from judgescope import verify
+from judgescope.integrity import hashes as verify
 from test_verify import CASES, NFC_CAFE, NFD_CAFE, write_fixture
 
 APP = "../app.py"

@@ -1,0 +1,1 @@
+"""Translation-audit summaries, rows, charts and themes."""

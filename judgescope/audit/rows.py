@@ -1,0 +1,174 @@
+"""Row-level helpers of the translation-audit pages: exact-copy triage hints, keyset paging,
+record details and the raw records a release excluded. Pure (no streamlit)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from judgescope.audit.summary import OVERALL
+from judgescope.schema import sort_units
+
+
+# Languages written in the Latin script; others expect non-Latin candidates. Vocabulary kept here
+# because only the exact-copy hint uses it; unknown codes get no script hint at all.
+LATIN_SCRIPT = frozenset("af az ca cs cy da de en es et eu fi fil fr ga gl hr ht hu id is it lt lv "
+                         "ms mt nl no nb nn pl pt ro sk sl so sq sv sw tl tr uz vi yo zu".split())
+NON_LATIN_SCRIPT = frozenset("am ar be bg bn el fa gu he hi hy ja ka kk km kn ko lo mk ml mn mr my "
+                             "ne or pa ps ru si sr ta te th uk ur yi zh".split())
+
+
+def _base(code) -> str:
+    return str(code or "").split("-")[0].split("_")[0].lower()
+
+
+def is_latin_only(text) -> bool:
+    """Every letter of the text is Latin (ASCII or Latin-1/Extended); at least one letter."""
+    letters = [ch for ch in str(text or "") if ch.isalpha()]
+    return bool(letters) and all(ord(ch) < 0x250 for ch in letters)
+
+
+def looks_like_name_or_number(text) -> bool:
+    """Short, no sentence punctuation, and either digits only or every word capitalised."""
+    words = str(text or "").split()
+    if not words or len(words) > 6 or any(ch in str(text) for ch in ".?!;:"):
+        return False
+    if all(any(ch.isdigit() for ch in w) or not any(ch.isalpha() for ch in w) for w in words):
+        return True
+    small = {"of", "the", "and", "de", "la", "von", "van", "da", "du", "di", "del", "y", "&"}
+    return all(w[0].isupper() or w.lower() in small or w[0].isdigit() for w in words)
+
+
+def exact_copy_hints(rows: pd.DataFrame) -> pd.DataFrame:
+    """Add triage hints to exact-copy rows that carry `candidate_text` (None where unknown)."""
+    out = rows.copy()
+    has_text = out["candidate_text"].notna()
+    non_latin = out["target_language"].map(lambda c: _base(c) in NON_LATIN_SCRIPT)
+    latin = out["candidate_text"].map(is_latin_only)
+    out["latin_in_non_latin_language"] = (latin & non_latin).where(has_text, None)
+    out["name_or_number"] = out["candidate_text"].map(looks_like_name_or_number).where(has_text, None)
+    first = [c for c in ("score", "target_language", "unit", "candidate_text",
+                         "latin_in_non_latin_language", "name_or_number") if c in out]
+    return out[first + [c for c in out.columns if c not in first]]
+
+
+def record_fields(record: pd.DataFrame) -> pd.DataFrame:
+    """One record as a two-column field/value table (values as text; missing stays None)."""
+    row = record.iloc[0]
+    return pd.DataFrame({"field": list(record.columns),
+                         "value": [None if pd.isna(v) else str(v) for v in row]})
+
+
+def exact_copy_matrix(counts: pd.DataFrame) -> pd.DataFrame:
+    """Exact copies per language (rows) × unit (columns) with a total row and column."""
+    wide = counts.pivot_table(index="target_language", columns="unit", values="exact_copies",
+                              aggfunc="sum", fill_value=0)
+    wide = wide[sort_units(wide.columns)]
+    wide["total"] = wide.sum(axis=1)
+    wide.loc[OVERALL] = wide.sum(axis=0)
+    return wide.astype(int).reset_index().rename(columns={"target_language": "language"})
+
+
+def excluded_raw_rows(loaded, limit: int = 5_000) -> pd.DataFrame:
+    """Full raw records of a dataset that validation excluded, with their reason."""
+    from judgescope.sources import db
+
+    # A Store of its own (with db's memory limit), closed as soon as the rows are read.
+    with db.Store({"raw_records_excluded": [loaded.path("excluded")]}) as store:
+        return store.run("audit_raw_excluded_rows", limit=limit)
+
+
+def excluded_summary(rows: pd.DataFrame) -> str:
+    """One sentence on excluded raw rows: how many, how many scored, their mean score."""
+    if rows.empty:
+        return "No raw record was excluded."
+    scores = pd.to_numeric(rows.get("score"), errors="coerce") if "score" in rows else pd.Series(dtype=float)
+    scored = int(scores.notna().sum())
+    mean = f", mean score {scores.mean():.3f}" if scored else ""
+    return (f"{len(rows):,} excluded raw records: {scored:,} scored{mean}; "
+            f"{len(rows) - scored:,} without a score.")
+
+
+def _without_search(filters: dict) -> dict:
+    """The Review filters the prebuilt per-score counts can answer (all but the text search)."""
+    return {k: v for k, v in filters.items() if k != "q"}
+
+
+def review_count(run, filters: dict) -> int:
+    """Rows matching the Review filters: from the prebuilt counts unless text is searched."""
+    if filters["q"]:
+        return int(run("audit_review_count", **filters)["rows"].iloc[0])
+    return int(run("audit_review_count_prebuilt", **_without_search(filters))["rows"].iloc[0])
+
+
+def review_page(run, filters: dict, after: tuple[float, str], desc: bool, page_size: int) -> pd.DataFrame:
+    """One Review page by keyset. Without a text search the prebuilt counts bound the scores the
+    page can hold (audit_review_page_bound), so the score-sorted audit is read only that far."""
+    bounded = dict(filters)
+    if not filters["q"]:
+        bound = float(run("audit_review_page_bound", **_without_search(filters), after_score=after[0], descending=desc,
+                          page_size=page_size)["bound"].iloc[0])
+        bounded["min_score" if desc else "max_score"] = bound
+    return run("audit_review_page_desc" if desc else "audit_review_page", **bounded,
+               after_score=after[0], after_id=after[1], page_size=page_size)
+
+
+SNIPPET = 160
+
+
+def snippet(text, limit: int = SNIPPET) -> str | None:
+    """The start of a text for a list cell: one line, at most `limit` characters."""
+    if text is None or (isinstance(text, float) and text != text):
+        return None
+    one = " ".join(str(text).split())
+    return one if len(one) <= limit else one[:limit - 1] + "…"
+
+
+def snapshot_texts(run, ids: list[str]) -> pd.DataFrame:
+    """judge_record_id → source_text, candidate_text, snapshot_rows, class, for audit rows, by
+    Integrity's join (hash_verification). Texts only where exactly one snapshot row matches."""
+    cols = ["judge_record_id", "snapshot_rows", "class", "source_text", "candidate_text"]
+    if not ids:
+        return pd.DataFrame(columns=cols)
+    found = run("verify_rows_by_id", ids=list(ids))
+    positions = [int(p) for p in found.loc[found["snapshot_rows"] == 1, "snapshot_position"].dropna()]
+    texts = (run("verify_row_texts", positions=positions)[["snapshot_position", "source_text", "candidate_text"]]
+             if positions else pd.DataFrame(columns=["snapshot_position", "source_text", "candidate_text"]))
+    one = found.assign(snapshot_position=found["snapshot_position"].where(found["snapshot_rows"] == 1))
+    return one.merge(texts, on="snapshot_position", how="left")[cols]
+
+
+def with_snippets(rows: pd.DataFrame, texts: pd.DataFrame) -> pd.DataFrame:
+    """A Review page with the start of its source and candidate texts after the score."""
+    merged = rows.merge(texts[["judge_record_id", "source_text", "candidate_text"]],
+                        on="judge_record_id", how="left")
+    out = rows.copy()
+    out.insert(3, "source", merged["source_text"].map(snippet).to_numpy())
+    out.insert(4, "candidate", merged["candidate_text"].map(snippet).to_numpy())
+    return out
+
+
+def match_note(texts_row) -> str:
+    """What Integrity's join says of one record's snapshot row(s), as a sentence."""
+    n = int(texts_row["snapshot_rows"]) if pd.notna(texts_row["snapshot_rows"]) else 0
+    if n == 0:
+        return "No snapshot row has this row's join key: no text to show."
+    if n > 1:
+        return (f"Ambiguous: {n} snapshot rows have this row's join key, so no one text is shown "
+                "(Integrity lists these rows as ambiguous).")
+    cls = str(texts_row["class"])
+    return ("Both texts hash to the audit's recorded SHA-256 values (verified, as on Integrity)."
+            if cls == "verified" else f"Hash check: {cls.replace('_', ' ')} (see Integrity).")
+
+
+def language_heading(code, fallback: str) -> str:
+    """'Thai (th)' for a code; the fallback ('Source', 'Candidate') when the data has none."""
+    from judgescope.schema import language_name
+    return fallback if code is None or code != code or str(code) == "" else language_name(code)
+
+
+def neighbours(run, filters: dict, key: tuple[float, str], desc: bool) -> tuple:
+    """The (score, id) keys just before and just after one row in the filtered list."""
+    def first(direction):
+        page = review_page(run, filters, key, direction, 1)
+        return None if page.empty else (float(page.score.iloc[0]), str(page.judge_record_id.iloc[0]))
+    return first(not desc), first(desc)

@@ -1,0 +1,1 @@
+"""Judges against human ratings: panel, rules, agreement, bulk runs."""

@@ -1,0 +1,123 @@
+"""Long-format human ratings (one row per rater per item): Krippendorff's α at every level of
+measurement, Fleiss' and pairwise Cohen's κ on verdicts, per-rater distributions and rater ×
+item coverage. Pure: no streamlit (a test enforces it).
+
+α follows Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", via the
+coincidence matrix: α = 1 − (n − 1) Σ o_ck δ²_ck / Σ n_c n_k δ²_ck over pairable values
+(items with at least two ratings; the others count as unpairable, not dropped: their number is
+reported)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from judgescope.calibration import agreement as cs
+
+LEVELS = ("nominal", "ordinal", "interval")
+# Verdict scales whose order is known: ordinal α applies to them.
+VERDICT_ORDERS = (("no_error", "minor", "major"),)
+
+
+def _delta2(values: np.ndarray, n_c: np.ndarray, level: str) -> np.ndarray:
+    """δ² between every pair of sorted distinct values (Krippendorff 2011, metric differences)."""
+    if level == "nominal":
+        return 1.0 - np.eye(len(values))
+    if level == "interval":
+        return np.subtract.outer(values, values) ** 2
+    if level == "ordinal":  # ranks: values are codes of an ordered scale, n_c their frequencies
+        cum = np.cumsum(n_c)
+        between = cum[:, None] - cum[None, :]  # Σ n_g for g in (k, c] when c > k
+        g = np.abs(between) + np.where(between >= 0, n_c[None, :], n_c[:, None])
+        return (g - (n_c[:, None] + n_c[None, :]) / 2.0) ** 2
+    raise ValueError(f"level {level!r} is not one of {LEVELS}")
+
+
+def coincidences(items, values) -> tuple[np.ndarray, np.ndarray, int]:
+    """(sorted distinct values, coincidence matrix, unpairable items) of (item, value) pairs;
+    missing values (None/NaN) are left out before pairing."""
+    frame = pd.DataFrame({"item": list(items), "value": list(values)}).dropna()
+    frame["value"] = frame["value"].astype(float)
+    m_u = frame.groupby("item")["value"].transform("size")
+    unpairable = int(frame.loc[m_u < 2, "item"].nunique())
+    frame = frame[m_u >= 2]
+    cats, code = np.unique(frame["value"].to_numpy(), return_inverse=True)
+    item_code = pd.factorize(frame["item"])[0]
+    counts = np.zeros((item_code.max() + 1 if len(item_code) else 0, len(cats)))
+    np.add.at(counts, (item_code, code), 1.0)
+    w = 1.0 / (counts.sum(1) - 1.0)
+    o = (counts * w[:, None]).T @ counts - np.diag((counts * w[:, None]).sum(0))
+    return cats, o, unpairable
+
+
+def alpha(items, values, level: str = "interval") -> float | None:
+    """Krippendorff's α of (item, value) pairs (numbers; for ordinal, codes of the order)."""
+    cats, o, _ = coincidences(items, values)
+    n_c = o.sum(1)
+    n = n_c.sum()
+    if n < 2:
+        return None
+    d2 = _delta2(cats, n_c, level)
+    expected = (np.outer(n_c, n_c) * d2).sum()
+    if expected == 0:
+        return None  # one value only: α is undefined
+    return float(1.0 - (n - 1.0) * (o * d2).sum() / expected)
+
+
+def verdict_order(verdicts) -> tuple[str, ...] | None:
+    """The known ordered scale every verdict belongs to, if any."""
+    seen = {v for v in verdicts if v is not None and v == v}
+    return next((order for order in VERDICT_ORDERS if seen and seen <= set(order)), None)
+
+
+def agreement(frame: pd.DataFrame, score: str | None, verdict: str | None,
+              resamples: int = 1_000, seed: int = cs.DEFAULT_SEED) -> dict:
+    """Every statistic that applies to one ratings frame (columns item, rater, and the named
+    score and/or verdict columns)."""
+    out: dict = {"items": int(frame["item"].nunique()), "raters": int(frame["rater"].nunique()),
+                 "ratings": int(len(frame)), "alpha": {},
+                 # Rows kept but without this value (another rating column has one): counted, said.
+                 "missing_values": {c: int(frame[c].isna().sum()) for c in (score, verdict) if c}}
+    if score:
+        for level in ("interval", "ordinal"):
+            out["alpha"][f"{score} ({level})"] = alpha(frame["item"], frame[score], level)
+        out["unpairable_items"] = coincidences(frame["item"], frame[score])[2]
+    if verdict:
+        order = verdict_order(frame[verdict])
+        if order:
+            codes = frame[verdict].map({v: i for i, v in enumerate(order)})
+            out["alpha"][f"{verdict} (ordinal: {' < '.join(order)})"] = alpha(frame["item"], codes, "ordinal")
+        wide = cs.ratings_from_long(frame, "item", "rater", verdict)
+        out["verdicts"] = cs.human_agreement(wide, list(order) if order else None, resamples, seed)
+    return out
+
+
+def per_rater(frame: pd.DataFrame, score: str | None, verdict: str | None) -> pd.DataFrame:
+    """One row per rater: items rated, and the score's n/mean/median/SD or verdict counts."""
+    g = frame.groupby("rater")
+    out = g.size().rename("ratings").to_frame()
+    if score:
+        out = out.join(g[score].agg(["mean", "median", "std"]).rename(columns={"std": "sd"}))
+    if verdict:
+        out = out.join(pd.crosstab(frame["rater"], frame[verdict].fillna("(none)")))
+    return out.reset_index()
+
+
+def coverage(frame: pd.DataFrame) -> pd.DataFrame:
+    """Rater × rater: items both rated (the diagonal: items each rated)."""
+    one = pd.crosstab(frame["item"], frame["rater"]).clip(upper=1)
+    return (one.T @ one).rename_axis(index="rater", columns=None).reset_index()
+
+
+def ratings_per_item(frame: pd.DataFrame) -> pd.DataFrame:
+    """How many items have 1, 2, 3, … ratings."""
+    sizes = frame.groupby("item").size().value_counts().sort_index()
+    return sizes.rename_axis("ratings_per_item").rename("items").reset_index()
+
+
+def pairwise_frame(pairs: list[dict]) -> pd.DataFrame:
+    """Pairwise κ rows for display (CI as two columns)."""
+    frame = pd.DataFrame(pairs, columns=["rater_a", "rater_b", "n", "agreement", "cohen_kappa", "ci"])
+    frame[["ci_low", "ci_high"]] = pd.DataFrame(frame.pop("ci").tolist(), index=frame.index,
+                                                columns=["ci_low", "ci_high"]) if len(frame) else None
+    return frame

@@ -1,0 +1,132 @@
+"""`python -m judgescope COMMAND`: the headless twin of the pages, sharing their code.
+
+Each command lives in judgescope/cli/commands/<name>.py with `add_arguments(parser)` and
+`run(args) -> int`. Exit codes: 0 all good, 1 problems found in the data, 2 unusable input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import re
+import sys
+from pathlib import Path
+
+from judgescope.sources.catalog import Loaded, get_catalog, load_dataset
+from judgescope.sources.manifest import DatasetSpec, SourceError
+
+COMMANDS = ("validate", "report", "verify", "calibrate", "rank", "compare-judges",
+            "compare-methods", "themes", "reviews", "agreement", "explain")
+EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE = 0, 1, 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m judgescope", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    modules = {}
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"judgescope.cli.commands.{_module(name)}")
+        except ModuleNotFoundError as err:
+            if err.name != f"judgescope.cli.commands.{_module(name)}":
+                raise
+            continue
+        modules[name] = module
+        p = sub.add_parser(name, help=(module.__doc__ or "").strip().splitlines()[0])
+        module.add_arguments(p)
+    args = parser.parse_args(argv)
+    out, err_out = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = SafeStream(out), SafeStream(err_out)
+    try:
+        return modules[args.command].run(args)
+    except SourceError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_UNUSABLE
+    finally:
+        sys.stdout, sys.stderr = out, err_out
+
+
+# Terminal control: C0 (but tab and newline), DEL, C1 (CSI 0x9b …) and bidirectional overrides.
+_TERMINAL_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def terminal_safe(text: str) -> str:
+    """Data text (column names, values) that cannot drive the terminal: controls as \\uXXXX."""
+    return _TERMINAL_CONTROLS.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+class SafeStream:
+    """stdout/stderr for the CLI: every write made terminal-safe (also valid inside JSON text)."""
+
+    def __init__(self, stream):
+        self._stream = stream
+        self.raw = stream  # for our own control sequences (a progress line's \r), never data
+
+    def write(self, text: str) -> int:
+        return self._stream.write(terminal_safe(text))
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+def _module(command: str) -> str:
+    """compare-judges → compare_judges: commands are spelled with hyphens, modules with _."""
+    return command.replace("-", "_")
+
+
+def add_source_arguments(parser: argparse.ArgumentParser, name: str = "source", nargs=None) -> None:
+    parser.add_argument(name, nargs=nargs, help="a manifest dataset name, a data file, or a folder "
+                        "laid out like a Hub dataset repository")
+    parser.add_argument("--config", help="config of a Hub-layout folder holding several")
+    parser.add_argument("--split", help="split of a Hub-layout folder holding several")
+    parser.add_argument("--form", default="flat", help="snapshot form: flat or nested")
+
+
+def load_source(source: str, kind: str | None, config: str | None = None,
+                split: str | None = None, form: str = "flat") -> Loaded:
+    """A manifest dataset by name, else a file or Hub-layout folder validated as `kind` (None:
+    the one kind its columns fit, see kinds.py)."""
+    catalog = get_catalog()
+    if source in catalog.manifest.datasets:
+        loaded = catalog.dataset(source)
+    else:
+        path = Path(source).resolve()
+        if not path.exists():
+            raise SourceError(f"{source!r} is neither a dataset in {catalog.manifest.path.name} "
+                              "nor an existing file or folder")
+        spec = DatasetSpec(name=path.stem, kind=kind or "", title=path.name, base=path.parent,
+                           path=path.name, config=config, split=split, form=form)
+        loaded = load_dataset(spec)
+    if not loaded.ok:
+        raise SourceError(loaded.error)
+    if kind and loaded.spec.kind != kind:
+        raise SourceError(f"dataset {loaded.spec.name} is a {loaded.spec.kind}, not a {kind}")
+    return loaded
+
+
+def ledger_line(loaded: Loaded) -> str:
+    """'<name>: loaded N = used U + excluded E' for one validated input."""
+    r = loaded.report
+    return (f"{loaded.spec.name}: loaded {r['rows_loaded']:,} = used {r['rows_used']:,} + "
+            f"excluded {r['rows_excluded']:,}")
+
+
+def print_ledger(*inputs: Loaded, file=None) -> int:
+    """Print loaded = used + excluded for each input; EXIT_PROBLEMS when any row was excluded
+    (no row is dropped silently), else EXIT_OK."""
+    out = file or sys.stdout
+    for loaded in inputs:
+        print(ledger_line(loaded), file=out)
+    excluded = [x.spec.name for x in inputs if x.report["rows_excluded"]]
+    if excluded:
+        print(f"rows were excluded from {', '.join(excluded)}: `python -m judgescope validate "
+              f"{' '.join(excluded)}` lists them", file=out)
+        return EXIT_PROBLEMS
+    return EXIT_OK
+
+
+def write_json(data, path: str | None) -> None:
+    text = json.dumps(data, indent=1, ensure_ascii=False, default=str)
+    if path:
+        Path(path).write_text(text + "\n", encoding="utf-8")

@@ -1,0 +1,35 @@
+"""Human-rating agreement of long-format ratings: Krippendorff's α, Fleiss' and pairwise κ (exit 0, 1 rows excluded, 2 unusable)."""
+
+from __future__ import annotations
+
+import argparse
+
+from judgescope.calibration import human_ratings as hr
+from judgescope.cli import add_source_arguments, load_source, print_ledger, write_json
+from judgescope.sources.db import Store
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    add_source_arguments(p)
+    p.add_argument("--json", metavar="FILE", help="write the full result as JSON")
+    p.add_argument("--resamples", type=int, default=1_000, help="bootstrap resamples of κ/α CIs")
+
+
+def run(args) -> int:
+    loaded = load_source(args.source, "human_ratings", args.config, args.split, args.form)
+    missing = set(loaded.report["columns_missing"])
+    score = next((c for c in ("score", "mqm") if c not in missing), None)
+    verdict = None if "verdict" in missing else "verdict"
+    frame = Store({"ratings": [loaded.path("clean")]}).run("ratings_long")
+    result = hr.agreement(frame, score, verdict, resamples=args.resamples)
+    result["per_rater"] = hr.per_rater(frame, score, verdict).to_dict("records")
+    result["ratings_per_item"] = hr.ratings_per_item(frame).to_dict("records")
+    print(f"{loaded.spec.name}: {result['items']:,} items, {result['raters']:,} raters, "
+          f"{result['ratings']:,} ratings")
+    for name, value in result["alpha"].items():
+        print(f"  Krippendorff's alpha, {name}: {'n/a' if value is None else f'{value:.4f}'}")
+    if verdict:
+        fleiss = result["verdicts"]["fleiss_kappa"]["value"]
+        print(f"  Fleiss' kappa ({verdict}): {'n/a' if fleiss is None else f'{fleiss:.4f}'}")
+    write_json(result, args.json)
+    return print_ledger(loaded)

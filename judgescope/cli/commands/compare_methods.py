@@ -1,0 +1,45 @@
+"""Paired tests between ranking methods/models on the same pairs: McNemar, sign-flip permutation, Holm, significance clusters.
+
+Exit 0 when every row was used, 1 when rows were excluded, 2 when the input is unusable."""
+
+from __future__ import annotations
+
+import argparse
+
+from judgescope.sources import db
+from judgescope.ranking import decisions as ranking
+from judgescope.significance import paired as sig
+from judgescope.significance import tables
+from judgescope.cli import add_source_arguments, load_source, print_ledger, write_json
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    add_source_arguments(p, "ranking")
+    p.add_argument("--json", metavar="FILE", help="write the pairs and clusters as JSON")
+    p.add_argument("--resamples", type=int, default=sig.DEFAULT_RESAMPLES)
+    p.add_argument("--seed", type=int, default=sig.DEFAULT_SEED)
+
+
+def compute(decisions, resamples=sig.DEFAULT_RESAMPLES, seed=sig.DEFAULT_SEED) -> dict:
+    """{"datasets": {name: {"pairs": [...], "clusters": [...]}}} plus the rules."""
+    out = {}
+    for res in tables.all_method_pairs(decisions, resamples, seed):
+        out[res["dataset"]] = {
+            "pairs": tables.json_pairs(res["pairs"], ("permutation_p", "permutation_holm_p",
+                                                      "permutation_method")),
+            "clusters": res["clusters"]}
+    return {"datasets": out, "rule": tables.METHOD_RULE, "clusters_rule": tables.CLUSTER_RULE,
+            "tests": [sig.MCNEMAR, sig.SIGN_FLIP], "correction": f"{sig.HOLM} per dataset",
+            "resamples": resamples, "seed": seed}
+
+
+def run(args) -> int:
+    loaded = load_source(args.ranking, "pairwise_ranking", args.config, args.split, args.form)
+    store = db.Store({"ranking": [loaded.path("clean")]})
+    _, decisions = ranking.load(store.run, loaded.spec.name)
+    report = compute(decisions, args.resamples, args.seed) if not decisions.empty else \
+        {"datasets": {}, "note": "no model decision columns: nothing to compare"}
+    for name, res in report["datasets"].items():
+        print(f"{name}: " + ", ".join(f"{c['rank']}. {c['name']}" for c in res["clusters"]))
+    write_json(report, args.json)
+    return print_ledger(loaded)

@@ -1,0 +1,39 @@
+"""Words and 2–3-word phrases over-represented in each language's low-score explanations (log-odds with an informative Dirichlet prior).
+
+Exit 0 when every row was used, 1 when rows were excluded, 2 when the input is unusable."""
+
+from __future__ import annotations
+
+import argparse
+
+from judgescope.sources import db
+from judgescope.audit import themes
+from judgescope.cli import add_source_arguments, load_source, print_ledger, write_json
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    add_source_arguments(p, "audit")
+    p.add_argument("--json", metavar="FILE", help="write the themes as JSON")
+    p.add_argument("--threshold", type=float, default=themes.DEFAULT_THRESHOLD,
+                   help="low = score below this (default 60)")
+    p.add_argument("--min-count", type=int, default=themes.MIN_LOW_COUNT,
+                   help="least low-score occurrences of a term")
+    p.add_argument("--units", nargs="*", default=[], help="only these units")
+
+
+def compute(store: db.Store, threshold: float, min_count: int, units=()) -> dict:
+    rows = store.run("audit_theme_texts", languages=[], units=list(units),
+                     threshold=float(threshold), per_group=themes.PER_GROUP)
+    return themes.to_json(threshold, themes.themes_by_language(rows, min_low=min_count))
+
+
+def run(args) -> int:
+    loaded = load_source(args.audit, "judge_audit", args.config, args.split, args.form)
+    report = compute(db.Store({"audit": [loaded.path("clean")]}), args.threshold,
+                     args.min_count, args.units)
+    for lang, terms in report["by_language"].items():
+        if terms:
+            print(f"{lang}: " + "; ".join(f"{t['term']} (z {t['z']:.2f}, {t['low_count']}/"
+                                          f"{t['rest_count']})" for t in terms[:5]))
+    write_json(report, args.json)
+    return print_ledger(loaded)

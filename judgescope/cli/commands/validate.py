@@ -1,0 +1,61 @@
+"""Validate datasets and print the excluded-rows ledger (exit 0 clean, 1 rows excluded, 2 unusable)."""
+
+from __future__ import annotations
+
+import argparse
+
+from judgescope.sources.catalog import get_catalog
+from judgescope.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE, load_source
+from judgescope.schema import KINDS
+from judgescope.sources.manifest import SourceError
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("sources", nargs="*", help="manifest dataset names, files or Hub-layout "
+                   "folders (default: every dataset in the manifest)")
+    p.add_argument("--kind", choices=KINDS, help="kind of a file or folder given by path "
+                   "(default: the one kind whose required columns it has)")
+    p.add_argument("--config")
+    p.add_argument("--split")
+    p.add_argument("--form", default="flat")
+
+
+def run(args) -> int:
+    names = args.sources or list(get_catalog().manifest.datasets)
+    worst = EXIT_OK
+    for problem in [] if args.sources else get_catalog().manifest.problems:
+        print(f"MANIFEST  {problem}")  # a manifest mistake is an unusable source
+        worst = EXIT_UNUSABLE
+    for coll in [] if args.sources else get_catalog().manifest.collections:
+        for notice in get_catalog().notices(coll):
+            print(f"UNUSED    collection {coll}: {notice}")  # named, never silently left out
+            worst = max(worst, EXIT_PROBLEMS)
+    for name in names:
+        try:
+            loaded = load_source(name, args.kind, args.config, args.split, args.form)
+        except SourceError as err:
+            print(f"UNUSABLE  {name}: {err}")
+            worst = EXIT_UNUSABLE
+            continue
+        rep = loaded.report
+        print(f"{'OK' if not rep['rows_excluded'] else 'EXCLUDED':9} {loaded.spec.name}: "
+              f"loaded {rep['rows_loaded']:,} = used {rep['rows_used']:,} + excluded "
+              f"{rep['rows_excluded']:,}  [{loaded.spec.kind}{', detected' if loaded.spec.kind_detected else ''}]")
+        for reason, count in rep["reasons"].items():
+            print(f"          {count:>7,}  {reason}")
+        if rep["rows_excluded"]:
+            _print_rows(loaded)
+            worst = max(worst, EXIT_PROBLEMS)
+    return worst
+
+
+def _print_rows(loaded, limit: int = 20) -> None:
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(loaded.path("ledger")).slice(0, limit).to_pylist()
+    for r in table:
+        print(f"          {r['file']}:{r['row']}  {r['column'] or '-'}  {r['reason']}  "
+              f"value={r['value']!r}")
+    total = loaded.report["rows_excluded"]
+    if total > limit:
+        print(f"          … {total - limit:,} more (see the Excluded rows page)")

@@ -1,0 +1,1 @@
+"""Hash-verified joins: which judged rows match their pinned source."""

@@ -1,0 +1,1 @@
+"""Ranking decisions, their tables and charts."""

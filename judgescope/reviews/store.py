@@ -1,0 +1,297 @@
+"""Reviewer verdicts on judge rows: an append-only SQLite log (issue #18). Pure: no streamlit.
+
+One row per verdict, never updated or deleted (triggers refuse it; a retraction is a row). WAL
+and synchronous=FULL: a verdict whose append returned is on disk. Writers that meet a lock retry
+with backoff, so "database is locked" does not reach a reviewer. Values are bound parameters.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sqlite3
+import time
+import uuid
+from contextlib import closing
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pandas as pd
+
+VERDICTS = ("judge_right", "too_harsh", "too_lenient", "unsure", "retracted")
+TAGS = ("mixed script", "untranslated", "name or number", "meaning changed", "other")
+SCHEMA_VERSION = 2
+COLUMNS = ("review_id", "reviewer", "created_at", "collection", "dataset", "revision",
+           "judge_record_id", "source_sha256", "candidate_sha256", "verdict", "tags", "note",
+           "language", "unit", "score")
+BUSY_TIMEOUT_MS = 2_000
+RETRY_SECONDS = 30.0
+
+
+class ReviewStoreBusy(RuntimeError):
+    """The reviews database stayed locked for RETRY_SECONDS; the verdict was not saved."""
+
+
+def default_path() -> Path:
+    """JUDGESCOPE_STATE, else ~/.local/share/judgescope/reviews.sqlite."""
+    env = os.environ.get("JUDGESCOPE_STATE")
+    return Path(env) if env else Path.home() / ".local/share/judgescope/reviews.sqlite"
+
+
+_V1 = """
+CREATE TABLE reviews (
+  review_id TEXT PRIMARY KEY NOT NULL, reviewer TEXT NOT NULL, created_at TEXT NOT NULL,
+  collection TEXT NOT NULL, dataset TEXT NOT NULL, revision TEXT,
+  judge_record_id TEXT NOT NULL, source_sha256 TEXT, candidate_sha256 TEXT,
+  verdict TEXT NOT NULL CHECK (verdict IN ('judge_right','too_harsh','too_lenient','unsure','retracted')),
+  tags TEXT NOT NULL DEFAULT '[]', note TEXT NOT NULL DEFAULT '');
+CREATE INDEX reviews_by_row ON reviews (dataset, judge_record_id, reviewer, created_at);
+CREATE TRIGGER reviews_no_update BEFORE UPDATE ON reviews
+  BEGIN SELECT RAISE(ABORT, 'reviews are append-only'); END;
+CREATE TRIGGER reviews_no_delete BEFORE DELETE ON reviews
+  BEGIN SELECT RAISE(ABORT, 'reviews are append-only'); END;
+"""
+# Version 2: the row's language, unit and score as the reviewer saw them (for progress and the
+# judge-vs-reviewers share when the row is later changed or gone), and the latest-per-reviewer view.
+_V2 = """
+ALTER TABLE reviews ADD COLUMN language TEXT;
+ALTER TABLE reviews ADD COLUMN unit TEXT;
+ALTER TABLE reviews ADD COLUMN score REAL;
+CREATE VIEW latest_reviews AS
+SELECT * FROM reviews r WHERE NOT EXISTS (
+  SELECT 1 FROM reviews n WHERE n.dataset = r.dataset AND n.judge_record_id = r.judge_record_id
+    AND n.reviewer = r.reviewer
+    AND (n.created_at > r.created_at OR (n.created_at = r.created_at AND n.review_id > r.review_id)));
+"""
+MIGRATIONS = {1: _V1, 2: _V2}
+
+
+def _retry(fn, deadline: float = RETRY_SECONDS):
+    """fn() retried with jittered exponential backoff while SQLite reports locked or busy."""
+    start, delay = time.monotonic(), 0.01
+    while True:
+        try:
+            return fn()
+        except sqlite3.OperationalError as err:
+            if "locked" not in str(err) and "busy" not in str(err):
+                raise
+            if time.monotonic() - start > deadline:
+                raise ReviewStoreBusy(f"the reviews database stayed busy for {deadline:g} s; "
+                                      "the verdict was not saved, try again") from err
+            time.sleep(delay * (0.5 + random.random()))
+            delay = min(delay * 2, 0.5)
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    con = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    con.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    con.execute("PRAGMA journal_mode = WAL")
+    con.execute("PRAGMA synchronous = FULL")
+    return con
+
+
+def schema_version(con: sqlite3.Connection) -> int:
+    has = con.execute("SELECT 1 FROM sqlite_master WHERE name = 'schema_version'").fetchone()
+    if not has:
+        return 0
+    return con.execute("SELECT coalesce(max(version), 0) FROM schema_version").fetchone()[0]
+
+
+def _migrate(con: sqlite3.Connection) -> None:
+    con.execute("BEGIN IMMEDIATE")  # one migrator at a time; the others wait, then see it done
+    try:
+        con.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, "
+                    "applied_at TEXT NOT NULL)")
+        for version in range(schema_version(con) + 1, SCHEMA_VERSION + 1):
+            for statement in MIGRATIONS[version].split(";\n"):
+                if statement.strip():
+                    con.execute(statement)
+            con.execute("INSERT INTO schema_version VALUES (?, ?)", (version, _now()))
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+
+
+def open_db(path: Path | str | None = None) -> sqlite3.Connection:
+    """A connection to the reviews database, created or migrated to SCHEMA_VERSION."""
+    path = Path(path) if path else default_path()
+
+    def go():
+        con = _connect(path)
+        try:
+            if schema_version(con) < SCHEMA_VERSION:
+                _migrate(con)
+        except BaseException:
+            con.close()
+            raise
+        return con
+    return _retry(go)
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="microseconds")
+
+
+def new_review(reviewer: str, collection: str, dataset: str, judge_record_id: str, verdict: str,
+               tags=(), note: str = "", **context) -> dict:
+    """A review row (a new uuid and the time now); context: revision, digests, language, unit, score."""
+    if verdict not in VERDICTS:
+        raise ValueError(f"verdict {verdict!r} is not one of {', '.join(VERDICTS)}")
+    if not str(reviewer).strip():
+        raise ValueError("a verdict needs a reviewer name")
+    unknown = [t for t in tags if t not in TAGS]
+    if unknown:
+        raise ValueError(f"unknown tags {unknown}; tags are {', '.join(TAGS)}")
+    row = {c: context.get(c) for c in COLUMNS}
+    row.update(review_id=str(uuid.uuid4()), reviewer=str(reviewer).strip(), created_at=_now(),
+               collection=collection, dataset=dataset, judge_record_id=str(judge_record_id),
+               verdict=verdict, tags=json.dumps(list(tags), ensure_ascii=False), note=str(note))
+    return row
+
+
+_INSERT = (f"INSERT OR IGNORE INTO reviews ({', '.join(COLUMNS)}) "
+           f"VALUES ({', '.join('?' for _ in COLUMNS)})")
+
+
+def _insert(path, rows: list[dict]) -> int:
+    def go():
+        with closing(open_db(path)) as con:
+            con.execute("BEGIN IMMEDIATE")
+            try:
+                before = con.total_changes
+                con.executemany(_INSERT, [tuple(_value(r.get(c)) for c in COLUMNS) for r in rows])
+                added = con.total_changes - before
+                con.execute("COMMIT")
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
+            return added
+    return _retry(go)
+
+
+def _value(v):
+    if v is None or (not isinstance(v, str) and pd.api.types.is_scalar(v) and pd.isna(v)):
+        return None
+    return v.item() if hasattr(v, "item") else v
+
+
+def append(row: dict, path=None) -> str:
+    """Append one review; returns its review_id once it is durably committed."""
+    _insert(path, [row])
+    return row["review_id"]
+
+
+def record(path=None, **fields) -> dict:
+    """new_review(**fields) appended; the stored row."""
+    row = new_review(**fields)
+    append(row, path)
+    return row
+
+
+def _frame(path, sql: str, params: tuple = ()) -> pd.DataFrame:
+    def go():
+        with closing(open_db(path)) as con:
+            cur = con.execute(sql, params)
+            return pd.DataFrame(cur.fetchall(), columns=[d[0] for d in cur.description])
+    return _retry(go)
+
+
+def log(path=None, dataset: str | None = None) -> pd.DataFrame:
+    """Every review row, oldest first (of one dataset when given)."""
+    where = " WHERE dataset = ?" if dataset else ""
+    return _frame(path, f"SELECT {', '.join(COLUMNS)} FROM reviews{where} "
+                  "ORDER BY created_at, review_id", (dataset,) if dataset else ())
+
+
+def latest(path=None, dataset: str | None = None, keep_retracted: bool = False) -> pd.DataFrame:
+    """Each reviewer's latest verdict per row; a retracted verdict leaves the row unreviewed."""
+    where = ["dataset = ?"] if dataset else []
+    if not keep_retracted:
+        where.append("verdict <> 'retracted'")
+    sql = (f"SELECT {', '.join(COLUMNS)} FROM latest_reviews"
+           + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY created_at, review_id")
+    return _frame(path, sql, (dataset,) if dataset else ())
+
+
+def for_record(dataset: str, judge_record_id: str, path=None) -> pd.DataFrame:
+    """The latest verdicts of every reviewer on one row."""
+    return _frame(path, f"SELECT {', '.join(COLUMNS)} FROM latest_reviews WHERE dataset = ? AND "
+                  "judge_record_id = ? AND verdict <> 'retracted' ORDER BY created_at",
+                  (dataset, str(judge_record_id)))
+
+
+def merge_logs(*logs: pd.DataFrame) -> pd.DataFrame:
+    """Append-only logs merged: the union, one row per review_id (conflict-free by construction)."""
+    frames = [f for f in logs if f is not None and len(f)]
+    if not frames:
+        return pd.DataFrame(columns=list(COLUMNS))
+    merged = pd.concat([f.reindex(columns=list(COLUMNS)) for f in frames], ignore_index=True)
+    return (merged.drop_duplicates("review_id", keep="first")
+            .sort_values(["created_at", "review_id"], kind="stable").reset_index(drop=True))
+
+
+REQUIRED = ("review_id", "reviewer", "created_at", "collection", "dataset", "judge_record_id", "verdict")
+
+
+def check_log(frame: pd.DataFrame, source: str = "the log") -> pd.DataFrame:
+    """A log read from a file, checked: the required columns present and filled, verdicts known."""
+    missing = [c for c in REQUIRED if c not in frame.columns]
+    if missing:
+        raise ValueError(f"{source}: missing column(s) {', '.join(missing)}")
+    for col in REQUIRED:
+        empty = frame[frame[col].isna() | (frame[col].astype(str).str.strip() == "")]
+        if len(empty):
+            raise ValueError(f"{source}: row {empty.index[0]} has no {col}")
+    bad = frame[~frame.verdict.isin(VERDICTS)]
+    if len(bad):
+        raise ValueError(f"{source}: row {bad.index[0]} has verdict {bad.verdict.iloc[0]!r}, "
+                         f"not one of {', '.join(VERDICTS)}")
+    out = frame.reindex(columns=list(COLUMNS))
+    out["tags"] = out["tags"].fillna("[]")
+    out["note"] = out["note"].fillna("")
+    return out
+
+
+def import_frame(frame: pd.DataFrame, path=None, source: str = "the log") -> int:
+    """Add the rows of a log not yet stored (by review_id); returns how many were added."""
+    rows = check_log(frame, source).to_dict("records")
+    return _insert(path, rows) if rows else 0
+
+
+def read_file(file: Path | str) -> pd.DataFrame:
+    file = Path(file)
+    if file.suffix.lower() == ".parquet":
+        return pd.read_parquet(file)
+    if file.suffix.lower() == ".csv":
+        return pd.read_csv(file, dtype=str, keep_default_na=False).replace({"": None})
+    raise ValueError(f"{file}: a review log is a .parquet or .csv file")
+
+
+def import_file(file: Path | str, path=None) -> int:
+    """Import a Parquet or CSV log; importing the same log twice adds nothing."""
+    frame = read_file(file)
+    if "score" in frame:
+        frame["score"] = pd.to_numeric(frame["score"], errors="coerce")
+    return import_frame(frame, path, str(file))
+
+
+def export_file(out: Path | str, path=None) -> int:
+    """The whole log as Parquet (lossless) or CSV (formulas neutralised) by suffix; rows written."""
+    from judgescope.web import export
+
+    out, frame = Path(out), log(path)
+    if out.suffix.lower() == ".parquet":
+        out.write_bytes(export.parquet_bytes(frame))
+    elif out.suffix.lower() == ".csv":
+        out.write_bytes(export.csv_bytes(frame))
+    else:
+        raise ValueError(f"{out}: export to a .parquet or .csv file")
+    return len(frame)
+
+
+def integrity_ok(path=None) -> bool:
+    with closing(open_db(path)) as con:
+        return con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"

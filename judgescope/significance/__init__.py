@@ -1,0 +1,1 @@
+"""Paired significance tests between judges or methods, and their tables."""

@@ -1,0 +1,1 @@
+"""Where rows come from: manifest, Hub, readers, validation, cache, view registry, catalog, DuckDB."""

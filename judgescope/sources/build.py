@@ -1,0 +1,136 @@
+"""Validate one dataset into its cache entry: read, check, and write the used rows, counts,
+ledger, excluded rows and report (catalog.load_dataset decides when)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+from judgescope.sources import db
+from judgescope.sources.cache import cache_root, ensure, seal, temp_prefix
+from judgescope.sources.layout import ResolvedFiles
+from judgescope.sources.readers import read_raw
+from judgescope.schema import SCHEMAS, TEXT, VERDICT
+from judgescope.sources.snapshot import prepare as prepare_snapshot
+from judgescope.sources.manifest import DatasetSpec, SourceError
+from judgescope.sources.validate import (build_checked, check_required, clean_select, columns_of,
+                                         digest_notes, flag_ratings, ledger_select,
+                                         normalize_pairwise)
+
+# A snapshot's texts are hashed once per file revision, here, so that verifying an audit against
+# it (every page's sidebar badge) joins stored digests instead of re-hashing gigabytes of text.
+SNAPSHOT_DIGESTS = (", sha256(CAST(source_text AS VARCHAR)) AS source_sha256_computed"
+                    ", sha256(CAST(candidate_text AS VARCHAR)) AS candidate_sha256_computed")
+# Validation runs in the app's process on first use of a revision: bounded so the process stays
+# under 2 GB RSS, spilling to disk beyond.
+BUILD_MEMORY = "1536MB"
+SCORED_KINDS = ("judge_audit", "raw_judge_records")
+# Rows per Parquet row group of every cached table. Lookups (a Review page, a record, a snapshot
+# row by position) read whole row groups once min/max statistics have pruned the others, so a
+# smaller group is read faster; 30,720 rows keeps a 10M-row audit at ~330 groups.
+ROW_GROUP_ROWS = 30_720
+
+
+def safe_name(name: str) -> str:
+    """A dataset name as a cache folder name (manifest names are slugs; a CLI file stem may not be)."""
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", name).lstrip(".")[:64] or "dataset"
+
+
+def build_dataset(spec: DatasetSpec, resolved: ResolvedFiles, files: list[dict], folder: Path) -> None:
+    schema = SCHEMAS[spec.kind]
+    tmp = Path(tempfile.mkdtemp(prefix=temp_prefix(safe_name(spec.name)), dir=ensure(cache_root())))
+    spill = cache_root() / f".spill-{tmp.name}"
+    con = db.scratch(temp_dir=spill, memory_limit=BUILD_MEMORY)
+    try:
+        text = frozenset(c.name for c in schema.columns if c.type in (TEXT, VERDICT))
+        broken = read_raw(con, resolved, spec.name, text)
+        _check_rows(con, spec, broken)
+        if spec.kind == "pairwise_ranking":
+            normalize_pairwise(con)
+        broken += prepare_snapshot(con, spec)  # flattens a form = "nested" source snapshot
+        check_required(con, schema, spec.name, files[0]["file"] if len(files) == 1 else resolved.root.name)
+        casts = build_checked(con, schema, spec.exclude)
+        present = columns_of(con, "raw")
+        if spec.kind == "human_ratings":
+            flag_ratings(con, present)
+        # Audits are stored sorted by score: low-score lists then read only the first row groups
+        # (Parquet min/max statistics act as the low-score index); other kinds keep file order.
+        order = "score, judge_record_id" if spec.kind in SCORED_KINDS else "_file, _row"
+        select = clean_select(con, schema, casts) + (SNAPSHOT_DIGESTS if spec.kind == "source_snapshot" else "")
+        con.execute(f"COPY (SELECT {select} FROM checked WHERE _reason IS NULL ORDER BY {order}) "
+                    f"TO $p (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE {ROW_GROUP_ROWS})",
+                    {"p": str(tmp / "clean.parquet")})
+        if spec.kind in SCORED_KINDS:
+            write_counts(con, tmp / "clean.parquet", tmp / "counts.parquet")
+        _write_ledger(con, schema, spec, present, broken, tmp / "ledger.parquet")
+        # The excluded rows in full, as read (a release's dropped runs stay inspectable).
+        # The reason first: a data column also named `reason` becomes reason_1, never ours.
+        con.execute("COPY (SELECT _reason AS reason, _column AS reason_column, "
+                    "* EXCLUDE (_reason, _column) FROM checked WHERE _reason IS NOT NULL "
+                    "ORDER BY _file, _row) TO $p (FORMAT parquet)", {"p": str(tmp / "excluded.parquet")})
+        report = _report(con, spec, files, present, len(broken))
+        report["digests_normalised"] = digest_notes(con, schema, present)
+        (tmp / "report.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
+        if folder.exists():
+            shutil.rmtree(folder)
+        tmp.rename(folder)
+        seal(folder)
+    except db.DBError as err:
+        raise SourceError(f"validation failed: {str(err).splitlines()[0]}", dataset=spec.name) from err
+    finally:
+        con.close()
+        shutil.rmtree(tmp, ignore_errors=True)
+        shutil.rmtree(spill, ignore_errors=True)
+
+
+def _check_rows(con, spec: DatasetSpec, broken: list[dict]) -> None:
+    """A dataset without one readable row is unusable, and says why (a header only, or every
+    line broken) rather than report a missing column or load as empty."""
+    if con.execute("SELECT count(*) FROM raw").fetchone()[0]:
+        return
+    if broken:
+        first = broken[0]
+        raise SourceError(f"no readable row: all {len(broken):,} lines are unusable (first: "
+                          f"{first['reason']})", dataset=spec.name, file=first["file"], row=first["row"])
+    raise SourceError("no rows (a header or an empty array only)", dataset=spec.name)
+
+
+def write_counts(con, clean: Path, out: Path) -> None:
+    """Per-score counts by every facet, built once per file revision: pages aggregate these
+    (thousands of rows) instead of scanning millions of audit rows on each interaction."""
+    con.execute("""COPY (SELECT target_language, unit, score_origin, run_group, source_split,
+                    dataset_version, judge_prompt_version, requested_judge_model, score,
+                    (judge_explanation IS NULL) AS explanation_missing, count(*) AS n
+                  FROM read_parquet($clean) GROUP BY ALL ORDER BY ALL) TO $p (FORMAT parquet)""",
+                {"clean": str(clean), "p": str(out)})
+
+
+def _write_ledger(con, schema, spec, present, broken: list[dict], out: Path) -> None:
+    sql, params = ledger_select(schema, spec.name, present)
+    con.execute(f"CREATE OR REPLACE TABLE ledger AS {sql}", params)
+    for b in broken:
+        con.execute("INSERT INTO ledger VALUES ($d, $f, $r, $c, $reason, $v, NULL)",
+                    {"d": spec.name, "f": b["file"], "r": b["row"], "c": b.get("column"),
+                     "reason": b["reason"], "v": b["value"]})
+    con.execute("COPY (SELECT * FROM ledger ORDER BY file, row) TO $p (FORMAT parquet)",
+                {"p": str(out)})
+
+
+def _report(con, spec: DatasetSpec, files: list[dict], present: dict, broken: int) -> dict:
+    schema = SCHEMAS[spec.kind]
+    used = con.execute("SELECT count(*) FROM checked WHERE _reason IS NULL").fetchone()[0]
+    reasons = dict(con.execute("SELECT reason, count(*) FROM ledger GROUP BY 1 ORDER BY 2 DESC").fetchall())
+    excluded = sum(reasons.values())
+    known = {c.name for c in schema.columns}
+    return {
+        "dataset": spec.name, "kind": spec.kind, "title": spec.title, "origin": spec.origin,
+        "hub": spec.hub, "revision": spec.revision, "path": spec.path, "config": spec.config,
+        "split": spec.split, "synthetic": spec.synthetic, "files": files,
+        "rows_loaded": used + excluded, "rows_used": used, "rows_excluded": excluded,
+        "reasons": reasons, "unreadable_lines": broken,
+        "columns_missing": [c.name for c in schema.columns if c.name not in present],
+        "columns_extra": [c for c in present if c not in known and not c.startswith("_")],
+    }

@@ -1,0 +1,292 @@
+"""Validate a dataset's rows against its kind's schema; split them into used rows and a ledger.
+
+The checks are SQL expressions built only from the column names and constants in schema.py
+(a whitelist), never from data or user text, and run in DuckDB so they scale to millions of rows.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+
+from judgescope.schema import (HUMAN_ITEM_COLUMNS, HUMAN_RATING_VALUES, ANY, BINARY, DIGEST, INT, NUMBER, NUMBER_PAIR, SCORE, TEXT,
+                               TEXT_PAIR, VERDICT, VERDICTS, Schema)
+from judgescope.sources.manifest import Exclusion, SourceError
+
+SQL_TYPES = {TEXT: "VARCHAR", DIGEST: "VARCHAR", INT: "BIGINT", NUMBER: "DOUBLE", SCORE: "DOUBLE", VERDICT: "VARCHAR",
+             BINARY: "BIGINT", TEXT_PAIR: "VARCHAR[]", NUMBER_PAIR: "DOUBLE[]", ANY: "VARCHAR"}
+
+
+def q(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def columns_of(con, table: str) -> dict[str, str]:
+    return {r[0]: r[1] for r in con.execute(f"DESCRIBE {table}").fetchall()}
+
+
+def check_required(con, schema: Schema, dataset: str, file: str) -> None:
+    """Every required column (and one-of group) the data lacks, named at once, with the kinds
+    the data does fit."""
+    from judgescope.sources.kinds import candidates, missing_columns
+
+    present = [c for c in columns_of(con, "raw") if not c.startswith("_")]
+    missing = missing_columns(schema, present)
+    if not missing:
+        return
+    fits = [k for k, miss in candidates(present).items() if not miss]
+    hint = f"; it fits kind {', '.join(fits)} (--kind or kind = …)" if fits else ""
+    plural = "s are" if len(missing) > 1 else " is"
+    raise SourceError(f"required column{plural} missing (present: {', '.join(present)}){hint}",
+                      dataset=dataset, file=file, column=", ".join(missing))
+
+
+# A number written as text: DuckDB's cast also accepts digit separators ("1_5" → 15), so text
+# must look like a plain decimal number (or nan/inf, which their own rules then name).
+NUMBER_TEXT = r"^\s*[+-]?((\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?|nan|inf|infinity)\s*$"
+# Whitespace trimmed from stored digests (and blank-text checks): space, tab, LF, VT, FF, CR,
+# no-break space, ideographic space.
+BLANKS = "' ' || chr(9) || chr(10) || chr(11) || chr(12) || chr(13) || chr(160) || chr(12288)"
+
+
+def _numeric_text(c: str, source_type: str) -> str:
+    """The column as text fit for a numeric cast: NULL when it is not a plain number."""
+    if source_type == "VARCHAR":
+        return f"CASE WHEN regexp_matches({c}, '{NUMBER_TEXT}', 'i') THEN {c} END"
+    return c
+
+
+def _cast(col: str, type_: str, source_type: str) -> str:
+    """Expression casting a raw column to its canonical type (NULL when it cannot)."""
+    c = q(col)
+    if type_ == DIGEST:  # normalised once, here: every page then compares the same value
+        return f"nullif(lower(trim(CAST({c} AS VARCHAR), {BLANKS})), '')"
+    if type_ in (TEXT, VERDICT) or (type_ == ANY and source_type == "VARCHAR"):
+        return f"CAST({c} AS VARCHAR)"
+    if source_type == "BOOLEAN":  # true/false is no score, count or 0/1 flag: it is listed
+        return f"CAST(NULL AS {SQL_TYPES[type_]})"
+    if type_ == ANY:
+        return f"CAST(to_json({c}) AS VARCHAR)"
+    if type_ in (TEXT_PAIR, NUMBER_PAIR):
+        inner = "VARCHAR" if type_ == TEXT_PAIR else "DOUBLE"
+        if source_type.endswith("]"):  # already a LIST or ARRAY
+            return f"TRY_CAST({c} AS {inner}[])"
+        return (f"CASE WHEN json_valid(CAST({c} AS VARCHAR)) AND json_type(CAST({c} AS VARCHAR)) = 'ARRAY' "
+                f"THEN TRY_CAST(from_json(CAST({c} AS VARCHAR), '[\"{inner}\"]') AS {inner}[]) END")
+    n = _numeric_text(c, source_type)
+    if type_ in (INT, BINARY):
+        return f"TRY_CAST(TRY_CAST({n} AS DOUBLE) AS BIGINT)" if source_type == "VARCHAR" \
+            else f"TRY_CAST({c} AS BIGINT)"
+    return f"TRY_CAST({n} AS DOUBLE)"
+
+
+def _rules(col: str, type_: str, required: bool, nullable: bool, cast: str) -> list[tuple[str, str]]:
+    """(SQL condition, reason) pairs for one column; the first that holds excludes the row."""
+    c = q(col)
+    rules = []
+    if not nullable:
+        rules.append((f"{c} IS NULL", f"missing {col}"))
+        if type_ in (TEXT, VERDICT):
+            rules.append((f"trim(CAST({c} AS VARCHAR), {BLANKS}) = ''", f"{col} is blank"))
+    if type_ in (INT, BINARY, NUMBER, SCORE, TEXT_PAIR, NUMBER_PAIR):
+        word = {INT: "an integer", BINARY: "0 or 1", TEXT_PAIR: "a list of 2 texts",
+                NUMBER_PAIR: "a list of 2 numbers"}.get(type_, "a number")
+        rules.append((f"{c} IS NOT NULL AND {cast} IS NULL", f"{col} is not {word}"))
+    if type_ in (INT, BINARY):
+        rules.append((f"{cast} IS NOT NULL AND TRY_CAST({_numeric_text(f'CAST({c} AS VARCHAR)', 'VARCHAR')} AS DOUBLE) <> {cast}",
+                      f"{col} is not {'0 or 1' if type_ == BINARY else 'an integer'}"))
+    if type_ in (NUMBER, SCORE):
+        rules.append((f"isnan({cast})", f"{col} is NaN"))
+        rules.append((f"isinf({cast})", f"{col} is infinite"))
+    if type_ == SCORE:
+        rules.append((f"{cast} < 0 OR {cast} > 100", f"{col} outside 0–100"))
+    if type_ == BINARY:
+        rules.append((f"{cast} NOT IN (0, 1)", f"{col} is not 0 or 1"))
+    if type_ == VERDICT:
+        allowed = ", ".join(f"'{v}'" for v in VERDICTS)
+        rules.append((f"{c} IS NOT NULL AND CAST({c} AS VARCHAR) NOT IN ({allowed})",
+                      f"{col} is not one of {'/'.join(VERDICTS)}"))
+    if type_ in (TEXT_PAIR, NUMBER_PAIR):
+        rules.append((f"{cast} IS NOT NULL AND len({cast}) <> 2", f"{col} must hold exactly 2 values"))
+        if type_ == NUMBER_PAIR:
+            rules.append((f"list_has_any({cast}, [NULL::DOUBLE]) OR list_count({cast}) <> len({cast})",
+                          f"{col} has a missing value"))
+            rules.append((f"len(list_filter({cast}, lambda x: isnan(x) OR isinf(x))) > 0",
+                          f"{col} has a value that is not a finite number"))
+    return rules
+
+
+def build_checked(con, schema: Schema, exclusions: tuple[Exclusion, ...]) -> dict[str, str]:
+    """Create table checked(raw columns…, _reason, _column); return canonical casts.
+
+    Reasons and column names travel as bound parameters ($r0, $c0, …); identifiers are quoted."""
+    present = columns_of(con, "raw")
+    casts, cases, params = {}, [], {}
+    for i, ex in enumerate(exclusions):
+        if ex.column in present:  # a declared exclusion comes first: it is the true reason
+            params[f"ex{i}"] = list(ex.values)
+            cases.append((f"list_contains($ex{i}, CAST({q(ex.column)} AS VARCHAR))", ex.reason, ex.column))
+    for col in schema.columns:
+        if col.name not in present:
+            continue
+        casts[col.name] = _cast(col.name, col.type, present[col.name])
+        for cond, reason in _rules(col.name, col.type, col.required, col.nullable, casts[col.name]):
+            cases.append((cond, reason, col.name))
+    for k, (_, r, c) in enumerate(cases):
+        params[f"r{k}"], params[f"c{k}"] = r, c
+    reason = "CASE " + " ".join(f"WHEN {cond} THEN $r{k}" for k, (cond, _, _) in enumerate(cases)) \
+        + " END" if cases else "CAST(NULL AS VARCHAR)"
+    column = "CASE " + " ".join(f"WHEN {cond} THEN $c{k}" for k, (cond, _, _) in enumerate(cases)) \
+        + " END" if cases else "CAST(NULL AS VARCHAR)"
+    con.execute(f"CREATE OR REPLACE TABLE checked AS SELECT *, {reason} AS _reason, "
+                f"{column} AS _column FROM raw", params)
+    _flag_duplicates(con, schema, present)
+    return casts
+
+
+def _flag_duplicates(con, schema: Schema, present: dict) -> None:
+    """Later rows repeating a unique key are excluded; the first usable occurrence stays."""
+    if not schema.unique or not all(k in present for k in schema.unique):
+        return
+    key = ", ".join(q(k) for k in schema.unique)
+    label = " + ".join(schema.unique)
+    con.execute(f"""
+        UPDATE checked SET _reason = 'duplicate {label}', _column = '{schema.unique[0]}'
+        FROM (SELECT _file AS f, _row AS r, row_number() OVER (PARTITION BY {key}
+                     ORDER BY _file, _row) AS k
+              FROM checked WHERE _reason IS NULL) d
+        WHERE checked._file = d.f AND checked._row = d.r AND d.k > 1""")
+
+
+def clean_select(con, schema: Schema, casts: dict[str, str]) -> str:
+    """SELECT list of the used rows: every schema column (NULL when absent), then the extras."""
+    present = columns_of(con, "raw")
+    parts = ["_file", "_row"]
+    for col in schema.columns:
+        sql_type = SQL_TYPES[col.type]
+        expr = casts.get(col.name, f"CAST(NULL AS {sql_type})")
+        parts.append(f"{expr} AS {q(col.name)}")
+    known = {c.name for c in schema.columns} | {"_file", "_row"}
+    parts += [q(c) for c in present if c not in known]
+    return ", ".join(parts)
+
+
+def ledger_select(schema: Schema, dataset: str, present: dict) -> tuple[str, dict]:
+    """The ledger rows of table checked; every column's value can be shown (names are bound)."""
+    key = schema.unique[0] if schema.unique and schema.unique[0] in present else None
+    record = f"CAST({q(key)} AS VARCHAR)" if key else "CAST(NULL AS VARCHAR)"
+    names = [c for c in present if c not in ("_file", "_row")]
+    params = {"dataset": dataset} | {f"v{k}": c for k, c in enumerate(names)}
+    value = ("CASE " + " ".join(f"WHEN _column = $v{k} THEN left(CAST({q(c)} AS VARCHAR), 300)"
+                                for k, c in enumerate(names)) + " END") if names else "NULL"
+    sql = (f"SELECT $dataset AS dataset, _file AS file, _row AS row, _column AS column, "
+           f"_reason AS reason, {value} AS value, {record} AS record_id "
+           f"FROM checked WHERE _reason IS NOT NULL")
+    return sql, params
+
+
+def digest_notes(con, schema: Schema, present: dict) -> dict[str, int]:
+    """How many stored digests of used rows validation normalised (lower-cased or trimmed),
+    per column, in one scan."""
+    cols = [c.name for c in schema.columns if c.type == DIGEST and c.name in present]
+    if not cols:
+        return {}
+    counts = ", ".join(f"count(*) FILTER (WHERE CAST({q(c)} AS VARCHAR) <> "
+                       f"{_cast(c, DIGEST, 'VARCHAR')})" for c in cols)
+    row = con.execute(f"SELECT {counts} FROM checked WHERE _reason IS NULL").fetchone()
+    return {c: int(n) for c, n in zip(cols, row) if n}
+
+
+def normalize_pairwise(con) -> None:
+    """TransEvalnia's published sample and other pair files: `translations`, scores as a dict.
+
+    Both columns leave as JSON text; a value that is no list (or dict of scores) keeps its text,
+    so validation lists its row ("… is not a list of 2 …") instead of reading it as missing."""
+    cols = columns_of(con, "raw")
+    if "tgt_texts" in cols and cols.get("human_scores", "").endswith("[]"):
+        return
+    frame = con.execute("SELECT * FROM raw").df()
+    if "tgt_texts" not in frame and "translations" in frame:
+        frame = frame.rename(columns={"translations": "tgt_texts"})
+    if "tgt_texts" in frame:
+        frame["tgt_texts"] = [_as_json(_json_list(v), v) for v in frame["tgt_texts"]]
+    if "human_scores" in frame:
+        translators = frame["translators"].map(_json_list) if "translators" in frame else None
+        frame["human_scores"] = [
+            _as_json(_scores(v, None if translators is None else translators.iloc[i]), v)
+            for i, v in enumerate(frame["human_scores"])]
+    con.register("normalized", frame)
+    con.execute("CREATE OR REPLACE TABLE raw AS SELECT * FROM normalized")
+    con.unregister("normalized")
+
+
+_BAD = object()  # a value that is not the list it should be
+
+
+def _missing(value) -> bool:
+    return value is None or (isinstance(value, float) and pd.isna(value))
+
+
+def _as_json(value, original):
+    """JSON text of a parsed list (NaN/inf written as such: not valid JSON, so listed); the
+    original text when it could not be parsed; None when missing."""
+    if value is _BAD:
+        return original if isinstance(original, str) else json.dumps(str(original))
+    return None if value is None else json.dumps(value)
+
+
+def _parsed(value):
+    if isinstance(value, str):
+        try:
+            return json.loads(value)
+        except ValueError:
+            return _BAD
+    return value
+
+
+def _json_list(value):
+    value = _parsed(value)
+    if value is _BAD or _missing(value):
+        return None if value is not _BAD else _BAD
+    if isinstance(value, (str, dict, int, float, bool)) or not hasattr(value, "__iter__"):
+        return _BAD
+    return [None if v is None else str(v) for v in list(value)]
+
+
+def _scores(value, translators):
+    """A list stays a list; a dict keyed by translator follows the translators' order."""
+    value = _parsed(value)
+    if isinstance(value, dict):
+        names = translators if isinstance(translators, list) else None
+        keys = names if names and all(t in value for t in names) else list(value)
+        value = [value[k] for k in keys]
+    if value is _BAD or _missing(value):
+        return None if value is not _BAD else _BAD
+    if isinstance(value, (str, int, float, bool)) or not hasattr(value, "__iter__"):
+        return _BAD
+    out = []
+    for v in list(value):
+        if isinstance(v, bool):
+            return _BAD
+        try:
+            out.append(None if v is None else float(v))
+        except (TypeError, ValueError):
+            return _BAD
+    return out
+
+
+def flag_ratings(con, present: dict) -> None:
+    """Human ratings: a row with no rating value, and a rater's later rating of an item already
+    rated, go to the ledger (agreement statistics need one value per rater per item)."""
+    values = [c for c in HUMAN_RATING_VALUES if c in present]
+    empty = " AND ".join(f"{q(c)} IS NULL" for c in values)
+    con.execute(f"UPDATE checked SET _reason = $r, _column = $c WHERE _reason IS NULL AND {empty}",
+                {"r": f"no rating: {', '.join(values)} all empty", "c": values[0]})
+    key = ", ".join(q(c) for c in ("rater", *HUMAN_ITEM_COLUMNS) if c in present)
+    con.execute(f"""
+        UPDATE checked SET _reason = 'duplicate rater + item', _column = 'rater'
+        FROM (SELECT _file AS f, _row AS r, row_number() OVER (PARTITION BY {key}
+                     ORDER BY _file, _row) AS k
+              FROM checked WHERE _reason IS NULL) d
+        WHERE checked._file = d.f AND checked._row = d.r AND d.k > 1""")

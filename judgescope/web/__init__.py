@@ -1,0 +1,1 @@
+"""Streamlit code: the only package (besides pages/) that imports streamlit."""

@@ -1,0 +1,131 @@
+"""Streamlit pieces the calibration pages share: filters bound to the URL, the cached report,
+and confusion matrices whose cells link to the items they count."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+import pandas as pd
+import streamlit as st
+
+from judgescope.calibration import panel as cal
+from judgescope.web import ui
+from judgescope.schema import VERDICTS
+
+CELL_PAGE = "pages/disagreements.py"
+CELL_LABELS = {"TP": "TP: both match", "FP": "FP: judge match, humans not",
+               "FN": "FN: humans match, judge not", "TN": "TN: neither match",
+               cal.DISAGREE: "All disagreements (FP + FN)"}
+CELL_HELP = ("TP / FP / FN / TN: the binary confusion against the human majority; disagree: FP "
+             "and FN; 'human/judge': a three-way cell, e.g. match/no_match.")
+
+
+def split_filter(container=st) -> list[str]:
+    """Split multiselect bound to ?split=…; returns the chosen options (empty = all), where
+    cal.NO_SPLIT stands for the items whose split is NULL."""
+    splits = cal.split_options(ui.run("calib_splits")["split"])
+    ui.url_value_notice("split", splits)
+    return container.multiselect("Split", splits, key="split", bind="query-params",
+                                 help=f"Only items of these splits (empty = all; {cal.NO_SPLIT}"
+                                      ": items without one).")
+
+
+def gate_inputs(c1, c2) -> tuple[float, float]:
+    ui.url_number_notice("judge_gate", 0.0, 1.0)
+    ui.url_number_notice("panel_gate", 0.0, 1.0)
+    # "%g" shows the value entered (0.7999 stays 0.7999): a gate must never be shown rounded.
+    judge = c1.number_input("Per-judge gate (Scott's π ≥)", 0.0, 1.0, float(cal.JUDGE_GATE),
+                            0.05, format="%g", key="judge_gate", bind="query-params")
+    panel = c2.number_input("Panel gate (Scott's π ≥)", 0.0, 1.0, float(cal.PANEL_GATE), 0.05,
+                            format="%g", key="panel_gate", bind="query-params")
+    return judge, panel
+
+
+@st.cache_data(max_entries=32, show_spinner="Computing agreement…")
+def _report(items: pd.DataFrame, judgements: pd.DataFrame, judge_gate, panel_gate):
+    return cal.build_frame(items, judgements), cal.report(items, judgements, judge_gate,
+                                                          panel_gate)
+
+
+def load(splits: list[str], judge_gate=cal.JUDGE_GATE, panel_gate=cal.PANEL_GATE):
+    """(frame, report) for the chosen splits; stops the page politely when nothing is left."""
+    items = ui.run("calib_items", **cal.split_params(splits))
+    judgements = ui.run("calib_item_judgements", **cal.split_params(splits))
+    if items.empty or judgements.empty:
+        st.info("No calibration item with judge verdicts matches these filters.")
+        st.stop()
+    frame, rep = _report(items, judgements, Fraction(str(judge_gate)), Fraction(str(panel_gate)))
+    return frame.copy(), rep
+
+
+def _link(rater: str, cell: str, count: int, splits: list[str], label: str | None = None):
+    params = {"collection": ui.collection_name(), "judge": rater, "cell": cell}
+    if splits:
+        params["split"] = splits
+    st.page_link(CELL_PAGE, label=label or f"{cell} · {count}", query_params=params,
+                 help=f"List the {count} items in this cell")
+
+
+def _row(first: int, rest: int, n: int) -> list:
+    """One matrix row of fixed-width cells that stays a row on a phone (st.columns stack)."""
+    row = st.container(horizontal=True, wrap=False, vertical_alignment="center", gap="small")
+    with row:
+        return [st.container(width=first)] + [st.container(width=rest) for _ in range(n - 1)]
+
+
+def binary_matrix(rater: str, name: str, r: dict, splits: list[str]) -> None:
+    """2 × 2 confusion (rows: human majority; columns: this rater) with linked counts."""
+    label = ui.md_literal(name)
+    st.markdown(f"**{label}** · π {r['scotts_pi_shown']} · {ui.badge_md(r['verdict'], 'green' if r['verdict'] == 'PASS' else 'red')}")
+    head = _row(120, 100, 3)
+    head[0].caption("judge says →")
+    head[1].caption("match")
+    head[2].caption("not match")
+    for human, cells in (("Humans: match", ("TP", "FN")), ("Humans: not match", ("FP", "TN"))):
+        row = _row(120, 100, 3)
+        row[0].caption(human)
+        for col, cell in zip(row[1:], cells):
+            with col:
+                _link(rater, cell, r[cell.lower()], splits)
+
+
+def three_way_matrix(frame: pd.DataFrame, rater: str, name: str, splits: list[str]) -> None:
+    """3 × 3 counts of (human modal verdict, rater verdict), each count a link."""
+    table, left_out = cal.three_way_matrix(frame, rater)
+    st.caption(f"Rows: humans · columns: {ui.md_literal(name)}")
+    head = _row(90, 80, 4)
+    head[0].caption("&nbsp;")
+    for col, v in zip(head[1:], VERDICTS):
+        col.caption(v)
+    for h in VERDICTS:
+        row = _row(90, 80, 4)
+        row[0].caption(h)
+        for col, v in zip(row[1:], VERDICTS):
+            with col:
+                _link(rater, f"{h}/{v}", int(table.loc[h, v]), splits, label=str(table.loc[h, v]))
+    st.caption(f"{left_out} item(s) are not in this matrix: three different human verdicts, or "
+               "no verdict from the rater (missing, or for the panel none held by a strict "
+               "majority of the judges).")
+
+
+def cell_label(cell: str) -> str:
+    if cell in CELL_LABELS:
+        return CELL_LABELS[cell]
+    human, _, judge = cell.partition("/")
+    return f"Humans {ui.md_literal(human)}, judge {ui.md_literal(judge)}"
+
+
+def export_stem(judge: str, cell: str) -> str:
+    """A file name (and widget key) for a cell's export: only [a-z0-9_], whatever the names."""
+    return re.sub(r"[^a-z0-9]+", "_", f"calibration {judge} {cell}".lower()).strip("_")
+
+
+def ci_caption(rep: dict, gates: bool = True) -> None:
+    st.caption(f"CI: {rep['ci_method']}." + (" Gates compare the exact fraction; a decimal is "
+               "shown with enough digits never to round across its gate." if gates else ""))
+
+
+def table(frame: pd.DataFrame, **kwargs):
+    """A dataframe whose column names are already display labels (ui.table would recase them)."""
+    return st.dataframe(frame, hide_index=True, width="stretch", **kwargs)

@@ -1,0 +1,229 @@
+"""Streamlit pieces of reviewing (issue #18): who reviews, the verdict panel on an opened record,
+the review state of listed rows and the progress line. Storage is judgescope.reviews.store."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+from judgescope.reviews import store as reviews
+from judgescope.reviews import hub as reviews_hub
+from judgescope.reviews import stats as reviews_stats
+from judgescope.web import ui
+
+MODES = ("off", "login", "open")
+# Keys 1-4 (r and c are Streamlit's own; j and k move through the list).
+BUTTONS = (("judge_right", "Judge right", "1"), ("too_harsh", "Too harsh", "2"),
+           ("too_lenient", "Too lenient", "3"), ("unsure", "Unsure", "4"))
+LABELS = {v: label for v, label, _ in BUTTONS} | {"retracted": "Retracted"}
+STATES = ("not yet reviewed", "disputed", "judge right", "judge too harsh", "judge too lenient",
+          "unsure")
+STATE_LIMIT = 200
+NOTE_MAX_CHARS = 1 << 20  # a bound on what one request carries; notes are shown bounded anyway
+
+
+def mode() -> str:
+    """JUDGESCOPE_REVIEWS: off (no reviewing), login (st.login needed) or open (default:
+    a typed name); an unknown value is treated as off, the safe reading."""
+    value = os.environ.get("JUDGESCOPE_REVIEWS", "open").strip().lower()
+    return value if value in MODES else "off"
+
+
+def state_path() -> Path:
+    return reviews.default_path()
+
+
+@st.cache_resource(max_entries=4, show_spinner="Merging the shared review logs…")
+def _sharing(path: str):
+    """Started once per process; a failure is kept too, so pages do not retry the Hub each run."""
+    try:
+        return reviews_hub.start(Path(path)), None
+    except reviews_hub.NETWORK_ERRORS as err:
+        return None, type(err).__name__
+
+
+def sharing():
+    """The Hub (or folder) sharing of this process; None when not configured or unreachable."""
+    share, error = _sharing(str(state_path()))
+    if error:
+        st.warning(f"Shared reviews are unavailable ({error}); verdicts are kept on this server "
+                   "only until it restarts with the Hub reachable.")
+    return share
+
+
+def _login_configured() -> bool:
+    try:
+        return "auth" in st.secrets
+    except FileNotFoundError:  # no secrets file: no login configured
+        return False
+
+
+def reviewer() -> str | None:
+    """The reviewer of this session: the logged-in user, else a name typed once per session."""
+    if mode() == "off":
+        return None
+    if st.user.get("is_logged_in"):  # absent, not False, when no login is configured
+        return str(st.user.get("email") or st.user.get("name") or st.user.get("sub"))
+    if mode() == "login":
+        if _login_configured():
+            st.button("Log in to record verdicts", key="review_login", on_click=st.login)
+        else:
+            st.caption("Reviewing requires a login, and this deployment has none configured.")
+        return None
+    name = st.text_input("Your reviewer name (shown on every verdict)", key="reviewer_name_input",
+                         value=st.session_state.get("_reviewer", ""), max_chars=80)
+    st.session_state["_reviewer"] = name.strip()
+    return name.strip() or None
+
+
+def context(r: pd.Series) -> dict:
+    """Where a verdict on row r belongs: collection, audit dataset, pinned revision, digests."""
+    loaded = ui.dataset_for("audit")
+    files = loaded.report.get("files", []) if loaded else []
+    revision = (loaded.spec.revision if loaded and loaded.spec.hub else None) or \
+        (files[0]["sha256"][:12] if files else None)
+    return {"collection": ui.collection_name(), "dataset": loaded.spec.name if loaded else "audit",
+            "revision": revision, "judge_record_id": str(r["judge_record_id"]),
+            "source_sha256": _text(r.get("source_text_sha256")),
+            "candidate_sha256": _text(r.get("candidate_text_sha256")),
+            "language": _text(r.get("target_language")), "unit": _text(r.get("unit")),
+            "score": float(r["score"]) if pd.notna(r.get("score")) else None}
+
+
+def _text(v):
+    return None if v is None or (pd.api.types.is_scalar(v) and pd.isna(v)) else str(v)
+
+
+def _save(ctx: dict, verdict: str, who: str, key: str) -> None:
+    """A verdict button's callback: append the verdict, then clear the note and tags."""
+    tags = st.session_state.get(f"{key}_tags") or []
+    note = st.session_state.get(f"{key}_note") or ""
+    try:
+        reviews.record(state_path(), reviewer=who, verdict=verdict, tags=tags, note=note, **ctx)
+    except reviews.ReviewStoreBusy as err:
+        st.session_state["_review_error"] = str(err)
+        return
+    share = sharing()
+    if share:
+        share.after_write()
+    st.session_state[f"{key}_tags"], st.session_state[f"{key}_note"] = [], ""
+    st.toast(f"Saved: {LABELS[verdict]}", icon=":material/check:")
+
+
+def verdict_panel(r: pd.Series, key: str = "review") -> None:
+    """Every reviewer's latest verdict on row r, and buttons to record this session's."""
+    if mode() == "off":
+        return
+    ctx = context(r)
+    sharing()
+    st.markdown("**Reviewer verdicts**")
+    existing = reviews.for_record(ctx["dataset"], ctx["judge_record_id"], state_path())
+    now = pd.DataFrame([{"judge_record_id": ctx["judge_record_id"], "source_text_sha256":
+                         ctx["source_sha256"], "candidate_text_sha256": ctx["candidate_sha256"]}])
+    stale = reviews_stats.changed_or_gone(existing, now)
+    for i, v in existing.iterrows():
+        tags = ", ".join(json.loads(v["tags"] or "[]"))
+        st.markdown(f"{ui.md_literal(v['reviewer'], 80)} · **{LABELS[v['verdict']]}**"
+                    + (f" · {ui.md_literal(tags)}" if tags else "")
+                    + f" · {ui.md_literal(v['created_at'][:16].replace('T', ' '))} UTC"
+                    + (f" · *{ui.md_literal(stale[i], 200)}*" if stale[i] else ""))
+        if v["note"]:
+            ui.text_block(v["note"])
+    if existing.empty:
+        st.caption("No reviewer has given a verdict on this row yet.")
+    if "_review_error" in st.session_state:
+        st.error(st.session_state.pop("_review_error"))
+    who = reviewer()
+    if not who:
+        return
+    st.pills("Tags", reviews.TAGS, selection_mode="multi", key=f"{key}_tags")
+    st.text_area("Note (optional)", key=f"{key}_note", height=80, max_chars=NOTE_MAX_CHARS)
+    cols = st.columns(len(BUTTONS) + 1)
+    for col, (verdict, label, short) in zip(cols, BUTTONS):
+        col.button(label, key=f"{key}_verdict_{verdict}", shortcut=short, on_click=_save,
+                   args=(ctx, verdict, who, key), help=f"Record “{label}” as {who} ({short})")
+    mine = existing[existing.reviewer == who]
+    cols[-1].button("Retract mine", key=f"{key}_verdict_retracted", disabled=mine.empty,
+                    on_click=_save, args=(ctx, "retracted", who, key))
+
+
+def reviewed_ids(dataset: str | None = None) -> pd.DataFrame:
+    """Latest verdicts of the active audit dataset (empty when reviewing is off)."""
+    if mode() == "off":
+        return pd.DataFrame(columns=list(reviews.COLUMNS))
+    sharing()  # the shared logs are merged once per process, before the first read
+    loaded = ui.dataset_for("audit")
+    return reviews.latest(state_path(), dataset or (loaded.spec.name if loaded else None))
+
+
+def progress(filters: dict, total: int) -> None:
+    """'Reviewed k of n rows under the current filters.'"""
+    if mode() == "off":
+        return
+    ids = sorted(reviewed_ids().judge_record_id.unique().tolist())
+    k = int(ui.run("audit_reviewed_count", ids=ids, **filters)["rows"].iloc[0]) if ids else 0
+    st.progress(k / total if total else 0.0,
+                text=f"Reviewed {k:,} of {total:,} rows under the current filters")
+
+
+def with_state(rows: pd.DataFrame) -> pd.DataFrame:
+    """The listed rows with a 'Review' column: not yet reviewed, disputed, or the verdict."""
+    if mode() == "off" or rows.empty:
+        return rows
+    latest = reviewed_ids()
+    latest = latest[latest.judge_record_id.isin(rows.judge_record_id)]
+    said = latest.groupby("judge_record_id").verdict.agg(lambda v: "disputed" if v.nunique() > 1
+                                                         else LABELS[v.iloc[0]].lower())
+    return rows.assign(review=[said.get(i, "not yet reviewed") for i in rows.judge_record_id])
+
+
+def log() -> pd.DataFrame:
+    """Every review row of the active audit dataset, retractions included."""
+    loaded = ui.dataset_for("audit")
+    return reviews.log(state_path(), loaded.spec.name if loaded else None)
+
+
+def pick_and_review(rows: pd.DataFrame, key: str = "copies") -> None:
+    """Under a list of rows (Exact copies): how many are reviewed, and a verdict on one picked."""
+    if mode() == "off" or rows.empty:
+        return
+    listed = with_state(rows)
+    done = int((listed.review != "not yet reviewed").sum())
+    st.progress(done / len(rows), text=f"Reviewed {done:,} of {len(rows):,} listed rows")
+    with st.expander("Give a verdict on one of these rows"):
+        rid = st.selectbox("Row", [None, *rows.judge_record_id], key=f"{key}_pick",
+                           format_func=lambda i: "…" if i is None else str(i))
+        record = ui.run("audit_record", record_id=rid) if rid else None
+        if record is not None and not record.empty:
+            verdict_panel(record.iloc[0], key=key)
+
+
+def ids_in_state(latest: pd.DataFrame, state: str) -> tuple[list[str], bool]:
+    """(ids, exclude) selecting rows in a review state: "not yet reviewed" excludes every
+    reviewed id; "disputed" is rows whose reviewers differ; else any reviewer said so."""
+    if state == "not yet reviewed":
+        return sorted(latest.judge_record_id.unique()), True
+    if state == "disputed":
+        n = latest.groupby("judge_record_id").verdict.nunique()
+        return sorted(n[n > 1].index), False
+    verdict = {"judge right": "judge_right", "judge too harsh": "too_harsh",
+               "judge too lenient": "too_lenient", "unsure": "unsure"}[state]
+    return sorted(latest[latest.verdict == verdict].judge_record_id.unique()), False
+
+
+def state_filter(filters: dict) -> None:
+    """On Review: the filtered rows in one review state (URL ?rstate=…), each linking to its record."""
+    if mode() == "off":
+        return
+    state = st.pills("Review state", STATES, key="rstate", bind="query-params")
+    if not state:
+        return
+    ids, exclude = ids_in_state(reviewed_ids(), state)
+    rows = ui.run("audit_rows_by_review_state", ids=ids, exclude=exclude, limit=STATE_LIMIT, **filters)
+    st.markdown(f"Rows **{ui.md_literal(state)}** under the current filters"
+                + (f" (the first {STATE_LIMIT})" if len(rows) == STATE_LIMIT else "") + ":")
+    ui.table(ui.with_record_links(with_state(rows)), placeholder="n/a", column_config=ui.RECORD_LINK)

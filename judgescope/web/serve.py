@@ -1,0 +1,53 @@
+"""`python -m judgescope.web.serve [streamlit options]`: run app.py with Streamlit, framed pages only.
+
+app.py registers every page explicitly with st.navigation. Streamlit still remembers its older
+multipage mode, in which a `pages/` folder beside the main script is a list of standalone
+pages: until app.py has run once in a fresh server, a deep link such as /review?lang=th would
+run pages/review.py alone, without the frame and sidebar. Switching that mode off before the
+server starts makes every first request run app.py, as every later one does.
+
+While the server starts and the first browser loads Streamlit's scripts, a background thread
+imports what the first page needs and opens the active manifest's datasets from the cache, so
+the first script run does not wait for them.
+"""
+
+import logging
+import sys
+import threading
+from pathlib import Path
+
+APP = Path(__file__).resolve().parent.parent.parent / "app.py"
+log = logging.getLogger("judgescope.web.serve")
+
+
+def warm() -> None:
+    """Imports and cached datasets of the first page. An unusable dataset is noted and left for
+    the page to show with its context; anything else is logged with its traceback."""
+    from judgescope.sources import catalog as catalog_module
+    from judgescope.sources.manifest import SourceError
+
+    try:
+        import judgescope.web.sidebar  # noqa: F401  (pandas, DuckDB, the UI helpers)
+
+        catalog = catalog_module.get_catalog()
+        first = next(iter(catalog.manifest.collections), None)
+        if first:
+            catalog.store(first)  # reads the cache; a dataset not validated yet is built here
+    except SourceError as err:
+        log.warning("warm-up: %s (the page shows it when opened)", err)
+    except Exception:  # noqa: BLE001 - a background thread: record it, the server keeps going
+        log.exception("warm-up failed")
+
+
+def main() -> None:
+    from streamlit.runtime.pages_manager import PagesManager
+    from streamlit.web import cli
+
+    PagesManager.uses_pages_directory = False
+    threading.Thread(target=warm, name="judgescope-warm", daemon=True).start()
+    sys.argv = ["streamlit", "run", str(APP), *sys.argv[1:]]
+    sys.exit(cli.main())
+
+
+if __name__ == "__main__":
+    main()

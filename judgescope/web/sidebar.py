@@ -1,0 +1,77 @@
+"""The sidebar every page shares: the collection picker (titles; the id stays in the
+URL), links to the pages this collection can fill, the hash badge, pinned origins."""
+
+import streamlit as st
+
+from judgescope.web import navigation
+from judgescope.web import ui
+from judgescope.integrity import hashes as verify
+
+
+def draw(current: navigation.PageSpec) -> None:
+    cat = ui.catalog()
+    names = ui.visible_collections()
+    coll = ui.collection_name()
+    with st.sidebar:
+        st.selectbox("Collection", names, index=names.index(coll), key=ui.PICKER_KEY,
+                     format_func=lambda n: cat.manifest.collections[n].title,
+                     on_change=ui.switch_collection, help=f"Collection id in the URL: {coll}")
+        _load(cat, coll)
+        _menu(current, coll)
+        if ui.dataset_for("audit"):  # hash verification is about audits; elsewhere it is noise
+            _hash_badge()
+        with st.expander("Datasets", expanded=False):
+            for loaded in cat.collection_datasets(coll):
+                spec = loaded.spec
+                pin = f"{spec.hub}@{(spec.revision or '')[:7]}" if spec.hub else spec.path
+                mark = ":material/check_circle:" if loaded.ok else ":material/error:"
+                st.caption(f"{mark} **{_md(spec.name)}** · `{pin}`"
+                           + (" · synthetic demo" if spec.synthetic else ""))
+            st.caption(f"Manifest: `{cat.manifest.path.name}`")
+        if any(d.spec.synthetic for d in cat.collection_datasets(coll)):
+            st.caption(":material/science: **Synthetic demo data**: generated rows that reproduce "
+                       "published figures; texts are invented.")
+
+
+def _menu(current: navigation.PageSpec, coll: str) -> None:
+    """Links to the pages this collection fills, grouped by section, carrying the collection."""
+    for section, specs in navigation.by_section(ui.roles()).items():
+        st.caption(section)
+        for spec in specs:
+            st.page_link(spec.path, label=spec.title, icon=spec.icon,
+                         query_params={"collection": coll})
+
+
+def _load(cat, coll: str) -> None:
+    """First use validates (and, for Hub datasets, downloads): say so while it happens."""
+    pending = cat.pending(coll)
+    if not pending and cat.has_store(coll):
+        return
+    hub = [s.hub for s in pending if s.hub]
+    what = f"Downloading {', '.join(hub)} from the Hub and validating…" if hub else "Validating datasets…"
+    with st.spinner(what, show_time=True):
+        cat.collection_datasets(coll)
+    with st.spinner("Verifying hashes and opening the collection…", show_time=True):
+        cat.store(coll)  # builds the hash verification once per file revision
+
+
+def _hash_badge() -> None:
+    """Green when every audit row matches the pinned snapshot; red, linking to Integrity, if not."""
+    summary, origin, problems = ui.verification()
+    text, colour = verify.badge(summary, origin)
+    if problems:
+        text, colour = f"not verified: {problems[0]}", "red"
+    if colour == "red":
+        # The link is the short part (the number of problems); the sentence wraps below it.
+        head, _, rest = text.partition(": ")
+        st.page_link("pages/integrity.py", label=f":red[**{_md(head)}**]", icon=":material/error:",
+                     query_params={"collection": ui.collection_name()})
+        if rest:
+            st.markdown(f":red[{_md(rest)}]")
+    else:
+        st.markdown(f":{colour}[{'✔ ' if colour == 'green' else ''}{_md(text)}]")
+
+
+def _md(text: str) -> str:
+    """Manifest values (paths, repo ids) shown literally inside markdown."""
+    return "".join("\\" + c if c in "\\`*_[]<>$~|#" else c for c in text)

@@ -1,0 +1,106 @@
+"""Streamlit sections that put the paired tests on the pages that already hold the data:
+Judges vs humans (judge × judge McNemar), Compare versions (sign-flip and Wilcoxon on the
+paired overlap), Ranking accuracy (method/model pairs and significance clusters)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from judgescope.significance import paired as sig
+from judgescope.significance import tables
+from judgescope.web import ui
+
+RESAMPLES_HELP = "Resamples of the paired bootstrap / permutation test (seeded)."
+
+
+@st.cache_data(max_entries=16, show_spinner="Testing judge pairs…")
+def _judge_pairs(frame: pd.DataFrame, resamples: int, seed: int) -> list[dict]:
+    return tables.judge_pairs(frame, resamples, seed)
+
+
+@st.cache_data(max_entries=16, show_spinner="Testing method pairs…")
+def _method_pairs(decisions: pd.DataFrame, dataset: str, resamples: int, seed: int) -> dict:
+    return tables.method_pairs(decisions, dataset, resamples, seed)
+
+
+@st.cache_data(max_entries=16, show_spinner="Testing paired differences…")
+def _version_tests(diff_counts: pd.DataFrame, resamples: int, seed: int) -> pd.DataFrame:
+    return tables.version_tests(diff_counts, resamples, seed)
+
+
+def _settings(prefix: str, default_resamples=sig.DEFAULT_RESAMPLES) -> tuple[int, int]:
+    c = st.columns(2)
+    resamples = ui.url_number(c[0], "Resamples", 100, 100_000, default_resamples, step=1000,
+                              key=f"{prefix}resamples", integer=True)
+    seed = ui.url_number(c[1], "Seed", 0, 2**32 - 1, sig.DEFAULT_SEED, key=f"{prefix}seed",
+                         integer=True)
+    return int(resamples), int(seed)
+
+
+def _matrix(rows: list[dict], key: str, caption: str) -> None:
+    if not rows:
+        st.info("Fewer than two raters: no pair to test.")
+        return
+    st.caption(caption)
+    ui.table(tables.p_matrix(rows, key).reset_index(names="").astype(str))
+
+
+def judges_section(frame: pd.DataFrame) -> None:
+    """Judge × judge: exact McNemar on the items both judged, Holm across the matrix."""
+    st.subheader("Do two judges really differ?")
+    resamples, seed = _settings("sig_")
+    rows = _judge_pairs(frame, resamples, seed)
+    st.caption(tables.JUDGE_RULE)
+    _matrix(rows, "holm_p", f"Holm-adjusted p ({sig.HOLM} over {len(rows)} pairs) of the "
+            f"{sig.MCNEMAR}; p < {sig.ALPHA} means the two judges' agreement with the humans "
+            "differs.")
+    if rows:
+        table = tables.pair_table(rows)
+        ui.table(table, placeholder="n/a")
+        st.caption(f"Agreement difference CI: {rows[0]['ci_method']}. n = items both judged.")
+        ui.export_buttons(table, "judge_pairs", {"test": sig.MCNEMAR, "correction": sig.HOLM,
+                                                 "resamples": resamples, "seed": seed})
+
+
+def versions_section(diff_counts: pd.DataFrame, resamples: int, seed: int) -> None:
+    """Sign-flip permutation and Wilcoxon per unit on the paired overlap."""
+    st.subheader("Did the scores really change on the same units?")
+    tests = _version_tests(diff_counts, resamples, seed)
+    st.caption(f"{tables.VERSION_RULE} Tests: {sig.SIGN_FLIP} (exact enumeration up to "
+               f"{sig.EXACT_MAX} non-zero pairs, else Monte Carlo with {resamples:,} resamples, "
+               f"seed {seed}; p = (1 + hits)/(1 + resamples)) and {sig.WILCOXON}. The unpaired "
+               "bootstrap above applies to the full samples; these tests apply to the pairs only.")
+    if tests.empty:
+        st.info("No pair: the two versions share no pairing key.")
+        return
+    shown = tests.copy()
+    for col in ("permutation_p", "permutation_holm_p", "wilcoxon_p", "wilcoxon_holm_p"):
+        shown[col] = shown[col].map(sig.fmt_p)
+    ui.table(shown, placeholder="n/a")
+    ui.export_buttons(tests, "compare_paired_tests", {"tests": [sig.SIGN_FLIP, sig.WILCOXON],
+                                                      "resamples": resamples, "seed": seed})
+
+
+def methods_section(decisions: pd.DataFrame, dataset: str) -> None:
+    """Method/model pairs of one dataset: McNemar, permutation, Holm and clusters."""
+    st.subheader(f"Which methods really differ on {ui.md_literal(dataset)}?")
+    resamples, seed = _settings("sig_")
+    if dataset not in set(decisions["dataset"]):  # "All datasets": every dataset's pairs pooled
+        decisions = decisions.assign(dataset=dataset)
+    out = _method_pairs(decisions, dataset, resamples, seed)
+    st.caption(tables.METHOD_RULE)
+    clusters = pd.DataFrame(out["clusters"]).rename(columns={"name": "method_model",
+                                                             "score": "accuracy"})
+    st.caption(tables.CLUSTER_RULE)
+    ui.table(clusters, placeholder="n/a")
+    _matrix(out["pairs"], "permutation_holm_p",
+            f"Holm-adjusted p of the {sig.SIGN_FLIP} of the accuracy difference ({resamples:,} "
+            f"resamples, seed {seed}, exact when ≤ {sig.EXACT_MAX} discordant pairs).")
+    if out["pairs"]:
+        table = tables.pair_table(out["pairs"], permutation=True)
+        ui.table(table, placeholder="n/a")
+        st.caption(f"McNemar: {sig.MCNEMAR}, Holm over the dataset's pairs. n = pairs both "
+                   f"decided; CI: {out['pairs'][0]['ci_method']}.")
+        ui.export_buttons(table, "method_pairs", {"dataset": dataset, "resamples": resamples,
+                                                  "seed": seed})

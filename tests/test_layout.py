@@ -1,0 +1,66 @@
+"""Issue #15 item 1: the package layout's boundaries, checked with ast on every module.
+
+(a) Only judgescope/web/ and pages/ (and app.py, the frame) import streamlit.
+(b) No import runs upward: judgescope/sources/ imports no domain package, web/ or cli/; the
+    domain packages (audit, integrity, calibration, ranking, significance, reviews) import
+    nothing from web/ or cli/.
+"""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "judgescope"
+DOMAINS = ("audit", "integrity", "calibration", "ranking", "significance", "reviews")
+FORBIDDEN = {"sources": (*DOMAINS, "web", "cli"), **{d: ("web", "cli") for d in DOMAINS}}
+# (importing module, imported package) pairs allowed for now, each with its reason.
+KNOWN_UPWARD = {
+    # The catalog builds every collection's derived views, the hash-verified join among them;
+    # it asks integrity (lazily, inside two methods) for the join key and why it cannot verify.
+    ("judgescope/sources/catalog.py", "judgescope.integrity"),
+    # Review logs are written as CSV/Parquet with the export's formula-neutralising writers
+    # (csv_bytes, parquet_bytes: pure; export.py imports streamlit only inside its buttons).
+    ("judgescope/reviews/hub.py", "judgescope.web"),
+    ("judgescope/reviews/store.py", "judgescope.web"),
+}
+
+
+def _modules(tree: ast.AST) -> set[str]:
+    """Every absolute module an import statement names, `from a import b` also as `a.b`."""
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            out.add(node.module)
+            out |= {f"{node.module}.{a.name}" for a in node.names}
+    return out
+
+
+def _python_files() -> list[Path]:
+    return sorted([*PACKAGE.rglob("*.py"), *(ROOT / "pages").glob("*.py"), ROOT / "app.py"])
+
+
+def _rel(path: Path) -> str:
+    return path.relative_to(ROOT).as_posix()
+
+
+def test_only_web_and_pages_import_streamlit():
+    allowed = ("judgescope/web/", "pages/", "app.py")
+    offenders = [_rel(p) for p in _python_files() if not _rel(p).startswith(allowed)
+                 and any(m.split(".")[0] == "streamlit"
+                         for m in _modules(ast.parse(p.read_text(encoding="utf-8"))))]
+    assert offenders == []
+
+
+@pytest.mark.parametrize("layer", sorted(FORBIDDEN))
+def test_no_import_runs_upward(layer):
+    upward = set()
+    for path in sorted((PACKAGE / layer).rglob("*.py")):
+        for module in _modules(ast.parse(path.read_text(encoding="utf-8"))):
+            parts = module.split(".")
+            if parts[0] == "judgescope" and len(parts) > 1 and parts[1] in FORBIDDEN[layer]:
+                upward.add((_rel(path), f"judgescope.{parts[1]}"))
+    assert upward - KNOWN_UPWARD == set()
