@@ -16,15 +16,8 @@ PACKAGE = ROOT / "judgescope"
 DOMAINS = ("audit", "integrity", "calibration", "ranking", "significance", "reviews")
 FORBIDDEN = {"sources": (*DOMAINS, "web", "cli"), **{d: ("web", "cli") for d in DOMAINS}}
 # (importing module, imported package) pairs allowed for now, each with its reason.
-KNOWN_UPWARD = {
-    # The catalog builds every collection's derived views, the hash-verified join among them;
-    # it asks integrity (lazily, inside two methods) for the join key and why it cannot verify.
-    ("judgescope/sources/catalog.py", "judgescope.integrity"),
-    # Review logs are written as CSV/Parquet with the export's formula-neutralising writers
-    # (csv_bytes, parquet_bytes: pure; export.py imports streamlit only inside its buttons).
-    ("judgescope/reviews/hub.py", "judgescope.web"),
-    ("judgescope/reviews/store.py", "judgescope.web"),
-}
+KNOWN_UPWARD: set[tuple[str, str]] = set()  # none: the join-key rules and the export writers
+# live in sources/ (join_key.py, exports.py), which integrity, web and reviews read.
 
 
 def _modules(tree: ast.AST) -> set[str]:

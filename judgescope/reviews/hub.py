@@ -15,7 +15,7 @@ import threading
 import uuid
 from pathlib import Path
 
-from judgescope.web import export
+from judgescope.sources import exports as export
 from judgescope.reviews import store as reviews
 
 PATH_IN_REPO = "reviews"

@@ -280,7 +280,7 @@ def import_file(file: Path | str, path=None) -> int:
 
 def export_file(out: Path | str, path=None) -> int:
     """The whole log as Parquet (lossless) or CSV (formulas neutralised) by suffix; rows written."""
-    from judgescope.web import export
+    from judgescope.sources import exports as export
 
     out, frame = Path(out), log(path)
     if out.suffix.lower() == ".parquet":

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from judgescope import __version__
 from judgescope.sources import db
-from judgescope.sources import hub
+from judgescope.sources import hub, join_key
 from judgescope.sources import views as registry
 from judgescope.sources.cache import (cache_root, damage, parquet_ok, redact, seal, spill_dir, sweep,
                                       temp_prefix)
@@ -330,8 +330,7 @@ class Catalog:
         roles = self.roles(collection)
         if coll.join_key_declared or "audit" not in roles or "snapshot" not in roles:
             return list(coll.join_key)
-        from judgescope.integrity import hashes as verify
-        return verify.infer_key(roles["audit"].report["columns_missing"],
+        return join_key.infer_key(roles["audit"].report["columns_missing"],
                                 roles["snapshot"].report["columns_missing"])
 
     def verify_problems(self, collection: str) -> list[str]:
@@ -363,14 +362,13 @@ class Catalog:
     def _verification(self, collection: str, roles: dict[str, Loaded]) -> dict[str, list[Path]]:
         if "audit" not in roles or "snapshot" not in roles:
             return {}
-        from judgescope.integrity import hashes as verify
         key = self.join_key(collection)
         missing = roles["audit"].report["columns_missing"], roles["snapshot"].report["columns_missing"]
-        problems = verify.input_problems(key, *missing) if key else [verify.no_shared_key(*missing)]
+        problems = join_key.input_problems(key, *missing) if key else [join_key.no_shared_key(*missing)]
         try:
             if not problems:
                 return verification_views(roles["audit"].path("clean"),
-                                          roles["snapshot"].path("clean"), verify.check_key(key))
+                                          roles["snapshot"].path("clean"), join_key.check_key(key))
         except (SourceError, db.DBError) as err:
             problems = [f"verification failed: {redact(str(err).splitlines()[0])}"]
         self._verify_problems[collection] = problems
