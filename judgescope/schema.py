@@ -78,7 +78,7 @@ HUMAN_RATING_COLUMNS = (
 
 SCHEMAS: dict[str, Schema] = {s.kind: s for s in (
     Schema("judge_audit", "audit", _AUDIT_COLUMNS, unique=("judge_record_id",),
-           doc="One judge score per translated unit (seed 000 public schema)."),
+           doc="One judge score per translated unit (the XHotpotQA judge audit's published schema)."),
     Schema("raw_judge_records", "raw_records",
            tuple(c if c.name != "score" else _c("score", SCORE, required=True) for c in _AUDIT_COLUMNS),
            unique=("judge_record_id",), detectable=False,
@@ -95,23 +95,23 @@ SCHEMAS: dict[str, Schema] = {s.kind: s for s in (
         _c("human_2_verdict", VERDICT, required=True, nullable=False),
         _c("human_3_verdict", VERDICT, required=True, nullable=False),
         _c("human_correct", BINARY), _c("panel_correct", BINARY), _c("split"), _c("category"),
-    ), unique=("key",), doc="Answers with three human verdicts (seed 001 calibration_items)."),
+    ), unique=("key",), doc="Answers with three human verdicts (LocalGate's calibration_items)."),
     Schema("calibration_judgements", "judgements", (
         _c("key", required=True, nullable=False), _c("question_id"), _c("rep", INT),
         _c("judge"), _c("judge_model", required=True, nullable=False),
         _c("verdict", VERDICT, required=True, nullable=False), _c("verdict_binary", BINARY),
         _c("reason"), _c("tokens_in", INT), _c("tokens_out", INT), _c("finish_reason"),
         _c("prompts"), _c("template"), _c("output_mode"), _c("reasoning_effort"),
-    ), unique=("key", "judge_model"), doc="One judge verdict per answer (seed 001 calibration)."),
+    ), unique=("key", "judge_model"), doc="One judge verdict per answer (LocalGate's calibration config)."),
     Schema("pairwise_ranking", "ranking", (
         _c("dataset"), _c("src_text", required=True), _c("tgt_texts", TEXT_PAIR, required=True),
         _c("src_lang"), _c("tgt_lang"), _c("src_lang_long"), _c("tgt_lang_long"),
         _c("human_scores", NUMBER_PAIR, required=True),
-    ), alternatives={"tgt_texts": ("translations",)}, doc="Two translations, two human scores, model ranking decisions (seed 003)."),
+    ), alternatives={"tgt_texts": ("translations",)}, doc="Two translations, two human scores, model ranking decisions (TransEvalnia)."),
     Schema("human_verification", "verification", (
         _c("idx", INT), _c("subset"), _c("source", required=True), _c("translation", required=True),
         _c("evaluation", required=True), _c("annotations", ANY), _c("system"),
-    ), doc="Model evaluations with vendors' human verification (seed 003)."),
+    ), doc="Model evaluations with vendors' human verification (TransEvalnia)."),
     Schema("human_ratings", "ratings", HUMAN_RATING_COLUMNS,
            any_of=(HUMAN_ITEM_COLUMNS, HUMAN_RATING_VALUES),
            doc="One row per rater per item (long format, e.g. multi-rater MQM): the item is "

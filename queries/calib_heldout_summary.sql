@@ -4,8 +4,5 @@ SELECT count(*) AS judgements,
        count(*) FILTER (WHERE question_id IS NULL) AS without_question_id,
        count(*) FILTER (WHERE question_id IN (SELECT question_id FROM items)
                           OR key IN (SELECT key FROM items)) AS on_calibration_questions,
-       count(*) FILTER (WHERE question_id IS NOT NULL
-                          AND question_id NOT IN (SELECT question_id FROM items
-                                                  WHERE question_id IS NOT NULL)
-                          AND key NOT IN (SELECT key FROM items)) AS held_out
+       count(*) FILTER (WHERE held_out(question_id, key)) AS held_out
 FROM judgements

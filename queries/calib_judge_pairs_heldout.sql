@@ -3,9 +3,7 @@
 WITH j AS (
     SELECT key, judge_model, verdict
     FROM judgements
-    WHERE question_id IS NOT NULL
-      AND question_id NOT IN (SELECT question_id FROM items WHERE question_id IS NOT NULL)
-      AND key NOT IN (SELECT key FROM items)
+    WHERE held_out(question_id, key)
 )
 SELECT a.judge_model AS judge_a, b.judge_model AS judge_b,
        a.verdict AS verdict_a, b.verdict AS verdict_b, count(*) AS n

@@ -8,8 +8,6 @@ SELECT judge_model, judge, prompts, template, output_mode, reasoning_effort, fin
        count(tokens_out) AS tokens_out_recorded, sum(tokens_out) AS tokens_out_total,
        avg(tokens_out) AS tokens_out_mean
 FROM judgements AS j
-WHERE j.question_id IS NOT NULL
-  AND j.question_id NOT IN (SELECT question_id FROM items WHERE question_id IS NOT NULL)
-  AND j.key NOT IN (SELECT key FROM items)
+WHERE held_out(j.question_id, j.key)
 GROUP BY ALL
 ORDER BY judge_model, judgements DESC

@@ -4,8 +4,6 @@
 SELECT judge_model, verdict, count(*) AS n,
        count(*) / sum(count(*)) OVER (PARTITION BY judge_model) AS share
 FROM judgements AS j
-WHERE j.question_id IS NOT NULL
-  AND j.question_id NOT IN (SELECT question_id FROM items WHERE question_id IS NOT NULL)
-  AND j.key NOT IN (SELECT key FROM items)
+WHERE held_out(j.question_id, j.key)
 GROUP BY judge_model, verdict
 ORDER BY judge_model, verdict
