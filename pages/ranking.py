@@ -23,7 +23,7 @@ datasets = list(dict.fromkeys(r["dataset"] for r in rows))
 columns = list(dict.fromkeys(f"{r['method']}/{r['model']}" for r in rows))
 points = grid.selection.points if grid and grid.selection else []
 if points:
-    picked = (points[0].get("x"), str(points[0].get("y", "")).replace(" · ", "/"))
+    picked = tuple(points[0].get("customdata") or ("", ""))  # (dataset, method/model)
     if picked != st.session_state.get("_grid_applied") and picked[1] in columns:
         st.session_state["dataset"], st.session_state["decision"] = picked
     st.session_state["_grid_applied"] = picked

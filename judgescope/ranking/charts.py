@@ -53,9 +53,12 @@ def accuracy_grid(rows: list[dict]) -> go.Figure:
         z=z, x=datasets, y=ys, text=text, texttemplate="%{text}", hovertext=hover,
         hoverinfo="skip", colorscale="PuOr", zmin=0.3, zmax=1.0, xgap=2, ygap=2,  # orange = worse, as on every page
         colorbar={"title": {"text": "accuracy"}}))
-    # Heatmap cells emit no selection events; a near-invisible marker on each cell does.
+    # Heatmap cells emit no selection events; a near-invisible marker on each cell does, and
+    # carries the cell's keys (dataset, "<method>/<model>"; "" for a baseline row) for the click.
+    column = {row_label(r["method"], r["model"]): f"{r['method']}/{r['model']}" for r in rows}
     xs, yv = [x for _ in ys for x in datasets], [y for y in ys for _ in datasets]
     fig.add_trace(go.Scatter(x=xs, y=yv, mode="markers", hovertext=sum(hover, []),
+                             customdata=[[x, column.get(y, "")] for y in ys for x in datasets],
                              hoverinfo="text", showlegend=False, marker={
                                  "symbol": "square", "size": 28, "opacity": 0.01, "color": "grey"}))
     fig.update_layout(height=120 + 34 * len(ys), margin={"l": 10, "r": 10, "t": 30, "b": 10},
