@@ -28,8 +28,7 @@ c = st.columns(2)
 resamples = ui.url_number(c[0], "Resamples", 100, 100_000, audit.DEFAULT_RESAMPLES, step=1000,
                           key="resamples", integer=True)
 seed = ui.url_number(c[1], "Seed", 0, 2**32 - 1, audit.DEFAULT_SEED, key="seed", integer=True)
-label = (f"95% CI: percentile bootstrap of the difference, each version resampled independently "
-         f"(unpaired, multinomial over per-score counts), {resamples:,} resamples, seed {seed}.")
+label = audit.compare_ci_label(resamples, seed)
 
 previous, current = ui.run("audit_previous_score_counts"), audit.score_counts(ui.run)
 fmt = {c: st.column_config.NumberColumn(format="%.3f") for c in
@@ -51,9 +50,7 @@ ui.export_buttons(langs, "compare_languages", {"resamples": resamples, "seed": s
 if not small:
     st.subheader("Paired view on the overlapping units")
     paired = audit.paired_table(ui.run("audit_paired_diff_counts"), resamples, seed)
-    st.caption("Mean of current minus previous on the same units; 95% CI: percentile bootstrap "
-               f"over the pairs (multinomial over per-difference counts), {resamples:,} "
-               f"resamples, seed {seed}.")
+    st.caption(audit.compare_ci_label(resamples, seed, paired=True))
     ui.table(paired, placeholder="n/a")
 
 significance_view.versions_section(ui.run("audit_paired_diff_counts"), resamples, seed)

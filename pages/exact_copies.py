@@ -40,8 +40,7 @@ else:
     rows = rows.drop(columns="candidate_text")
     st.caption("This collection has no source snapshot, so texts and triage hints are not "
                "available; the judge's score and explanation are.")
-total = int(counts[(counts.target_language.isin(lang or langs)) & (counts.unit.isin(unit or units))]
-            ["exact_copies"].sum())
+total = audit_rows.exact_copy_total(counts, lang, unit)
 st.markdown(f"**{total:,}** exact copies match" + (f"; the first {limit:,} are listed." if total > limit else "."))
 shown = reviews_view.with_state(rows)
 ui.table(ui.with_record_links(shown.assign(target_language=shown.target_language.map(language_name))),

@@ -173,3 +173,12 @@ def test_exact_copy_matrix_totals():
     m = audit_rows.exact_copy_matrix(counts).set_index("language")
     assert list(m.columns) == ["paragraph", "answer", "total"]
     assert m.loc["th", "total"] == 5 and m.loc["overall", "answer"] == 7 and m.loc["de", "paragraph"] == 0
+
+
+def test_exact_copy_total_follows_the_filters():
+    counts = pd.DataFrame({"target_language": ["th", "th", "de"], "unit": ["answer", "question", "answer"],
+                           "exact_copies": [3, 1, 5]})
+    assert audit_rows.exact_copy_total(counts, [], []) == 9
+    assert audit_rows.exact_copy_total(counts, ["th"], []) == 4
+    assert audit_rows.exact_copy_total(counts, ["th", "de"], ["answer"]) == 8
+    assert audit_rows.exact_copy_total(counts, ["xx"], []) == 0

@@ -58,6 +58,16 @@ def record_fields(record: pd.DataFrame) -> pd.DataFrame:
                          "value": [None if pd.isna(v) else str(v) for v in row]})
 
 
+def exact_copy_total(counts: pd.DataFrame, languages: list, units: list) -> int:
+    """Exact copies among the chosen languages and units (an empty choice means all)."""
+    keep = pd.Series(True, index=counts.index)
+    if languages:
+        keep &= counts["target_language"].isin(languages)
+    if units:
+        keep &= counts["unit"].isin(units)
+    return int(counts.loc[keep, "exact_copies"].sum())
+
+
 def exact_copy_matrix(counts: pd.DataFrame) -> pd.DataFrame:
     """Exact copies per language (rows) × unit (columns) with a total row and column."""
     wide = counts.pivot_table(index="target_language", columns="unit", values="exact_copies",
