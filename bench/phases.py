@@ -104,13 +104,15 @@ def verify_timings(args) -> dict:
 
 def bootstrap_timings(args) -> dict:
     """10,000-resample CIs from per-score counts, and what row resampling would cost."""
-    from judgescope import audit
+    from judgescope import audit, stats
     _, store = _store(args)
     counts = audit.score_counts(store.run)
     n = int(counts["n"].sum())
     unit = timed(lambda: audit.unit_bootstrap(counts, 10_000), args.repeats)
     cells = timed(lambda: audit.bootstrap_table(counts, ["target_language", "unit"], 10_000),
                   args.repeats)
+    pooled = counts.groupby("score", as_index=False)["n"].sum()
+    plan = stats.bootstrap_plan(pooled["score"], pooled["n"])
     scores = np.repeat(counts["score"].to_numpy(), counts["n"].to_numpy())
     rng, few = np.random.default_rng(0), 3
     t = time.perf_counter()
@@ -121,7 +123,8 @@ def bootstrap_timings(args) -> dict:
             "groups_cells": int(counts.groupby(["target_language", "unit"]).ngroups),
             "unit_10k": summary(unit), "cells_10k": summary(cells),
             "row_resample_one_s": per_resample, "row_resample_10k_estimate_s": per_resample * 10_000,
-            "method": audit.BOOTSTRAP_METHOD}
+            "method": audit.BOOTSTRAP_METHOD, "overall_method": plan["method"],
+            "distinct": int(pooled.shape[0]), "categories": int(plan["values"].size)}
 
 
 PHASES = {"build": build, "pages": page_timings, "pandas": pandas_timings,

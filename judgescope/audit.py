@@ -3,7 +3,9 @@
 Every function takes the output of a queries/audit_*.sql GROUP BY (one row per group and exact
 score, with its count `n`), never the audit rows themselves, so the cost does not grow with the
 number of rows. Bootstrap CIs are percentile bootstraps drawn as multinomials over the distinct
-scores of a group (stats.bootstrap_mean_ci_from_counts): exactly a row resample, seeded.
+scores of a group (stats.bootstrap_mean_ci_from_counts): exactly a row resample, seeded; a group
+with more than stats.MAX_CATEGORIES distinct scores (float scores) is drawn over score bins, with
+a stated bound on the endpoints (stats.bootstrap_plan), so its cost does not follow the floats.
 """
 
 from __future__ import annotations
@@ -26,7 +28,10 @@ OVERALL = "overall"
 FACETS = {"none": "no split", "target_language": "target language", "source_split": "source split", "run_group": "run group",
           "score_origin": "score origin", "dataset_version": "dataset version",
           "judge_prompt_version": "prompt version", "requested_judge_model": "requested judge model"}
-BOOTSTRAP_METHOD = "percentile bootstrap, multinomial over per-score counts"
+BOOTSTRAP_METHOD = (f"percentile bootstrap, multinomial over per-score counts (exactly a row "
+                    f"resample); a group with more than {stats.MAX_CATEGORIES} distinct scores "
+                    f"is drawn over at most {stats.MAX_CATEGORIES} equal-width score bins, each at "
+                    f"its rows' mean, its endpoints within a stated bound of a row resample's")
 
 
 def threshold_columns(thresholds=DEFAULT_THRESHOLDS) -> list[str]:
@@ -127,10 +132,11 @@ def language_summary(counts: pd.DataFrame, thresholds=DEFAULT_THRESHOLDS) -> pd.
 
 
 def bootstrap_table(counts: pd.DataFrame, by: list[str], resamples=DEFAULT_RESAMPLES,
-                    seed=DEFAULT_SEED, level=LEVEL, on_group=None) -> pd.DataFrame:
+                    seed=DEFAULT_SEED, level=LEVEL, on_group=None, method=False) -> pd.DataFrame:
     """Mean and percentile-bootstrap CI per group, each group drawn from the same seed (so the
     result does not depend on the order groups are computed in: they run on every core).
-    on_group(), when given, is called (from any thread) as each group finishes."""
+    on_group(), when given, is called (from any thread) as each group finishes; `method` adds
+    the column naming how each group's interval was drawn."""
     groups = [(key, *_pooled(part)) for key, part in _groups(counts, by)]
 
     def one(group):
@@ -138,14 +144,16 @@ def bootstrap_table(counts: pd.DataFrame, by: list[str], resamples=DEFAULT_RESAM
         ci = stats.bootstrap_mean_ci_from_counts(v, c, resamples, seed, level)
         if on_group:
             on_group()
-        return {**dict(zip(by, key)), "mean": ci["mean"], "low": ci["low"], "high": ci["high"]}
+        return {**dict(zip(by, key)), "mean": ci["mean"], "low": ci["low"], "high": ci["high"],
+                "method": ci["method"]}
 
     if len(groups) > 1:
         with ThreadPoolExecutor(max_workers=min(len(groups), os.cpu_count() or 1)) as pool:
             rows = list(pool.map(one, groups))
     else:
         rows = [one(g) for g in groups]
-    return _ordered(pd.DataFrame(rows, columns=list(by) + ["mean", "low", "high"]), by)
+    cols = list(by) + ["mean", "low", "high"] + (["method"] if method else [])
+    return _ordered(pd.DataFrame(rows, columns=cols), by)
 
 
 def unit_bootstrap(counts: pd.DataFrame, resamples=DEFAULT_RESAMPLES, seed=DEFAULT_SEED,
@@ -157,8 +165,12 @@ def unit_bootstrap(counts: pd.DataFrame, resamples=DEFAULT_RESAMPLES, seed=DEFAU
     return pd.concat([per, overall], ignore_index=True)
 
 
-def ci_label(resamples=DEFAULT_RESAMPLES, seed=DEFAULT_SEED, level=LEVEL) -> str:
-    return (f"{level:.0%} CI: {BOOTSTRAP_METHOD}, {resamples:,} resamples, seed {seed}")
+def ci_label(resamples=DEFAULT_RESAMPLES, seed=DEFAULT_SEED, level=LEVEL, methods=None) -> str:
+    """The interval's name; with `methods` (a bootstrap_table's method column) that are all the
+    same, the one those groups were actually drawn with."""
+    unique = set(methods) if methods is not None else set()
+    named = unique.pop() if len(unique) == 1 else BOOTSTRAP_METHOD
+    return f"{level:.0%} CI: {named}, {resamples:,} resamples, seed {seed}"
 
 
 def tails_table(counts: pd.DataFrame, threshold=60, level=LEVEL) -> pd.DataFrame:
