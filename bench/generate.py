@@ -6,7 +6,12 @@ deterministic hash (splitmix64) of i or j. Texts are built from per-script sente
 realistic lengths (paragraphs 3–6 sentences, questions one, answers a few words); the English
 source of a unit is the same in every language. One candidate in 2,000 carries a trailing space
 that its recorded hash omits, so verification has whitespace-hinted mismatches to find.
+Scores come in three kinds (SCORES): `int` (0–100 integers, a heavy lower tail), `float` (uniform-
+ish on 0–100 with 4 decimals: nearly every row its own score) and `mixture` (4 decimals, most
+rows high, 15% from a broad low component: a realistic judge with a heavy lower tail).
 Layout: <folder>/audit, <folder>/snapshot (Hub layout with README configs) and sources.toml.
+Rows are written in BATCH-row record batches and joined by a DuckDB connection capped at
+GEN_MEMORY (spilling beside the data), so no size assumes the data fits in RAM.
 """
 
 from __future__ import annotations
@@ -15,16 +20,18 @@ import random
 import shutil
 from pathlib import Path
 
-import duckdb
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from judgescope import db
 from judgescope.schema import LANGUAGE_NAMES
 
 LANGUAGES = sorted(c for c in LANGUAGE_NAMES if c != "en")
 BATCH = 250_000
+SCORES = ("int", "float", "mixture")
+GEN_MEMORY = "1GB"
 POOL = 512  # sentences per language
 UNITS = ("paragraph",) * 4 + ("question", "answer")
 COLLECTION = "bench"
@@ -123,7 +130,7 @@ def _text(runs: pa.Array, keys: np.ndarray, group: np.ndarray, count: np.ndarray
     return pc.binary_join_element_wise(a, b, " ", null_handling="skip")
 
 
-def batch(start: int, stop: int, pool) -> tuple[pa.Table, pa.Table]:
+def batch(start: int, stop: int, pool, scores: str = "int") -> tuple[pa.Table, pa.Table]:
     """Snapshot rows and audit rows (without hash columns) for audit rows start … stop-1."""
     english, sents, words, plain = pool
     i = np.arange(start, stop, dtype=np.uint64)
@@ -151,17 +158,33 @@ def batch(start: int, stop: int, pool) -> tuple[pa.Table, pa.Table]:
     cand = pc.if_else(copied, source, cand)
     spaced = pa.array(_h(i, 6, 2000) == 0)  # recorded hash omits this trailing space
     cand = pc.if_else(spaced, pc.binary_join_element_wise(cand, pa.scalar(""), " "), cand)
-    snapshot = pa.table({"instance_id": instance_id, "source_id": source_id, "target_language": codes,
+    snapshot = pa.table({"instance_id": instance_id, "source_id": source_id,
+                         "source_language": _pick(["en"], np.zeros(len(i), dtype=np.int64)),
+                         "target_language": codes,
                          "unit": unit, "paragraph_id": para, "source_text": source,
                          "candidate_text": cand})
-    audit = _audit_columns(i, j, lang, slot, is_q, snapshot)
+    audit = _audit_columns(i, j, lang, slot, is_q, snapshot, scores)
     return snapshot, audit
 
 
-def _audit_columns(i, j, lang, slot, is_q, snapshot) -> pa.Table:
+def _scores(i, lang, is_q, kind: str) -> np.ndarray:
+    """Deterministic scores of audit rows i (see SCORES)."""
     u = _h(i, 20, 1_000_003) / 1_000_003.0
     penalty = (np.arange(len(LANGUAGES)) * 7 % 13)[lang]
-    score = np.clip(np.round(100 - 50 * u ** 6 - 6 * u - penalty * u ** 2 - 4 * is_q), 0, 100)
+    if kind == "int":
+        return np.clip(np.round(100 - 50 * u ** 6 - 6 * u - penalty * u ** 2 - 4 * is_q), 0, 100)
+    if kind == "float":
+        return np.round(np.clip(100 * u - penalty * u * (1 - u) - 2 * is_q * u, 0, 100), 4)
+    if kind != "mixture":
+        raise ValueError(f"unknown score kind {kind!r} (one of {', '.join(SCORES)})")
+    high = 100 - 25 * u ** 3 - penalty * u ** 2 / 2 - 3 * is_q
+    w = _h(i, 26, 1_000_003) / 1_000_003.0
+    low = 100 * w ** 1.5 * (1 - 0.3 * u)  # broad, most of its mass below 50
+    return np.round(np.clip(np.where(_h(i, 27, 100) < 15, low, high), 0, 100), 4)
+
+
+def _audit_columns(i, j, lang, slot, is_q, snapshot, kind: str = "int") -> pa.Table:
+    score = _scores(i, lang, is_q, kind)
     origin_h, run_h = _h(i, 21, 100), _h(i, 22, 100)
     expl_idx = np.where(score >= 90, _h(i, 23, 2), 2 + _h(i, 23, len(EXPLANATIONS) - 2))
     expl = pa.array(EXPLANATIONS).take(pa.array(expl_idx))
@@ -172,8 +195,10 @@ def _audit_columns(i, j, lang, slot, is_q, snapshot) -> pa.Table:
         "dataset_version": _pick(["v2"], zero), "dataset_revision": _pick(["b05ba394ad73"], zero),
         "instance_id": snapshot["instance_id"], "source_id": snapshot["source_id"],
         "source_split": _pick(["validation", "train"], _h(j // np.uint64(6), 25, 10) < 8),
+        "source_language": snapshot["source_language"],
         "target_language": snapshot["target_language"], "unit": snapshot["unit"],
-        "paragraph_id": snapshot["paragraph_id"], "score": pa.array(score.astype(np.int64)),
+        "paragraph_id": snapshot["paragraph_id"],
+        "score": pa.array(score.astype(np.int64) if kind == "int" else score),
         "score_origin": _pick(ORIGINS, (origin_h >= 90).astype(int) + (origin_h >= 97)),
         "judge_explanation": expl,
         "requested_judge_model": _pick(["glm-5.2"], zero),
@@ -194,7 +219,7 @@ configs:
     path: data/bench_judge-audit.parquet
 ---
 
-# Scaled synthetic judge audit ({rows:,} rows), generated by `python -m bench`.
+# Scaled synthetic judge audit ({rows:,} rows, {scores} scores), generated by `python -m bench`.
 """
 SNAPSHOT_README = """---
 configs:
@@ -209,7 +234,7 @@ configs:
 MANIFEST = """# Scaled synthetic benchmark data ({rows:,} audit rows), written by python -m bench.
 [[collection]]
 name = "{collection}"
-title = "Benchmark: {rows:,} judge rows"
+title = "Benchmark: {rows:,} judge rows ({scores} scores)"
 datasets = ["bench_audit", "bench_snapshot"]
 join_key = ["instance_id", "target_language", "unit", "paragraph_id"]
 
@@ -244,7 +269,7 @@ def manifest_path(folder: Path) -> Path:
     return folder / "sources.toml"
 
 
-def generate(rows: int, folder: Path) -> Path:
+def generate(rows: int, folder: Path, scores: str = "int") -> Path:
     """Write audit + snapshot (Hub layout) and sources.toml into folder; return the manifest."""
     if manifest_path(folder).exists():
         return manifest_path(folder)
@@ -252,25 +277,28 @@ def generate(rows: int, folder: Path) -> Path:
     shutil.rmtree(tmp, ignore_errors=True)
     for part, readme in (("audit", AUDIT_README), ("snapshot", SNAPSHOT_README)):
         (tmp / part / "data").mkdir(parents=True)
-        (tmp / part / "README.md").write_text(readme.format(rows=rows), encoding="utf-8")
+        (tmp / part / "README.md").write_text(readme.format(rows=rows, scores=scores),
+                                             encoding="utf-8")
     snap = tmp / "snapshot" / "data" / "bench_snapshot-train.parquet"
     base = tmp / "audit_base.parquet"
     pool = pools()
     writers = {}
     for start in range(0, rows, BATCH):
-        s, a = batch(start, min(rows, start + BATCH), pool)
+        s, a = batch(start, min(rows, start + BATCH), pool, scores)
         for path, table in ((snap, s), (base, a)):
             if path not in writers:
                 writers[path] = pq.ParquetWriter(path, table.schema, compression="zstd")
             writers[path].write_table(table, row_group_size=122_880)
     for w in writers.values():
         w.close()
-    con = duckdb.connect()
+    con = db.scratch(memory_limit=GEN_MEMORY, temp_dir=tmp / ".spill")
     con.execute(HASHED, {"base": str(base), "snap": str(snap),
                          "out": str(tmp / "audit" / "data" / "bench_judge-audit.parquet")})
     con.close()
     base.unlink()
-    manifest_path(tmp).write_text(MANIFEST.format(rows=rows, collection=COLLECTION), encoding="utf-8")
+    shutil.rmtree(tmp / ".spill", ignore_errors=True)
+    manifest_path(tmp).write_text(MANIFEST.format(rows=rows, collection=COLLECTION, scores=scores),
+                                  encoding="utf-8")
     shutil.rmtree(folder, ignore_errors=True)
     tmp.rename(folder)
     return manifest_path(folder)
