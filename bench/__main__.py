@@ -87,6 +87,11 @@ def measure_size(rows: int, scores: str, args, log) -> dict:
     return size
 
 
+def _saved(folder: Path, phases: str) -> bool:
+    return (folder / "build.json").exists() and all(
+        (folder / f"phase-{p}.json").exists() for p in phases.split(",") if p in PHASES)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     parser.add_argument("--rows", default="10000,1000000,10000000",
@@ -104,6 +109,8 @@ def main(argv=None) -> int:
     parser.add_argument("--no-coldstart", action="store_true", help="skip the browser cold starts")
     parser.add_argument("--resume", action="store_true",
                         help="reuse phase results saved beside the data by an interrupted run")
+    parser.add_argument("--saved-only", action="store_true",
+                        help="with --resume: report only sizes whose every phase is saved")
     parser.add_argument("--pages", default="", help="only these pages (comma-separated) in the pages phase")
     parser.add_argument("--render-only", action="store_true",
                         help="only re-render --results from the --json of an earlier run")
@@ -128,6 +135,9 @@ def main(argv=None) -> int:
     kinds = [k for k in args.scores.split(",") if k.strip()]
     for rows in sizes:
         for kind in kinds:
+            if args.saved_only and not _saved(data_folder(args.data, rows, kind), args.phases):
+                log(f"{rows:,} rows, {kind} scores: not measured yet, left out (--saved-only)")
+                continue
             results["sizes"].append(measure_size(rows, kind, args, log))
     if not args.no_coldstart and coldstart.available():
         log("cold start: demo …")
