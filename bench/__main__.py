@@ -76,6 +76,8 @@ def measure_size(rows: int, scores: str, args, log) -> dict:
         if args.resume and saved.exists():  # kept from an interrupted run of the same data
             size[phase] = json.loads(saved.read_text())
             continue
+        if args.saved_only:  # reported as not measured
+            continue
         log(f"  {phase} …")
         extra = ("--memory-limit", args.memory_limit) if args.memory_limit else ()
         if phase == "pages" and args.pages:
@@ -87,9 +89,8 @@ def measure_size(rows: int, scores: str, args, log) -> dict:
     return size
 
 
-def _saved(folder: Path, phases: str) -> bool:
-    return (folder / "build.json").exists() and all(
-        (folder / f"phase-{p}.json").exists() for p in phases.split(",") if p in PHASES)
+def _saved(folder: Path) -> bool:
+    return (folder / "build.json").exists() and (folder / "phase-pages.json").exists()
 
 
 def main(argv=None) -> int:
@@ -110,7 +111,8 @@ def main(argv=None) -> int:
     parser.add_argument("--resume", action="store_true",
                         help="reuse phase results saved beside the data by an interrupted run")
     parser.add_argument("--saved-only", action="store_true",
-                        help="with --resume: report only sizes whose every phase is saved")
+                        help="with --resume: report only what is saved (sizes without a saved "
+                             "pages phase are left out, phases not saved are named as not measured)")
     parser.add_argument("--pages", default="", help="only these pages (comma-separated) in the pages phase")
     parser.add_argument("--render-only", action="store_true",
                         help="only re-render --results from the --json of an earlier run")
@@ -135,7 +137,7 @@ def main(argv=None) -> int:
     kinds = [k for k in args.scores.split(",") if k.strip()]
     for rows in sizes:
         for kind in kinds:
-            if args.saved_only and not _saved(data_folder(args.data, rows, kind), args.phases):
+            if args.saved_only and not _saved(data_folder(args.data, rows, kind)):
                 log(f"{rows:,} rows, {kind} scores: not measured yet, left out (--saved-only)")
                 continue
             results["sizes"].append(measure_size(rows, kind, args, log))
