@@ -176,6 +176,7 @@ def main(argv=None) -> int:
     os.environ.setdefault("JUDGESCOPE_CACHE", str(Path(args.manifest).parent / "cache"))
     out = PHASES[args.phase](args)
     out["peak_rss_mb"] = peak_rss_mb()
+    out["load_average"] = os.getloadavg()  # the cores are shared: say how busy they were
     print(json.dumps(out, default=float))
     return 0
 
