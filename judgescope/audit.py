@@ -28,6 +28,7 @@ OVERALL = "overall"
 FACETS = {"none": "no split", "target_language": "target language", "source_split": "source split", "run_group": "run group",
           "score_origin": "score origin", "dataset_version": "dataset version",
           "judge_prompt_version": "prompt version", "requested_judge_model": "requested judge model"}
+METHOD_COLUMNS = ["method", "bin_width", "endpoint_bound"]
 BOOTSTRAP_METHOD = (f"percentile bootstrap, multinomial over per-score counts (exactly a row "
                     f"resample); a group with more than {stats.MAX_CATEGORIES} distinct scores "
                     f"is drawn over at most {stats.MAX_CATEGORIES} equal-width score bins, each at "
@@ -145,14 +146,15 @@ def bootstrap_table(counts: pd.DataFrame, by: list[str], resamples=DEFAULT_RESAM
         if on_group:
             on_group()
         return {**dict(zip(by, key)), "mean": ci["mean"], "low": ci["low"], "high": ci["high"],
-                "method": ci["method"]}
+                "method": ci["method"], "bin_width": ci["bin_width"],
+                "endpoint_bound": ci["endpoint_bound"]}
 
     if len(groups) > 1:
         with ThreadPoolExecutor(max_workers=min(len(groups), os.cpu_count() or 1)) as pool:
             rows = list(pool.map(one, groups))
     else:
         rows = [one(g) for g in groups]
-    cols = list(by) + ["mean", "low", "high"] + (["method"] if method else [])
+    cols = list(by) + ["mean", "low", "high"] + (METHOD_COLUMNS if method else [])
     return _ordered(pd.DataFrame(rows, columns=cols), by)
 
 
@@ -165,12 +167,24 @@ def unit_bootstrap(counts: pd.DataFrame, resamples=DEFAULT_RESAMPLES, seed=DEFAU
     return pd.concat([per, overall], ignore_index=True)
 
 
-def ci_label(resamples=DEFAULT_RESAMPLES, seed=DEFAULT_SEED, level=LEVEL, methods=None) -> str:
-    """The interval's name; with `methods` (a bootstrap_table's method column) that are all the
-    same, the one those groups were actually drawn with."""
-    unique = set(methods) if methods is not None else set()
-    named = unique.pop() if len(unique) == 1 else BOOTSTRAP_METHOD
-    return f"{level:.0%} CI: {named}, {resamples:,} resamples, seed {seed}"
+def ci_label(resamples=DEFAULT_RESAMPLES, seed=DEFAULT_SEED, level=LEVEL, method=None) -> str:
+    """The interval's name: `method` (method_summary of the groups shown) or the general rule."""
+    return f"{level:.0%} CI: {method or BOOTSTRAP_METHOD}, {resamples:,} resamples, seed {seed}"
+
+
+def method_summary(table: pd.DataFrame) -> str:
+    """How the groups of a bootstrap_table(method=True) were drawn, in one phrase: exact, or
+    over score bins with the widest bin and the largest endpoint bound among them."""
+    exact = "percentile bootstrap, multinomial over per-score counts (exactly a row resample)"
+    binned = table[table["bin_width"].notna()]
+    if binned.empty:
+        return exact
+    head = exact + f" for {len(table) - len(binned)} groups; " if len(binned) < len(table) else \
+        "percentile bootstrap, "
+    return (head + f"multinomial over score bins of width {binned['bin_width'].max():g} (each at "
+            f"its rows' mean; {len(binned)} groups with more than {stats.MAX_CATEGORIES} distinct "
+            f"scores): endpoints within {binned['endpoint_bound'].max():.2g} of a row resample's "
+            "(99%)")
 
 
 def tails_table(counts: pd.DataFrame, threshold=60, level=LEVEL) -> pd.DataFrame:
@@ -305,20 +319,25 @@ def available_facets(missing_columns) -> list[str]:
 
 def distribution_table(counts: pd.DataFrame, thresholds=DEFAULT_THRESHOLDS, facet: bool = False,
                        resamples=DEFAULT_RESAMPLES, seed=DEFAULT_SEED) -> pd.DataFrame:
-    """unit_summary with each mean's bootstrap CI (ci_low, ci_high) beside it."""
+    """unit_summary with each mean's bootstrap CI (ci_low, ci_high) beside it; attrs["ci_method"]
+    says how those intervals were drawn (method_summary)."""
     summary = unit_summary(counts, thresholds, facet)
     by = ["unit", "facet"] if facet else ["unit"]
-    per = bootstrap_table(with_facet_labels(counts), by, resamples, seed)
-    overall = bootstrap_table(counts, [], resamples, seed)
+    per = bootstrap_table(with_facet_labels(counts), by, resamples, seed, method=True)
+    overall = bootstrap_table(counts, [], resamples, seed, method=True)
     overall.insert(0, "unit", OVERALL)
     if facet:
         overall.insert(1, "facet", "")
-    ci = pd.concat([per, overall], ignore_index=True).drop(columns="mean")
+    ci = pd.concat([per, overall], ignore_index=True)
+    named = method_summary(ci)
+    ci = ci.drop(columns=["mean", *METHOD_COLUMNS])
     out = summary.merge(ci.rename(columns={"low": "ci_low", "high": "ci_high"}), on=by, how="left")
     cols = list(out.columns)
     for name in ("ci_low", "ci_high"):
         cols.insert(cols.index("mean") + 1 + (name == "ci_high"), cols.pop(cols.index(name)))
-    return out[cols]
+    out = out[cols]
+    out.attrs["ci_method"] = named  # for ci_label(…, method=table.attrs["ci_method"])
+    return out
 
 
 def headline(table: pd.DataFrame, thresholds=DEFAULT_THRESHOLDS) -> str:

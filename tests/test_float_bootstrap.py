@@ -127,8 +127,19 @@ def test_table_and_label_name_the_method():
     a, b = table.set_index("unit")["method"]
     assert a.endswith("over 2 distinct values") and "score bins" in b
     assert "method" not in audit.bootstrap_table(counts, ["unit"], resamples=200, seed=1)
-    assert audit.ci_label(methods=[b, b]) == f"95% CI: {b}, 10,000 resamples, seed 20260810"
-    assert str(S.MAX_CATEGORIES) in audit.ci_label(methods=[a, b])  # mixed: the stated rule
+    assert str(S.MAX_CATEGORIES) in audit.ci_label()  # no table: the stated rule
+    named = audit.method_summary(table)
+    bound = table.set_index("unit").loc["b", "endpoint_bound"]
+    assert named.startswith("percentile bootstrap, multinomial over per-score counts (exactly a "
+                            "row resample) for 1 groups; multinomial over score bins of width 1 ")
+    assert f"endpoints within {bound:.2g} of a row resample's (99%)" in named
+    assert audit.ci_label(method=named) == f"95% CI: {named}, 10,000 resamples, seed 20260810"
+    assert audit.method_summary(table[table.unit == "a"]).endswith("(exactly a row resample)")
+    shown = audit.distribution_table(counts, resamples=200, seed=1)
+    # a, b and overall (a + b pooled, binned too): one exact group, two over bins
+    assert "exactly a row resample) for 1 groups; " in shown.attrs["ci_method"]
+    assert "(each at its rows' mean; 2 groups with more than" in shown.attrs["ci_method"]
+    assert "method" not in shown and "endpoint_bound" not in shown
 
 
 def test_report_names_the_method_of_every_interval(tmp_path):
