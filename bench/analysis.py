@@ -167,7 +167,7 @@ over HTTP/S3 (`httpfs`), or MotherDuck, not a cluster. What decides it:
 3. First open ≤ 1.5× raw DuckDB and ≤ 120 s at 10M: 3.3× / 532 s (integer), 2.5× / 352 s
    (float), 5.1× / 324 s (mixture).
    At 10M float, peak RSS of the app phases 4,171 MB (pages) and 2,836 MB (bootstrap) against
-   ≤ 2 GB: the ~10M-row counts frame in pandas, the same cause as item 2. App ÷ raw at 10M
+   ≤ 2 GB (mixture 3,849 MB): the ~9M-row counts frame in pandas, the same cause as item 2. App ÷ raw at 10M
    float reaches 3.6× on Distributions (the Store hands pandas a ~10M-row frame); at 10M
    integer 1.57× on one 24 ms query (exact copies; 1.25× idle), noise at that size.
 4. At 10M integer, under load: verification 0.49× hashlib (263 vs 536 MB/s; 1.44× idle), and
