@@ -1,9 +1,11 @@
-"""`python -m bench [--rows 10000,1000000,10000000] [--repeats 5]`: generate, time, report.
+"""`python -m bench [--rows 10000,1000000,10000000] [--scores int,float,mixture] [--repeats 5]`.
 
-For each size: scaled data (bench/data/<rows>/, git-ignored, reused when present), the cold
-build (once per generated revision; its figures are kept in build.json beside the data), then
-the pages, pandas, verify and bootstrap phases, each in its own process; finally cold starts of
-the demo and of the largest collection. Prints the ratio tables and writes bench/results.md.
+For each size and score kind: scaled data (bench/data/<rows>[-<kind>]/, git-ignored, reused when
+present), the cold build = first open of a new revision (validation and every derived table,
+once per generated revision; kept in build.json beside the data) and the same irreducible work
+in raw DuckDB, then the pages, pandas, verify and bootstrap phases (--phases picks some), each
+in its own process; finally cold starts of the demo and of the largest integer collection.
+Prints the ratio tables and writes bench/results.md.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from bench import analysis, coldstart, report
-from bench.generate import generate, manifest_path
+from bench.generate import SCORES, generate, manifest_path
 
 ROOT = Path(__file__).resolve().parent.parent
 PHASES = ("pages", "pandas", "verify", "bootstrap")
@@ -37,36 +39,44 @@ def run_phase(phase: str, folder: Path, repeats: int, *extra: str) -> dict:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def prepare(rows: int, data: Path, rebuild: bool, memory_limit: str, log) -> dict:
-    """Generated data and its cold build, measured once per generated revision."""
-    folder = data / str(rows)
+def data_folder(data: Path, rows: int, scores: str) -> Path:
+    return data / (str(rows) if scores == "int" else f"{rows}-{scores}")
+
+
+def prepare(rows: int, scores: str, data: Path, rebuild: bool, memory_limit: str, log) -> dict:
+    """Generated data, its cold build and the raw DuckDB baseline, once per generated revision."""
+    folder = data_folder(data, rows, scores)
     meta = folder / "build.json"
     if rebuild:
         shutil.rmtree(folder, ignore_errors=True)
     t = time.perf_counter()
     fresh = not manifest_path(folder).exists()
-    generate(rows, folder)
+    generate(rows, folder, scores)
     if fresh:
         (folder / "generate.json").write_text(json.dumps({"seconds": time.perf_counter() - t}))
         shutil.rmtree(folder / "cache", ignore_errors=True)
     if not meta.exists() or not (folder / "cache").exists():
-        log(f"  cold build of {rows:,} rows …")
+        log(f"  cold build (first open) of {rows:,} rows …")
         build = run_phase("build", folder, 1, "--build-memory-limit", memory_limit)
         build["measured"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        log("  the same irreducible work in raw DuckDB …")
+        build["raw_open"] = run_phase("raw_open", folder, 1, "--build-memory-limit", memory_limit)
         meta.write_text(json.dumps(build, indent=1))
     gen = folder / "generate.json"
     return {"folder": folder, "build": json.loads(meta.read_text()),
             "generate_s": json.loads(gen.read_text())["seconds"] if gen.exists() else None}
 
 
-def measure_size(rows: int, args, log) -> dict:
-    log(f"{rows:,} rows: data")
-    prep = prepare(rows, args.data, args.rebuild, args.build_memory_limit, log)
-    size = {"rows": rows, "build": prep["build"], "generate_s": prep["generate_s"]}
-    for phase in PHASES:
+def measure_size(rows: int, scores: str, args, log) -> dict:
+    log(f"{rows:,} rows, {scores} scores: data")
+    prep = prepare(rows, scores, args.data, args.rebuild, args.build_memory_limit, log)
+    size = {"rows": rows, "scores": scores, "build": prep["build"], "generate_s": prep["generate_s"]}
+    for phase in [p for p in PHASES if p in args.phases.split(",")]:
         saved = prep["folder"] / f"phase-{phase}.json"
         if args.resume and saved.exists():  # kept from an interrupted run of the same data
             size[phase] = json.loads(saved.read_text())
+            continue
+        if args.saved_only:  # reported as not measured
             continue
         log(f"  {phase} …")
         extra = ("--memory-limit", args.memory_limit) if args.memory_limit else ()
@@ -79,10 +89,19 @@ def measure_size(rows: int, args, log) -> dict:
     return size
 
 
+def _saved(folder: Path) -> bool:
+    return (folder / "build.json").exists() and (folder / "phase-pages.json").exists()
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     parser.add_argument("--rows", default="10000,1000000,10000000",
                         help="comma-separated audit sizes (default %(default)s)")
+    parser.add_argument("--scores", default=",".join(SCORES),
+                        help="comma-separated score kinds of the audits (default %(default)s)")
+    parser.add_argument("--phases", default=",".join(PHASES),
+                        help="phases after the cold build (default %(default)s; at 100M rows "
+                             "leave out pandas, which loads the columns into RAM)")
     parser.add_argument("--repeats", type=int, default=5, help="timed warm runs per figure")
     parser.add_argument("--data", type=Path, default=ROOT / "bench" / "data")
     parser.add_argument("--results", type=Path, default=ROOT / "bench" / "results.md")
@@ -91,6 +110,9 @@ def main(argv=None) -> int:
     parser.add_argument("--no-coldstart", action="store_true", help="skip the browser cold starts")
     parser.add_argument("--resume", action="store_true",
                         help="reuse phase results saved beside the data by an interrupted run")
+    parser.add_argument("--saved-only", action="store_true",
+                        help="with --resume: report only what is saved (sizes without a saved "
+                             "pages phase are left out, phases not saved are named as not measured)")
     parser.add_argument("--pages", default="", help="only these pages (comma-separated) in the pages phase")
     parser.add_argument("--render-only", action="store_true",
                         help="only re-render --results from the --json of an earlier run")
@@ -112,14 +134,20 @@ def main(argv=None) -> int:
     if args.render_only:  # re-render results.md from the JSON of an earlier run
         return _write(json.loads(args.json.read_text()), args)
     results = {"machine": report.machine(), "repeats": args.repeats, "sizes": []}
+    kinds = [k for k in args.scores.split(",") if k.strip()]
     for rows in sizes:
-        results["sizes"].append(measure_size(rows, args, log))
+        for kind in kinds:
+            if args.saved_only and not _saved(data_folder(args.data, rows, kind)):
+                log(f"{rows:,} rows, {kind} scores: not measured yet, left out (--saved-only)")
+                continue
+            results["sizes"].append(measure_size(rows, kind, args, log))
     if not args.no_coldstart and coldstart.available():
         log("cold start: demo …")
         results["coldstart_demo"] = coldstart.measure(None, args.data / "cache-demo", args.coldstart_repeats)
-        largest = args.data / str(sizes[-1])
+        largest = data_folder(args.data, sizes[-1], kinds[0])
         log(f"cold start: {sizes[-1]:,}-row collection …")
-        results["sizes"][-1]["coldstart"] = coldstart.measure(manifest_path(largest), largest / "cache",
+        entry = next(s for s in results["sizes"] if s["rows"] == sizes[-1] and s["scores"] == kinds[0])
+        entry["coldstart"] = coldstart.measure(manifest_path(largest), largest / "cache",
                                                               1, warmup=0)["runs"][0]
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(results, indent=1, default=str))

@@ -113,8 +113,10 @@ def _summary(frame):
 
 def raw_connection(store: db.Store) -> duckdb.DuckDBPyConnection:
     """A plain DuckDB connection with the same views over the same files and the same Parquet
-    metadata cache (no lock, no memory limit, no cursor)."""
+    metadata cache and memory limit (no lock, no cursor)."""
     con = duckdb.connect(":memory:")
+    limit = store.con.execute("SELECT current_setting('memory_limit')").fetchone()[0]
+    con.execute("SET memory_limit = $m", {"m": limit})  # every connection capped, as the Store
     con.execute(db.PARQUET_METADATA_CACHE)  # the Store's one performance setting, for a like-for-like
     for view, paths in store.views.items():
         con.execute(db.view_sql(view, paths))  # the same text Store uses

@@ -61,16 +61,90 @@ def _clean_counts(values, counts) -> tuple[np.ndarray, np.ndarray]:
     return v[c > 0], c[c > 0]
 
 
+# A group with at most this many distinct scores is drawn exactly (integer 0–100 has 101); more
+# (float scores) are pooled into at most this many score bins, so a resample costs the same.
+MAX_CATEGORIES = 128
+_STEPS = (1, 2, 5)
+
+
+def _bin_width(values: np.ndarray, max_bins: int = MAX_CATEGORIES) -> float:
+    """The narrowest round width (1, 2 or 5 × 10^k) whose aligned bins [m·h, (m+1)·h) cover
+    the values in at most max_bins bins."""
+    low, high = float(values.min()), float(values.max())
+    k = int(np.floor(np.log10(max((high - low) / max_bins, 1e-12))))
+    while True:
+        for step in _STEPS:
+            h = step * 10.0**k
+            if np.floor(high / h) - np.floor(low / h) + 1 <= max_bins:
+                return h
+        k += 1
+
+
+def _score_bins(values, counts, max_bins: int = MAX_CATEGORIES) -> dict:
+    """Distinct values pooled into equal-width bins, each bin at its rows' mean.
+
+    Each row moves by d (its bin's mean minus its value): |d| <= max_shift < width, and the
+    d sum to zero. A row resample with the rows moved is a multinomial over the bins (what is
+    drawn), and its mean moves by the resample's mean of d: always by at most max_shift, and
+    with mean 0 and SD shift_sd = sqrt(Σ c·d²) / n over resamples."""
+    v, c = _clean_counts(values, counts)
+    h = _bin_width(v, max_bins)
+    index = np.floor(v / h).astype(np.int64)
+    index -= index.min()
+    n_bin = np.bincount(index, weights=c)
+    mean = np.bincount(index, weights=v * c) / np.maximum(n_bin, 1)
+    move = v - mean[index]
+    keep, n = n_bin > 0, c.sum()
+    return {"values": mean[keep], "counts": n_bin[keep].astype(np.int64), "width": h,
+            "max_shift": float(np.abs(move).max()), "shift_sd": float(np.sqrt(c @ move**2) / n)}
+
+
+def _endpoint_bound(n: int, shift_sd: float, max_shift: float, resamples: int,
+                   miss: float = 0.01) -> float:
+    """ε such that, with probability >= 1 - miss, no resample mean moves by more than ε, so
+    neither percentile endpoint does (sorted draws that each move <= ε keep every quantile
+    within ε). A resample's move is the mean of n iid draws of d (|d| <= max_shift, variance
+    n·shift_sd²); Bernstein: P(|move| >= ε) <= 2 exp(-n ε² / (2 var + 2 max_shift ε / 3)),
+    set to miss / resamples (a union over the resamples) and solved for ε."""
+    if n == 0 or max_shift == 0:
+        return 0.0
+    log_term = np.log(2 * resamples / miss)
+    a = log_term * 2 * max_shift / 3
+    eps = (a + np.sqrt(a * a + 8 * n * log_term * n * shift_sd**2)) / (2 * n)
+    return float(min(eps, max_shift))
+
+
+def bootstrap_plan(values, counts, resamples: int = 10_000,
+                   max_categories: int = MAX_CATEGORIES) -> dict:
+    """What the count bootstrap draws over, and its name: the distinct values themselves when
+    there are at most max_categories (exactly a row resample), else _score_bins."""
+    v, c = _clean_counts(values, counts)
+    if v.size <= max_categories:
+        return {"values": v, "counts": c, "width": None, "max_shift": 0.0, "shift_sd": 0.0,
+                "bound": 0.0,
+                "method": f"percentile bootstrap, multinomial over {v.size} distinct values"}
+    plan = _score_bins(v, c, max_categories)
+    plan["bound"] = _endpoint_bound(int(c.sum()), plan["shift_sd"], plan["max_shift"], resamples)
+    plan["method"] = (f"percentile bootstrap, multinomial over {plan['values'].size} score bins "
+                      f"of width {plan['width']:g} ({v.size:,} distinct values, each bin at its "
+                      f"rows' mean): endpoints within {plan['bound']:.2g} of a row resample's "
+                      f"(99%; always within {plan['max_shift']:.2g})")
+    return plan
+
+
 def bootstrap_mean_ci_from_counts(values, counts, resamples=10_000, seed=DEFAULT_SEED,
                                   level=0.95) -> dict:
-    """Percentile bootstrap CI of the mean from distinct values and their counts (SQL GROUP BY)."""
+    """Percentile bootstrap CI of the mean from distinct values and their counts (SQL GROUP BY);
+    over score bins when the values are many (bootstrap_plan, named in `method`)."""
     v, c = _clean_counts(values, counts)
-    out = {"mean": None, "low": None, "high": None,
-           "method": f"percentile bootstrap, multinomial over {v.size} distinct values",
+    plan = bootstrap_plan(v, c, resamples)
+    out = {"mean": None, "low": None, "high": None, "method": plan["method"],
+           "categories": int(plan["values"].size), "bin_width": plan["width"],
+           "endpoint_bound": plan["bound"], "max_shift": plan["max_shift"],
            "resamples": resamples, "seed": seed, "level": level}
     if c.sum() == 0:
         return out
-    means = _count_means(np.random.default_rng(seed), v, c, resamples)
+    means = _count_means(np.random.default_rng(seed), plan["values"], plan["counts"], resamples)
     out["mean"] = float(v @ c / c.sum())
     out["low"], out["high"] = _bounds(means, level)
     return out
@@ -98,8 +172,12 @@ def bootstrap_diff_ci(a_values, a_counts, b_values, b_counts, resamples=10_000,
     if ac.sum() == 0 or bc.sum() == 0:
         return out
     rng = np.random.default_rng(seed)
-    a_means = _count_means(rng, av, ac, resamples)
-    b_means = _count_means(rng, bv, bc, resamples)
+    a_plan, b_plan = bootstrap_plan(av, ac, resamples), bootstrap_plan(bv, bc, resamples)
+    if a_plan["width"] or b_plan["width"]:
+        out["method"] += (f" (over score bins when a sample has more than {MAX_CATEGORIES} "
+                          "distinct values: " + "; ".join(p["method"] for p in (a_plan, b_plan)) + ")")
+    a_means = _count_means(rng, a_plan["values"], a_plan["counts"], resamples)
+    b_means = _count_means(rng, b_plan["values"], b_plan["counts"], resamples)
     out["diff"] = float(bv @ bc / bc.sum() - av @ ac / ac.sum())
     out["low"], out["high"] = _bounds(b_means - a_means, level)
     return out

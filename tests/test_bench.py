@@ -122,9 +122,18 @@ def test_bench_pipeline_end_to_end(tmp_path):
 
     out, data = tmp_path / "results.md", tmp_path / "data"
     assert main(["--rows", str(ROWS), "--repeats", "1", "--data", str(data), "--results", str(out),
-                 "--json", str(tmp_path / "r.json"), "--no-coldstart"]) == 0
+                 "--json", str(tmp_path / "r.json"), "--no-coldstart", "--scores", "int,float"]) == 0
     results = json.loads((tmp_path / "r.json").read_text())
-    size = results["sizes"][0]
+    size, floats = results["sizes"]
+    assert (size["scores"], floats["scores"]) == ("int", "float")
+    # Float scores: ~2,000 distinct, drawn over at most 128 bins; integer: exactly its scores.
+    assert floats["bootstrap"]["distinct"] > 1_500 and floats["bootstrap"]["categories"] <= 128
+    assert size["bootstrap"]["categories"] == size["bootstrap"]["distinct"] <= 101
+    assert "score bins of width 1 " in floats["bootstrap"]["overall_method"]
+    for s in (size, floats):  # first open next to the same irreducible work in raw DuckDB
+        b = s["build"]
+        assert b["seconds"] == pytest.approx(b["validate_s"] + b["derived_s"])
+        assert b["raw_open"]["seconds"] > 0
     assert size["rows"] == ROWS and size["build"]["bench_audit"]["rows"] == ROWS
     pages = {r["page"] for r in size["pages"]["interactions"]}
     assert pages == {"distributions", "languages", "review", "integrity", "exact copies", "provenance",
@@ -134,9 +143,36 @@ def test_bench_pipeline_end_to_end(tmp_path):
     assert size["bootstrap"]["rows"] == ROWS and len(size["pandas"]["aggregations"]) >= 8
     assert all(size[p]["peak_rss_mb"] > 0 for p in ("pages", "pandas", "verify", "bootstrap"))
     text = out.read_text()
-    for heading in ("## Targets at 2,000 rows", "### Page interactions", "### Hash verification",
+    for heading in ("## Targets at 2,000 audit rows (int scores)", "## 2,000 audit rows (float scores)",
+                    "First open of this revision: app ", "### Page interactions", "### Hash verification",
                     "### Bootstrap", "### Peak RSS", results["machine"]["duckdb"]):
         assert heading in text
+
+
+@pytest.mark.parametrize("kind", gen.SCORES)
+def test_score_kinds(kind):
+    _, audit_rows = gen.batch(0, 20_000, gen.pools(), kind)
+    scores = audit_rows["score"].to_numpy()
+    assert scores.min() >= 0 and scores.max() <= 100
+    if kind == "int":
+        assert np.unique(scores).size <= 101
+        return
+    assert np.unique(scores).size > 10_000 and np.allclose(scores, np.round(scores, 4))
+    low = (scores < 50).mean()
+    # float: uniform-ish (about half below 50); mixture: mostly high with a heavy lower tail
+    assert 0.35 < low < 0.65 if kind == "float" else 0.08 < low < 0.2 and np.median(scores) > 80
+
+
+def test_generation_is_streamed_and_its_connection_capped(tmp_path, monkeypatch):
+    from judgescope.sources import db
+
+    sizes, limits, real_batch, real_scratch = [], [], gen.batch, db.scratch
+    monkeypatch.setattr(gen, "BATCH", 700)
+    monkeypatch.setattr(gen, "batch", lambda a, b, *k: sizes.append(b - a) or real_batch(a, b, *k))
+    monkeypatch.setattr(db, "scratch", lambda **kw: limits.append(kw["memory_limit"]) or real_scratch(**kw))
+    gen.generate(2_000, tmp_path / "g", "mixture")
+    assert sizes == [700, 700, 600]  # never more than BATCH rows in memory
+    assert limits == [gen.GEN_MEMORY]
 
 
 def _fake_size(p95: float, ratio_raw: float, pandas_x: float, hash_x: float, rss: float) -> dict:

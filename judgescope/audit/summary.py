@@ -3,7 +3,9 @@
 Every function takes the output of a queries/audit_*.sql GROUP BY (one row per group and exact
 score, with its count `n`), never the audit rows themselves, so the cost does not grow with the
 number of rows. Bootstrap CIs are percentile bootstraps drawn as multinomials over the distinct
-scores of a group (stats.bootstrap_mean_ci_from_counts): exactly a row resample, seeded.
+scores of a group (stats.bootstrap_mean_ci_from_counts): exactly a row resample, seeded; a group
+with more than stats.MAX_CATEGORIES distinct scores (float scores) is drawn over score bins, with
+a stated bound on the endpoints (stats.bootstrap_plan), so its cost does not follow the floats.
 """
 
 from __future__ import annotations
@@ -26,7 +28,11 @@ OVERALL = "overall"
 FACETS = {"none": "no split", "target_language": "target language", "source_split": "source split", "run_group": "run group",
           "score_origin": "score origin", "dataset_version": "dataset version",
           "judge_prompt_version": "prompt version", "requested_judge_model": "requested judge model"}
-BOOTSTRAP_METHOD = "percentile bootstrap, multinomial over per-score counts"
+METHOD_COLUMNS = ["method", "bin_width", "endpoint_bound"]
+BOOTSTRAP_METHOD = (f"percentile bootstrap, multinomial over per-score counts (exactly a row "
+                    f"resample); a group with more than {stats.MAX_CATEGORIES} distinct scores "
+                    f"is drawn over at most {stats.MAX_CATEGORIES} equal-width score bins, each at "
+                    f"its rows' mean, its endpoints within a stated bound of a row resample's")
 
 
 def threshold_columns(thresholds=DEFAULT_THRESHOLDS) -> list[str]:
@@ -127,10 +133,11 @@ def language_summary(counts: pd.DataFrame, thresholds=DEFAULT_THRESHOLDS) -> pd.
 
 
 def bootstrap_table(counts: pd.DataFrame, by: list[str], resamples=DEFAULT_RESAMPLES,
-                    seed=DEFAULT_SEED, level=LEVEL, on_group=None) -> pd.DataFrame:
+                    seed=DEFAULT_SEED, level=LEVEL, on_group=None, method=False) -> pd.DataFrame:
     """Mean and percentile-bootstrap CI per group, each group drawn from the same seed (so the
     result does not depend on the order groups are computed in: they run on every core).
-    on_group(), when given, is called (from any thread) as each group finishes."""
+    on_group(), when given, is called (from any thread) as each group finishes; `method` adds
+    the column naming how each group's interval was drawn."""
     groups = [(key, *_pooled(part)) for key, part in _groups(counts, by)]
 
     def one(group):
@@ -138,14 +145,17 @@ def bootstrap_table(counts: pd.DataFrame, by: list[str], resamples=DEFAULT_RESAM
         ci = stats.bootstrap_mean_ci_from_counts(v, c, resamples, seed, level)
         if on_group:
             on_group()
-        return {**dict(zip(by, key)), "mean": ci["mean"], "low": ci["low"], "high": ci["high"]}
+        return {**dict(zip(by, key)), "mean": ci["mean"], "low": ci["low"], "high": ci["high"],
+                "method": ci["method"], "bin_width": ci["bin_width"],
+                "endpoint_bound": ci["endpoint_bound"]}
 
     if len(groups) > 1:
         with ThreadPoolExecutor(max_workers=min(len(groups), os.cpu_count() or 1)) as pool:
             rows = list(pool.map(one, groups))
     else:
         rows = [one(g) for g in groups]
-    return _ordered(pd.DataFrame(rows, columns=list(by) + ["mean", "low", "high"]), by)
+    cols = list(by) + ["mean", "low", "high"] + (METHOD_COLUMNS if method else [])
+    return _ordered(pd.DataFrame(rows, columns=cols), by)
 
 
 def unit_bootstrap(counts: pd.DataFrame, resamples=DEFAULT_RESAMPLES, seed=DEFAULT_SEED,
@@ -157,8 +167,24 @@ def unit_bootstrap(counts: pd.DataFrame, resamples=DEFAULT_RESAMPLES, seed=DEFAU
     return pd.concat([per, overall], ignore_index=True)
 
 
-def ci_label(resamples=DEFAULT_RESAMPLES, seed=DEFAULT_SEED, level=LEVEL) -> str:
-    return (f"{level:.0%} CI: {BOOTSTRAP_METHOD}, {resamples:,} resamples, seed {seed}")
+def ci_label(resamples=DEFAULT_RESAMPLES, seed=DEFAULT_SEED, level=LEVEL, method=None) -> str:
+    """The interval's name: `method` (method_summary of the groups shown) or the general rule."""
+    return f"{level:.0%} CI: {method or BOOTSTRAP_METHOD}, {resamples:,} resamples, seed {seed}"
+
+
+def method_summary(table: pd.DataFrame) -> str:
+    """How the groups of a bootstrap_table(method=True) were drawn, in one phrase: exact, or
+    over score bins with the widest bin and the largest endpoint bound among them."""
+    exact = "percentile bootstrap, multinomial over per-score counts (exactly a row resample)"
+    binned = table[table["bin_width"].notna()]
+    if binned.empty:
+        return exact
+    head = exact + f" for {len(table) - len(binned)} groups; " if len(binned) < len(table) else \
+        "percentile bootstrap, "
+    return (head + f"multinomial over score bins of width {binned['bin_width'].max():g} (each at "
+            f"its rows' mean; {len(binned)} groups with more than {stats.MAX_CATEGORIES} distinct "
+            f"scores): endpoints within {binned['endpoint_bound'].max():.2g} of a row resample's "
+            "(99%)")
 
 
 def compare_ci_label(resamples=DEFAULT_RESAMPLES, seed=DEFAULT_SEED, paired=False) -> str:
@@ -304,20 +330,25 @@ def available_facets(missing_columns) -> list[str]:
 
 def distribution_table(counts: pd.DataFrame, thresholds=DEFAULT_THRESHOLDS, facet: bool = False,
                        resamples=DEFAULT_RESAMPLES, seed=DEFAULT_SEED) -> pd.DataFrame:
-    """unit_summary with each mean's bootstrap CI (ci_low, ci_high) beside it."""
+    """unit_summary with each mean's bootstrap CI (ci_low, ci_high) beside it; attrs["ci_method"]
+    says how those intervals were drawn (method_summary)."""
     summary = unit_summary(counts, thresholds, facet)
     by = ["unit", "facet"] if facet else ["unit"]
-    per = bootstrap_table(with_facet_labels(counts), by, resamples, seed)
-    overall = bootstrap_table(counts, [], resamples, seed)
+    per = bootstrap_table(with_facet_labels(counts), by, resamples, seed, method=True)
+    overall = bootstrap_table(counts, [], resamples, seed, method=True)
     overall.insert(0, "unit", OVERALL)
     if facet:
         overall.insert(1, "facet", "")
-    ci = pd.concat([per, overall], ignore_index=True).drop(columns="mean")
+    ci = pd.concat([per, overall], ignore_index=True)
+    named = method_summary(ci)
+    ci = ci.drop(columns=["mean", *METHOD_COLUMNS])
     out = summary.merge(ci.rename(columns={"low": "ci_low", "high": "ci_high"}), on=by, how="left")
     cols = list(out.columns)
     for name in ("ci_low", "ci_high"):
         cols.insert(cols.index("mean") + 1 + (name == "ci_high"), cols.pop(cols.index(name)))
-    return out[cols]
+    out = out[cols]
+    out.attrs["ci_method"] = named  # for ci_label(…, method=table.attrs["ci_method"])
+    return out
 
 
 NO_ROWS = "No usable rows: every row of this audit was excluded (see Excluded rows)."

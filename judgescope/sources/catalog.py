@@ -162,7 +162,9 @@ def derived_views(kind: str, inputs: dict[str, Path], steps: list[tuple[str, str
 
     inputs: view name → clean file; steps: (output view, query name, params), run in order, each
     output readable as a view by the next. Cached per (inputs, queries with the macros, params):
-    clean files are written once and renamed into place, so (path, size, mtime) identify them.
+    clean files are written once and renamed into place, so (path, size, mtime) identify them;
+    a clean file in the cache is named by its folder (a content hash) and size instead, so a
+    cache copied to another machine or folder keeps its derived tables (issue #17 item 3).
     """
     sql = "".join(p.read_text(encoding="utf-8") for p in sorted((db.QUERIES_DIR / "macros").glob("*.sql")))
     sql += "".join(db.query_text(q) for _, q, _ in steps)
@@ -170,7 +172,7 @@ def derived_views(kind: str, inputs: dict[str, Path], steps: list[tuple[str, str
              hashlib.sha256(sql.encode()).hexdigest()]
     for view, path in sorted(inputs.items()):
         st = path.stat()
-        stamp.append([view, str(path.resolve()), st.st_size, st.st_mtime_ns])
+        stamp.append([view, *_input_identity(path.resolve(), st)])
     digest = hashlib.sha256(json.dumps(stamp, sort_keys=True).encode()).hexdigest()[:20]
     folder = _ensure(cache_root()) / f"{kind}-{digest}"
     with _LOCK:
@@ -180,6 +182,13 @@ def derived_views(kind: str, inputs: dict[str, Path], steps: list[tuple[str, str
         if hurt not in (None, "missing"):
             REBUILT.append(f"derived tables {folder.name}: damaged ({hurt}); rebuilt")
     return {view: [folder / f"{view}.parquet"] for view, _, _ in steps}
+
+
+def _input_identity(path: Path, st) -> list:
+    try:
+        return [path.relative_to(cache_root().resolve()).as_posix(), st.st_size]
+    except ValueError:
+        return [str(path), st.st_size, st.st_mtime_ns]
 
 
 def build_derived(inputs: dict[str, Path], steps: list[tuple[str, str, dict]], folder: Path) -> None:

@@ -69,12 +69,15 @@ def by_language(run) -> pd.DataFrame:
 
 
 def _intervals(frame: pd.DataFrame) -> dict:
-    return {"mean": _clean(frame["mean"]), "low": _clean(frame["low"]), "high": _clean(frame["high"])}
+    """One interval and the method that drew it (exact counts, or score bins with their bound)."""
+    return {"mean": _clean(frame["mean"]), "low": _clean(frame["low"]), "high": _clean(frame["high"]),
+            "method": frame["method"]}
 
 
 class Progress:
     """'bootstrap (D distinct scores, R resamples): k/N groups' on stderr, rewritten in place.
-    The count bootstrap's cost follows the distinct scores, so float scores can take minutes."""
+    A group costs at most stats.MAX_CATEGORIES draws per resample (float scores are binned), so
+    this matters only with many groups."""
 
     def __init__(self, total: int, distinct: int, resamples: int, file=None):
         self.total, self.done, self.file = total, 0, file or getattr(sys.stderr, "raw", sys.stderr)
@@ -103,7 +106,7 @@ def bootstrap(run, resamples: int, seed: int) -> dict:
     total = sum(counts.groupby(by).ngroups if by else 1 for by in GROUPINGS)
     progress = Progress(total, counts["score"].nunique(), resamples)
     units, overall, langs, whole = (
-        audit.bootstrap_table(counts, by, resamples, seed, on_group=progress.step)
+        audit.bootstrap_table(counts, by, resamples, seed, on_group=progress.step, method=True)
         for by in GROUPINGS)
     overall = overall.iloc[0]
     progress.close()

@@ -1,0 +1,158 @@
+"""Issue #17 item 1: float scores. A group with more distinct scores than stats.MAX_CATEGORIES is
+bootstrapped over score bins; its interval agrees with a plain row bootstrap, its stated bound
+holds on coupled resamples, its work is bounded, and every interval names its method."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import reference_stats as R
+from judgescope.audit import summary as audit
+from judgescope import stats as S
+from judgescope.cli import main
+
+RNG = np.random.default_rng(17)
+# Uniform-ish on 0–100 with 4 decimals, and a realistic mixture: most rows high, a heavy lower tail.
+UNIFORM = np.round(RNG.uniform(0, 100, 3_000), 4)
+MIXTURE = np.round(np.clip(np.where(RNG.random(3_000) < 0.85, RNG.normal(88, 6, 3_000),
+                                    100 * RNG.beta(1.2, 3.0, 3_000)), 0, 100), 4)
+FLOATS = [pytest.param(UNIFORM, id="uniform"), pytest.param(MIXTURE, id="heavy-lower-tail")]
+
+
+def _moved(x: np.ndarray, width: float) -> np.ndarray:
+    """Each row at its bin's mean, computed here with pandas (not with stats._score_bins)."""
+    return pd.Series(x).groupby(np.floor(x / width)).transform("mean").to_numpy()
+
+
+@pytest.mark.parametrize("scores", FLOATS)
+def test_binned_interval_matches_a_plain_row_bootstrap(scores):
+    # Same B (10,000), seeded: the endpoints are Monte-Carlo estimates of the same quantiles,
+    # each wandering ~0.03 SE; 0.2 SE is some five sigma of their difference (as test_stats).
+    values, counts = np.unique(scores, return_counts=True)
+    assert values.size > S.MAX_CATEGORIES  # the binned path, not the exact one
+    ci = S.bootstrap_mean_ci_from_counts(values, counts, resamples=10_000, seed=6)
+    rows = R.row_bootstrap_means(scores, 10_000, seed=5)
+    se = scores.std(ddof=1) / np.sqrt(scores.size)
+    assert ci["mean"] == pytest.approx(scores.mean(), abs=1e-9)
+    assert ci["low"] == pytest.approx(np.percentile(rows, 2.5), abs=0.2 * se)
+    assert ci["high"] == pytest.approx(np.percentile(rows, 97.5), abs=0.2 * se)
+    assert "score bins of width 1 " in ci["method"] and ci["bin_width"] == 1.0
+
+
+@pytest.mark.parametrize("scores", FLOATS)
+def test_bound_holds_on_the_same_row_resamples(scores):
+    """The coupling behind the bound: one row resample, its mean with the rows as they are and
+    with each row at its bin's mean, differ by at most max_shift, and (here, always) by at most
+    the 99% Bernstein bound the method states."""
+    values, counts = np.unique(scores, return_counts=True)
+    plan = S.bootstrap_plan(values, counts, resamples=2_000)
+    moved = _moved(scores, plan["width"])
+    assert np.sort(plan["values"]) == pytest.approx(np.unique(moved))
+    assert plan["counts"].sum() == scores.size and plan["values"].size <= S.MAX_CATEGORIES
+    assert plan["max_shift"] == pytest.approx(np.abs(moved - scores).max())
+    idx = np.random.default_rng(3).integers(0, scores.size, (2_000, scores.size))
+    gap = moved[idx].mean(1) - scores[idx].mean(1)
+    assert np.abs(gap).max() <= plan["bound"] <= plan["max_shift"] < plan["width"]
+    assert gap.std() == pytest.approx(plan["shift_sd"], rel=0.1)
+    se = scores.std(ddof=1) / np.sqrt(scores.size)
+    assert plan["bound"] < 0.1 * se  # under 3% of the 95% width (3.92 SE) it moves
+
+
+REAL_RNG = np.random.default_rng
+
+
+class CountingRng:
+    """A numpy Generator that counts the binomial draws made through it."""
+
+    def __init__(self, seed):
+        self.rng, self.draws = REAL_RNG(seed), 0
+
+    def binomial(self, n, p):
+        self.draws += np.size(n)
+        return self.rng.binomial(n, p)
+
+
+@pytest.mark.parametrize("scores, categories", [
+    (np.round(np.random.default_rng(1).uniform(0, 100, 20_000), 4), 100),  # ~20,000 distinct
+    (np.random.default_rng(1).integers(0, 101, 20_000).astype(float), 101),  # integer 0–100
+    (np.round(np.random.default_rng(1).uniform(1, 5, 20_000), 3), 80),  # 1–5 averages
+])
+def test_work_is_bounded_by_the_categories_not_the_distinct_floats(monkeypatch, scores, categories):
+    made = []
+
+    def counting(seed):
+        made.append(CountingRng(seed))
+        return made[-1]
+
+    monkeypatch.setattr(S.np.random, "default_rng", counting)
+    values, counts = np.unique(scores, return_counts=True)
+    ci = S.bootstrap_mean_ci_from_counts(values, counts, resamples=1_000, seed=1)
+    # One binomial per category but the last, per resample: what the draw costs.
+    assert made[0].draws == (categories - 1) * 1_000 == (ci["categories"] - 1) * 1_000
+    assert ci["categories"] <= S.MAX_CATEGORIES <= values.size or ci["categories"] == values.size
+
+
+def test_integer_scores_keep_the_exact_draw():
+    scores = np.random.default_rng(7).integers(0, 101, 400)
+    values, counts = np.unique(scores, return_counts=True)
+    ci = S.bootstrap_mean_ci_from_counts(values, counts, resamples=2_000, seed=1)
+    means = S._count_means(np.random.default_rng(1), values.astype(float), counts, 2_000)
+    assert (ci["low"], ci["high"]) == tuple(float(q) for q in np.percentile(means, [2.5, 97.5]))
+    assert ci["method"] == f"percentile bootstrap, multinomial over {values.size} distinct values"
+    assert ci["bin_width"] is None and ci["endpoint_bound"] == 0.0
+
+
+@pytest.mark.parametrize("low, high, width", [
+    (0, 100, 1), (1, 5, 0.05), (0, 1, 0.01), (-100, 100, 2), (0, 1000, 10), (12.5, 12.75, 0.002),
+])
+def test_bin_width_is_the_narrowest_round_width(low, high, width):
+    h = S._bin_width(np.array([low, high], dtype=float))
+    assert h == pytest.approx(width)
+    assert np.floor(high / h) - np.floor(low / h) + 1 <= S.MAX_CATEGORIES
+
+
+def test_difference_of_float_samples_names_its_bins():
+    a, b = np.unique(UNIFORM, return_counts=True), np.unique(UNIFORM + 2.5, return_counts=True)
+    d = S.bootstrap_diff_ci(*a, *b, resamples=2_000, seed=3)
+    assert d["diff"] == pytest.approx(2.5) and d["low"] < 2.5 < d["high"]
+    assert "score bins of width 1 " in d["method"]
+
+
+def test_table_and_label_name_the_method():
+    counts = pd.DataFrame({"unit": ["a"] * 3 + ["b"] * UNIFORM.size, "target_language": "de",
+                           "score": [1.0, 2.0, 2.0, *UNIFORM], "n": 1})
+    table = audit.bootstrap_table(counts, ["unit"], resamples=200, seed=1, method=True)
+    a, b = table.set_index("unit")["method"]
+    assert a.endswith("over 2 distinct values") and "score bins" in b
+    assert "method" not in audit.bootstrap_table(counts, ["unit"], resamples=200, seed=1)
+    assert str(S.MAX_CATEGORIES) in audit.ci_label()  # no table: the stated rule
+    named = audit.method_summary(table)
+    bound = table.set_index("unit").loc["b", "endpoint_bound"]
+    assert named.startswith("percentile bootstrap, multinomial over per-score counts (exactly a "
+                            "row resample) for 1 groups; multinomial over score bins of width 1 ")
+    assert f"endpoints within {bound:.2g} of a row resample's (99%)" in named
+    assert audit.ci_label(method=named) == f"95% CI: {named}, 10,000 resamples, seed 20260810"
+    assert audit.method_summary(table[table.unit == "a"]).endswith("(exactly a row resample)")
+    shown = audit.distribution_table(counts, resamples=200, seed=1)
+    # a, b and overall (a + b pooled, binned too): one exact group, two over bins
+    assert "exactly a row resample) for 1 groups; " in shown.attrs["ci_method"]
+    assert "(each at its rows' mean; 2 groups with more than" in shown.attrs["ci_method"]
+    assert "method" not in shown and "endpoint_bound" not in shown
+
+
+def test_report_names_the_method_of_every_interval(tmp_path):
+    scores = {"answer": UNIFORM[:400], "paragraph": np.arange(400) % 7 * 10.0}
+    rows = [{"judge_record_id": f"{unit}{i}", "target_language": "de", "unit": unit,
+             "score": float(s), "score_origin": "explicit"}
+            for unit, part in scores.items() for i, s in enumerate(part)]
+    src = tmp_path / "audit.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    assert main(["report", str(src), "--out", str(tmp_path / "o"), "--resamples", "200"]) == 0
+    boot = json.loads((tmp_path / "o" / "BOOTSTRAP.json").read_text())
+    assert "score bins of width 1 " in boot["by_unit"]["answer"]["method"]
+    assert boot["by_unit"]["paragraph"]["method"].endswith("over 7 distinct values")
+    intervals = [boot["overall"], *boot["by_unit"].values(),
+                 *(i for lang in boot["by_language"].values() for i in lang.values())]
+    assert all(i["method"].startswith("percentile bootstrap, multinomial over ") for i in intervals)
