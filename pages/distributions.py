@@ -31,7 +31,7 @@ table = ui.distribution_table(counts, thresholds, split, resamples, seed)
 st.subheader("Summary per unit")
 if not split:
     st.info(ui.md_literal(audit.headline(table, thresholds), limit=1_000))
-st.caption(f"Mean with {audit.ci_label(resamples, seed)}. SD is the sample SD (ddof = 1). "
+st.caption(f"Mean with {audit.ci_label(resamples, seed, method=table.attrs.get('ci_method'))}. SD is the sample SD (ddof = 1). "
            "The overall row weighs every row equally (a row-weighted mean across units). "
            "n/a = undefined (e.g. SD of one row).")
 shown = table.rename(columns={"facet": audit.FACETS[facet]}) if split else table

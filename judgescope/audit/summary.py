@@ -191,11 +191,10 @@ def compare_ci_label(resamples=DEFAULT_RESAMPLES, seed=DEFAULT_SEED, paired=Fals
     """How Compare versions' intervals are made, beside the numbers they shape."""
     if paired:
         return (f"Mean of current minus previous on the same units; 95% CI: percentile bootstrap "
-                f"over the pairs (multinomial over per-difference counts), {resamples:,} "
-                f"resamples, seed {seed}.")
+                f"over the pairs ({BOOTSTRAP_METHOD.replace('per-score', 'per-difference')}), "
+                f"{resamples:,} resamples, seed {seed}.")
     return (f"95% CI: percentile bootstrap of the difference, each version resampled "
-            f"independently (unpaired, multinomial over per-score counts), {resamples:,} "
-            f"resamples, seed {seed}.")
+            f"independently (unpaired; {BOOTSTRAP_METHOD}), {resamples:,} resamples, seed {seed}.")
 
 
 def tails_table(counts: pd.DataFrame, threshold=60, level=LEVEL) -> pd.DataFrame:
