@@ -267,6 +267,39 @@ def audit_summary_views(audit: Path) -> dict[str, list[Path]]:
                           ("audit_model_provenance_summary", "audit_build_model_provenance", {})])
 
 
+def dataset_views(roles: dict[str, Loaded]) -> dict[str, list[Path]]:
+    """Each dataset's validated rows under its role, and the parts validation wrote beside them
+    (per-score counts, excluded rows) under their registered names."""
+    views = {role: [d.path("clean")] for role, d in roles.items()}
+    return views | {v.name: [d.path(v.source)] for role, d in roles.items()
+                    for v in registry.parts_of(role) if d.path(v.source).exists()}
+
+
+def _declared_store(views: dict[str, list[Path]]) -> db.Store:
+    undeclared = sorted(set(views) - set(registry.BY_NAME))
+    if undeclared:  # every view is declared once, in judgescope/sources/views.py
+        raise SourceError(f"views not in judgescope/sources/views.py: {', '.join(undeclared)}")
+    return db.Store(views, memory_limit=STORE_MEMORY, temp_dir=_ensure(spill_dir()))
+
+
+def open_store(roles: dict[str, Loaded], key: list[str] | None = None) -> db.Store:
+    """A store over datasets the CLI loaded, built as the app builds a collection's: their views,
+    the hash verification (when an audit and a snapshot are given with a join key) and the
+    audit's derived tables, each by the same builders; a build failure raises SourceError."""
+    views = dataset_views(roles)
+    clean = {role: d.path("clean") for role, d in roles.items()}
+    verification = (verification_views(clean["audit"], clean["snapshot"], key)
+                    if key and "audit" in clean and "snapshot" in clean else {})
+    views |= verification
+    if "audit" in clean:
+        views |= audit_summary_views(clean["audit"]) | exact_copy_views(clean["audit"], verification)
+        if "audit_previous" in clean:
+            views |= compare_views(clean["audit"], clean["audit_previous"])
+    views["ledger"] = [d.path("ledger") for d in roles.values() if d.path("ledger").exists()] \
+        or [_empty_ledger()]
+    return _declared_store(views)
+
+
 class Catalog:
     """Every dataset of one manifest, loaded on first use, and a locked Store per collection."""
 
@@ -315,18 +348,10 @@ class Catalog:
             if collection not in self._stores:
                 loaded = [d for d in self.collection_datasets(collection) if d.ok]
                 roles = self.roles(collection)
-                views = {role: [d.path("clean")] for role, d in roles.items()}
                 verification = self._verification(collection, roles)
-                views |= verification
-                views |= self._derived(roles, verification)
-                views |= {v.name: [d.path(v.source)] for role, d in roles.items()
-                          for v in registry.parts_of(role) if d.path(v.source).exists()}
+                views = dataset_views(roles) | verification | self._derived(roles, verification)
                 views["ledger"] = [d.path("ledger") for d in loaded] or [_empty_ledger()]
-                undeclared = sorted(set(views) - set(registry.BY_NAME))
-                if undeclared:  # every view is declared once, in judgescope/sources/views.py
-                    raise SourceError(f"views not in judgescope/sources/views.py: {', '.join(undeclared)}")
-                self._stores[collection] = db.Store(views, memory_limit=STORE_MEMORY,
-                                                    temp_dir=_ensure(spill_dir()))
+                self._stores[collection] = _declared_store(views)
                 self.manifest.problems += [n for n in REBUILT if n not in self.manifest.problems]
             return self._stores[collection]
 

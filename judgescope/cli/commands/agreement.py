@@ -6,7 +6,7 @@ import argparse
 
 from judgescope.calibration import human_ratings as hr
 from judgescope.cli import add_source_arguments, load_source, print_ledger, write_json
-from judgescope.sources.db import Store
+from judgescope.sources.catalog import open_store
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -20,7 +20,7 @@ def run(args) -> int:
     missing = set(loaded.report["columns_missing"])
     score = next((c for c in ("score", "mqm") if c not in missing), None)
     verdict = None if "verdict" in missing else "verdict"
-    frame = Store({"ratings": [loaded.path("clean")]}).run("ratings_long")
+    frame = open_store({"ratings": loaded}).run("ratings_long")
     result = hr.agreement(frame, score, verdict, resamples=args.resamples)
     result["per_rater"] = hr.per_rater(frame, score, verdict).to_dict("records")
     result["ratings_per_item"] = hr.ratings_per_item(frame).to_dict("records")

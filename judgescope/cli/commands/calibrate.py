@@ -6,9 +6,8 @@ import argparse
 from fractions import Fraction
 
 from judgescope.calibration import panel as calibration
-from judgescope.sources.catalog import get_catalog
+from judgescope.sources.catalog import get_catalog, open_store
 from judgescope.cli import EXIT_OK, EXIT_PROBLEMS, load_source, print_ledger, write_json
-from judgescope.sources.db import Store
 from judgescope.sources.manifest import SourceError
 
 
@@ -51,7 +50,7 @@ def load_frames(args):
         raise SourceError(f"{args.items}: a file or folder needs JUDGEMENTS named too")
     source = args.judgements or _judgements_name(args.items)
     judg = load_source(source, "calibration_judgements", args.judgements_config, args.split)
-    store = Store({"items": [items.path("clean")], "judgements": [judg.path("clean")]})
+    store = open_store({"items": items, "judgements": judg})
     params = calibration.split_params(args.splits)
     frames = (store.run("calib_items", **params), store.run("calib_item_judgements", **params))
     if frames[0].empty:

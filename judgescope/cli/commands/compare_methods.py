@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from judgescope.sources import db
+from judgescope.sources.catalog import open_store
 from judgescope.ranking import decisions as ranking
 from judgescope.significance import paired as sig
 from judgescope.significance import tables
@@ -35,7 +35,7 @@ def compute(decisions, resamples=sig.DEFAULT_RESAMPLES, seed=sig.DEFAULT_SEED) -
 
 def run(args) -> int:
     loaded = load_source(args.ranking, "pairwise_ranking", args.config, args.split, args.form)
-    store = db.Store({"ranking": [loaded.path("clean")]})
+    store = open_store({"ranking": loaded})
     _, decisions = ranking.load(store.run, loaded.spec.name)
     report = compute(decisions, args.resamples, args.seed) if not decisions.empty else \
         {"datasets": {}, "note": "no model decision columns: nothing to compare"}

@@ -8,7 +8,7 @@ import argparse
 import json
 import sys
 
-from judgescope.sources import db
+from judgescope.sources.catalog import open_store
 from judgescope.ranking import decisions as ranking
 from judgescope.cli import add_source_arguments, load_source, print_ledger, write_json
 
@@ -20,7 +20,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def compute(loaded) -> dict:
     """The `rank` report of one validated pairwise_ranking dataset."""
-    store = db.Store({"ranking": [loaded.path("clean")]})
+    store = open_store({"ranking": loaded})
     pairs, decisions = ranking.load(store.run, loaded.spec.name)
     return {"dataset": loaded.spec.name, "rows": int(len(pairs)),
             "ci_method": ranking.CI_METHOD, "decision_rule": ranking.DECISION_RULE,

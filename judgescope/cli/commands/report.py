@@ -15,8 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 from judgescope.audit import summary as audit
-from judgescope.sources import db
-from judgescope.sources.catalog import exact_copy_views
+from judgescope.sources.catalog import open_store
 from judgescope.cli import add_source_arguments, load_source, print_ledger
 from judgescope.sources.manifest import SourceError
 
@@ -128,8 +127,7 @@ def run(args) -> int:
                           "see `python -m judgescope validate`)", dataset=loaded.spec.name)
     if args.resamples < 1:
         raise SourceError("--resamples must be at least 1")
-    views = {"audit": [loaded.path("clean")], "audit_counts": [loaded.path("counts")]}
-    store = db.Store(views | exact_copy_views(loaded.path("clean"), None))
+    store = open_store({"audit": loaded})
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     _write(out / "SUMMARY.json", summary(store.run))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 
 from judgescope.sources import db
+from judgescope.sources.catalog import open_store
 from judgescope.audit import themes
 from judgescope.cli import add_source_arguments, load_source, print_ledger, write_json
 
@@ -29,7 +30,7 @@ def compute(store: db.Store, threshold: float, min_count: int, units=()) -> dict
 
 def run(args) -> int:
     loaded = load_source(args.audit, "judge_audit", args.config, args.split, args.form)
-    report = compute(db.Store({"audit": [loaded.path("clean")]}), args.threshold,
+    report = compute(open_store({"audit": loaded}), args.threshold,
                      args.min_count, args.units)
     for lang, terms in report["by_language"].items():
         if terms:

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from judgescope.sources import db
 from judgescope.integrity import hashes as verify
-from judgescope.sources.catalog import get_catalog, verification_views
+from judgescope.sources.catalog import get_catalog, open_store
 from judgescope.cli import EXIT_OK, EXIT_PROBLEMS, load_source, write_json
 from judgescope.sources.manifest import SourceError
 
@@ -36,9 +35,7 @@ def run(args) -> int:
                                      snapshot.report["columns_missing"])
     if problems:
         raise SourceError("; ".join(problems) + " (give --key to choose the join columns)")
-    views = {"audit": [audit.path("clean")], "snapshot": [snapshot.path("clean")]}
-    views |= verification_views(audit.path("clean"), snapshot.path("clean"), key)
-    result = verify.report(db.Store(views).run)
+    result = verify.report(open_store({"audit": audit, "snapshot": snapshot}, key).run)
     result["join_key"], result["join_key_source"] = list(key), how
     print_summary(result, key, audit.spec.origin, snapshot.spec.origin)
     print(f"join key {', '.join(key)}: {how}")
