@@ -55,3 +55,8 @@ def share_of(k, n) -> str:
 def gate_value(x) -> str:
     """A gate as entered: never rounded across itself (0.7999 stays 0.7999)."""
     return NA if _missing(x) else f"{float(x):.10g}"
+
+
+def short_hash(digest, chars: int = 16) -> str:
+    """The start of a hex digest, marked as cut: 'fd4d13f89829b2e1…'."""
+    return NA if _missing(digest) else f"{str(digest)[:chars]}…"

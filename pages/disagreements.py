@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from judgescope import frames
 from judgescope.web import calibration as view
 from judgescope.calibration import panel as cal
 from judgescope.web import navigation
@@ -33,7 +34,8 @@ cell = c[2].selectbox("Cell", cells, index=cells.index(cal.DISAGREE), key="cell"
                       bind="query-params", help=view.CELL_HELP)
 listed = cal.cell_items(frame, judge, cell)
 if only_unanimous:
-    listed = listed[listed["key"].isin(summary["unanimous_human"])].reset_index(drop=True)
+    unanimous = summary["unanimous_human"]
+    listed = frames.keep(listed, key=unanimous) if unanimous else listed.iloc[0:0]
 item = st.query_params.get("item")
 if item is not None:
     listed = listed[listed["key"].astype(str) == item].reset_index(drop=True)

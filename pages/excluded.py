@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from judgescope import frames
 from judgescope.web import ui
 
 ui.title("Excluded rows")
@@ -26,7 +27,7 @@ ui.url_value_notice("reason", reasons)
 c = st.columns(2)
 chosen_ds = c[0].multiselect("Dataset", datasets, key="dataset", bind="query-params")
 chosen_rs = c[1].multiselect("Reason", reasons, key="reason", bind="query-params")
-ui.table(summary[(summary.dataset.isin(chosen_ds or datasets)) & (summary.reason.isin(chosen_rs or reasons))])
+ui.table(frames.keep(summary, dataset=chosen_ds, reason=chosen_rs))
 
 params = {"datasets": chosen_ds, "reasons": chosen_rs}
 total = int(ui.run("ledger_count", **params)["rows"].iloc[0])

@@ -4,6 +4,7 @@ dataset comes from and what was used."""
 import pandas as pd
 import streamlit as st
 
+from judgescope import format as fmt
 from judgescope.web import ui
 from judgescope.schema import SCHEMAS
 
@@ -54,7 +55,7 @@ for loaded in ui.catalog().collection_datasets(coll.name):
                          icon=":material/playlist_remove:",
                          query_params={"collection": coll.name, "dataset": spec.name})
         files = pd.DataFrame(rep["files"])
-        files["sha256"] = files["sha256"].str.slice(0, 16) + "…"
+        files["sha256"] = files["sha256"].map(fmt.short_hash)
         ui.table(files[["file", "sha256", "size", "recorded"]])
         if rep["columns_missing"]:
             st.caption("Optional columns not in this dataset: "

@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from judgescope import frames
 from judgescope.ranking import decisions as ranking
 from judgescope.ranking import charts as ranking_charts
 from judgescope.web import significance as significance_view
@@ -45,7 +46,7 @@ st.caption(rt.cell_summary(rows, ds, col))
 st.markdown(" · ".join(f"**{k}** {v:,}" for k, v in counts.items()))
 ui.url_value_notice("outcome", list(counts.index))
 outcomes = st.multiselect("Outcome", sorted(counts.index), key="outcome", bind="query-params")
-shown = cell[cell["outcome"].isin(outcomes)] if outcomes else cell
+shown = frames.keep(cell, outcome=outcomes)
 ui.table(shown, width="stretch", column_config={
     "Open": st.column_config.LinkColumn("Open", display_text="detail", width="small"),
     "Decision text": st.column_config.TextColumn("Decision text", width="large"), "File": None})
