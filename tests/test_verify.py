@@ -94,7 +94,7 @@ def test_summary_counts_and_unreferenced(store):
     s = verify.summarise(store.run)
     assert s.counts == {"verified": 3, "source_mismatch": 1, "candidate_mismatch": 1,
                         "both_mismatch": 1, "missing": 1, "ambiguous": 1}
-    assert (s.checked, s.problems, s.unreferenced) == (8, 5, 1)
+    assert (s.checked, s.unverified, s.unreferenced) == (8, 5, 1)
     assert s.hints == {"nfc": 1, "whitespace": 1}
     cells = verify.by_language_unit(s)
     fr_answer = cells[(cells.target_language == "fr") & (cells.unit == "answer")].iloc[0]

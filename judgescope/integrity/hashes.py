@@ -55,7 +55,8 @@ class Summary:
         return self.counts["verified"]
 
     @property
-    def problems(self) -> int:
+    def unverified(self) -> int:
+        """Rows checked but not verified (a count; `problems` elsewhere is a list of sentences)."""
         return self.checked - self.verified
 
 
@@ -123,12 +124,12 @@ def badge(summary: Summary | None, origin: str | None) -> tuple[str, str]:
     """Sidebar badge text and colour ("green" all verified, "red" problems, "gray" nothing to check)."""
     if summary is None or origin is None:
         return "not verified: no snapshot in this collection", "gray"
-    if summary.checked and not summary.problems:
+    if summary.checked and not summary.unverified:
         return f"{summary.verified:,} / {summary.checked:,} verified against {origin}", "green"
     if not summary.checked:
         return f"not verified: the audit has no rows to check against {origin}", "gray"
-    word = "problem" if summary.problems == 1 else "problems"
-    return (f"{summary.problems:,} {word}: {summary.verified:,} / {summary.checked:,} verified "
+    word = "problem" if summary.unverified == 1 else "problems"
+    return (f"{summary.unverified:,} {word}: {summary.verified:,} / {summary.checked:,} verified "
             f"against {origin}"), "red"
 
 
