@@ -46,6 +46,7 @@ ui.export_buttons(table, "score_summary", {"facet": facet, "thresholds": list(th
 colour = "facet" if split else "unit"
 plot_counts = audit.with_facet_labels(counts)
 units = sort_units(counts["unit"].unique())
+ui.url_value_notice("log", ["true", "false"])
 log = st.toggle("Log scale for the histogram (shows the lower tail's small bars)", key="log",
                 bind="query-params")
 st.caption("Dotted lines mark the thresholds. Click a bar to review its rows.")

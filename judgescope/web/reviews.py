@@ -219,6 +219,7 @@ def state_filter(filters: dict) -> None:
     """On Review: the filtered rows in one review state (URL ?rstate=…), each linking to its record."""
     if mode() == "off":
         return
+    ui.url_value_notice("rstate", STATES)
     state = st.pills("Review state", STATES, key="rstate", bind="query-params")
     if not state:
         return
