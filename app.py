@@ -5,6 +5,7 @@ import streamlit as st
 
 from judgescope.web import navigation
 from judgescope.web import sidebar
+from judgescope.web import findings as findings_view
 from judgescope.web import ui
 
 st.set_page_config(page_title="JudgeScope", page_icon=":material/balance:", layout="wide")
@@ -16,4 +17,4 @@ current = st.navigation([st.Page(p.path, title=p.title, icon=p.icon, default=p.d
 ui.begin_run()
 sidebar.draw(navigation.page(current.url_path))
 current.run()
-ui.how_computed()  # reached when the page ran to its end: the chain behind its numbers
+findings_view.how_computed()  # reached when the page ran to its end: the chain behind its numbers

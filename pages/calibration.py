@@ -6,6 +6,7 @@ from judgescope.web import calibration as view
 from judgescope.calibration import panel as cal
 from judgescope import findings
 from judgescope.web import significance as significance_view
+from judgescope.web import findings as findings_view
 from judgescope.web import ui
 
 ui.title("Judges vs humans")
@@ -23,7 +24,7 @@ panel = rep["panel"]
 if panel:
     verdict, colour, sentence = findings.gate_badge(panel)
     with st.container(border=True):
-        st.markdown(f"**Panel** (strict majority of the judges) {ui.badge_md(verdict, colour)}")
+        st.markdown(f"**Panel** (strict majority of the judges) {findings_view.badge_md(verdict, colour)}")
         st.markdown(ui.md_literal(sentence, limit=500))
         m = st.columns(3)
         m[0].metric("Panel agrees with humans", f"{panel['tp'] + panel['tn']} / {panel['n']}")
@@ -34,7 +35,7 @@ else:
     st.info("No panel: the panel is the strict majority of an odd number of judges.")
 for name, r in rep["judges"].items():
     verdict, colour, sentence = findings.gate_badge(r)
-    st.markdown(f"{ui.badge_md(verdict, colour)}**{ui.md_literal(name)}** · "
+    st.markdown(f"{findings_view.badge_md(verdict, colour)}**{ui.md_literal(name)}** · "
                 + ui.md_literal(sentence, limit=500))
 
 st.subheader("Per judge and panel")

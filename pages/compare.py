@@ -6,6 +6,7 @@ from judgescope.audit import summary as audit
 from judgescope.audit import charts
 from judgescope.web import significance as significance_view
 from judgescope.web import ui
+from judgescope.web import urls
 from judgescope.schema import language_name
 
 ui.title("Compare audit versions")
@@ -25,9 +26,9 @@ if any(audit.duplicate_key_counts(overlap)):
     ui.table(ui.run("audit_version_duplicate_keys", limit=1000), key="duplicate_keys")
 
 c = st.columns(2)
-resamples = ui.url_number(c[0], "Resamples", 100, 100_000, audit.DEFAULT_RESAMPLES, step=1000,
+resamples = urls.url_number(c[0], "Resamples", 100, 100_000, audit.DEFAULT_RESAMPLES, step=1000,
                           key="resamples", integer=True)
-seed = ui.url_number(c[1], "Seed", 0, 2**32 - 1, audit.DEFAULT_SEED, key="seed", integer=True)
+seed = urls.url_number(c[1], "Seed", 0, 2**32 - 1, audit.DEFAULT_SEED, key="seed", integer=True)
 label = audit.compare_ci_label(resamples, seed)
 
 previous, current = ui.run("audit_previous_score_counts"), audit.score_counts(ui.run)

@@ -7,6 +7,7 @@ from judgescope.web import calibration as view
 from judgescope.calibration import panel as cal
 from judgescope.web import navigation
 from judgescope.web import ui
+from judgescope.web import urls
 
 ui.title("Disagreements")
 c = st.columns(3)
@@ -21,13 +22,13 @@ m[1].metric("… with at least one human on the panel's side", summary["with_hum
 m[2].metric("… against all three humans", len(summary["unanimous_human"]))
 if summary["unanimous_human"]:
     st.caption("Unanimous-human disagreements: " + ", ".join(map(ui.md_literal, summary["unanimous_human"])))
-ui.url_value_notice("unanimous", ["true", "false"])
+urls.url_value_notice("unanimous", ["true", "false"])
 only_unanimous = st.toggle("Only the panel's disagreements against all three humans",
                            key="unanimous", bind="query-params")
 
 names, cells = cal.raters(frame), cal.cell_options(frame)
-ui.url_value_notice("judge", names)
-ui.url_value_notice("cell", cells)
+urls.url_value_notice("judge", names)
+urls.url_value_notice("cell", cells)
 judge = c[1].selectbox("Judge", names, index=len(names) - 1, key="judge", bind="query-params",
                        format_func=cal.rater_name)
 cell = c[2].selectbox("Cell", cells, index=cells.index(cal.DISAGREE), key="cell",

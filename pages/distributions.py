@@ -5,6 +5,7 @@ import streamlit as st
 from judgescope.audit import summary as audit
 from judgescope.audit import charts
 from judgescope.web import ui
+from judgescope.web import urls
 from judgescope.schema import label, sort_units
 
 ui.title("Score distributions")
@@ -12,16 +13,16 @@ st.caption("Every figure is computed from the audit rows (score counts grouped i
            "Filters live in the URL: copy the address to share this exact view.")
 
 facets = audit.available_facets(ui.missing_columns("audit"))
-ui.url_value_notice("facet", facets)
+urls.url_value_notice("facet", facets)
 c = st.columns([2, 1, 1, 1, 1.3, 1.5])
 # Column names as options, so the URL (?facet=source_split) holds what the widget shows.
 facet = c[0].selectbox("Split each unit by (column)", facets, key="facet", bind="query-params")
-t1 = ui.url_number(c[1], "Below (1)", 0, 100, audit.DEFAULT_THRESHOLDS[0], key="t1", integer=True)
-t2 = ui.url_number(c[2], "Below (2)", 0, 100, audit.DEFAULT_THRESHOLDS[1], key="t2", integer=True)
-t3 = ui.url_number(c[3], "At least", 0, 100, audit.DEFAULT_THRESHOLDS[2], key="t3", integer=True)
-resamples = ui.url_number(c[4], "Resamples", 100, 100_000, audit.DEFAULT_RESAMPLES, step=1000,
+t1 = urls.url_number(c[1], "Below (1)", 0, 100, audit.DEFAULT_THRESHOLDS[0], key="t1", integer=True)
+t2 = urls.url_number(c[2], "Below (2)", 0, 100, audit.DEFAULT_THRESHOLDS[1], key="t2", integer=True)
+t3 = urls.url_number(c[3], "At least", 0, 100, audit.DEFAULT_THRESHOLDS[2], key="t3", integer=True)
+resamples = urls.url_number(c[4], "Resamples", 100, 100_000, audit.DEFAULT_RESAMPLES, step=1000,
                           key="resamples", integer=True)
-seed = ui.url_number(c[5], "Seed", 0, 2**32 - 1, audit.DEFAULT_SEED, key="seed", integer=True)
+seed = urls.url_number(c[5], "Seed", 0, 2**32 - 1, audit.DEFAULT_SEED, key="seed", integer=True)
 thresholds = (t1, t2, t3)
 
 counts = ui.audit_counts(facet)
@@ -46,7 +47,7 @@ ui.export_buttons(table, "score_summary", {"facet": facet, "thresholds": list(th
 colour = "facet" if split else "unit"
 plot_counts = audit.with_facet_labels(counts)
 units = sort_units(counts["unit"].unique())
-ui.url_value_notice("log", ["true", "false"])
+urls.url_value_notice("log", ["true", "false"])
 log = st.toggle("Log scale for the histogram (shows the lower tail's small bars)", key="log",
                 bind="query-params")
 st.caption("Dotted lines mark the thresholds. Click a bar to review its rows.")
@@ -64,7 +65,7 @@ def charts_for(part, key: str, unit=None) -> None:
         series = sort_units(part[colour].astype(str).unique()) if colour == "unit" else \
             sorted(part[colour].astype(str).unique())
         picked = series[p["curve_number"]] if p.get("curve_number", 0) < len(series) else None
-        ui.open_page("review", **audit.review_params_for_bin(lo, hi, unit or (picked if colour == "unit" else None),
+        urls.open_page("review", **audit.review_params_for_bin(lo, hi, unit or (picked if colour == "unit" else None),
                                                             picked if facet == "target_language" else None))
 
 

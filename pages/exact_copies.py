@@ -5,6 +5,7 @@ import streamlit as st
 from judgescope.audit import rows as audit_rows
 from judgescope.web import reviews as reviews_view
 from judgescope.web import ui
+from judgescope.web import urls
 from judgescope.schema import language_name, sort_units
 
 ui.title("Exact copies of the source")
@@ -24,9 +25,9 @@ ui.table(matrix)
 
 langs, units = sorted(counts.target_language.unique()), sort_units(counts.unit.unique())
 for key, accepted in (("lang", langs), ("unit", units)):
-    ui.url_value_notice(key, accepted)
+    urls.url_value_notice(key, accepted)
 c = st.columns(2)
-lang = ui.url_multiselect(c[0], "Language", langs, key="lang", format_func=language_name)
+lang = urls.url_multiselect(c[0], "Language", langs, key="lang", format_func=language_name)
 unit = c[1].multiselect("Unit", units, key="unit", bind="query-params")
 limit = 5_000
 has_texts = "snapshot" in ui.roles()
@@ -43,8 +44,8 @@ else:
 total = audit_rows.exact_copy_total(counts, lang, unit)
 st.markdown(f"**{total:,}** exact copies match" + (f"; the first {limit:,} are listed." if total > limit else "."))
 shown = reviews_view.with_state(rows)
-ui.table(ui.with_record_links(shown.assign(target_language=shown.target_language.map(language_name))),
-         placeholder="n/a", column_config={**ui.RECORD_LINK,
+ui.table(urls.with_record_links(shown.assign(target_language=shown.target_language.map(language_name))),
+         placeholder="n/a", column_config={**urls.RECORD_LINK,
     "Explanation": st.column_config.TextColumn(width="large"),
     "Candidate text": st.column_config.TextColumn(width="medium")})
 reviews_view.pick_and_review(rows)

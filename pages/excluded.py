@@ -4,6 +4,7 @@ import streamlit as st
 
 from judgescope import frames
 from judgescope.web import ui
+from judgescope.web import urls
 
 ui.title("Excluded rows")
 st.caption("Rows that stay out of every statistic, counted by reason. Loaded = used + excluded "
@@ -22,8 +23,8 @@ if summary.empty:
 
 datasets = sorted(summary["dataset"].unique())
 reasons = sorted(summary["reason"].unique())
-ui.url_value_notice("dataset", datasets)
-ui.url_value_notice("reason", reasons)
+urls.url_value_notice("dataset", datasets)
+urls.url_value_notice("reason", reasons)
 c = st.columns(2)
 chosen_ds = c[0].multiselect("Dataset", datasets, key="dataset", bind="query-params")
 chosen_rs = c[1].multiselect("Reason", reasons, key="reason", bind="query-params")

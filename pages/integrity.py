@@ -3,6 +3,7 @@
 import streamlit as st
 
 from judgescope.web import ui
+from judgescope.web import urls
 from judgescope.integrity import hashes as verify
 
 LIST_LIMIT, DETAIL_ROWS = 500, 10
@@ -37,7 +38,7 @@ by_cell.dataframe(verify.by_language_unit(summary).rename(columns=verify.LABELS)
 st.subheader("Rows of one class")
 present = [cl for cl in verify.CLASSES if summary.counts[cl]]
 default = next((cl for cl in verify.PROBLEMS if summary.counts[cl]), "verified")
-ui.url_value_notice("class", present)
+urls.url_value_notice("class", present)
 # Options are the class names themselves: a bound widget writes the option's label to the URL.
 chosen = st.radio("Class", present, index=present.index(default), key="class",
                   bind="query-params", horizontal=True)
@@ -46,8 +47,8 @@ shown = summary.counts[chosen]
 st.caption(f"{shown:,} row{'s' if shown != 1 else ''}" + (f"; the first {LIST_LIMIT:,} in snapshot order are listed" if shown > LIST_LIMIT else "")
            + f"; texts of the first {min(DETAIL_ROWS, len(rows))} below. Differences are marked ⟦…⟧ "
            "with invisible characters written out (⟨space⟩, ⟨U+0301⟩).")
-ui.table(ui.with_record_links(rows.drop(columns=["source_text", "candidate_text"])),
-         column_config=ui.RECORD_LINK)
+ui.table(urls.with_record_links(rows.drop(columns=["source_text", "candidate_text"])),
+         column_config=urls.RECORD_LINK)
 ui.export_buttons(rows, f"integrity_{chosen}", {"class": chosen, "join_key": list(key)})
 
 for _, row in rows.head(DETAIL_ROWS).iterrows():

@@ -5,6 +5,7 @@ import streamlit as st
 
 from judgescope.calibration import bulk
 from judgescope.web import ui
+from judgescope.web import urls
 
 QUERIES = {False: {"counts": "calib_verdict_counts", "pairs": "calib_judge_pairs",
                    "provenance": "calib_provenance"},
@@ -13,7 +14,7 @@ QUERIES = {False: {"counts": "calib_verdict_counts", "pairs": "calib_judge_pairs
 
 ui.title("Bulk judgements")
 has_items = "items" in ui.roles()
-ui.url_value_notice("heldout", ["true", "false"])
+urls.url_value_notice("heldout", ["true", "false"])
 heldout = st.toggle("Held out: exclude every question seen in calibration", key="heldout",
                     bind="query-params", disabled=not has_items,
                     help="Drops judgements whose question_id appears among the calibration "

@@ -7,6 +7,7 @@ from judgescope.audit import summary as audit
 from judgescope.audit import charts
 from judgescope.web import navigation
 from judgescope.web import ui
+from judgescope.web import urls
 from judgescope.schema import language_name
 
 ui.title("Languages × units")
@@ -15,15 +16,15 @@ counts = ui.audit_counts()
 overall = audit.describe_counts(counts["score"], counts["n"])["mean"]
 c = st.columns([1.2, 1, 1, 1])
 scales = ["centred", "absolute"]
-ui.url_value_notice("scale", scales)
+urls.url_value_notice("scale", scales)
 scale = c[0].radio("Colour scale", scales, key="scale", bind="query-params", horizontal=True,
                    help="Centred: orange below the reference mean, purple above. Absolute: the "
                         "whole 0–100 range, so a 5-point spread looks like 5 points.")
-reference = ui.url_number(c[1], "Colour centre (reference mean)", 0.0, 100.0, round(overall, 1),
+reference = urls.url_number(c[1], "Colour centre (reference mean)", 0.0, 100.0, round(overall, 1),
                           step=0.5, key="ref", disabled=scale == "absolute")
-threshold = ui.url_number(c[2], "Tail threshold (share below)", 0, 100,
+threshold = urls.url_number(c[2], "Tail threshold (share below)", 0, 100,
                           audit.DEFAULT_THRESHOLDS[0], key="below", integer=True)
-k = ui.url_number(c[3], "Worst rows per cell", 1, 50, 3, key="k", integer=True)
+k = urls.url_number(c[3], "Worst rows per cell", 1, 50, 3, key="k", integer=True)
 
 tails = audit.tails_table(counts, threshold)
 note = audit.spread_note(tails)
@@ -39,7 +40,7 @@ event = st.plotly_chart(charts.mean_heatmap(audit.mean_matrix(counts), reference
 points = event.selection.points if event and event.selection else []
 if points:
     lang, unit = points[0]["customdata"][:2]
-    ui.open_page("review", lang=lang, unit=unit)
+    urls.open_page("review", lang=lang, unit=unit)
 
 st.subheader("Lower tail per language and unit")
 st.caption(f"P5 and P10 are linear-interpolated percentiles (numpy's default); the share below "
@@ -59,11 +60,11 @@ picked = ui.table(shown, key="tails", on_select="rerun", selection_mode="single-
                       "Mean": st.column_config.NumberColumn(format="%.2f")})
 if picked and picked.selection.rows:
     row = tails.iloc[picked.selection.rows[0]]
-    ui.open_page("review", lang=row["target_language"], unit=row["unit"])
+    urls.open_page("review", lang=row["target_language"], unit=row["unit"])
 ui.export_buttons(tails, "language_tails", {"threshold": threshold})
 
 with st.expander(f"The {k} lowest-scoring rows of every language × unit"):
     worst = ui.run("audit_worst_rows", k=int(k), max_score=audit.worst_cutoff(counts, int(k)))
-    ui.table(ui.with_record_links(worst.assign(target_language=worst.target_language.map(language_name))),
-             placeholder="n/a", column_config=ui.RECORD_LINK)
+    ui.table(urls.with_record_links(worst.assign(target_language=worst.target_language.map(language_name))),
+             placeholder="n/a", column_config=urls.RECORD_LINK)
     ui.export_buttons(worst, "worst_rows", {"k": int(k)})

@@ -5,6 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from judgescope import format as fmt
+from judgescope.web import findings as findings_view
 from judgescope.web import ui
 from judgescope.schema import SCHEMAS
 
@@ -25,11 +26,11 @@ for notice in ui.catalog().notices(coll.name, detail=False):  # errors are shown
     st.warning(ui.md_literal(notice, limit=1_000))
 
 st.subheader("Findings")
-found = ui.findings()
+found = findings_view.findings()
 if not found:
     st.info("No dataset of this collection could be summarised; see the datasets below.")
 for f in found:
-    ui.finding(f)
+    findings_view.finding(f)
 
 st.subheader("Datasets and provenance")
 for loaded in ui.catalog().collection_datasets(coll.name):

@@ -3,6 +3,7 @@
 import streamlit as st
 
 from judgescope.web import ui
+from judgescope.web import urls
 from judgescope.ranking import tables as rt
 
 ui.title("Pairs")
@@ -11,8 +12,8 @@ if decisions.empty:
     st.info(rt.NO_DECISIONS_PAIRS)
 
 datasets = sorted(pairs["dataset"].unique())
-ui.url_value_notice("dataset", datasets)
-ui.url_value_notice("human", rt.HUMAN_LABELS)
+urls.url_value_notice("dataset", datasets)
+urls.url_value_notice("human", rt.HUMAN_LABELS)
 c = st.columns(2)
 chosen = c[0].multiselect("Dataset", datasets, key="dataset", bind="query-params")
 human = c[1].multiselect("Human preference", rt.HUMAN_LABELS, key="human", bind="query-params")

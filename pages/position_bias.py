@@ -5,6 +5,7 @@ import streamlit as st
 from judgescope.ranking import decisions as ranking
 from judgescope.ranking import charts as ranking_charts
 from judgescope.web import ui
+from judgescope.web import urls
 from judgescope.ranking import tables as rt
 
 ui.title("Position bias")
@@ -12,7 +13,7 @@ pairs, decisions = ui.ranking_decisions("the position-bias view")
 
 rows = ranking.results(decisions, with_total=True)
 datasets = list(dict.fromkeys(r["dataset"] for r in rows))
-ui.url_value_notice("dataset", datasets)
+urls.url_value_notice("dataset", datasets)
 ds = st.selectbox("Dataset", datasets, index=len(datasets) - 1, key="dataset", bind="query-params")
 chosen = [r for r in rows if r["dataset"] == ds]
 st.caption("Rows: pairs without a human tie on which the model picked one translation (model "

@@ -7,6 +7,7 @@ from judgescope.ranking import decisions as ranking
 from judgescope.ranking import charts as ranking_charts
 from judgescope.web import significance as significance_view
 from judgescope.web import ui
+from judgescope.web import urls
 from judgescope.ranking import tables as rt
 
 ui.title("Ranking accuracy")
@@ -34,8 +35,8 @@ with st.expander("All results as a table (with baselines)"):
     ui.table(frame, width="stretch")
     ui.export_buttons(frame, "ranking_accuracy", {})
 
-ui.url_value_notice("dataset", datasets)
-ui.url_value_notice("decision", columns)
+urls.url_value_notice("dataset", datasets)
+urls.url_value_notice("decision", columns)
 c = st.columns(2)
 ds = c[0].selectbox("Dataset", datasets, key="dataset", bind="query-params")
 col = c[1].selectbox("Method / model", columns, key="decision", bind="query-params")
@@ -44,7 +45,7 @@ counts = cell["outcome"].value_counts()
 st.subheader(f"{ui.md_literal(col)} on {ui.md_literal(ds)}")
 st.caption(rt.cell_summary(rows, ds, col))
 st.markdown(" · ".join(f"**{k}** {v:,}" for k, v in counts.items()))
-ui.url_value_notice("outcome", list(counts.index))
+urls.url_value_notice("outcome", list(counts.index))
 outcomes = st.multiselect("Outcome", sorted(counts.index), key="outcome", bind="query-params")
 shown = frames.keep(cell, outcome=outcomes)
 ui.table(shown, width="stretch", column_config={

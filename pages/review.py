@@ -8,6 +8,7 @@ from judgescope.web import pager
 from judgescope.web import review as review_view
 from judgescope.web import reviews as reviews_view
 from judgescope.web import ui
+from judgescope.web import urls
 from judgescope.schema import language_name, sort_units
 
 ORDERS = ["lowest first", "highest first"]
@@ -19,15 +20,15 @@ langs, units = sorted(values.target_language.unique()), sort_units(values.unit.u
 origins, runs = sorted(values.score_origin.dropna().unique()), sorted(values.run_group.dropna().unique())
 for key, accepted in (("lang", langs), ("unit", units), ("origin", origins), ("run", runs),
                       ("order", ORDERS)):
-    ui.url_value_notice(key, accepted)
+    urls.url_value_notice(key, accepted)
 with st.container(border=True):
     c = st.columns([2, 2, 1, 1])
     # A selectbox and pills: a multiselect's "Clear all" is the next Tab stop, and Enter wipes it.
-    lang = ui.url_select(c[0], "Language", langs, key="lang", format_func=language_name,
+    lang = urls.url_select(c[0], "Language", langs, key="lang", format_func=language_name,
                          everything="All languages")
     unit = c[1].pills("Unit", units, key="unit", bind="query-params", selection_mode="multi")
-    low = ui.url_number(c[2], "Score from", 0.0, 100.0, 0.0, key="min")
-    high = ui.url_number(c[3], "to", 0.0, 100.0, 100.0, key="max")
+    low = urls.url_number(c[2], "Score from", 0.0, 100.0, 0.0, key="min")
+    high = urls.url_number(c[3], "to", 0.0, 100.0, 100.0, key="max")
     c = st.columns([2, 2, 3, 1.4])
     origin = c[0].multiselect("Score origin", origins, key="origin", bind="query-params")
     run_group = c[1].multiselect("Run group", runs, key="run", bind="query-params")
@@ -73,14 +74,14 @@ if picked and picked.selection.rows:  # a selection persists across reruns: act 
         review_view.open_record(chosen)
 b = st.columns([1, 1, 1, 3])
 if b[0].button("⏮ First page", disabled=pos.after is None):
-    ui.set_position(pager.Position(None, 1), sig)
+    urls.set_position(pager.Position(None, 1), sig)
 if b[1].button("◀ Previous", disabled=pos.after is None):
     before = audit_rows.review_page(ui.run, filters, (float(rows.score.iloc[0]), rows.judge_record_id.iloc[0]),
                                     not desc, PAGE_SIZE + 1) if len(rows) else rows
-    ui.set_position(pager.previous_position(pos, list(zip(before.score, before.judge_record_id)),
+    urls.set_position(pager.previous_position(pos, list(zip(before.score, before.judge_record_id)),
                                             PAGE_SIZE), sig)
 if b[2].button("Next ▶", disabled=last >= total or rows.empty):
-    ui.set_position(pager.next_position(pos, (float(rows.score.iloc[-1]), rows.judge_record_id.iloc[-1]),
+    urls.set_position(pager.next_position(pos, (float(rows.score.iloc[-1]), rows.judge_record_id.iloc[-1]),
                                         len(rows)), sig)
 choice = b[3].selectbox("Open a record of this page", [None, *rows.judge_record_id],
                         format_func=lambda i: "…" if i is None else review_view.record_label(rows, i),

@@ -6,6 +6,7 @@ import streamlit as st
 from judgescope.reviews import stats as reviews_stats
 from judgescope.web import reviews as reviews_view
 from judgescope.web import ui
+from judgescope.web import urls
 from judgescope.schema import language_name
 
 ui.title("Reviews")
@@ -50,7 +51,7 @@ disputed = reviews_stats.disagreements(latest)
 if disputed.empty:
     st.caption("No row has verdicts that differ.")
 else:
-    ui.table(ui.with_record_links(disputed), column_config=ui.RECORD_LINK)
+    ui.table(urls.with_record_links(disputed), column_config=urls.RECORD_LINK)
 
 notes = reviews_stats.changed_or_gone(latest, ui.run("audit_record_digests",
                                                      ids=sorted(latest.judge_record_id.unique())))

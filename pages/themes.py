@@ -8,19 +8,20 @@ from judgescope.audit import summary as audit
 from judgescope.web import navigation
 from judgescope.audit import themes
 from judgescope.web import ui
+from judgescope.web import urls
 from judgescope.schema import language_name, sort_units
 
 ui.title("Explanation themes")
 values = ui.run("audit_filter_values")
 langs, units = sorted(values.target_language.unique()), sort_units(values.unit.unique())
-ui.url_value_notice("lang", langs)
-ui.url_value_notice("unit", units)
+urls.url_value_notice("lang", langs)
+urls.url_value_notice("unit", units)
 c = st.columns([2, 2, 1, 1])
-lang = ui.url_multiselect(c[0], "Language", langs, key="lang", format_func=language_name)
+lang = urls.url_multiselect(c[0], "Language", langs, key="lang", format_func=language_name)
 unit = c[1].multiselect("Unit", units, key="unit", bind="query-params")
-threshold = ui.url_number(c[2], "Low = score below", 0.0, 100.0, themes.DEFAULT_THRESHOLD,
+threshold = urls.url_number(c[2], "Low = score below", 0.0, 100.0, themes.DEFAULT_THRESHOLD,
                           key="threshold")
-min_low = ui.url_number(c[3], "Min. low count", 1.0, 1000.0, themes.MIN_LOW_COUNT,
+min_low = urls.url_number(c[3], "Min. low count", 1.0, 1000.0, themes.MIN_LOW_COUNT,
                         key="min_count", integer=True)
 
 

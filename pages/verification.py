@@ -4,14 +4,15 @@ import streamlit as st
 
 from judgescope.ranking import decisions as ranking
 from judgescope.web import ui
+from judgescope.web import urls
 from judgescope.ranking import tables as rt
 
 ui.title("Human verification")
 facets = ui.run("rank_verification_facets")
 subsets = sorted(facets["subset"].dropna().unique())
 systems = sorted(facets["system"].dropna().unique())
-ui.url_value_notice("subset", subsets)
-ui.url_value_notice("system", systems)
+urls.url_value_notice("subset", subsets)
+urls.url_value_notice("system", systems)
 c = st.columns(2)
 chosen_subsets = c[0].multiselect("Subset", subsets, key="subset", bind="query-params")
 chosen_systems = c[1].multiselect("System", systems, key="system", bind="query-params")

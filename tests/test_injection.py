@@ -46,7 +46,7 @@ def _bound_widgets(tree: ast.AST) -> dict[str, str]:
         kw = {k.arg: k.value for k in node.keywords}
         func = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
         if func == "url_number" and isinstance(kw.get("key"), ast.Constant):
-            out[kw["key"].value] = "number_input"  # ui.url_number binds a number input
+            out[kw["key"].value] = "number_input"  # urls.url_number binds a number input
         elif func in ("url_select", "url_multiselect") and isinstance(kw.get("key"), ast.Constant):
             out[kw["key"].value] = func  # read from the URL once, written back on change
         elif getattr(kw.get("bind"), "value", None) == "query-params" and \
@@ -184,7 +184,7 @@ def out_of_range_cases():
 
 
 def _notice_keys(tree: ast.AST) -> set[str]:
-    """Keys passed to ui.url_value_notice / url_number_notice, also from `for key, … in ((…), …)`."""
+    """Keys passed to urls.url_value_notice / url_number_notice, also from `for key, … in ((…), …)`."""
     keys = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and getattr(node.func, "attr", None) in NOTICES and node.args:
@@ -279,8 +279,8 @@ def says_so_cases():
             continue
         marks = [] if key in noticed(page) else [pytest.mark.xfail(strict=True, reason=(
             f"{page}: an unusable ?{key}= is dropped by the {kind} without a word; call "
-            + ("ui.url_number_notice(key, low, high)" if kind == "number_input" else
-               "ui.url_value_notice(key, options)") + " before the widget"))]
+            + ("urls.url_number_notice(key, low, high)" if kind == "number_input" else
+               "urls.url_value_notice(key, options)") + " before the widget"))]
         out.append(pytest.param(page, coll, key, value, marks=marks))
     return out
 
@@ -295,8 +295,8 @@ def test_url_number_notice_names_and_drops_a_bad_value():
     def app():
         import streamlit as st
 
-        from judgescope.web import ui
-        ui.url_number_notice("t", 0, 100)
+        from judgescope.web import urls
+        urls.url_number_notice("t", 0, 100)
         st.number_input("t", 0.0, 100.0, 60.0, key="t", bind="query-params")
 
     for value, said in (("-5", True), ("1e400", True), ("![x](http://127.0.0.1:9/x.png)", True),

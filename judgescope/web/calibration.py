@@ -10,7 +10,9 @@ import pandas as pd
 import streamlit as st
 
 from judgescope.calibration import panel as cal
+from judgescope.web import findings as findings_view
 from judgescope.web import ui
+from judgescope.web import urls
 from judgescope.schema import VERDICTS
 
 CELL_PAGE = "pages/disagreements.py"
@@ -25,15 +27,15 @@ def split_filter(container=st) -> list[str]:
     """Split multiselect bound to ?split=…; returns the chosen options (empty = all), where
     cal.NO_SPLIT stands for the items whose split is NULL."""
     splits = cal.split_options(ui.run("calib_splits")["split"])
-    ui.url_value_notice("split", splits)
+    urls.url_value_notice("split", splits)
     return container.multiselect("Split", splits, key="split", bind="query-params",
                                  help=f"Only items of these splits (empty = all; {cal.NO_SPLIT}"
                                       ": items without one).")
 
 
 def gate_inputs(c1, c2) -> tuple[float, float]:
-    ui.url_number_notice("judge_gate", 0.0, 1.0)
-    ui.url_number_notice("panel_gate", 0.0, 1.0)
+    urls.url_number_notice("judge_gate", 0.0, 1.0)
+    urls.url_number_notice("panel_gate", 0.0, 1.0)
     # "%g" shows the value entered (0.7999 stays 0.7999): a gate must never be shown rounded.
     judge = c1.number_input("Per-judge gate (Scott's π ≥)", 0.0, 1.0, float(cal.JUDGE_GATE),
                             0.05, format="%g", key="judge_gate", bind="query-params")
@@ -77,7 +79,7 @@ def _row(first: int, rest: int, n: int) -> list:
 def binary_matrix(rater: str, name: str, r: dict, splits: list[str]) -> None:
     """2 × 2 confusion (rows: human majority; columns: this rater) with linked counts."""
     label = ui.md_literal(name)
-    st.markdown(f"**{label}** · π {r['scotts_pi_shown']} · {ui.badge_md(r['verdict'], 'green' if r['verdict'] == 'PASS' else 'red')}")
+    st.markdown(f"**{label}** · π {r['scotts_pi_shown']} · {findings_view.badge_md(r['verdict'], 'green' if r['verdict'] == 'PASS' else 'red')}")
     head = _row(120, 100, 3)
     head[0].caption("judge says →")
     head[1].caption("match")

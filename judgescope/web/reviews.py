@@ -14,6 +14,7 @@ from judgescope.reviews import store as reviews
 from judgescope.reviews import hub as reviews_hub
 from judgescope.reviews import stats as reviews_stats
 from judgescope.web import ui
+from judgescope.web import urls
 
 MODES = ("off", "login", "open")
 # Keys 1-4 (r and c are Streamlit's own; j and k move through the list).
@@ -219,7 +220,7 @@ def state_filter(filters: dict) -> None:
     """On Review: the filtered rows in one review state (URL ?rstate=…), each linking to its record."""
     if mode() == "off":
         return
-    ui.url_value_notice("rstate", STATES)
+    urls.url_value_notice("rstate", STATES)
     state = st.pills("Review state", STATES, key="rstate", bind="query-params")
     if not state:
         return
@@ -227,4 +228,4 @@ def state_filter(filters: dict) -> None:
     rows = ui.run("audit_rows_by_review_state", ids=ids, exclude=exclude, limit=STATE_LIMIT, **filters)
     st.markdown(f"Rows **{ui.md_literal(state)}** under the current filters"
                 + (f" (the first {STATE_LIMIT})" if len(rows) == STATE_LIMIT else "") + ":")
-    ui.table(ui.with_record_links(with_state(rows)), placeholder="n/a", column_config=ui.RECORD_LINK)
+    ui.table(urls.with_record_links(with_state(rows)), placeholder="n/a", column_config=urls.RECORD_LINK)

@@ -10,6 +10,7 @@ import streamlit as st
 from judgescope.significance import paired as sig
 from judgescope.significance import tables
 from judgescope.web import ui
+from judgescope.web import urls
 
 RESAMPLES_HELP = "Resamples of the paired bootstrap / permutation test (seeded)."
 
@@ -31,9 +32,9 @@ def _version_tests(diff_counts: pd.DataFrame, resamples: int, seed: int) -> pd.D
 
 def _settings(prefix: str, default_resamples=sig.DEFAULT_RESAMPLES) -> tuple[int, int]:
     c = st.columns(2)
-    resamples = ui.url_number(c[0], "Resamples", 100, 100_000, default_resamples, step=1000,
+    resamples = urls.url_number(c[0], "Resamples", 100, 100_000, default_resamples, step=1000,
                               key=f"{prefix}resamples", integer=True)
-    seed = ui.url_number(c[1], "Seed", 0, 2**32 - 1, sig.DEFAULT_SEED, key=f"{prefix}seed",
+    seed = urls.url_number(c[1], "Seed", 0, 2**32 - 1, sig.DEFAULT_SEED, key=f"{prefix}seed",
                          integer=True)
     return int(resamples), int(seed)
 

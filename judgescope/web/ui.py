@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import html
-import math
 import re
 from datetime import datetime, timezone
 
@@ -115,15 +114,20 @@ def begin_run() -> None:
     st.session_state[_QUERIES_SHOWN] = []
 
 
-def _record(query: str) -> None:
+def record_query(query: str) -> None:
+    """Note a named query this page run used (for "How is this computed?")."""
     used = st.session_state.setdefault(_QUERIES_SHOWN, [])
     if query not in used:
         used.append(query)
 
 
+def queries_this_run() -> list[str]:
+    return list(st.session_state.get(_QUERIES_SHOWN) or [])
+
+
 def run(query: str, **params) -> pd.DataFrame:
     """Run queries/<query>.sql on the active collection; results cached per parameters."""
-    _record(query)
+    record_query(query)
     if query.endswith("_export"):  # export rows: capped in SQL and never cached (export.py)
         from judgescope.web import export
         return export.capped_frame(catalog().store(collection_name()), query, params)
@@ -204,18 +208,6 @@ def table(frame: pd.DataFrame, **kwargs):
     return st.dataframe(shown, hide_index=True, **kwargs)
 
 
-def url_value_notice(key: str, accepted) -> None:
-    """Say so when a URL parameter held a value the page could not use."""
-    raw = st.query_params.get_all(key)
-    if not raw:
-        return
-    ok = accepted if isinstance(accepted, (list, tuple, set)) else [accepted]
-    bad = [v for v in raw if v not in {str(a) for a in ok}]
-    if bad:
-        st.warning(f"URL parameter `{key}` had {', '.join(md_literal(repr(b)) for b in bad[:5])}, which this "
-                   "data does not have; showing the default instead.")
-
-
 def fmt_n(value) -> str:
     return "n/a" if value is None or (isinstance(value, float) and pd.isna(value)) else f"{value:,}"
 
@@ -248,7 +240,7 @@ def verification():
     """(summary, origin, problems) for the active collection: see verification_for."""
     summary, origin, problems = verification_for(collection_name())
     if summary is not None:
-        _record("verify_summary")
+        record_query("verify_summary")
     return summary, origin, problems
 
 
@@ -301,36 +293,6 @@ def md_literal(text: str, limit: int = 120) -> str:
     return "\u2068" + _AUTOLINK_BREAK.sub("\u2060\\g<0>", text) + "\u2069"
 
 
-def url_number_notice(key: str, low: float, high: float) -> None:
-    """Before a number input bound to `key`: name a URL value that is not a finite number in
-    [low, high] (Streamlit drops it silently and shows the default). An integer input still
-    fails on ?key=inf or 1e400 (Streamlit's deserializer raises OverflowError): use float
-    bounds for inputs bound to the URL."""
-    raw = st.query_params.get(key)
-    if raw is None:
-        return
-    try:
-        value = float(raw)
-    except ValueError:
-        value = math.nan
-    if not (math.isfinite(value) and low <= value <= high):
-        del st.query_params[key]
-        st.warning(f"URL parameter `{key}` had {md_literal(repr(raw))}, not a number from "
-                   f"{low:g} to {high:g}; showing the default instead.")
-
-
-def url_number(container, label: str, low: float, high: float, default: float, *, key: str,
-               step: float | None = None, integer: bool = False, **kwargs):
-    """A number input bound to the URL parameter `key`. A value outside [low, high] is named
-    and replaced by the default. Integers use a float widget shown as "%d": Streamlit's integer
-    input raises on ?key=inf or 1e400 before any page code can intervene."""
-    url_number_notice(key, low, high)
-    value = container.number_input(
-        label, float(low), float(high), float(default), step=float(step or 1) if integer else step,
-        format="%.0f" if integer else "%g", key=key, bind="query-params", **kwargs)
-    return int(round(value)) if integer else value
-
-
 @st.cache_data(max_entries=64, show_spinner="Bootstrapping…")
 def distribution_table(counts: pd.DataFrame, thresholds: tuple, split: bool, resamples: int,
                        seed: int) -> pd.DataFrame:
@@ -354,108 +316,6 @@ def ranking_decisions(what: str):
     return pairs, decisions
 
 
-def literal(text: str) -> None:
-    """A sentence built from data values, shown as text inside markdown (links never form)."""
-    st.markdown(md_literal(text, limit=2_000))
-
-
-@st.cache_data(max_entries=32, show_spinner="Summarising the collection…")
-def _findings(manifest: str, collection: str) -> tuple[list, list]:
-    from judgescope import findings
-    from judgescope.audit import summary as audit
-    from judgescope.ranking import decisions as ranking
-    from judgescope.integrity import hashes as verify
-    from judgescope.calibration import panel as cal
-
-    cat = catalog()
-    have = cat.roles(collection)
-    used: list[str] = []
-
-    def run(query, **params):  # records what the findings read, for "How is this computed"
-        used.append(query)
-        return cat.store(collection).run(query, **params)
-    out = []
-    if "audit" in have:
-        rep = have["audit"].report or {}
-        copies = run("audit_exact_copy_counts")["exact_copies"].sum()
-        summary, origin, problems = verification_for(collection)
-        if summary is not None:
-            used.append("verify_summary")
-        hashes = verify.badge(summary, origin) if "snapshot" in have else None
-        if problems:
-            hashes = (f"not verified: {problems[0]}", "red")
-        out += findings.audit_findings(
-            audit.score_counts(run), excluded=int(rep.get("rows_excluded", 0)),
-            loaded=int(rep.get("rows_loaded", 0)), exact_copies=int(copies), hashes=hashes)
-    if "items" in have and "judgements" in have:
-        items = run("calib_items", **cal.split_params([]))
-        judgements = run("calib_item_judgements", **cal.split_params([]))
-        if not items.empty and not judgements.empty:
-            out += findings.calibration(cal.report(items, judgements))
-    if "ranking" in have:
-        _, decisions = ranking.load(run, have["ranking"].spec.name)
-        if not decisions.empty:
-            out += findings.ranking_findings(ranking.results(decisions, with_total=True),
-                                             ranking.ALL_DATASETS)
-    return out, list(dict.fromkeys(used))
-
-
-def findings() -> list:
-    """The collection's headline findings (cached per collection)."""
-    found, used = _findings(str(catalog().manifest.path), collection_name())
-    for query in used:
-        _record(query)
-    return found
-
-
-@st.cache_data(max_entries=QUERY_CACHE_ENTRIES, show_spinner=False)
-def _chain(manifest: str, collection: str, query: str) -> str:
-    from judgescope.sources import explain
-
-    return explain.as_text(explain.chain(catalog(), collection, query))
-
-
-def how_computed() -> None:
-    """Under every page: each query it ran → the views read → cached files → pinned sources
-    (the same chain as `python -m judgescope explain QUERY`)."""
-    used = st.session_state.get(_QUERIES_SHOWN) or []
-    if not used:
-        return
-    with st.expander(f"How is this computed? {len(used)} quer{'y' if len(used) == 1 else 'ies'}, "
-                     "their views, cached files and pinned sources", icon=":material/account_tree:"):
-        st.caption("Every number on this page comes from these named queries (queries/*.sql), "
-                   "over these views, read from these cached files, built from these pinned "
-                   "files. `python -m judgescope explain QUERY --collection "
-                   f"{md_literal(collection_name())}` prints the same.")
-        for query in used:
-            st.code(_chain(str(catalog().manifest.path), collection_name(), query), language=None,
-                    wrap_lines=True)
-
-
-BADGE_ICONS = {"PASS": ":material/check_circle:", "FAIL": ":material/cancel:",
-               "INCONCLUSIVE": ":material/help:", "ok": ":material/check:",
-               "problem": ":material/warning:"}
-
-
-def badge_md(status: str | None, colour: str) -> str:
-    """A coloured markdown badge for a fixed status word (never data text)."""
-    if status not in BADGE_ICONS:
-        return ""
-    word = status if status.isupper() else ""
-    return f":{colour}-badge[{BADGE_ICONS[status]} {word}]".replace(" ]", "]") + " "
-
-
-def finding(f) -> None:
-    """One finding: a coloured badge, the sentence as text, and a link to the view proving it."""
-    from judgescope.web import navigation
-
-    spec = navigation.page(f.page)
-    text, link = st.columns([5, 2], vertical_alignment="center")
-    text.markdown(badge_md(f.status, f.colour) + md_literal(f.text, limit=2_000))
-    link.page_link(spec.path, label=f"{md_literal(f.link, limit=80)} →", icon=spec.icon,
-                   query_params={"collection": collection_name(), **f.params})
-
-
 @st.cache_data(max_entries=16, show_spinner="Bootstrapping each cell…")
 def cell_bootstrap(counts: pd.DataFrame) -> pd.DataFrame:
     """Mean, n and seeded bootstrap CI per language × unit (the heatmap's hover)."""
@@ -464,71 +324,6 @@ def cell_bootstrap(counts: pd.DataFrame) -> pd.DataFrame:
     boot = audit.bootstrap_table(counts, ["target_language", "unit"])
     n = counts.groupby(["target_language", "unit"], as_index=False)["n"].sum()
     return boot.merge(n, on=["target_language", "unit"])
-
-
-def open_page(stem: str, **params) -> None:
-    """Go to a registry page with these URL parameters and the collection (a drill-down)."""
-    from judgescope.web import navigation
-
-    spec = navigation.page(stem)
-    st.switch_page(spec.path, query_params={"collection": collection_name(), **params})
-
-
-def set_position(position, sig: str) -> None:
-    """Move a keyset list to `position` (its URL parameters) and rerun."""
-    for key in ("after", "at", "sig"):
-        st.query_params.pop(key, None)
-    st.query_params.update(position.to_params(sig))
-    st.rerun()
-
-
-def url_multiselect(container, label: str, options: list, *, key: str, format_func=str, **kwargs) -> list:
-    """A multiselect whose URL parameter `key` holds the option values (codes) while the widget
-    shows `format_func` labels; a bound widget would put the labels in the URL. Read from the URL
-    when the widget first appears, written back on change."""
-    wkey = f"_w_{key}"
-    if wkey not in st.session_state:
-        st.session_state[wkey] = [v for v in st.query_params.get_all(key) if v in options]
-
-    def write():
-        st.query_params[key] = [str(v) for v in st.session_state[wkey]]
-
-    return container.multiselect(label, options, key=wkey, format_func=format_func,
-                                 on_change=write, **kwargs)
-
-
-def with_record_links(frame: pd.DataFrame, id_col: str = "judge_record_id") -> pd.DataFrame:
-    """The frame with an `open` column: each row's Review URL (shown with RECORD_LINK)."""
-    from judgescope.web import navigation
-
-    review = navigation.page("review")
-    links = [navigation.href(review, collection=collection_name(), record=i) for i in frame[id_col]]
-    return frame.assign(open=links)[["open", *frame.columns]]
-
-
-RECORD_LINK = {"Open": st.column_config.LinkColumn("Open", display_text="record", width="small")}
-
-
-def url_select(container, label: str, options: list, *, key: str, format_func=str,
-               everything: str = "All", **kwargs):
-    """A single-choice filter whose URL parameter `key` holds the option value (a code) while
-    the widget shows `format_func` labels; None (shown as `everything`) means no filter. A
-    selectbox, not a multiselect: its keyboard path has no "Clear all" button to land on."""
-    wkey = f"_w_{key}"
-    if wkey not in st.session_state:
-        raw = st.query_params.get(key)
-        st.session_state[wkey] = raw if raw in options else None
-
-    def write():
-        value = st.session_state[wkey]
-        if value is None:
-            st.query_params.pop(key, None)
-        else:
-            st.query_params[key] = str(value)
-
-    return container.selectbox(label, [None, *options], key=wkey, on_change=write,
-                               format_func=lambda v: everything if v is None else format_func(v),
-                               **kwargs)
 
 
 def joined_snapshot() -> bool:

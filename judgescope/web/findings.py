@@ -1,0 +1,110 @@
+"""The collection's findings (Overview) and, under every page, how its numbers are computed:
+the queries the page ran, their views, cached files and pinned sources."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from judgescope.web import ui
+
+
+def literal(text: str) -> None:
+    """A sentence built from data values, shown as text inside markdown (links never form)."""
+    st.markdown(ui.md_literal(text, limit=2_000))
+
+
+@st.cache_data(max_entries=32, show_spinner="Summarising the collection…")
+def _findings(manifest: str, collection: str) -> tuple[list, list]:
+    from judgescope import findings
+    from judgescope.audit import summary as audit
+    from judgescope.ranking import decisions as ranking
+    from judgescope.integrity import hashes as verify
+    from judgescope.calibration import panel as cal
+
+    cat = ui.catalog()
+    have = cat.roles(collection)
+    used: list[str] = []
+
+    def run(query, **params):  # records what the findings read, for "How is this computed"
+        used.append(query)
+        return cat.store(collection).run(query, **params)
+    out = []
+    if "audit" in have:
+        rep = have["audit"].report or {}
+        copies = run("audit_exact_copy_counts")["exact_copies"].sum()
+        summary, origin, problems = ui.verification_for(collection)
+        if summary is not None:
+            used.append("verify_summary")
+        hashes = verify.badge(summary, origin) if "snapshot" in have else None
+        if problems:
+            hashes = (f"not verified: {problems[0]}", "red")
+        out += findings.audit_findings(
+            audit.score_counts(run), excluded=int(rep.get("rows_excluded", 0)),
+            loaded=int(rep.get("rows_loaded", 0)), exact_copies=int(copies), hashes=hashes)
+    if "items" in have and "judgements" in have:
+        items = run("calib_items", **cal.split_params([]))
+        judgements = run("calib_item_judgements", **cal.split_params([]))
+        if not items.empty and not judgements.empty:
+            out += findings.calibration(cal.report(items, judgements))
+    if "ranking" in have:
+        _, decisions = ranking.load(run, have["ranking"].spec.name)
+        if not decisions.empty:
+            out += findings.ranking_findings(ranking.results(decisions, with_total=True),
+                                             ranking.ALL_DATASETS)
+    return out, list(dict.fromkeys(used))
+
+
+def findings() -> list:
+    """The collection's headline findings (cached per collection)."""
+    found, used = _findings(str(ui.catalog().manifest.path), ui.collection_name())
+    for query in used:
+        ui.record_query(query)
+    return found
+
+
+@st.cache_data(max_entries=ui.QUERY_CACHE_ENTRIES, show_spinner=False)
+def _chain(manifest: str, collection: str, query: str) -> str:
+    from judgescope.sources import explain
+
+    return explain.as_text(explain.chain(ui.catalog(), collection, query))
+
+
+def how_computed() -> None:
+    """Under every page: each query it ran → the views read → cached files → pinned sources
+    (the same chain as `python -m judgescope explain QUERY`)."""
+    used = ui.queries_this_run()
+    if not used:
+        return
+    with st.expander(f"How is this computed? {len(used)} quer{'y' if len(used) == 1 else 'ies'}, "
+                     "their views, cached files and pinned sources", icon=":material/account_tree:"):
+        st.caption("Every number on this page comes from these named queries (queries/*.sql), "
+                   "over these views, read from these cached files, built from these pinned "
+                   "files. `python -m judgescope explain QUERY --collection "
+                   f"{ui.md_literal(ui.collection_name())}` prints the same.")
+        for query in used:
+            st.code(_chain(str(ui.catalog().manifest.path), ui.collection_name(), query), language=None,
+                    wrap_lines=True)
+
+
+BADGE_ICONS = {"PASS": ":material/check_circle:", "FAIL": ":material/cancel:",
+               "INCONCLUSIVE": ":material/help:", "ok": ":material/check:",
+               "problem": ":material/warning:"}
+
+
+def badge_md(status: str | None, colour: str) -> str:
+    """A coloured markdown badge for a fixed status word (never data text)."""
+    if status not in BADGE_ICONS:
+        return ""
+    word = status if status.isupper() else ""
+    return f":{colour}-badge[{BADGE_ICONS[status]} {word}]".replace(" ]", "]") + " "
+
+
+def finding(f) -> None:
+    """One finding: a coloured badge, the sentence as text, and a link to the view proving it."""
+    from judgescope.web import navigation
+
+    spec = navigation.page(f.page)
+    text, link = st.columns([5, 2], vertical_alignment="center")
+    text.markdown(badge_md(f.status, f.colour) + ui.md_literal(f.text, limit=2_000))
+    link.page_link(spec.path, label=f"{ui.md_literal(f.link, limit=80)} →", icon=spec.icon,
+                   query_params={"collection": ui.collection_name(), **f.params})

@@ -1,0 +1,120 @@
+"""URL-bound widgets and links: filters whose value lives in the URL (named when unusable),
+drill-downs that open another page by URL, and record links in tables."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import streamlit as st
+
+from judgescope.web.ui import collection_name, md_literal
+
+
+def url_value_notice(key: str, accepted) -> None:
+    """Say so when a URL parameter held a value the page could not use."""
+    raw = st.query_params.get_all(key)
+    if not raw:
+        return
+    ok = accepted if isinstance(accepted, (list, tuple, set)) else [accepted]
+    bad = [v for v in raw if v not in {str(a) for a in ok}]
+    if bad:
+        st.warning(f"URL parameter `{key}` had {', '.join(md_literal(repr(b)) for b in bad[:5])}, which this "
+                   "data does not have; showing the default instead.")
+
+
+def url_number_notice(key: str, low: float, high: float) -> None:
+    """Before a number input bound to `key`: name a URL value that is not a finite number in
+    [low, high] (Streamlit drops it silently and shows the default). An integer input still
+    fails on ?key=inf or 1e400 (Streamlit's deserializer raises OverflowError): use float
+    bounds for inputs bound to the URL."""
+    raw = st.query_params.get(key)
+    if raw is None:
+        return
+    try:
+        value = float(raw)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and low <= value <= high):
+        del st.query_params[key]
+        st.warning(f"URL parameter `{key}` had {md_literal(repr(raw))}, not a number from "
+                   f"{low:g} to {high:g}; showing the default instead.")
+
+
+def url_number(container, label: str, low: float, high: float, default: float, *, key: str,
+               step: float | None = None, integer: bool = False, **kwargs):
+    """A number input bound to the URL parameter `key`. A value outside [low, high] is named
+    and replaced by the default. Integers use a float widget shown as "%d": Streamlit's integer
+    input raises on ?key=inf or 1e400 before any page code can intervene."""
+    url_number_notice(key, low, high)
+    value = container.number_input(
+        label, float(low), float(high), float(default), step=float(step or 1) if integer else step,
+        format="%.0f" if integer else "%g", key=key, bind="query-params", **kwargs)
+    return int(round(value)) if integer else value
+
+
+def url_multiselect(container, label: str, options: list, *, key: str, format_func=str, **kwargs) -> list:
+    """A multiselect whose URL parameter `key` holds the option values (codes) while the widget
+    shows `format_func` labels; a bound widget would put the labels in the URL. Read from the URL
+    when the widget first appears, written back on change."""
+    wkey = f"_w_{key}"
+    if wkey not in st.session_state:
+        st.session_state[wkey] = [v for v in st.query_params.get_all(key) if v in options]
+
+    def write():
+        st.query_params[key] = [str(v) for v in st.session_state[wkey]]
+
+    return container.multiselect(label, options, key=wkey, format_func=format_func,
+                                 on_change=write, **kwargs)
+
+
+def url_select(container, label: str, options: list, *, key: str, format_func=str,
+               everything: str = "All", **kwargs):
+    """A single-choice filter whose URL parameter `key` holds the option value (a code) while
+    the widget shows `format_func` labels; None (shown as `everything`) means no filter. A
+    selectbox, not a multiselect: its keyboard path has no "Clear all" button to land on."""
+    wkey = f"_w_{key}"
+    if wkey not in st.session_state:
+        raw = st.query_params.get(key)
+        st.session_state[wkey] = raw if raw in options else None
+
+    def write():
+        value = st.session_state[wkey]
+        if value is None:
+            st.query_params.pop(key, None)
+        else:
+            st.query_params[key] = str(value)
+
+    return container.selectbox(label, [None, *options], key=wkey, on_change=write,
+                               format_func=lambda v: everything if v is None else format_func(v),
+                               **kwargs)
+
+
+def open_page(stem: str, **params) -> None:
+    """Go to a registry page with these URL parameters and the collection (a drill-down)."""
+    from judgescope.web import navigation
+
+    spec = navigation.page(stem)
+    st.switch_page(spec.path, query_params={"collection": collection_name(), **params})
+
+
+def set_position(position, sig: str) -> None:
+    """Move a keyset list to `position` (its URL parameters) and rerun."""
+    for key in ("after", "at", "sig"):
+        st.query_params.pop(key, None)
+    st.query_params.update(position.to_params(sig))
+    st.rerun()
+
+
+def with_record_links(frame: pd.DataFrame, id_col: str = "judge_record_id") -> pd.DataFrame:
+    """The frame with an `open` column: each row's Review URL (shown with RECORD_LINK)."""
+    from judgescope.web import navigation
+
+    review = navigation.page("review")
+    links = [navigation.href(review, collection=collection_name(), record=i) for i in frame[id_col]]
+    return frame.assign(open=links)[["open", *frame.columns]]
+
+
+RECORD_LINK = {"Open": st.column_config.LinkColumn("Open", display_text="record", width="small")}
+
+
