@@ -87,6 +87,7 @@ def url_select(container, label: str, options: list, *, key: str, format_func=st
 
     return container.selectbox(label, [None, *options], key=wkey, on_change=write,
                                format_func=lambda v: everything if v is None else format_func(v),
+                               placeholder=everything,
                                **kwargs)
 
 
