@@ -4,20 +4,13 @@ from urllib.parse import parse_qs, urlparse
 
 from streamlit.testing.v1 import AppTest
 
-from judgescope.sources import sql_console
+from apptest import open_page
 
-APP = "../app.py"
+from judgescope.sources import sql_console
 
 
 def _open(page: str, collection: str = "xhotpotqa", **params) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params["collection"] = collection
-    at.run()
-    for key, value in params.items():
-        at.query_params[key] = value
-    at.switch_page(page).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return open_page(page, collection, **params)
 
 
 def test_themes_link_each_term_to_review_filtered_by_it():

@@ -6,18 +6,11 @@ import re
 import pytest
 from streamlit.testing.v1 import AppTest
 
-APP = "../app.py"
+from apptest import open_page
 
 
 def _open(page: str, collection: str = "transevalnia", **params) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params["collection"] = collection
-    at.run()
-    for key, value in params.items():
-        at.query_params[key] = value
-    at.switch_page(page).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return open_page(page, collection, **params)
 
 
 def _plain(text: str) -> str:
