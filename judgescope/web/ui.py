@@ -70,12 +70,14 @@ def title(text: str) -> None:
     """Every page's first line: the title (with the anchor "content"), once the collection is
     known to fill the page (judgescope.web.navigation); otherwise one sentence naming the
     collections that do, and the page stops before any query."""
-    import inspect
+    import sys
     from pathlib import Path
 
     from judgescope.web import navigation
 
-    spec = navigation.page(Path(inspect.stack()[1].filename).stem)
+    # The calling page's file names it; one frame up, read cheaply (inspect.stack() would read
+    # the source of every frame on every rerun).
+    spec = navigation.page(Path(sys._getframe(1).f_code.co_filename).stem)
     st.title(text, anchor="content")
     if not spec.fits(roles()):
         unavailable(spec)

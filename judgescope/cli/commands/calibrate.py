@@ -11,24 +11,29 @@ from judgescope.cli import EXIT_OK, EXIT_PROBLEMS, load_source, print_ledger, wr
 from judgescope.sources.manifest import SourceError
 
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
+def add_inputs(p: argparse.ArgumentParser) -> None:
+    """ITEMS, JUDGEMENTS and where to find them: the inputs load_frames reads (also compare-judges)."""
     p.add_argument("items", help="calibration_items: a manifest dataset name, a file or a "
                    "Hub-layout folder")
     p.add_argument("judgements", nargs="?", help="calibration_judgements (default: the "
                    "judgements dataset of ITEMS' collection, when ITEMS is a manifest name)")
+    p.add_argument("--splits", nargs="*", default=[], help="only items of these splits "
+                   f"('{calibration.NO_SPLIT}': items without one)")
+    p.add_argument("--config", help="config of ITEMS when it is a Hub-layout folder")
+    p.add_argument("--judgements-config", help="config of JUDGEMENTS when it is a folder")
+    p.add_argument("--split", help="split (storage partition) of a Hub-layout folder")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    add_inputs(p)
     p.add_argument("--json", metavar="FILE", help="write the full result as JSON")
     p.add_argument("--judge-gate", type=Fraction, default=calibration.JUDGE_GATE,
                    help="per-judge Scott's pi gate (default 0.6)")
     p.add_argument("--panel-gate", type=Fraction, default=calibration.PANEL_GATE,
                    help="panel Scott's pi gate (default 0.8)")
-    p.add_argument("--splits", nargs="*", default=[], help="only items of these splits "
-                   f"('{calibration.NO_SPLIT}': items without one)")
     p.add_argument("--exclude-three-way-ties", action="store_true",
                    help="leave items whose three humans all differ out of every judge and panel "
                         "figure (default: they count as 'not match')")
-    p.add_argument("--config", help="config of ITEMS when it is a Hub-layout folder")
-    p.add_argument("--judgements-config", help="config of JUDGEMENTS when it is a folder")
-    p.add_argument("--split", help="split (storage partition) of a Hub-layout folder")
 
 
 def _judgements_name(items_name: str) -> str:

@@ -10,21 +10,14 @@ from judgescope.calibration import panel as calibration
 from judgescope.significance import paired as sig
 from judgescope.significance import tables
 from judgescope.cli import print_ledger, write_json
-from judgescope.cli.commands.calibrate import load_frames
+from judgescope.cli.commands.calibrate import add_inputs, load_frames
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("items", help="calibration_items: a manifest dataset name, a file or a "
-                   "Hub-layout folder")
-    p.add_argument("judgements", nargs="?", help="calibration_judgements (default: the "
-                   "judgements dataset of ITEMS' collection, when ITEMS is a manifest name)")
+    add_inputs(p)
     p.add_argument("--json", metavar="FILE", help="write the pairs as JSON")
-    p.add_argument("--splits", nargs="*", default=[], help="only items of these splits")
     p.add_argument("--resamples", type=int, default=sig.DEFAULT_RESAMPLES)
     p.add_argument("--seed", type=int, default=sig.DEFAULT_SEED)
-    p.add_argument("--config", help="config of ITEMS when it is a Hub-layout folder")
-    p.add_argument("--judgements-config", help="config of JUDGEMENTS when it is a folder")
-    p.add_argument("--split", help="split (storage partition) of a Hub-layout folder")
 
 
 def compute(items, judgements, resamples=sig.DEFAULT_RESAMPLES, seed=sig.DEFAULT_SEED) -> dict:
