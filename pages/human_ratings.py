@@ -25,13 +25,13 @@ for column, n in stats["missing_values"].items():
 if stats.get("unpairable_items"):
     st.warning(f"{stats['unpairable_items']:,} items have one rating only and enter no α.")
 
-st.subheader("Krippendorff's α")
+st.header("Krippendorff's α")
 cols = st.columns(max(len(stats["alpha"]), 1))
 for col, (name, value) in zip(cols, stats["alpha"].items()):
     col.metric(f"α · {name}", fmt(value))
 if verdict:
     v = stats["verdicts"]
-    st.subheader("Verdict agreement (nominal)")
+    st.header("Verdict agreement (nominal)")
     c = st.columns(2)
     c[0].metric("Fleiss' κ", fmt(v["fleiss_kappa"]["value"]))
     c[0].caption(v["fleiss_kappa"].get("note") or f"95% CI {fmt_ci(v['fleiss_kappa']['ci'])}")
@@ -40,8 +40,8 @@ if verdict:
     st.caption("Pairwise Cohen's κ on the items both raters rated")
     ui.table(hr.pairwise_frame(v["pairwise"]))
 
-st.subheader("Per rater")
+st.header("Per rater")
 ui.table(hr.per_rater(frame, score, verdict))
-st.subheader("Coverage: items both raters rated")
+st.header("Coverage: items both raters rated")
 ui.table(hr.coverage(frame))
 ui.table(hr.ratings_per_item(frame))

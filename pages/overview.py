@@ -25,14 +25,14 @@ for problem in ui.catalog().manifest.problems:
 for notice in ui.catalog().notices(coll.name, detail=False):  # errors are shown per dataset below
     st.warning(ui.md_literal(notice, limit=1_000))
 
-st.subheader("Findings")
+st.header("Findings")
 found = findings_view.findings()
 if not found:
     st.info("No dataset of this collection could be summarised; see the datasets below.")
 for f in found:
     findings_view.finding(f)
 
-st.subheader("Datasets and provenance")
+st.header("Datasets and provenance")
 for loaded in ui.catalog().collection_datasets(coll.name):
     spec, rep = loaded.spec, loaded.report or {}
     tag = " · synthetic demo" if spec.synthetic else ""

@@ -23,7 +23,7 @@ st.caption("Rows: pairs without a human tie on which the model picked one transl
            "no seed).")
 st.plotly_chart(ranking_charts.first_choice_chart(chosen), width="stretch")
 
-st.subheader("Picks and accuracy by position of the better translation")
+st.header("Picks and accuracy by position of the better translation")
 st.caption("Accuracy when the human-preferred translation was shown first (Translation 1) versus "
            "second (Translation 2), over pairs without a human tie; model ties and unparsed "
            f"decisions count as wrong. Each cell: rate [{ranking.CI_METHOD} CI] (k/n).")

@@ -10,7 +10,7 @@ missing = ui.missing_columns("audit")
 if missing:
     st.caption("Not recorded by this audit (shown as “not recorded”): " + ", ".join(sorted(missing)))
 
-st.subheader("Score origin")
+st.header("Score origin")
 origins = ui.run("audit_origin_counts")
 ui.table(origins)
 gaps = int(origins["missing_explanation"].sum())
@@ -21,14 +21,14 @@ if gaps:
         ui.table(rows, placeholder="not recorded")
         ui.export_buttons(rows, "missing_explanations", {"limit": 5_000})
 
-st.subheader("Prompt, judge model and run group per unit")
+st.header("Prompt, judge model and run group per unit")
 st.caption("Requested = the model string sent to the endpoint; resolved = the checkpoint the "
            "provider reports. A null is shown as “not recorded”.")
 models = ui.run("audit_model_provenance")
 ui.table(models, column_config={"Judge prompt sha256": st.column_config.TextColumn(width="large")})
 ui.export_buttons(models, "prompt_model_provenance", {})
 
-st.subheader("Raw records excluded from the release")
+st.header("Raw records excluded from the release")
 raw = ui.dataset_for("raw_records")
 if raw is None:
     st.info("This collection has no raw judge records dataset, so exclusions from a release "
