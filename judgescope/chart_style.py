@@ -21,8 +21,8 @@ def readable(fig: go.Figure) -> go.Figure:
     ink = dict(color=INK)
     fig.update_layout(font=ink, title_font=ink, legend_font=ink, legend_title_font=ink,
                       hoverlabel_font=ink)
-    fig.update_xaxes(tickfont=ink, title_font=ink, linecolor=INK)
-    fig.update_yaxes(tickfont=ink, title_font=ink, linecolor=INK)
+    fig.update_xaxes(tickfont=ink, title_font=ink)
+    fig.update_yaxes(tickfont=ink, title_font=ink)
     fig.update_annotations(font=ink)
     for trace in fig.data:
         if "colorbar" in trace:
@@ -57,6 +57,7 @@ def cell_fill(value: float, colorscale, zmin: float, zmax: float) -> str:
     """The colour a heatmap draws for `value` on `colorscale` between zmin and zmax."""
     from plotly.colors import get_colorscale, sample_colorscale
 
-    scale = get_colorscale(colorscale) if isinstance(colorscale, str) else colorscale
+    scale = get_colorscale(colorscale) if isinstance(colorscale, str) else \
+        [[float(at), colour] for at, colour in colorscale]
     t = 0.0 if zmax == zmin else min(1.0, max(0.0, (value - zmin) / (zmax - zmin)))
     return sample_colorscale(scale, [t])[0]
