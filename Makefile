@@ -6,10 +6,11 @@ PORT ?= 8501
 
 .PHONY: run test test-fast demo bench soak clean
 
-$(VENV)/.installed: requirements.txt
+$(VENV)/.installed: requirements.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt
+	$(PY) -m pip install --quiet --no-deps -e .   # the `judgescope` command, from this checkout
 	touch $@
 
 $(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt
