@@ -17,8 +17,13 @@ $(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt
 	$(PY) -m pip install --quiet -r requirements-dev.txt
 	touch $@
 
+# make run DATA="a.jsonl b.parquet folder/": serve those files (a manifest inferred, see `judgescope open`)
 run: $(VENV)/.installed
+ifdef DATA
+	$(VENV)/bin/judgescope open $(DATA) --port $(PORT)
+else
 	$(PY) -m judgescope.web.serve --server.headless true --server.address 127.0.0.1 --server.port $(PORT)
+endif
 
 test: $(VENV)/.installed-dev
 	$(PY) -m pytest -q

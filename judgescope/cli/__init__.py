@@ -16,7 +16,7 @@ from pathlib import Path
 from judgescope.sources.catalog import Loaded, get_catalog, load_dataset
 from judgescope.sources.manifest import DatasetSpec, SourceError
 
-COMMANDS = ("validate", "report", "verify", "calibrate", "rank", "compare-judges",
+COMMANDS = ("open", "init", "validate", "report", "verify", "calibrate", "rank", "compare-judges",
             "compare-methods", "themes", "reviews", "agreement", "explain")
 EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE = 0, 1, 2
 
