@@ -63,6 +63,7 @@ _AUDIT_COLUMNS = (
     _c("requested_judge_model"), _c("resolved_judge_revision"),
     _c("judge_prompt_version"), _c("judge_prompt_sha256"), _c("run_group"),
     _c("raw_artifact_sha256"), _c("raw_line_number", INT),
+    _c("system", doc="The MT system or model whose output was judged; Distributions splits by it"),
 )
 
 # Long-format human ratings: an item is identified by every one of these columns it has.

@@ -75,3 +75,15 @@ def test_a_real_load_failure_is_named(real_like):
     at = open_page("pages/human_ratings.py", "a")
     text = " ".join(plain(i.value) for i in at.info)
     assert "1 dataset failed to load (named on Overview)" in text
+
+
+def test_distributions_splits_by_system_with_intervals(real_like):
+    at = open_page("pages/distributions.py", "a", facet="system")
+    table = next(d.value for d in at.dataframe if "System" in d.value.columns)
+    rows = [(40 + i, f"sys{i % 2}") for i in range(len(ROWS) * 3)]
+    for system in ("sys0", "sys1"):
+        scores = [s for s, name in rows if name == system]
+        row = table[table["System"] == system].iloc[0]
+        assert row["n"] == len(scores)
+        assert row["Mean"] == pytest.approx(sum(scores) / len(scores))
+        assert row["Ci low"] <= row["Mean"] <= row["Ci high"] and row["Ci low"] < row["Ci high"]
