@@ -112,10 +112,14 @@ def test_every_number_with_a_cli_twin_equals_the_cli_json(reports, tmp_path):
     assert compared >= 0.75 * total, (compared, total)
 
 
-def test_calibration_report_shows_the_gate_with_its_uncertainty(reports):
+def test_calibration_report_shows_the_gate_with_its_uncertainty(reports, tmp_path):
     text = reports["localgate"][0].read_text(encoding="utf-8")
     assert "FAIL · inconclusive" in text
-    assert "π = 1999/2499 = 0.79992 &lt; 0.8; the 95 % CI [0.672, 0.900] includes the gate" in text
+    cli.main(["calibrate", "localgate_items", "--json", str(tmp_path / "c.json")])
+    low, high = json.loads((tmp_path / "c.json").read_text())["panel"]["ci"]
+    assert low < 0.8 < high  # the CI straddles the gate
+    assert (f"π = 1999/2499 = 0.79992 &lt; 0.8; the 95 % CI [{low:.3f}, {high:.3f}] includes the gate"
+            in text)
     numbers = {n["id"]: n for n in manifest_of(reports["localgate"][0])["numbers"]}
     assert numbers["calibration.panel.verdict"]["value"] == "FAIL"
     # LocalGate seed 001: panel TP 44, TN 46, FP 2, FN 8.
