@@ -17,7 +17,8 @@ from judgescope.sources.catalog import Loaded, get_catalog, load_dataset
 from judgescope.sources.manifest import DatasetSpec, SourceError
 
 COMMANDS = ("open", "init", "validate", "report", "verify", "calibrate", "rank", "compare-judges",
-            "compare-methods", "themes", "reviews", "agreement", "explain")
+            "compare-methods", "themes", "reviews", "agreement", "explain", "report-html",
+            "check-report")
 EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE = 0, 1, 2
 
 
