@@ -73,6 +73,8 @@ class Collection:
     join_key: tuple[str, ...] = ("instance_id", "target_language", "unit", "paragraph_id")
     description: str = ""
     join_key_declared: bool = False  # else inferred: the key columns both sides have
+    # A deviation the release recorded, per gate ("panel" or a judge's name): shown beside the badge.
+    deviations: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -253,6 +255,11 @@ def _collection(entry: dict, datasets: dict, problems: list[str]) -> Collection 
     if "join_key" in entry:
         coll.join_key = tuple(map(str, _as_list(entry["join_key"])))
         coll.join_key_declared = True
+    deviations = entry.get("deviations", {})
+    if isinstance(deviations, dict):
+        coll.deviations = {str(k): str(v) for k, v in deviations.items()}
+    else:
+        problems.append(f"collection {coll.name}: deviations must be a table of gate = \"sentence\"; ignored")
     for missing in [d for d in coll.datasets if d not in datasets]:
         problems.append(f"collection {coll.name}: dataset {missing!r} is not defined")
     coll.datasets = [d for d in coll.datasets if d in datasets]

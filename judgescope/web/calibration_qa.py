@@ -42,3 +42,17 @@ def ceiling_section(rep: dict, judges: bool = True) -> None:
             _table(qa_tables.human_human_table(ceiling))
     st.caption(f"Scale: {ceiling['scale']}. Pairwise CIs: {ceiling['ci_method']}. Means: "
                "bootstrap over items, every rater of an item resampled together.")
+
+
+def budget_section(rep: dict) -> None:
+    """For each INCONCLUSIVE gate: how many more labelled items would decide it."""
+    undecided = [(label, r["label_budget"]) for _, label, r in cal.rater_reports(rep)
+                 if r.get("label_budget")]
+    if not undecided:
+        return
+    st.subheader("Label budget")
+    for label, b in undecided:
+        st.markdown(f"**{ui.md_literal(label)}** (INCONCLUSIVE): {b['sentence']}.")
+        st.caption("Chance the CI clears the gate, by items added: " + ", ".join(
+            f"{c['added']:,}: {c['chance']:.0%}" for c in b["chance"]))
+    st.caption(undecided[0][1]["method"])

@@ -70,7 +70,7 @@ def run(args) -> int:
     (items, judgements), inputs = load_frames(args)
     ledger = print_ledger(*inputs)
     rep = calibration.report(items, judgements, args.judge_gate, args.panel_gate,
-                             exclude_ties=args.exclude_three_way_ties, ceiling=True)
+                             exclude_ties=args.exclude_three_way_ties, qa=True)
     print(f"{rep['n_items']} items · Scott's pi vs the human 2-of-3 majority · {rep['ci_method']}")
     print(calibration.definitions_sentence(rep))
     print(calibration.summary_table(rep).to_string(index=False))
@@ -82,6 +82,8 @@ def run(args) -> int:
           f"three-way ties: {', '.join(rep['humans']['three_way_ties']) or 'none'}")
     for _, label, r in calibration.rater_reports(rep):
         print(f"Bias direction, {label}: {r['bias']['sentence']}")
+        if r["label_budget"]:
+            print(f"Label budget, {label} (INCONCLUSIVE): {r['label_budget']['sentence']}")
     print(rep["ceiling"]["sentence"])
     write_json(rep, args.json)
     rows = [r for _, _, r in calibration.rater_reports(rep)]
