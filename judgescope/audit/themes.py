@@ -37,7 +37,9 @@ RULE = ("Tokens: NFKC-normalised, case-folded runs of letters and combining mark
         "neither starting nor ending with one, counted by occurrence. Score: log-odds ratio with "
         "an informative Dirichlet prior (Monroe, Colaresi & Quinn 2008), prior α_w = α0 · the "
         "term's share of the language's pooled counts, α0 = the pooled total; z = δ / σ. Shown: "
-        f"terms with z > 0 and at least {MIN_LOW_COUNT} low-score occurrences, highest z first. "
+        f"terms with z > 0 and at least {MIN_LOW_COUNT} low-score occurrences, highest z first; a "
+        "term inside a longer one with the same counts (so the same z) is folded into the "
+        "longest, e.g. 'appears' and 'appears mid' into 'appears mid sentence'. "
         f"Read: up to {MAX_CHARS:,} characters of an explanation and {MAX_GROUP_CHARS:,} "
         "characters per language and side (low / rest), in the sample's order.")
 
@@ -129,7 +131,32 @@ def log_odds(low: Counter, rest: Counter, alpha0: float | None = None,
 
 def top_terms(scored: pd.DataFrame, k=TOP_K, min_low=MIN_LOW_COUNT) -> pd.DataFrame:
     keep = scored[(scored["z"] > 0) & (scored["low_count"] >= min_low)]
-    return keep.sort_values(["z", "term"], ascending=[False, True]).head(k).reset_index(drop=True)
+    keep = keep.sort_values(["z", "term"], ascending=[False, True])
+    return fold_nested(keep).head(k).reset_index(drop=True)
+
+
+def _inside(short: list[str], long: list[str]) -> bool:
+    n = len(short)
+    return n < len(long) and any(long[i:i + n] == short for i in range(len(long) - n + 1))
+
+
+def fold_nested(frame: pd.DataFrame) -> pd.DataFrame:
+    """One theme per phrase family: a term whose words run inside a longer term with the same
+    low and rest counts (so the same z: every occurrence of it is one of the longer's, e.g.
+    "appears", "appears mid", "appears mid sentence") is folded into the longest such term and
+    listed in its `folded` column; the order of the rest is kept."""
+    terms_ = list(frame["term"])
+    counts = dict(zip(terms_, zip(frame["low_count"], frame["rest_count"])))
+    words = {t: t.split() for t in terms_}
+    into: dict[str, str] = {}
+    for t in terms_:
+        hosts = [u for u in terms_ if counts[u] == counts[t] and _inside(words[t], words[u])]
+        if hosts:
+            into[t] = min(hosts, key=lambda u: (-len(words[u]), u))
+    folded = {u: [t for t in terms_ if into.get(t) == u] for u in terms_ if u not in into}
+    out = frame[~frame["term"].isin(into)].copy()
+    out["folded"] = [", ".join(folded[t]) for t in out["term"]]
+    return out
 
 
 def themes_by_language(rows: pd.DataFrame, k=TOP_K, min_low=MIN_LOW_COUNT) -> dict[str, pd.DataFrame]:
@@ -146,7 +173,9 @@ def to_json(threshold: float, by_language: dict[str, pd.DataFrame]) -> dict:
     """The `themes --json` shape of issue #19."""
     return {"threshold": threshold, "method": RULE, "by_language": {
         lang: [{"term": r.term, "z": float(r.z), "low_count": int(r.low_count),
-                "rest_count": int(r.rest_count)} for r in frame.itertuples(index=False)]
+                "rest_count": int(r.rest_count),
+                "folded": [t for t in str(getattr(r, "folded", "") or "").split(", ") if t]}
+               for r in frame.itertuples(index=False)]
         for lang, frame in by_language.items()}}
 
 
