@@ -17,7 +17,7 @@ counts = ui.run("audit_exact_copy_counts")
 if counts["hashed"].sum() == 0:
     st.warning("This audit records no source_text_sha256 / candidate_text_sha256, so exact "
                "copies cannot be found.")
-    st.stop()
+    ui.stop()
 st.caption(f"Found by hash alone (candidate_text_sha256 = source_text_sha256) among "
            f"{int(counts['hashed'].sum()):,} hashed rows of {int(counts['n'].sum()):,}.")
 matrix = audit_rows.exact_copy_matrix(counts)

@@ -19,7 +19,7 @@ if summary.empty:
                 "not used at all.")
     else:
         st.success("Every row of every dataset in this collection is usable.")
-    st.stop()
+    ui.stop()
 
 datasets = sorted(summary["dataset"].unique())
 reasons = sorted(summary["reason"].unique())

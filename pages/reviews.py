@@ -12,14 +12,14 @@ from judgescope.schema import language_name
 ui.title("Reviews")
 if reviews_view.mode() == "off":
     st.info("Reviewing is switched off on this deployment (JUDGESCOPE_REVIEWS=off).")
-    st.stop()
+    ui.stop()
 reviews_view.sharing()
 latest = reviews_view.reviewed_ids()
 if latest.empty:
     st.info("No reviewer has recorded a verdict on this audit yet: open a row on Review to give one.")
     st.page_link("pages/review.py", label="Review", icon=":material/rate_review:",
                  query_params={"collection": ui.collection_name()})
-    st.stop()
+    ui.stop()
 out, agree = reviews_stats.summary(latest), reviews_stats.agreement(latest)
 share, ci = out["judge_right_share"], out["ci"]
 m = st.columns(4)

@@ -8,7 +8,7 @@ from judgescope.web import ui
 ui.title("SQL console")
 if not console.enabled():
     st.info(f"The SQL console is switched off on this deployment ({console.ENV}=off).")
-    st.stop()
+    ui.stop()
 
 
 @st.cache_data(max_entries=32, show_spinner="Running the query…", ttl=600)
@@ -32,10 +32,10 @@ if sql.strip():
         rows, truncated = _run(str(ui.catalog().manifest.path), ui.collection_name(), sql)
     except console.Refused as err:
         st.error(ui.md_literal(str(err), limit=400))
-        st.stop()
+        ui.stop()
     except console.DBError as err:
         st.error(ui.md_literal(f"DuckDB: {str(err).splitlines()[0]}", limit=400))
-        st.stop()
+        ui.stop()
     if truncated:
         st.warning(f"Only the first {console.ROW_CAP:,} rows are shown and exported.")
     st.caption(f"{len(rows):,} rows.")

@@ -11,6 +11,8 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
+from judgescope.sources import trace
+
 QUERIES_DIR = Path(__file__).resolve().parent.parent.parent / "queries"
 QUERY_NAME_RE = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 DBError = duckdb.Error
@@ -185,6 +187,7 @@ class Store:
 
     def run(self, name: str, **params) -> pd.DataFrame:
         """Run queries/<name>.sql with its $parameters bound; DuckDB rejects missing or extra ones."""
+        trace.note(name)
         cur = self.con.cursor()
         try:
             return cur.execute(query_text(name), params).df()

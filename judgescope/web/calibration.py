@@ -56,7 +56,7 @@ def load(splits: list[str], judge_gate=cal.JUDGE_GATE, panel_gate=cal.PANEL_GATE
     judgements = ui.run("calib_item_judgements", **cal.split_params(splits))
     if items.empty or judgements.empty:
         st.info("No calibration item with judge verdicts matches these filters.")
-        st.stop()
+        ui.stop()
     frame, rep = _report(items, judgements, Fraction(str(judge_gate)), Fraction(str(panel_gate)))
     return frame.copy(), rep
 

@@ -1,0 +1,49 @@
+"""Page tests enter through the frame (app.py): the sidebar picker runs and every page that shows
+a number explains it under "How is this computed?", listing only the page's own queries."""
+
+import pytest
+
+from pathlib import Path
+
+from judgescope.sources.catalog import get_catalog
+from judgescope.web import navigation, ui
+
+from apptest import open_page
+from pages_index import page_cases
+
+# Pages that show no number from a named query: the Hub opener; and Reviews before anyone has
+# reviewed (it says so, and its numbers come from the reviews log, not from a view).
+EXPLAIN_NOTHING = {"pages/hub_open.py": None, "pages/reviews.py": "No reviewer has recorded"}
+
+
+def _disclosure(at):
+    return [e for e in at.expander if e.label.startswith("How is this computed?")]
+
+
+@pytest.mark.parametrize("page,collection", page_cases())
+def test_every_page_runs_in_the_frame_and_explains_its_numbers(page, collection):
+    at = open_page(page, collection)
+    assert at.selectbox(key=ui.PICKER_KEY).value == collection  # the frame's sidebar ran
+    shown = _disclosure(at)
+    spec = navigation.page(Path(page).stem)
+    if not spec.fits(get_catalog().roles(collection)):
+        assert not shown  # the page says it cannot be filled and shows no number
+        return
+    if page in EXPLAIN_NOTHING:
+        assert not shown
+        said = EXPLAIN_NOTHING[page]
+        assert said is None or any(said in i.value for i in at.info)
+        return
+    assert len(shown) == 1, f"{page} × {collection}: no 'How is this computed?'"
+    chains = "\n".join(c.value for c in shown[0].code)
+    assert ".sql" in chains, chains[:500]
+    if page != "pages/sql_console.py":  # its schema list reads DuckDB's catalog, no pinned file
+        assert "sha256" in chains, chains[:500]  # the chain reaches a pinned source
+
+
+def test_sidebar_queries_do_not_mix_into_a_page_that_runs_none():
+    """Languages reads the audit only; the sidebar's hash badge (verify_summary) is not its query."""
+    at = open_page("pages/languages.py", "xhotpotqa")
+    (shown,) = _disclosure(at)
+    codes = "\n".join(c.value for c in shown.code)
+    assert "verify_summary" not in codes and "audit_score_counts" in codes
