@@ -4,6 +4,7 @@ import streamlit as st
 
 from judgescope.audit import rows as audit_rows
 from judgescope.web import reviews as reviews_view
+from judgescope.web import findings as findings_view
 from judgescope.web import ui
 from judgescope.web import urls
 from judgescope.schema import language_name, sort_units
@@ -22,6 +23,7 @@ st.caption(f"Found by hash alone (candidate_text_sha256 = source_text_sha256) am
            f"{int(counts['hashed'].sum()):,} hashed rows of {int(counts['n'].sum()):,}.")
 matrix = audit_rows.exact_copy_matrix(counts)
 ui.table(matrix)
+findings_view.how("exact_copies")
 
 langs, units = sorted(counts.target_language.unique()), sort_units(counts.unit.unique())
 for key, accepted in (("lang", langs), ("unit", units)):

@@ -5,6 +5,7 @@ import pytest
 
 from pathlib import Path
 
+from judgescope import numbers
 from judgescope.sources.catalog import get_catalog
 from judgescope.web import navigation, ui
 
@@ -47,3 +48,33 @@ def test_sidebar_queries_do_not_mix_into_a_page_that_runs_none():
     (shown,) = _disclosure(at)
     codes = "\n".join(c.value for c in shown.code)
     assert "verify_summary" not in codes and "audit_score_counts" in codes
+
+
+def _popovers(node):
+    if getattr(node, "type", None) == "popover":
+        yield node
+    for child in getattr(node, "children", {}).values():
+        yield from _popovers(child)
+
+
+def _texts(node):
+    value = getattr(node, "value", None)
+    if isinstance(value, str):
+        yield value
+    for child in getattr(node, "children", {}).values():
+        yield from _texts(child)
+
+
+NUMBER_COLLECTION = {"pages/calibration.py": "localgate", "pages/calibration_humans.py": "localgate",
+                     "pages/ranking.py": "transevalnia"}
+
+
+@pytest.mark.parametrize("name", numbers.names())
+def test_a_headline_number_has_a_how_naming_its_function_query_and_source(name):
+    n = numbers.number(name)
+    at = open_page(n.page, NUMBER_COLLECTION.get(n.page, "xhotpotqa"))
+    [how] = [p for p in _popovers(at._tree) if n.title in "\n".join(_texts(p))]
+    text = "\n".join(_texts(how))
+    assert all(f"`{f}`" in text for f in n.functions)
+    assert all(f"queries/{q}.sql" in text for q in n.queries)
+    assert "sha256" in text and "cached file" in text
