@@ -3,6 +3,7 @@
 import streamlit as st
 
 from judgescope.web import calibration as view
+from judgescope.web import calibration_qa as qa_view
 from judgescope.calibration import panel as cal
 from judgescope import findings
 from judgescope.web import significance as significance_view
@@ -42,6 +43,8 @@ for name, r in rep["judges"].items():
 st.subheader("Per judge and panel")
 view.table(cal.summary_table(rep))
 view.ci_caption(rep)
+qa_view.bias_section(rep)
+qa_view.ceiling_section(rep)
 
 st.subheader("Confusion matrices")
 st.caption("Rows: human majority. Columns: the judge (or panel). Click a count to list its items.")

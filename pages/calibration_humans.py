@@ -3,7 +3,9 @@
 import streamlit as st
 
 from judgescope.web import calibration as view
+from judgescope.web import calibration_qa as qa_view
 from judgescope.calibration import panel as cal
+from judgescope.calibration import qa_tables
 from judgescope.web import findings as findings_view
 from judgescope.web import ui
 
@@ -28,6 +30,8 @@ view.ci_caption(rep, gates=False)
 
 st.subheader("Pairwise Cohen's κ")
 view.table(cal.pairwise_table(rep))
+st.caption(qa_tables.MULTI_CATEGORY_NOTE)
+qa_view.ceiling_section(rep, judges=False)
 
 st.subheader("Binary majority")
 ui.table(cal.vote_counts(frame))

@@ -11,7 +11,7 @@ from judgescope.schema import language_name
 
 ui.title("Reviews")
 if reviews_view.mode() == "off":
-    st.info("Reviewing is switched off on this deployment (JUDGESCOPE_REVIEWS=off).")
+    st.info(reviews_view.off_sentence())
     ui.stop()
 reviews_view.sharing()
 latest = reviews_view.reviewed_ids()

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
+# ../shared beside the checkout; JUDGESCOPE_SHARED names it when the checkout lives elsewhere.
+SHARED = Path(os.environ.get("JUDGESCOPE_SHARED") or ROOT.parent / "shared")
 REALDATA = SHARED / "realdata"
 
 # Before judgescope is imported anywhere: a private cache, no Hub traffic, the demo manifest.

@@ -63,7 +63,7 @@ def test_cli_explains_a_headline_number_to_its_function(capsys):
     assert out["queries"][0]["views"][0]["source"][0]["files"][0]["sha256"]
     assert cli.main(["explain"]) == 0
     listing = capsys.readouterr().out
-    assert "judge_pi" in listing and "audit_score_counts" in listing
+    assert "`judge_pi`" in listing and "audit_score_counts" in listing
 
 
 def test_every_number_names_functions_queries_and_a_page_that_exist():

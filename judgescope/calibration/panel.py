@@ -13,6 +13,8 @@ import numpy as np
 import pandas as pd
 
 from judgescope.calibration import agreement as cs
+from judgescope.calibration import bias as bias_stats
+from judgescope.calibration import exact
 from judgescope import stats
 # The rules live in calibration/rules.py; pages and the CLI reach them through this module too.
 from judgescope.calibration.rules import (  # noqa: F401
@@ -111,8 +113,10 @@ def rater_stats(frame: pd.DataFrame, rater: str, gate, resamples=cs.RESAMPLES,
     conf = stats.confusion_binary(truth, pred)
     pi = stats.scotts_pi_fraction(pred, truth) if len(rated) else None
     table = [conf["tn"], conf["fp"], conf["fn"], conf["tp"]]
-    low, high = cs.multinomial_ci(
-        table, lambda d: cs.kappa_pi_of_tables(d.reshape(-1, 2, 2))[1], resamples, seed)
+    # Exact bootstrap where the resampled tables are few enough, else Monte Carlo with B raised
+    # until each endpoint's MC error is < 0.002 (calibration/exact.py); `resamples` is unused.
+    ci = exact.table_ci(table, exact.pi_of, seed=seed)
+    low, high = ci["low"], ci["high"]
     gate_result = stats.gate_verdict(pi, gate, low, high)
     return {"n": len(rated), **conf, "agreement": stats.observed_agreement(truth, pred),
             "scotts_pi": None if pi is None else float(pi),
@@ -120,7 +124,8 @@ def rater_stats(frame: pd.DataFrame, rater: str, gate, resamples=cs.RESAMPLES,
             "scotts_pi_shown": "n/a" if pi is None else
             stats.format_fraction_decimal(pi, 5, gate=gate),
             "cohen_kappa": stats.cohen_kappa(truth, pred) if len(rated) else None,
-            "ci": [low, high], "gate": float(gate), **gate_result}
+            "ci": [low, high], "ci_method": ci["method"], "gate": float(gate), **gate_result,
+            "bias": bias_stats.bias_direction(truth, pred)}
 
 
 def three_way_matrix(frame: pd.DataFrame, rater: str) -> tuple[pd.DataFrame, int]:
@@ -183,10 +188,11 @@ def recorded_mismatches(items: pd.DataFrame, frame: pd.DataFrame) -> list[str]:
 
 def report(items: pd.DataFrame, judgements: pd.DataFrame, judge_gate=JUDGE_GATE,
            panel_gate=PANEL_GATE, resamples=cs.RESAMPLES, seed=stats.DEFAULT_SEED,
-           exclude_ties: bool = False) -> dict:
+           exclude_ties: bool = False, ceiling: bool = False) -> dict:
     """Everything the page and `calibrate --json` show: judges keyed by judge_model, the panel
     under 'panel' (with its rule and n), and the definitions that shape them. exclude_ties
-    drops three-way human ties from every judge and panel figure (human agreement keeps them)."""
+    drops three-way human ties from every judge and panel figure (human agreement keeps them).
+    ceiling adds the like-for-like human ceiling (each rater against each single human)."""
     frame = build_frame(items, judgements)
     scored = frame[~frame["three_way_tie"]] if exclude_ties else frame
     rows = {r: rater_stats(scored, r, panel_gate if r == PANEL else judge_gate, resamples, seed)
@@ -210,7 +216,21 @@ def report(items: pd.DataFrame, judgements: pd.DataFrame, judge_gate=JUDGE_GATE,
         "disagreements": summary["keys"],
         "disagreement_summary": summary,
         "ci_method": cs.ci_method(resamples, seed),
+        "pi_ci_method": "; ".join(dict.fromkeys(r["ci_method"] for r in rows.values())),
+        "ceiling": human_ceiling(scored, seed) if ceiling else None,
     }
+
+
+def human_ceiling(frame: pd.DataFrame, seed=stats.DEFAULT_SEED) -> dict:
+    """Each judge and the panel against each single human, and human against human, all binary
+    (calibration/bias.py), keyed by display name (judge_model, 'panel', 'human 1'…)."""
+    humans = {f"human {i}": binary(frame[c]).astype(float)
+              for i, c in enumerate(HUMAN_COLS, start=1)}
+    raters_ = {rater_name(r) if r == PANEL else r.removeprefix(JUDGE_PREFIX):
+               frame[column(r, "binary")].to_numpy(float) for r in raters(frame)}
+    out = bias_stats.human_ceiling(raters_, humans, seed=seed)
+    out["sentence"] = bias_stats.ceiling_sentence(out)
+    return out
 
 
 def rater_reports(rep: dict) -> list[tuple[str, str, dict]]:

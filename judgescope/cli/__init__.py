@@ -1,4 +1,4 @@
-"""`python -m judgescope COMMAND`: the headless twin of the pages, sharing their code.
+"""`judgescope COMMAND` (or `python -m judgescope COMMAND`): the headless twin of the pages, sharing their code.
 
 Each command lives in judgescope/cli/commands/<name>.py with `add_arguments(parser)` and
 `run(args) -> int`. Exit codes: 0 all good, 1 problems found in the data, 2 unusable input.
@@ -16,13 +16,13 @@ from pathlib import Path
 from judgescope.sources.catalog import Loaded, get_catalog, load_dataset
 from judgescope.sources.manifest import DatasetSpec, SourceError
 
-COMMANDS = ("validate", "report", "verify", "calibrate", "rank", "compare-judges",
+COMMANDS = ("open", "init", "validate", "report", "verify", "calibrate", "rank", "compare-judges",
             "compare-methods", "themes", "reviews", "agreement", "explain")
 EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE = 0, 1, 2
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m judgescope", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="judgescope", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     modules = {}
     for name in COMMANDS:
@@ -105,22 +105,38 @@ def load_source(source: str, kind: str | None, config: str | None = None,
     return loaded
 
 
+def declared_excluded(loaded: Loaded) -> int:
+    """Rows excluded by the manifest's own [[dataset.exclude]] rules: expected, not a problem."""
+    reasons = loaded.report["reasons"]
+    return sum(reasons.get(r, 0) for r in {x.reason for x in loaded.spec.exclude})
+
+
+def unexpected_excluded(loaded: Loaded) -> int:
+    """Rows excluded for a reason the manifest did not declare (bad values, duplicates, …)."""
+    return loaded.report["rows_excluded"] - declared_excluded(loaded)
+
+
 def ledger_line(loaded: Loaded) -> str:
-    """'<name>: loaded N = used U + excluded E' for one validated input."""
+    """'<name>: loaded N = used U + excluded E' for one validated input (and how many of the
+    excluded the manifest declares)."""
     r = loaded.report
+    declared = declared_excluded(loaded)
+    note = (f" ({declared:,} as the manifest declares)" if declared == r["rows_excluded"] else
+            f" ({declared:,} as the manifest declares, {r['rows_excluded'] - declared:,} not)"
+            ) if declared else ""
     return (f"{loaded.spec.name}: loaded {r['rows_loaded']:,} = used {r['rows_used']:,} + "
-            f"excluded {r['rows_excluded']:,}")
+            f"excluded {r['rows_excluded']:,}{note}")
 
 
 def print_ledger(*inputs: Loaded, file=None) -> int:
-    """Print loaded = used + excluded for each input; EXIT_PROBLEMS when any row was excluded
-    (no row is dropped silently), else EXIT_OK."""
+    """Print loaded = used + excluded for each input; EXIT_PROBLEMS when a row was excluded for
+    a reason the manifest does not declare (no row is dropped silently), else EXIT_OK."""
     out = file or sys.stdout
     for loaded in inputs:
         print(ledger_line(loaded), file=out)
-    excluded = [x.spec.name for x in inputs if x.report["rows_excluded"]]
+    excluded = [x.spec.name for x in inputs if unexpected_excluded(x)]
     if excluded:
-        print(f"rows were excluded from {', '.join(excluded)}: `python -m judgescope validate "
+        print(f"rows were excluded from {', '.join(excluded)}: `judgescope validate "
               f"{' '.join(excluded)}` lists them", file=out)
         return EXIT_PROBLEMS
     return EXIT_OK

@@ -52,9 +52,8 @@ def resolve_commit(repo_id: str, revision: str) -> str:
 
     try:
         sha = HfApi().dataset_info(repo_id, revision=revision, timeout=hub.CONNECT_TIMEOUT).sha
-    except Exception as err:  # noqa: BLE001 — the Hub client raises many types; each is named
-        raise SourceError(f"{repo_id}: revision {revision!r} cannot be resolved: "
-                          f"{type(err).__name__}: {str(err).splitlines()[0][:200]}") from err
+    except Exception as err:  # noqa: BLE001 — the Hub client raises many types; hub.failure sorts them
+        raise hub.failure(err, f"{repo_id}: revision {revision!r} cannot be resolved") from err
     return sha
 
 
@@ -68,8 +67,11 @@ def repo_files(repo_id: str, commit: str) -> list[int]:
                           "HF_HUB_OFFLINE is set")
     from huggingface_hub import HfApi
 
-    info = HfApi().dataset_info(repo_id, revision=commit, files_metadata=True,
-                                timeout=hub.CONNECT_TIMEOUT)
+    try:
+        info = HfApi().dataset_info(repo_id, revision=commit, files_metadata=True,
+                                    timeout=hub.CONNECT_TIMEOUT)
+    except Exception as err:  # noqa: BLE001 — as in resolve_commit
+        raise hub.failure(err, f"{repo_id}@{commit[:7]}") from err
     return [s.size or 0 for s in info.siblings or []]
 
 

@@ -99,9 +99,10 @@ def load_manifest(path: Path | str | None = None) -> Manifest:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
         raise SourceError(f"manifest {path.name} is not valid TOML: {err}") from err
     problems: list[str] = []
+    base = _root(doc, path.parent, problems)
     datasets: dict[str, DatasetSpec] = {}
     for i, entry in enumerate(_tables(doc, "dataset", problems)):
-        spec = _dataset_spec(entry, path.parent, i)
+        spec = _dataset_spec(entry, base, i)
         if spec.name in datasets:
             problems.append(f"dataset {spec.name}: defined twice in the manifest; both refused")
             datasets[spec.name].problem = f"dataset {spec.name}: defined twice in the manifest"
@@ -117,6 +118,23 @@ def load_manifest(path: Path | str | None = None) -> Manifest:
     if not collections:
         problems.append("the manifest defines no [[collection]]: nothing to show")
     return Manifest(path, datasets, collections, _checksums(doc, path.parent, problems), problems)
+
+
+def _root(doc: dict, folder: Path, problems: list[str]) -> Path:
+    """The folder dataset paths resolve against (and may not leave): top-level `root` (absolute,
+    or relative to the manifest), else the manifest's own folder. `judgescope open --save` writes
+    it when the files it was given live elsewhere."""
+    root = doc.get("root")
+    if root is None:
+        return folder
+    if not isinstance(root, str) or not root.strip():
+        problems.append(f"`root` must be a folder path, not {root!r}; the manifest's folder is used")
+        return folder
+    target = (folder / root).resolve()
+    if not target.is_dir():
+        problems.append(f"`root` {root!r} is not a folder; the manifest's folder is used")
+        return folder
+    return target
 
 
 def _tables(doc: dict, key: str, problems: list[str]) -> list[dict]:

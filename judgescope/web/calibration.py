@@ -47,7 +47,7 @@ def gate_inputs(c1, c2) -> tuple[float, float]:
 @st.cache_data(max_entries=32, show_spinner="Computing agreement…")
 def _report(items: pd.DataFrame, judgements: pd.DataFrame, judge_gate, panel_gate):
     return cal.build_frame(items, judgements), cal.report(items, judgements, judge_gate,
-                                                          panel_gate)
+                                                          panel_gate, ceiling=True)
 
 
 def load(splits: list[str], judge_gate=cal.JUDGE_GATE, panel_gate=cal.PANEL_GATE):
@@ -124,8 +124,11 @@ def export_stem(judge: str, cell: str) -> str:
 
 
 def ci_caption(rep: dict, gates: bool = True) -> None:
-    st.caption(f"CI: {rep['ci_method']}." + (" Gates compare the exact fraction; a decimal is "
-               "shown with enough digits never to round across its gate." if gates else ""))
+    if gates:
+        st.caption(f"π CI: {rep['pi_ci_method']}. Gates compare the exact fraction; a decimal is "
+                   "shown with enough digits never to round across its gate.")
+    else:
+        st.caption(f"CI: {rep['ci_method']}.")
 
 
 def table(frame: pd.DataFrame, **kwargs):

@@ -79,7 +79,7 @@ def how_computed() -> None:
                      "their views, cached files and pinned sources", icon=":material/account_tree:"):
         st.caption("Every number on this page comes from these named queries (queries/*.sql), "
                    "over these views, read from these cached files, built from these pinned "
-                   "files. `python -m judgescope explain QUERY --collection "
+                   "files. `judgescope explain QUERY --collection "
                    f"{ui.md_literal(ui.collection_name())}` prints the same.")
         for query in used:
             st.code(_chain(str(ui.catalog().manifest.path), ui.collection_name(), query), language=None,

@@ -70,7 +70,7 @@ def run(args) -> int:
     (items, judgements), inputs = load_frames(args)
     ledger = print_ledger(*inputs)
     rep = calibration.report(items, judgements, args.judge_gate, args.panel_gate,
-                             exclude_ties=args.exclude_three_way_ties)
+                             exclude_ties=args.exclude_three_way_ties, ceiling=True)
     print(f"{rep['n_items']} items · Scott's pi vs the human 2-of-3 majority · {rep['ci_method']}")
     print(calibration.definitions_sentence(rep))
     print(calibration.summary_table(rep).to_string(index=False))
@@ -80,6 +80,9 @@ def run(args) -> int:
     print(f"Humans: Fleiss' kappa {calibration.fmt(rep['humans']['fleiss_kappa'])}, "
           f"Krippendorff's alpha {calibration.fmt(rep['humans']['krippendorff_alpha'])}, "
           f"three-way ties: {', '.join(rep['humans']['three_way_ties']) or 'none'}")
+    for _, label, r in calibration.rater_reports(rep):
+        print(f"Bias direction, {label}: {r['bias']['sentence']}")
+    print(rep["ceiling"]["sentence"])
     write_json(rep, args.json)
     rows = [r for _, _, r in calibration.rater_reports(rep)]
     gates = EXIT_OK if all(r["verdict"] == "PASS" for r in rows) else EXIT_PROBLEMS

@@ -22,10 +22,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _listing() -> str:
-    lines = ["Headline numbers (judgescope explain NUMBER):"]
-    lines += [f"  {n.name:<18} {n.title}" for n in numbers.NUMBERS]
-    lines += ["Queries (judgescope explain QUERY):", "  " + " ".join(explain.queries_known())]
+    lines = [f"{name:38} {_first_sentence(explain.query_header(name))}"
+             for name in explain.queries_known()]
+    lines.append("`judgescope explain QUERY` shows how one is computed: its views, cached files and sources")
+    lines.append("`judgescope explain NUMBER` shows a headline number's functions too; the numbers:")
+    lines += [f"`{n.name}` {n.title}" for n in numbers.NUMBERS]
     return "\n".join(lines)
+
+
+def _first_sentence(text: str, limit: int = 100) -> str:
+    head = text.split(". ")[0] if text else ""
+    return head if len(head) <= limit else head[:limit - 1] + "…"
 
 
 def run(args) -> int:
