@@ -78,3 +78,13 @@ def test_a_headline_number_has_a_how_naming_its_function_query_and_source(name):
     assert all(f"`{f}`" in text for f in n.functions)
     assert all(f"queries/{q}.sql" in text for q in n.queries)
     assert "sha256" in text and "cached file" in text
+
+
+def test_pages_end_early_through_ui_stop():
+    """st.stop() swallows everything after it, so a page that used it would lose its disclosure."""
+    root = Path(__file__).resolve().parent.parent
+    files = list((root / "pages").glob("*.py")) + list((root / "judgescope" / "web").glob("*.py"))
+    offenders = [f"{f.relative_to(root)}:{i}" for f in files if f.name != "ui.py"
+                 for i, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1)
+                 if "st.stop()" in line]
+    assert not offenders, offenders
