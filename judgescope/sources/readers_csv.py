@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from judgescope.sources.readers import _entry, _lines, _store, check_names
+from judgescope.sources import readers_base as base
+from judgescope.sources.readers_base import check_names
 from judgescope.sources.manifest import SourceError
 
 CHUNK_ROWS = 50_000
@@ -16,7 +17,7 @@ CHUNK_ROWS = 50_000
 
 def _csv_records(path: Path, rel: str, broken: list):
     """(line, fields) of each CSV record after the header; bad rows go to `broken`."""
-    lines = ((n, raw.decode("utf-8", "surrogateescape") + "\n") for n, raw in _lines(path))
+    lines = ((n, raw.decode("utf-8", "surrogateescape") + "\n") for n, raw in base.lines(path))
     current = [0]
 
     def numbered():
@@ -31,7 +32,7 @@ def _csv_records(path: Path, rel: str, broken: list):
         except StopIteration:
             return
         except csv.Error as err:
-            broken.append(_entry(rel, start, f"malformed CSV row: {err}".replace(
+            broken.append(base.entry(rel, start, f"malformed CSV row: {err}".replace(
                 " - do you need to open the file in universal-newline mode?", ""), None))
             continue
         if fields:  # a blank line is no row
@@ -68,15 +69,15 @@ def read_csv(con, path: Path, rel: str, i: int, broken: list, text_columns) -> s
     for n, fields in records:
         problem = _csv_row_problem(fields, len(header))
         if problem:
-            broken.append(_entry(rel, n, problem, ",".join(fields).encode(
+            broken.append(base.entry(rel, n, problem, ",".join(fields).encode(
                 "utf-8", "surrogateescape").decode("utf-8", "backslashreplace")))
             continue
         chunk.append([n, *fields])
         if len(chunk) >= CHUNK_ROWS:
-            _store(con, table, _csv_frame(chunk, header, rel), create=not created)
+            base.store(con, table, _csv_frame(chunk, header, rel), create=not created)
             created, chunk = True, []
     if chunk or not created:
-        _store(con, table, _csv_frame(chunk, header, rel), create=not created)
+        base.store(con, table, _csv_frame(chunk, header, rel), create=not created)
     return table
 
 
