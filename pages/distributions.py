@@ -5,6 +5,7 @@ import streamlit as st
 from judgescope.audit import summary as audit
 from judgescope.audit import charts
 from judgescope.web import findings as findings_view
+from judgescope.web import navigation
 from judgescope.web import ui
 from judgescope.web import urls
 from judgescope.schema import label, sort_units
@@ -82,4 +83,4 @@ missing = sorted(set(audit.FACETS) - set(facets))
 if missing:
     st.caption("Facets this audit does not record, so they are not offered: "
                + ", ".join(audit.FACETS[m] for m in missing) + ".")
-st.page_link("pages/languages.py", label="Where are the tails? Languages × units", icon=":material/translate:")
+st.page_link(navigation.page("languages").path, label="Where are the tails? Languages × units", icon=":material/translate:")

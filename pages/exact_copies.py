@@ -5,6 +5,7 @@ import streamlit as st
 from judgescope.audit import rows as audit_rows
 from judgescope.web import reviews as reviews_view
 from judgescope.web import findings as findings_view
+from judgescope.web import navigation
 from judgescope.web import ui
 from judgescope.web import urls
 from judgescope.schema import language_name, sort_units
@@ -53,5 +54,5 @@ ui.table(urls.with_record_links(shown.assign(target_language=shown.target_langua
 reviews_view.pick_and_review(rows)
 ui.export_buttons(rows, "exact_copies", {"languages": lang, "units": unit, "limit": limit})
 if lang or unit:
-    st.page_link("pages/review.py", label="Review these languages and units", icon=":material/rate_review:",
+    st.page_link(navigation.page("review").path, label="Review these languages and units", icon=":material/rate_review:",
                  query_params={"collection": ui.collection_name(), "lang": lang, "unit": unit})
