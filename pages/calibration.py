@@ -43,6 +43,7 @@ for name, r in rep["judges"].items():
 st.subheader("Per judge and panel")
 view.table(cal.summary_table(rep))
 view.ci_caption(rep)
+qa_view.budget_section(rep)
 qa_view.bias_section(rep)
 qa_view.ceiling_section(rep)
 

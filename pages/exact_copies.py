@@ -52,7 +52,8 @@ ui.table(urls.with_record_links(shown.assign(target_language=shown.target_langua
     "Explanation": st.column_config.TextColumn(width="large"),
     "Candidate text": st.column_config.TextColumn(width="medium")})
 reviews_view.pick_and_review(rows)
-ui.export_buttons(rows, "exact_copies", {"languages": lang, "units": unit, "limit": limit})
+ui.export_buttons(rows, "exact_copies", {"languages": lang, "units": unit, "limit": limit},
+                  available=total)
 if lang or unit:
     st.page_link(navigation.page("review").path, label="Review these languages and units", icon=":material/rate_review:",
                  query_params={"collection": ui.collection_name(), "lang": lang, "unit": unit})

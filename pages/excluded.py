@@ -38,4 +38,4 @@ limit = 5_000
 rows = ui.run("ledger_rows", limit=limit, **params)
 st.markdown(f"**{total:,}** excluded rows match" + (f"; the first {limit:,} are listed." if total > limit else "."))
 ui.table(rows, use_container_width=True)
-ui.export_buttons(rows, "excluded_rows", params)
+ui.export_buttons(rows, "excluded_rows", params, limit=limit, available=total)

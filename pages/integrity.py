@@ -51,7 +51,8 @@ st.caption(f"{shown:,} row{'s' if shown != 1 else ''}" + (f"; the first {LIST_LI
            "with invisible characters written out (⟨space⟩, ⟨U+0301⟩).")
 ui.table(urls.with_record_links(rows.drop(columns=["source_text", "candidate_text"])),
          column_config=urls.RECORD_LINK)
-ui.export_buttons(rows, f"integrity_{chosen}", {"class": chosen, "join_key": list(key)})
+ui.export_buttons(rows, f"integrity_{chosen}", {"class": chosen, "join_key": list(key)},
+                  limit=LIST_LIMIT, available=shown)
 
 for _, row in rows.head(DETAIL_ROWS).iterrows():
     with st.container(border=True):

@@ -5,6 +5,7 @@ import streamlit as st
 
 from judgescope.calibration import bulk
 from judgescope.web import ui
+from judgescope.web import calibration_qa as qa_view
 from judgescope.web import urls
 
 QUERIES = {False: {"counts": "calib_verdict_counts", "pairs": "calib_judge_pairs",
@@ -35,6 +36,9 @@ if counts.empty:
     ui.stop()
 st.subheader("Verdicts per judge")
 ui.table(bulk.verdict_distribution(counts), width="stretch")
+
+if has_items:
+    qa_view.corrected_section()
 
 st.subheader("Judge–judge agreement")
 st.caption("Pairs of judges on the same key, three-way verdicts; binary agreement treats "

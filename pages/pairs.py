@@ -25,8 +25,8 @@ if picked and picked.selection.rows:
     first = listed.iloc[picked.selection.rows[0]]
     st.query_params["file"], st.query_params["row"] = first["file"], str(first["row"])
 
-file, row = st.query_params.get("file"), st.query_params.get("row")
-if not file or not (str(row).isascii() and str(row).isdecimal()):
+file, row = urls.url_text("file", 1_000), urls.url_int("row", 0, 10**9)
+if not file or row is None:
     st.info("Select a pair above (or open one from the Ranking accuracy page) to see its detail.")
     ui.stop()
 detail = ui.run("rank_pair_detail", file=file, row=int(row))

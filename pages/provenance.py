@@ -19,7 +19,7 @@ if gaps:
     with st.expander("Rows without an explanation"):
         rows = ui.run("audit_missing_explanations", limit=5_000)
         ui.table(rows, placeholder="not recorded")
-        ui.export_buttons(rows, "missing_explanations", {"limit": 5_000})
+        ui.export_buttons(rows, "missing_explanations", {"limit": 5_000}, available=gaps)
 
 st.subheader("Prompt, judge model and run group per unit")
 st.caption("Requested = the model string sent to the endpoint; resolved = the checkpoint the "

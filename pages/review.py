@@ -13,6 +13,7 @@ from judgescope.schema import language_name, sort_units
 
 ORDERS = ["lowest first", "highest first"]
 PAGE_SIZE = 50
+MAX_ID_CHARS = 1_000
 
 ui.title("Review scores")
 values = ui.run("audit_filter_values")
@@ -39,7 +40,7 @@ filters = {"languages": [lang] if lang else [], "units": unit, "origins": origin
 desc = order == "highest first"
 has_snapshot = ui.joined_snapshot()
 
-record_id = st.query_params.get("record")
+record_id = urls.url_text("record", MAX_ID_CHARS)
 if record_id:
     record = ui.run("audit_record", record_id=record_id)
     if record.empty:
@@ -50,8 +51,7 @@ if record_id:
 sig = pager.signature(ui.collection_name(), filters, desc)
 pos = pager.read(st.query_params.to_dict(), sig)
 if pos.after is None:
-    for stale in ("after", "at", "sig"):
-        st.query_params.pop(stale, None)
+    urls.reset_position(pager.problem(st.query_params.to_dict(), sig))
 total = audit_rows.review_count(ui.run, filters)
 rows = audit_rows.review_page(ui.run, filters, pos.after or pager.start(desc), desc, PAGE_SIZE)
 texts = audit_rows.snapshot_texts(ui.run, rows.judge_record_id.tolist()) if has_snapshot else None

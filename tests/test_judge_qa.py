@@ -141,7 +141,7 @@ def demo_report(tmp_path_factory):
     from judgescope.demo import localgate
     localgate.generate(root)
     items, judg = localgate.load(root)
-    return cal.report(items, judg, ceiling=True), items
+    return cal.report(items, judg, qa=True), items
 
 
 def test_demo_ceiling_like_for_like(demo_report):
@@ -164,9 +164,14 @@ def test_demo_ceiling_like_for_like(demo_report):
 def test_demo_bias_and_exact_pi_ci(demo_report):
     rep, _ = demo_report
     assert rep["judges"]["gptoss"]["bias"]["sentence"].startswith("stricter than the humans")
-    assert "exact percentile bootstrap" in rep["judges"]["gptoss"]["ci_method"]
+    assert "exact percentile bootstrap" in rep["judges"]["gptoss"]["ci_item_method"]
+    # 100 answers to 90 questions: the headline interval resamples questions.
+    assert rep["panel"]["clusters"] == {"column": "question_id", "n": 90}
+    assert "clusters of question_id (90 clusters, 100 items)" in rep["panel"]["ci_method"]
     low, high = rep["panel"]["ci"]
     assert low < 0.8 < high and rep["panel"]["inconclusive"]
+    assert rep["panel"]["label_budget"]["added_items"] is None
+    assert all(j["label_budget"] is None for j in rep["judges"].values())  # decided gates
 
 
 def test_calibrate_json_carries_bias_and_ceiling(tmp_path, monkeypatch):
@@ -192,6 +197,8 @@ def test_pages_show_bias_and_ceiling(tmp_path, monkeypatch):
     assert "**gptoss**: stricter than the humans (45 % vs 52 % pass, p = 0.016)" in shown
     assert any(x.startswith("Like for like (binary verdicts") for x in shown)
     assert any("Newcombe" in plain(c.value) for c in at.caption)
+    assert any(x.startswith("**panel (strict majority of 3 judges)** (INCONCLUSIVE): no budget")
+               for x in shown)
     at.switch_page("pages/calibration_humans.py").run()
     assert not at.exception
     assert any("not the gates' binary scale" in plain(c.value) for c in at.caption)

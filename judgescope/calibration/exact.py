@@ -121,13 +121,20 @@ def monte_carlo_bootstrap(counts, stat, level: float = 0.95, seed: int = DEFAULT
 
 
 def table_ci(counts, stat, level: float = 0.95, seed: int = DEFAULT_SEED,
-             max_outcomes: int = MAX_OUTCOMES, unit: str = "items") -> dict:
+             max_outcomes: int = MAX_OUTCOMES, unit: str = "items", patterns=None,
+             tolerance: float = MC_TOLERANCE, start: int = MC_START,
+             max_resamples: int = MC_MAX) -> dict:
     """The interval of stat(tables) over resampled pattern counts: exact when the tables are at
-    most max_outcomes, else Monte Carlo to MC_TOLERANCE; `method` says which."""
+    most max_outcomes, else Monte Carlo to `tolerance`; `method` says which. With `patterns`
+    (one row per distinct resampling unit, e.g. a cluster's confusion counts), counts are how
+    many units show each pattern and stat sees draws @ patterns."""
     c = np.asarray(counts, dtype=np.int64).ravel()
     n = int(c.sum())
     if n == 0:
         return {"low": None, "high": None, "exact": None, "method": "undefined (no items)"}
+    if patterns is not None:
+        rows = np.asarray(patterns, dtype=np.int64)
+        inner, stat = stat, (lambda draws: inner(np.asarray(draws) @ rows))
     k = int((c > 0).sum())
     if n_outcomes(n, k) <= max_outcomes:
         out = exact_bootstrap(c, stat, level)
@@ -135,14 +142,43 @@ def table_ci(counts, stat, level: float = 0.95, seed: int = DEFAULT_SEED,
                          f"{out['outcomes']:,} resampled tables enumerated with their multinomial "
                          "probabilities, no Monte Carlo error")
     else:
-        out = monte_carlo_bootstrap(c, stat, level, seed)
+        out = monte_carlo_bootstrap(c, stat, level, seed, tolerance, start, max_resamples)
         met = "" if out["tolerance_met"] else " (the tolerance was not reached at this cap)"
         out["method"] = (f"{level:.0%} percentile bootstrap over {unit}, {out['resamples']:,} "
                          f"seeded resamples (seed {seed}), raised until each endpoint's Monte "
-                         f"Carlo SE < {MC_TOLERANCE}: SE {out['mc_error']:.4f}{met}")
+                         f"Carlo SE < {tolerance}: SE {out['mc_error']:.4f}{met}")
     if any(np.isnan(x) for x in (out["low"], out["high"])):
         out["low"] = out["high"] = None
     return out
+
+
+def cluster_patterns(clusters, cells, n_cells: int) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct per-cluster cell counts and how many clusters show each: clusters and cells
+    are aligned per item (cluster label, cell index 0..n_cells-1)."""
+    codes, index = np.unique(np.asarray(clusters).astype(str), return_inverse=True)
+    per_cluster = np.zeros((len(codes), n_cells), dtype=np.int64)
+    np.add.at(per_cluster, (index, np.asarray(cells, dtype=np.int64)), 1)
+    patterns, counts = np.unique(per_cluster, axis=0, return_counts=True)
+    return patterns, counts
+
+
+def clustered_table_ci(clusters, cells, n_cells: int, stat, level: float = 0.95,
+                       seed: int = DEFAULT_SEED, column: str = "cluster", **kwargs) -> dict:
+    """Cluster bootstrap of stat(summed table): whole clusters are resampled with replacement
+    (a multinomial over the distinct cluster patterns), so items of one cluster stay together."""
+    patterns, counts = cluster_patterns(clusters, cells, n_cells)
+    out = table_ci(counts, stat, level, seed, patterns=patterns,
+                   unit=f"clusters of {column} ({int(counts.sum()):,} clusters, "
+                        f"{int(patterns.sum(1) @ counts):,} items)", **kwargs)
+    out["clusters"], out["cluster_column"] = int(counts.sum()), column
+    return out
+
+
+def agreement_of(tables) -> np.ndarray:
+    """Observed agreement of flattened 2 × 2 tables."""
+    t = np.asarray(tables, dtype=float).reshape(-1, 4)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return (t[:, 0] + t[:, 3]) / t.sum(1)
 
 
 def _binary_parts(tables):

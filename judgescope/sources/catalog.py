@@ -100,8 +100,22 @@ def expected_checksums(manifest: Manifest) -> dict[str, dict]:
             recorded = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as err:
             raise SourceError(f"checksums file unreadable: {err}", file=path.name) from err
-        out.update({str((path.parent / rel).resolve()): v for rel, v in recorded.items()})
+        out.update({str((path.parent / rel).resolve()): v
+                    for rel, v in _checked_checksums(recorded, path).items()})
     return out
+
+
+def _checked_checksums(recorded, path: Path) -> dict:
+    """A checksums file's content: an object of {path: {"sha256": hex, "size": bytes}}."""
+    if not isinstance(recorded, dict):
+        raise SourceError(f"a checksums file holds a JSON object of file → {{sha256, size}}, "
+                          f"not a JSON {type(recorded).__name__}", file=path.name)
+    for rel, v in recorded.items():
+        if not (isinstance(v, dict) and isinstance(v.get("sha256"), str)
+                and isinstance(v.get("size"), int) and not isinstance(v.get("size"), bool)):
+            raise SourceError(f"entry {str(rel)[:200]!r} is not {{\"sha256\": text, \"size\": "
+                              "integer}", file=path.name)
+    return recorded
 
 
 def file_records(spec: DatasetSpec, resolved: ResolvedFiles, expected: dict) -> list[dict]:

@@ -73,6 +73,8 @@ class Collection:
     join_key: tuple[str, ...] = ("instance_id", "target_language", "unit", "paragraph_id")
     description: str = ""
     join_key_declared: bool = False  # else inferred: the key columns both sides have
+    # A deviation the release recorded, per gate ("panel" or a judge's name): shown beside the badge.
+    deviations: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -189,7 +191,8 @@ def _dataset_spec(entry: dict, base: Path, index: int) -> DatasetSpec:
     hub = _opt_str(entry, "hub", problems)
     revision = _opt_str(entry, "revision", problems)
     spec = DatasetSpec(
-        name=name, kind=str(entry.get("kind", "")), title=str(entry.get("title", name)), base=base,
+        name=name, kind=str(entry.get("kind", "")), title=str(entry.get("title") or readable(name)),
+        base=base,
         path=_opt_str(entry, "path", problems), hub=hub,
         # "" rather than None for an unpinned Hub entry: it is refused, and still prints.
         revision=revision if revision is not None or not hub else "",
@@ -245,17 +248,30 @@ def _collection(entry: dict, datasets: dict, problems: list[str]) -> Collection 
         return None
     listed = entry.get("datasets", [])
     previous = entry.get("previous")
-    coll = Collection(name=name, title=str(entry.get("title", name)),
+    coll = Collection(name=name, title=str(entry.get("title") or readable(name)),
                       datasets=[str(d) for d in _as_list(listed)],
                       previous=None if previous is None else str(previous),
                       description=str(entry.get("description", "")))
     if "join_key" in entry:
         coll.join_key = tuple(map(str, _as_list(entry["join_key"])))
         coll.join_key_declared = True
+    deviations = entry.get("deviations", {})
+    if isinstance(deviations, dict):
+        coll.deviations = {str(k): str(v) for k, v in deviations.items()}
+    else:
+        problems.append(f"collection {coll.name}: deviations must be a table of gate = \"sentence\"; ignored")
     for missing in [d for d in coll.datasets if d not in datasets]:
         problems.append(f"collection {coll.name}: dataset {missing!r} is not defined")
     coll.datasets = [d for d in coll.datasets if d in datasets]
     return coll
+
+
+def readable(stem: str) -> str:
+    """A default title from a name: 'judge_audit_gemba_wmt22.source_snapshot' →
+    'Judge audit gemba wmt22 · source snapshot'."""
+    parts = [re.sub(r"[_\-\s]+", " ", p).strip() for p in str(stem).split(".")]
+    text = " · ".join(p for p in parts if p) or str(stem)
+    return text[:1].upper() + text[1:]
 
 
 def _as_list(value) -> list:

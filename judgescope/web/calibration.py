@@ -48,7 +48,7 @@ def gate_inputs(c1, c2) -> tuple[float, float]:
 @st.cache_data(max_entries=32, show_spinner="Computing agreement…")
 def _report(items: pd.DataFrame, judgements: pd.DataFrame, judge_gate, panel_gate):
     return cal.build_frame(items, judgements), cal.report(items, judgements, judge_gate,
-                                                          panel_gate, ceiling=True)
+                                                          panel_gate, qa=True)
 
 
 def load(splits: list[str], judge_gate=cal.JUDGE_GATE, panel_gate=cal.PANEL_GATE):

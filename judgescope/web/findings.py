@@ -62,6 +62,24 @@ def findings() -> list:
     return found
 
 
+def report_html(collection: str) -> bytes:
+    """The collection's report, the same bytes `python -m judgescope report-html` writes for
+    the same data, seed and generation time (now)."""
+    from judgescope.report import build, html
+
+    return html.render(build.collect(ui.catalog(), collection, generated_at=build.now())).encode("utf-8")
+
+
+def download_report() -> None:
+    """"Download report": one self-contained HTML file to attach to an email (built on click)."""
+    name = ui.collection_name()
+    st.download_button("Download report", lambda: report_html(name), file_name=f"{name}-report.html",
+                       mime="text/html", icon=":material/download:", key="download_report",
+                       help="One HTML file with the findings, charts, tables and provenance; it "
+                            "opens offline, and `python -m judgescope check-report FILE` checks "
+                            "it against the pinned data.")
+
+
 @st.cache_data(max_entries=ui.QUERY_CACHE_ENTRIES, show_spinner=False)
 def _chain(manifest: str, collection: str, query: str) -> str:
     from judgescope.sources import explain
@@ -89,14 +107,18 @@ def how_computed() -> None:
 BADGE_ICONS = {"PASS": ":material/check_circle:", "FAIL": ":material/cancel:",
                "INCONCLUSIVE": ":material/help:", "ok": ":material/check:",
                "problem": ":material/warning:"}
+INCONCLUSIVE_ICON = ":material/help:"
 
 
 def badge_md(status: str | None, colour: str) -> str:
-    """A coloured markdown badge for a fixed status word (never data text)."""
-    if status not in BADGE_ICONS:
+    """A coloured markdown badge for a fixed status word (never data text); a gate verdict whose
+    CI includes the gate reads 'FAIL · inconclusive' with its own icon and colour."""
+    word, _, qualifier = (status or "").partition(" · ")
+    if word not in BADGE_ICONS:
         return ""
-    word = status if status.isupper() else ""
-    return f":{colour}-badge[{BADGE_ICONS[status]} {word}]".replace(" ]", "]") + " "
+    icon = INCONCLUSIVE_ICON if qualifier else BADGE_ICONS[word]
+    label = status if word.isupper() else ""
+    return f":{colour}-badge[{icon} {label}]".replace(" ]", "]") + " "
 
 
 def finding(f) -> None:

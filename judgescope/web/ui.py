@@ -85,6 +85,13 @@ def title(text: str) -> None:
     if not spec.fits(roles()):
         unavailable(spec)
         stop()
+    from judgescope.schema import language_pairs, use_language_pairs
+
+    pairs = {}
+    if "audit" in roles():  # labels name the direction when the audit has several sources
+        frame = run("audit_language_pairs")
+        pairs = language_pairs(zip(frame.target_language, frame.source_language))
+    use_language_pairs(pairs)
 
 
 def unavailable(spec) -> None:
@@ -97,10 +104,13 @@ def unavailable(spec) -> None:
         spec, {n: cat.roles(n) for n in visible_collections()})
     coll = cat.manifest.collections[collection_name()]
     missing = " or ".join(navigation.missing_roles(spec, roles()))
+    failed = [d.spec.name for n in visible_collections() for d in cat.collection_datasets(n)
+              if not d.ok]
+    none = " No collection of this manifest has one" + (
+        f"; {len(failed)} dataset{'s' if len(failed) != 1 else ''} failed to load (named on "
+        "Overview), which may be why." if failed else ".")
     st.info(f"The collection **{md_literal(coll.title)}** has no {missing} dataset, "
-            f"which {spec.what} needs."
-            + (" These collections have one:" if names else
-               " No collection of this manifest has one; see Overview for datasets that failed to load."))
+            f"which {spec.what} needs." + (" These collections have one:" if names else none))
     for name in names:
         st.page_link(spec.path, label=cat.manifest.collections[name].title,
                      icon=":material/arrow_forward:", query_params={"collection": name})
