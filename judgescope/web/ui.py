@@ -89,7 +89,8 @@ def title(text: str) -> None:
 
     pairs = {}
     if "audit" in roles():  # labels name the direction when the audit has several sources
-        frame = run("audit_language_pairs")
+        with trace.traced():  # vocabulary for labels, not one of the page's numbers
+            frame = run("audit_language_pairs")
         pairs = language_pairs(zip(frame.target_language, frame.source_language))
     use_language_pairs(pairs)
 
