@@ -370,6 +370,17 @@ class Catalog:
                 self.manifest.problems += [n for n in REBUILT if n not in self.manifest.problems]
             return self._stores[collection]
 
+    def forget(self, collection: str) -> None:
+        """Drop a collection and its datasets from this process (an evicted session collection
+        opened from the Hub); a request still holding its store finishes with it."""
+        with _LOCK:
+            coll = self.manifest.collections.pop(collection, None)
+            self._stores.pop(collection, None)
+            self._verify_problems.pop(collection, None)
+            for name in (coll.datasets if coll else []):
+                self._loaded.pop(name, None)
+                self.manifest.datasets.pop(name, None)
+
     def has_store(self, collection: str) -> bool:
         return collection in self._stores
 
