@@ -13,6 +13,19 @@ from judgescope.calibration.panel import JUDGE_PREFIX
 from judgescope.schema import language_name
 
 WEAKEST_CELLS = 3
+WEAK_RULE = ("A weak cell is a language × unit whose whole 95 % CI of the mean lies below the "
+             "audit's overall mean (its upper end is lower); a cell whose CI includes the overall "
+             "mean is not flagged.")
+
+
+def weak_cells(cells: pd.DataFrame, overall_mean: float) -> list[dict]:
+    """Language × unit cells (bootstrap_table rows: target_language, unit, mean, low, high) whose
+    CI lies entirely below the overall mean, lowest upper end first (WEAK_RULE)."""
+    if cells.empty or overall_mean is None:
+        return []
+    weak = cells[cells["high"].notna() & (cells["high"] < overall_mean)]
+    weak = weak.sort_values(["high", "mean", "target_language", "unit"], kind="stable")
+    return weak.to_dict("records")
 
 
 @dataclass(frozen=True)
@@ -25,11 +38,24 @@ class Finding:
     colour: str = "gray"
 
 
-def gate_badge(r: dict) -> tuple[str, str, str]:
-    """(verdict, colour, the rule in one sentence) for one rater's gate result.
+GATE_RULE = ("The verdict is the gate as the release defines it: the exact point estimate π "
+             "against the threshold (PASS when π ≥ gate, else FAIL; rounding never makes it "
+             "pass). When the 95 % CI includes the gate the same badge adds “· inconclusive”: "
+             "more items could change the verdict.")
 
-    The verdict is decided by the exact π against the gate; the sentence says whether the 95 %
-    CI lies on one side of the gate or includes it (then more items could change the verdict)."""
+
+def gate_label(r: dict) -> str:
+    """'PASS', 'FAIL', or either with '· inconclusive' when the 95 % CI includes the gate."""
+    if r.get("scotts_pi") is None:
+        return "FAIL"
+    return r["verdict"] + (" · inconclusive" if r["inconclusive"] else "")
+
+
+def gate_badge(r: dict) -> tuple[str, str, str]:
+    """(badge label, colour, the rule in one sentence) for one rater's gate result.
+
+    The verdict is decided by the exact π against the gate (GATE_RULE); the label and the
+    sentence say whether the 95 % CI lies on one side of the gate or includes it."""
     gate = fmt.gate_value(r["gate"])
     if r.get("scotts_pi") is None:
         return ("FAIL", "red", f"π is undefined on {fmt.count(r['n'])} items, so nothing "
@@ -39,12 +65,14 @@ def gate_badge(r: dict) -> tuple[str, str, str]:
     low, high = r["ci"]
     ci = fmt.interval(low, high, fmt.agreement)
     if r["inconclusive"]:
-        tail = f"the 95 % CI {ci} includes the gate, so more items could change it"
+        tail = (f"the 95 % CI {ci} includes the gate, so more items could change the verdict "
+                f"(n = {fmt.count(r['n'])} items)")
+        colour = "orange"
     else:
         side = "above" if verdict == "PASS" else "below"
-        tail = f"the 95 % CI {ci} lies {side} the gate"
-    return (verdict, "green" if verdict == "PASS" else "red",
-            f"π = {r['scotts_pi_shown']} {sign} {gate} on {fmt.count(r['n'])} items; {tail}.")
+        tail = f"the 95 % CI {ci} lies {side} the gate (n = {fmt.count(r['n'])} items)"
+        colour = "green" if verdict == "PASS" else "red"
+    return gate_label(r), colour, f"π = {r['scotts_pi_shown']} {sign} {gate}; {tail}."
 
 
 def calibration(rep: dict, panel_name: str = "panel") -> list[Finding]:

@@ -50,7 +50,8 @@ st.caption(f"{shown:,} row{'s' if shown != 1 else ''}" + (f"; the first {LIST_LI
            "with invisible characters written out (⟨space⟩, ⟨U+0301⟩).")
 urls.record_table(rows, "class_rows", rows.drop(columns=["source_text", "candidate_text"]),
                   **review_view.origin_params("integrity", **{"class": chosen}))
-ui.export_buttons(rows, f"integrity_{chosen}", {"class": chosen, "join_key": list(key)})
+ui.export_buttons(rows, f"integrity_{chosen}", {"class": chosen, "join_key": list(key)},
+                  limit=LIST_LIMIT, available=shown)
 
 for _, row in rows.head(DETAIL_ROWS).iterrows():
     with st.container(border=True):

@@ -31,6 +31,7 @@ if not found:
     st.info("No dataset of this collection could be summarised; see the datasets below.")
 for f in found:
     findings_view.finding(f)
+findings_view.download_report()
 
 st.subheader("Datasets and provenance")
 for loaded in ui.catalog().collection_datasets(coll.name):

@@ -191,12 +191,27 @@ def test_bad_logs_and_values_are_refused(db):
     assert reviews.log(db).empty
 
 
-def test_busy_database_is_retried_not_surfaced(db):
+def test_busy_database_is_retried_not_surfaced(db, monkeypatch):
     reviews.open_db(db).close()
     holder = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
     holder.execute("BEGIN EXCLUSIVE")
-    threading.Timer(2.5, holder.rollback).start()  # longer than the 2 s busy timeout
+    # SQLite's own busy wait gives up first (shortened here), so the append meets "locked" and
+    # must retry; the lock is released at the first retry's back-off, never by a racing timer.
+    monkeypatch.setattr(reviews, "BUSY_TIMEOUT_MS", 20)
+    backoffs = []
+
+    class Clock:
+        monotonic = staticmethod(time.monotonic)
+
+        @staticmethod
+        def sleep(seconds):
+            backoffs.append(seconds)
+            if len(backoffs) == 1:
+                holder.rollback()
+
+    monkeypatch.setattr(reviews, "time", Clock)
     reviews.append(_review(), db)
+    assert backoffs, "the append never met the lock, so the retry path was not exercised"
     assert len(reviews.log(db)) == 1
 
 

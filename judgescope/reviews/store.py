@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from judgescope.reviews import checks
+
 VERDICTS = ("judge_right", "too_harsh", "too_lenient", "unsure", "retracted")
 TAGS = ("mixed script", "untranslated", "name or number", "meaning changed", "other")
 SCHEMA_VERSION = 3
@@ -34,6 +36,18 @@ RETRY_SECONDS = 30.0
 
 class ReviewStoreBusy(RuntimeError):
     """The reviews database stayed locked for RETRY_SECONDS; the verdict was not saved."""
+
+
+class ReviewStoreUnavailable(RuntimeError):
+    """The reviews database is damaged, unreadable or read-only: reviewing is unavailable."""
+
+
+def _unavailable(path, err: BaseException) -> ReviewStoreUnavailable:
+    name = Path(path).name if path else default_path().name
+    reason = (err.strerror if isinstance(err, OSError) and err.strerror  # without the path
+              else str(err).splitlines()[0] if str(err) else type(err).__name__)
+    return ReviewStoreUnavailable(f"Reviewing is unavailable: the reviews database ({name}) "
+                                  f"cannot be used ({reason}).")
 
 
 def default_path() -> Path:
@@ -84,9 +98,10 @@ def _retry(fn, deadline: float = RETRY_SECONDS):
     while True:
         try:
             return fn()
-        except sqlite3.OperationalError as err:
-            if "locked" not in str(err) and "busy" not in str(err):
-                raise
+        except (sqlite3.DatabaseError, OSError) as err:
+            if not isinstance(err, sqlite3.OperationalError) or ("locked" not in str(err)
+                                                                  and "busy" not in str(err)):
+                raise _unavailable(getattr(fn, "path", None), err) from err
             if time.monotonic() - start > deadline:
                 raise ReviewStoreBusy(f"the reviews database stayed busy for {deadline:g} s; "
                                       "the verdict was not saved, try again") from err
@@ -139,7 +154,22 @@ def open_db(path: Path | str | None = None) -> sqlite3.Connection:
             con.close()
             raise
         return con
+    go.path = path
     return _retry(go)
+
+
+def unavailable(path=None) -> str | None:
+    """None when the reviews database can be read and written, else one sentence why not."""
+    def probe(con):
+        con.execute("BEGIN IMMEDIATE")  # a write lock: refused on a read-only file or folder
+        con.execute("ROLLBACK")
+        con.execute("SELECT count(*) FROM reviews").fetchone()
+    try:
+        with closing(open_db(path)) as con:
+            _retry(lambda: probe(con))
+    except ReviewStoreUnavailable as err:
+        return str(err)
+    return None
 
 
 def _now() -> str:
@@ -151,13 +181,12 @@ def new_review(reviewer: str, collection: str, dataset: str, judge_record_id: st
     """A review row (a new uuid and the time now); context: revision, digests, language, unit, score."""
     if verdict not in VERDICTS:
         raise ValueError(f"verdict {verdict!r} is not one of {', '.join(VERDICTS)}")
-    if not str(reviewer).strip():
-        raise ValueError("a verdict needs a reviewer name")
+    reviewer = checks.reviewer_name(reviewer)  # NFC, no invisible characters
     unknown = [t for t in tags if t not in TAGS]
     if unknown:
         raise ValueError(f"unknown tags {unknown}; tags are {', '.join(TAGS)}")
     row = {c: context.get(c) for c in COLUMNS}
-    row.update(review_id=str(uuid.uuid4()), reviewer=str(reviewer).strip(), created_at=_now(),
+    row.update(review_id=str(uuid.uuid4()), reviewer=reviewer, created_at=_now(),
                collection=collection, dataset=dataset, judge_record_id=str(judge_record_id),
                verdict=verdict, tags=json.dumps(list(tags), ensure_ascii=False), note=str(note))
     return row
@@ -214,6 +243,7 @@ def _write(path, statements: list[tuple[str, tuple]]) -> None:
             except BaseException:
                 con.execute("ROLLBACK")
                 raise
+    go.path = path
     _retry(go)
 
 
@@ -235,9 +265,7 @@ def save_draft(reviewer: str, dataset: str, judge_record_id: str, tags=(), note:
     unknown = [t for t in tags if t not in TAGS]
     if unknown:
         raise ValueError(f"unknown tags {unknown}; tags are {', '.join(TAGS)}")
-    key = (str(reviewer).strip(), str(dataset), str(judge_record_id))
-    if not key[0]:
-        raise ValueError("a draft needs a reviewer name")
+    key = (checks.reviewer_name(reviewer), str(dataset), str(judge_record_id))
     if not list(tags) and not str(note or ""):
         _write(path, [(_DELETE_DRAFT, key)])
         return
@@ -250,7 +278,7 @@ def save_draft(reviewer: str, dataset: str, judge_record_id: str, tags=(), note:
 def draft(reviewer: str, dataset: str, judge_record_id: str, path=None) -> tuple[list, str] | None:
     """(tags, note) of a reviewer's draft on one row; None when there is none."""
     found = _frame(path, "SELECT tags, note FROM drafts WHERE " + _DELETE_DRAFT.split("WHERE ")[1],
-                   (str(reviewer).strip(), str(dataset), str(judge_record_id)))
+                   (checks.reviewer_name(reviewer), str(dataset), str(judge_record_id)))
     if found.empty:
         return None
     return json.loads(found.tags.iloc[0] or "[]"), str(found.note.iloc[0] or "")
@@ -259,7 +287,7 @@ def draft(reviewer: str, dataset: str, judge_record_id: str, path=None) -> tuple
 def drafts(reviewer: str, dataset: str | None, path=None) -> pd.DataFrame:
     """A reviewer's drafts (judge_record_id, tags, note, updated_at) on a dataset's rows."""
     return _frame(path, "SELECT judge_record_id, tags, note, updated_at FROM drafts WHERE reviewer = ? "
-                  "AND dataset = ? ORDER BY judge_record_id", (str(reviewer).strip(), str(dataset)))
+                  "AND dataset = ? ORDER BY judge_record_id", (checks.reviewer_name(reviewer), str(dataset)))
 
 
 def _frame(path, sql: str, params: tuple = ()) -> pd.DataFrame:
@@ -323,7 +351,7 @@ def check_log(frame: pd.DataFrame, source: str = "the log") -> pd.DataFrame:
     out = frame.reindex(columns=list(COLUMNS))
     out["tags"] = out["tags"].fillna("[]")
     out["note"] = out["note"].fillna("")
-    return out
+    return checks.check_rows(out, source)
 
 
 def import_frame(frame: pd.DataFrame, path=None, source: str = "the log") -> int:

@@ -102,7 +102,7 @@ def write_counts(con, clean: Path, out: Path) -> None:
     """Per-score counts by every facet, built once per file revision: pages aggregate these
     (thousands of rows) instead of scanning millions of audit rows on each interaction."""
     con.execute("""COPY (SELECT target_language, unit, score_origin, run_group, source_split,
-                    dataset_version, judge_prompt_version, requested_judge_model, score,
+                    dataset_version, judge_prompt_version, requested_judge_model, system, score,
                     (judge_explanation IS NULL) AS explanation_missing, count(*) AS n
                   FROM read_parquet($clean) GROUP BY ALL ORDER BY ALL) TO $p (FORMAT parquet)""",
                 {"clean": str(clean), "p": str(out)})

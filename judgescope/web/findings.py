@@ -62,6 +62,24 @@ def findings() -> list:
     return found
 
 
+def report_html(collection: str) -> bytes:
+    """The collection's report, the same bytes `python -m judgescope report-html` writes for
+    the same data, seed and generation time (now)."""
+    from judgescope.report import build, html
+
+    return html.render(build.collect(ui.catalog(), collection, generated_at=build.now())).encode("utf-8")
+
+
+def download_report() -> None:
+    """"Download report": one self-contained HTML file to attach to an email (built on click)."""
+    name = ui.collection_name()
+    st.download_button("Download report", lambda: report_html(name), file_name=f"{name}-report.html",
+                       mime="text/html", icon=":material/download:", key="download_report",
+                       help="One HTML file with the findings, charts, tables and provenance; it "
+                            "opens offline, and `python -m judgescope check-report FILE` checks "
+                            "it against the pinned data.")
+
+
 @st.cache_data(max_entries=ui.QUERY_CACHE_ENTRIES, show_spinner=False)
 def _chain(manifest: str, collection: str, query: str) -> str:
     from judgescope.sources import explain
@@ -79,7 +97,7 @@ def how_computed() -> None:
                      "their views, cached files and pinned sources", icon=":material/account_tree:"):
         st.caption("Every number on this page comes from these named queries (queries/*.sql), "
                    "over these views, read from these cached files, built from these pinned "
-                   "files. `python -m judgescope explain QUERY --collection "
+                   "files. `judgescope explain QUERY --collection "
                    f"{ui.md_literal(ui.collection_name())}` prints the same.")
         for query in used:
             st.code(_chain(str(ui.catalog().manifest.path), ui.collection_name(), query), language=None,
@@ -89,14 +107,18 @@ def how_computed() -> None:
 BADGE_ICONS = {"PASS": ":material/check_circle:", "FAIL": ":material/cancel:",
                "INCONCLUSIVE": ":material/help:", "ok": ":material/check:",
                "problem": ":material/warning:"}
+INCONCLUSIVE_ICON = ":material/help:"
 
 
 def badge_md(status: str | None, colour: str) -> str:
-    """A coloured markdown badge for a fixed status word (never data text)."""
-    if status not in BADGE_ICONS:
+    """A coloured markdown badge for a fixed status word (never data text); a gate verdict whose
+    CI includes the gate reads 'FAIL · inconclusive' with its own icon and colour."""
+    word, _, qualifier = (status or "").partition(" · ")
+    if word not in BADGE_ICONS:
         return ""
-    word = status if status.isupper() else ""
-    return f":{colour}-badge[{BADGE_ICONS[status]} {word}]".replace(" ]", "]") + " "
+    icon = INCONCLUSIVE_ICON if qualifier else BADGE_ICONS[word]
+    label = status if word.isupper() else ""
+    return f":{colour}-badge[{icon} {label}]".replace(" ]", "]") + " "
 
 
 def finding(f) -> None:
@@ -108,3 +130,24 @@ def finding(f) -> None:
     text.markdown(badge_md(f.status, f.colour) + ui.md_literal(f.text, limit=2_000))
     link.page_link(spec.path, label=f"{ui.md_literal(f.link, limit=80)} →", icon=spec.icon,
                    query_params={"collection": ui.collection_name(), **f.params})
+
+
+def how(name: str) -> None:
+    """A small "how" under a headline number: the functions that compute it (outermost first),
+    the queries they read and each query's chain down to the pinned files
+    (`judgescope explain NAME` prints the same)."""
+    from judgescope import numbers
+
+    n = numbers.number(name)
+    with st.popover("how", icon=":material/functions:", help=f"How is this computed: {n.title}"):
+        st.markdown(f"**{n.title}**")
+        if n.functions:
+            st.markdown("Computed by " + " → ".join(f"`{f}`" for f in n.functions)
+                        + " from the rows of:")
+        else:
+            st.markdown("Counted by the query itself, from:")
+        for query in n.queries:
+            st.code(_chain(str(ui.catalog().manifest.path), ui.collection_name(), query),
+                    language=None, wrap_lines=True)
+        st.caption(f"`judgescope explain {n.name} --collection {ui.md_literal(ui.collection_name())}` "
+                   "prints the same.")

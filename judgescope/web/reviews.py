@@ -12,6 +12,7 @@ from urllib.parse import quote, unquote
 import pandas as pd
 import streamlit as st
 
+from judgescope.reviews import checks as reviews_checks
 from judgescope.reviews import store as reviews
 from judgescope.reviews import hub as reviews_hub
 from judgescope.reviews import stats as reviews_stats
@@ -33,7 +34,24 @@ def mode() -> str:
     """JUDGESCOPE_REVIEWS: off (no reviewing), login (st.login needed) or open (default:
     a typed name); an unknown value is treated as off, the safe reading."""
     value = os.environ.get("JUDGESCOPE_REVIEWS", "open").strip().lower()
-    return value if value in MODES else "off"
+    if value not in MODES or value == "off" or unavailable():
+        return "off"
+    return value
+
+
+def unavailable() -> str | None:
+    """One sentence when the reviews database is damaged, unreadable or read-only, else None."""
+    return _unavailable(str(state_path()))
+
+
+@st.cache_data(ttl=30, max_entries=4, show_spinner=False)
+def _unavailable(path: str) -> str | None:
+    return reviews.unavailable(path)
+
+
+def off_sentence() -> str:
+    """Why reviewing is off: the database's problem, or the deployment's switch."""
+    return unavailable() or "Reviewing is switched off on this deployment (JUDGESCOPE_REVIEWS=off)."
 
 
 def state_path() -> Path:
@@ -88,7 +106,10 @@ def current_reviewer() -> str | None:
     if mode() == "login":
         return None
     if "_reviewer" not in st.session_state:
-        st.session_state["_reviewer"] = _cookie_name()
+        try:
+            st.session_state["_reviewer"] = reviews_checks.reviewer_name(_cookie_name())
+        except ValueError:  # no cookie, or one this version would not accept
+            st.session_state["_reviewer"] = ""
     return st.session_state["_reviewer"] or None
 
 
@@ -101,7 +122,12 @@ def _remember(name: str) -> None:
 
 
 def _name_changed() -> None:
-    st.session_state["_reviewer"] = str(st.session_state.get("reviewer_name_input") or "").strip()[:80]
+    typed = str(st.session_state.get("reviewer_name_input") or "").strip()[:80]
+    try:
+        st.session_state["_reviewer"] = reviews_checks.reviewer_name(typed) if typed else ""
+    except ValueError as err:
+        st.session_state["_reviewer"] = ""
+        st.session_state["_review_error"] = str(err)
 
 
 def reviewer() -> str | None:
@@ -157,7 +183,7 @@ def _keep_draft(ctx: dict, who: str, key: str) -> None:
         reviews.save_draft(who, ctx["dataset"], ctx["judge_record_id"],
                            st.session_state.get(tkey) or [], st.session_state.get(nkey) or "",
                            path=state_path())
-    except reviews.ReviewStoreBusy as err:
+    except (reviews.ReviewStoreBusy, reviews.ReviewStoreUnavailable) as err:
         st.session_state["_review_error"] = f"The draft was not kept: {err}"
 
 
@@ -169,7 +195,7 @@ def _save(ctx: dict, verdict: str, who: str, key: str) -> None:
     note = st.session_state.get(nkey) or ""
     try:
         reviews.save_verdict(state_path(), reviewer=who, verdict=verdict, tags=tags, note=note, **ctx)
-    except reviews.ReviewStoreBusy as err:
+    except (reviews.ReviewStoreBusy, reviews.ReviewStoreUnavailable) as err:
         st.session_state["_review_error"] = str(err)
         return
     share = sharing()
@@ -191,7 +217,7 @@ def verdict_panel(r: pd.Series, key: str = "review", guidelines: str | None = No
                          ctx["source_sha256"], "candidate_text_sha256": ctx["candidate_sha256"]}])
     stale = reviews_stats.changed_or_gone(existing, now)
     for i, v in existing.iterrows():
-        tags = ", ".join(json.loads(v["tags"] or "[]"))
+        tags = ", ".join(reviews_checks.shown_tags(v["tags"] or "[]"))
         st.markdown(f"{ui.md_literal(v['reviewer'], 80)} · **{LABELS[v['verdict']]}**"
                     + (f" · {ui.md_literal(tags)}" if tags else "")
                     + f" · {ui.md_literal(v['created_at'][:16].replace('T', ' '))} UTC"
@@ -254,7 +280,11 @@ def progress(filters: dict, total: int) -> None:
 
 def with_state(rows: pd.DataFrame) -> pd.DataFrame:
     """The listed rows with a 'Review' column (not yet reviewed, disputed, or the verdict) and,
-    for the reviewer of this session, a 'Draft' column marking rows with an unsaved draft."""
+    for the reviewer of this session, a 'Draft' column marking rows with an unsaved draft. Review
+    and Exact copies call it once per run, so it says (once) when reviewing is unavailable."""
+    problem = unavailable() if os.environ.get("JUDGESCOPE_REVIEWS", "open") != "off" else None
+    if problem:
+        st.warning(problem)
     if mode() == "off" or rows.empty:
         return rows
     latest = reviewed_ids()

@@ -41,6 +41,33 @@ def url_number_notice(key: str, low: float, high: float) -> None:
                    f"{low:g} to {high:g}; showing the default instead.")
 
 
+def url_int(key: str, low: int, high: int) -> int | None:
+    """?key= as an integer in [low, high], parsed with bounds before use; None when absent, and
+    None with a notice (the parameter dropped) when it is not such an integer."""
+    raw = st.query_params.get(key)
+    if raw is None:
+        return None
+    text = str(raw)
+    if (len(text) <= len(str(high)) + 1 and text.isascii() and text.lstrip("-").isdecimal()
+            and low <= int(text) <= high):
+        return int(text)
+    del st.query_params[key]
+    st.warning(f"URL parameter `{key}` had {md_literal(repr(text[:40]))}, not a whole number "
+               f"from {low:,} to {high:,}; showing the default instead.")
+    return None
+
+
+def url_text(key: str, max_chars: int) -> str | None:
+    """?key= as text of at most max_chars characters; longer is dropped with a notice."""
+    raw = st.query_params.get(key)
+    if raw is None or len(str(raw)) <= max_chars:
+        return raw
+    del st.query_params[key]
+    st.warning(f"URL parameter `{key}` was longer than {max_chars:,} characters; showing the "
+               "default instead.")
+    return None
+
+
 def url_number(container, label: str, low: float, high: float, default: float, *, key: str,
                step: float | None = None, integer: bool = False, **kwargs):
     """A number input bound to the URL parameter `key`. A value outside [low, high] is named
@@ -97,6 +124,14 @@ def open_page(stem: str, **params) -> None:
 
     spec = navigation.page(stem)
     st.switch_page(spec.path, query_params={"collection": collection_name(), **params})
+
+
+def reset_position(notice: str | None) -> None:
+    """Drop a keyset position from the URL, saying why when it was unusable (pager.problem)."""
+    if notice:
+        st.warning(notice)
+    for key in ("after", "at", "sig"):
+        st.query_params.pop(key, None)
 
 
 def set_position(position, sig: str) -> None:
