@@ -33,7 +33,7 @@ counts = ui.run(QUERIES[held]["counts"])
 if counts.empty:
     st.info("No judgements remain: the held-out view keeps only judgements on questions that "
             "never appear among the calibration items.")
-    st.stop()
+    ui.stop()
 st.subheader("Verdicts per judge")
 ui.table(bulk.verdict_distribution(counts), width="stretch")
 

@@ -31,7 +31,8 @@ from judgescope.sources.manifest import DatasetSpec, Manifest, SourceError, load
 BUILD_VERSION = 6
 BUILD_MODULES = ("judgescope.sources.catalog", "judgescope.sources.build", "judgescope.sources.cache",
                  "judgescope.sources.layout", "judgescope.sources.readers",
-                 "judgescope.sources.readers_csv", "judgescope.sources.validate",
+                 "judgescope.sources.readers_csv", "judgescope.sources.readers_base",
+                 "judgescope.sources.validate",
                  "judgescope.sources.snapshot", "judgescope.sources.manifest", "judgescope.schema")
 _PACKAGE_ROOT = Path(__file__).resolve().parent.parent.parent  # the folder holding judgescope/
 _LOCK = threading.RLock()

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from judgescope.sources.readers import _entry, _lines, _store, check_names
+from judgescope.sources import readers_base as base
+from judgescope.sources.readers_base import check_names
 from judgescope.sources.manifest import SourceError
 
 CHUNK_ROWS = 50_000
@@ -17,7 +18,7 @@ CHUNK_ROWS = 50_000
 def _csv_records(path: Path, rel: str, broken: list):
     """(line, fields) of each CSV record after the header; bad rows go to `broken`, named by
     their line and, when the header is known, the column where the record breaks."""
-    lines = ((n, raw.decode("utf-8", "surrogateescape") + "\n") for n, raw in _lines(path))
+    lines = ((n, raw.decode("utf-8", "surrogateescape") + "\n") for n, raw in base.lines(path))
     current, pending, header = [0], [], []
     delimiter = _delimiter(path)
 
@@ -38,7 +39,7 @@ def _csv_records(path: Path, rel: str, broken: list):
             k = _bad_field("".join(pending), delimiter)
             column = header[k] if header and k < len(header) else None
             where = f" (column {column!r})" if column else ""
-            broken.append(_entry(rel, start, f"malformed CSV row{where}: {err}".replace(
+            broken.append(base.entry(rel, start, f"malformed CSV row{where}: {err}".replace(
                 " - do you need to open the file in universal-newline mode?", ""),
                 "".join(pending)[:200], column))
             continue
@@ -102,15 +103,15 @@ def read_csv(con, path: Path, rel: str, i: int, broken: list, text_columns) -> s
     for n, fields in records:
         problem = _csv_row_problem(fields, len(header))
         if problem:
-            broken.append(_entry(rel, n, problem, ",".join(fields).encode(
+            broken.append(base.entry(rel, n, problem, ",".join(fields).encode(
                 "utf-8", "surrogateescape").decode("utf-8", "backslashreplace")))
             continue
         chunk.append([n, *fields])
         if len(chunk) >= CHUNK_ROWS:
-            _store(con, table, _csv_frame(chunk, header, rel), create=not created)
+            base.store(con, table, _csv_frame(chunk, header, rel), create=not created)
             created, chunk = True, []
     if chunk or not created:
-        _store(con, table, _csv_frame(chunk, header, rel), create=not created)
+        base.store(con, table, _csv_frame(chunk, header, rel), create=not created)
     return table
 
 
