@@ -33,12 +33,12 @@ raw = ui.dataset_for("raw_records")
 if raw is None:
     st.info("This collection has no raw judge records dataset, so exclusions from a release "
             "cannot be shown.")
-    st.stop()
+    ui.stop()
 reasons = ui.run("ledger_summary")
 reasons = reasons[reasons.dataset == raw.spec.name]
 if reasons.empty:
     st.success(f"Every record of {raw.spec.name} is used.")
-    st.stop()
+    ui.stop()
 st.markdown(f"**{int(reasons['rows'].sum()):,}** records of `{raw.spec.name}` were excluded, by reason:")
 ui.table(reasons)
 full = audit_rows.excluded_raw_rows(raw)

@@ -9,7 +9,7 @@ from judgescope.web import ui
 ui.title("SQL console")
 if not console.enabled():
     st.info(f"The SQL console is switched off on this deployment ({console.ENV}=off).")
-    st.stop()
+    ui.stop()
 
 
 def _use_example(sql: str) -> None:

@@ -15,7 +15,7 @@ ui.title("Explanation themes")
 if not int(ui.run("audit_explanation_count")["explained"].iloc[0]):
     st.info("This audit has no judge explanations (its judge_explanation column is absent or "
             "empty), so there are no explanation themes to show.")
-    st.stop()
+    ui.stop()
 values = ui.run("audit_filter_values")
 langs, units = sorted(values.target_language.unique()), sort_units(values.unit.unique())
 urls.url_value_notice("lang", langs)

@@ -64,3 +64,31 @@ def test_excluded_rows_export_past_the_list_limit_says_truncated_with_the_count(
     at = open_page("pages/excluded.py", "many")
     warned = [w.value for w in at.warning if "This export holds the first" in w.value]
     assert warned and "5,000 rows of 5,600" in warned[0]
+
+
+EVIL = "http://127.0.0.1:9/"
+
+
+@pytest.fixture
+def hostile_units(tmp_path, monkeypatch):
+    """An audit whose unit and language values are Markdown images and links."""
+    import json
+
+    units = [f"![u]({EVIL}u.png)", f"[unit]({EVIL}x)", "answer"]
+    rows = [{"judge_record_id": f"r{i}", "target_language": f"[lang]({EVIL}l) th" if i % 2 else "th",
+             "unit": units[i % 3], "score": float(i), "judge_explanation": "x"} for i in range(9)]
+    (tmp_path / "audit.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (tmp_path / "sources.toml").write_text(
+        '[[collection]]\nname = "hx"\ntitle = "Hostile units"\ndatasets = ["a"]\n\n'
+        '[[dataset]]\nname = "a"\nkind = "judge_audit"\ntitle = "a"\npath = "audit.jsonl"\n')
+    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(tmp_path / "sources.toml"))
+
+
+@pytest.mark.parametrize("record", [None, "r1", "r3"])
+def test_review_pills_and_record_fields_show_data_as_text(hostile_units, record):
+    from test_hostile_text import markdown_leaks
+
+    at = open_page("pages/review.py", "hx", **({"record": record} if record else {}))
+    assert not markdown_leaks(at), markdown_leaks(at)
+    if record:
+        assert any(m.label == "Unit" for m in at.metric)

@@ -175,3 +175,20 @@ def test_a_checksums_file_that_is_a_json_list_is_named(tmp_path, monkeypatch, ca
         catalog.expected_checksums(manifest)
     code = main(["validate", "a"])
     assert code in (0, 1, 2) and "Traceback" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("row, column", [(b'x,"de"x,s,5\n', "target_language"),
+                                         (b'x,de,s,"5\n', "score"),
+                                         (b'x,de,s\r,5\n', "unit")])
+def test_a_malformed_csv_row_names_its_row_and_column(tmp_path, row, column):
+    from judgescope.sources.catalog import load_dataset
+    from judgescope.sources.manifest import DatasetSpec
+
+    good = b"".join(f"r{i},de,s,{40 + i}\n".encode() for i in range(3))
+    (tmp_path / "a.csv").write_bytes(b"judge_record_id,target_language,unit,score\n" + good + row)
+    d = load_dataset(DatasetSpec(name="a", kind="judge_audit", title="a", base=tmp_path, path="a.csv"))
+    assert d.ok, d.error
+    ledger = pd.read_parquet(d.path("ledger"))
+    bad = ledger[ledger.reason.str.startswith("malformed CSV row")]
+    assert bad[["row", "column"]].values.tolist() == [[5, column]]
+    assert f"(column '{column}')" in bad.reason.iloc[0]

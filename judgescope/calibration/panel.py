@@ -2,7 +2,7 @@
 
 Pure pandas/numpy on the rows SQL returns (items, and judgements in long form); the pages
 and `python -m judgescope calibrate` share it. Exact statistics come from stats.py; the
-bootstrap intervals are vectorised multinomial resamples (calibration_stats.py).
+bootstrap intervals are vectorised multinomial resamples (calibration/agreement.py).
 """
 
 from __future__ import annotations

@@ -31,7 +31,8 @@ from judgescope.sources.manifest import DatasetSpec, Manifest, SourceError, load
 BUILD_VERSION = 6
 BUILD_MODULES = ("judgescope.sources.catalog", "judgescope.sources.build", "judgescope.sources.cache",
                  "judgescope.sources.layout", "judgescope.sources.readers",
-                 "judgescope.sources.readers_csv", "judgescope.sources.validate",
+                 "judgescope.sources.readers_csv", "judgescope.sources.readers_base",
+                 "judgescope.sources.validate",
                  "judgescope.sources.snapshot", "judgescope.sources.manifest", "judgescope.schema")
 _PACKAGE_ROOT = Path(__file__).resolve().parent.parent.parent  # the folder holding judgescope/
 _LOCK = threading.RLock()
@@ -368,6 +369,17 @@ class Catalog:
                 self._stores[collection] = _declared_store(views)
                 self.manifest.problems += [n for n in REBUILT if n not in self.manifest.problems]
             return self._stores[collection]
+
+    def forget(self, collection: str) -> None:
+        """Drop a collection and its datasets from this process (an evicted session collection
+        opened from the Hub); a request still holding its store finishes with it."""
+        with _LOCK:
+            coll = self.manifest.collections.pop(collection, None)
+            self._stores.pop(collection, None)
+            self._verify_problems.pop(collection, None)
+            for name in (coll.datasets if coll else []):
+                self._loaded.pop(name, None)
+                self.manifest.datasets.pop(name, None)
 
     def has_store(self, collection: str) -> bool:
         return collection in self._stores

@@ -41,8 +41,9 @@ def review_record(r: pd.Series, filters: dict, desc: bool, has_snapshot: bool) -
             st.rerun()
         m = st.columns(4)
         m[0].metric("Score", f"{r['score']:g}")
-        m[1].metric("Language", language_name(r["target_language"]))
-        m[2].metric("Unit", str(r["unit"]))
+        # A metric's value renders markdown: data text goes through the one escaper.
+        m[1].metric("Language", md_literal(language_name(r["target_language"]), 60))
+        m[2].metric("Unit", md_literal(str(r["unit"]), 60))
         with m[3]:  # origins are long phrases: shown whole, wrapped, not as a clipped metric
             st.caption("Score origin")
             st.text(r["score_origin"] or "not recorded")
