@@ -41,19 +41,23 @@ filters = {"languages": [lang] if lang else [], "units": unit, "origins": origin
 desc = order == "highest first"
 has_snapshot = ui.joined_snapshot()
 
+total = audit_rows.review_count(ui.run, filters)
+origin = review_view.origin_list()
 record_id = urls.url_text("record", MAX_ID_CHARS)
 if record_id:
     record = ui.run("audit_record", record_id=record_id)
     if record.empty:
         st.warning(f"The record {ui.md_literal(record_id)} in the URL is not in this audit.")
     else:
-        review_view.review_record(record.iloc[0], filters, desc, has_snapshot)
+        review_view.review_record(record.iloc[0], filters, desc, has_snapshot, total, origin,
+                                  reviewed=reviews_view.reviewed_ids if reviews_view.mode() != "off" else None)
+elif reviews_view.mode() != "off" and total:
+    review_view.queue_start(filters, desc, origin)
 
 sig = pager.signature(ui.collection_name(), filters, desc)
 pos = pager.read(st.query_params.to_dict(), sig)
 if pos.after is None:
     urls.reset_position(pager.problem(st.query_params.to_dict(), sig))
-total = audit_rows.review_count(ui.run, filters)
 rows = audit_rows.review_page(ui.run, filters, pos.after or pager.start(desc), desc, PAGE_SIZE)
 texts = audit_rows.snapshot_texts(ui.run, rows.judge_record_id.tolist()) if has_snapshot else None
 shown = reviews_view.with_state(audit_rows.with_snippets(rows, texts) if has_snapshot else rows)

@@ -75,6 +75,7 @@ class Collection:
     join_key_declared: bool = False  # else inferred: the key columns both sides have
     # A deviation the release recorded, per gate ("panel" or a judge's name): shown beside the badge.
     deviations: dict[str, str] = field(default_factory=dict)
+    guidelines: str = ""  # review guidelines, shown beside the verdict buttons (plain text)
 
 
 @dataclass
@@ -251,7 +252,8 @@ def _collection(entry: dict, datasets: dict, problems: list[str]) -> Collection 
     coll = Collection(name=name, title=str(entry.get("title") or readable(name)),
                       datasets=[str(d) for d in _as_list(listed)],
                       previous=None if previous is None else str(previous),
-                      description=str(entry.get("description", "")))
+                      description=str(entry.get("description", "")),
+                      guidelines=str(entry.get("guidelines", "")))
     if "join_key" in entry:
         coll.join_key = tuple(map(str, _as_list(entry["join_key"])))
         coll.join_key_declared = True

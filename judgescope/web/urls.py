@@ -142,15 +142,30 @@ def set_position(position, sig: str) -> None:
     st.rerun()
 
 
-def with_record_links(frame: pd.DataFrame, id_col: str = "judge_record_id") -> pd.DataFrame:
-    """The frame with an `open` column: each row's Review URL (shown with RECORD_LINK)."""
+def with_record_links(frame: pd.DataFrame, id_col: str = "judge_record_id", **params) -> pd.DataFrame:
+    """The frame with an `open` column: each row's Review URL (shown with RECORD_LINK), carrying
+    `params` too (the list it came from, its filters), so Review walks that list."""
     from judgescope.web import navigation
 
     review = navigation.page("review")
-    links = [navigation.href(review, collection=collection_name(), record=i) for i in frame[id_col]]
+    links = [navigation.href(review, collection=collection_name(), **params, record=i) for i in frame[id_col]]
     return frame.assign(open=links)[["open", *frame.columns]]
 
 
 RECORD_LINK = {"Open": st.column_config.LinkColumn("Open", display_text="record", width="small")}
+
+
+def record_table(frame: pd.DataFrame, key: str, shown: pd.DataFrame | None = None,
+                 id_col: str = "judge_record_id", column_config: dict | None = None, **params):
+    """A list of audit records: selecting a row opens it on Review in this tab, with `params`
+    (the list and its filters); the Open column is the same URL, for a new tab or to share."""
+    from judgescope.web import ui
+
+    table = with_record_links(frame if shown is None else shown, id_col, **params)
+    picked = ui.table(table, key=key, on_select="rerun", selection_mode="single-row", placeholder="n/a",
+                      column_config={**RECORD_LINK, **(column_config or {})})
+    if picked and picked.selection.rows:
+        open_page("review", **params, record=str(frame[id_col].iloc[picked.selection.rows[0]]))
+    return picked
 
 
