@@ -86,7 +86,7 @@ def verify_lines(size: dict) -> list[str]:
     v = size["verify"]
     ratio = _ratio(v["app_mb_s"], v["hashlib_mb_s"])
     return ["| path | median s | MB/s | rows/s | ÷ hashlib |", "|---|---|---|---|---|",
-            f"| app: SHA-256 of both texts (`catalog.SNAPSHOT_DIGESTS`, DuckDB, {v['app_runs']} runs) "
+            f"| app: SHA-256 of both texts (`build.SNAPSHOT_DIGESTS`, DuckDB, {v['app_runs']} runs) "
             f"| {v['app']['median_ms'] / 1000:,.2f} | {v['app_mb_s']:,.0f} | {v['app_rows_s']:,.0f} "
             f"| {_r(ratio)} {_ok(ratio >= TARGET_HASH)} |",
             f"| single-core hashlib over the Arrow buffers ({v['hashlib_runs']} runs) "

@@ -21,6 +21,7 @@ judge_gate, panel_gate = view.gate_inputs(c[1], c[2])
 frame, rep = view.load(splits, judge_gate, panel_gate)
 
 st.caption(cal.definitions_sentence(rep))  # fixed wording and counts, no data text
+findings_view.how("judge_pi")
 panel = rep["panel"]
 if panel:
     verdict, colour, sentence = findings.gate_badge(panel)

@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from judgescope.web import review as review_view
 from judgescope.web import ui
 from judgescope.web import urls
 from judgescope.integrity import hashes as verify
@@ -47,9 +48,10 @@ shown = summary.counts[chosen]
 st.caption(f"{shown:,} row{'s' if shown != 1 else ''}" + (f"; the first {LIST_LIMIT:,} in snapshot order are listed" if shown > LIST_LIMIT else "")
            + f"; texts of the first {min(DETAIL_ROWS, len(rows))} below. Differences are marked ⟦…⟧ "
            "with invisible characters written out (⟨space⟩, ⟨U+0301⟩).")
-ui.table(urls.with_record_links(rows.drop(columns=["source_text", "candidate_text"])),
-         column_config=urls.RECORD_LINK)
-ui.export_buttons(rows, f"integrity_{chosen}", {"class": chosen, "join_key": list(key)})
+urls.record_table(rows, "class_rows", rows.drop(columns=["source_text", "candidate_text"]),
+                  **review_view.origin_params("integrity", **{"class": chosen}))
+ui.export_buttons(rows, f"integrity_{chosen}", {"class": chosen, "join_key": list(key)},
+                  limit=LIST_LIMIT, available=shown)
 
 for _, row in rows.head(DETAIL_ROWS).iterrows():
     with st.container(border=True):

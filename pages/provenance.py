@@ -19,7 +19,7 @@ if gaps:
     with st.expander("Rows without an explanation"):
         rows = ui.run("audit_missing_explanations", limit=5_000)
         ui.table(rows, placeholder="not recorded")
-        ui.export_buttons(rows, "missing_explanations", {"limit": 5_000})
+        ui.export_buttons(rows, "missing_explanations", {"limit": 5_000}, available=gaps)
 
 st.subheader("Prompt, judge model and run group per unit")
 st.caption("Requested = the model string sent to the endpoint; resolved = the checkpoint the "
@@ -33,12 +33,12 @@ raw = ui.dataset_for("raw_records")
 if raw is None:
     st.info("This collection has no raw judge records dataset, so exclusions from a release "
             "cannot be shown.")
-    st.stop()
+    ui.stop()
 reasons = ui.run("ledger_summary")
 reasons = reasons[reasons.dataset == raw.spec.name]
 if reasons.empty:
     st.success(f"Every record of {raw.spec.name} is used.")
-    st.stop()
+    ui.stop()
 st.markdown(f"**{int(reasons['rows'].sum()):,}** records of `{raw.spec.name}` were excluded, by reason:")
 ui.table(reasons)
 full = audit_rows.excluded_raw_rows(raw)

@@ -9,7 +9,7 @@ from judgescope.web import ui
 ui.title("SQL console")
 if not console.enabled():
     st.info(f"The SQL console is switched off on this deployment ({console.ENV}=off).")
-    st.stop()
+    ui.stop()
 
 
 def _use_example(sql: str) -> None:
@@ -45,7 +45,9 @@ if sql.strip():
             st.warning(note)
         st.caption(f"{len(rows):,} rows.")
         st.dataframe(rows, hide_index=True, placeholder="NULL")  # column names as the SQL wrote them
-        ui.export_buttons(rows, "sql_console", console.provenance_filters(sql, truncated))
+        # A cap that cut the result is the export's limit too (its provenance says truncated).
+        ui.export_buttons(rows, "sql_console", console.provenance_filters(sql, truncated),
+                          limit=len(rows) if truncated and len(rows) else None)
 with st.expander("Views and columns"):
     for view, cols in columns.items():
         st.markdown(f"**{ui.md_literal(view)}**")

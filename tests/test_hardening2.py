@@ -220,7 +220,8 @@ CSV_ROWS = {  # hostile row → its reason; the other rows are used
     "latin1": (b"x,d\xe9,s,5\n", "row is not valid UTF-8"),
     "ragged_long": (b"x,de,s,5,9\n", "row has 5 fields, the header 4"),
     "ragged_short": (b"x,de\n", "row has 2 fields, the header 4"),
-    "bare_cr": (b"x,d\re,s,5\n", "malformed CSV row: new-line character seen in unquoted field"),
+    "bare_cr": (b"x,d\re,s,5\n", "malformed CSV row (column 'target_language'): new-line character "
+                "seen in unquoted field"),
 }
 
 

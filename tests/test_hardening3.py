@@ -94,7 +94,7 @@ def test_error_text_names_no_server_path(store, folders):
 def test_a_wide_result_is_cut_by_the_byte_cap_while_fetching(store):
     # 700 rows of 1 MB each fit the row cap; the byte cap stops the fetch at 50 MB.
     rows, truncated = sql_console.run_console(
-        store, "SELECT repeat('x', 1000000) || i AS s FROM range(700) t(i)")
+        store, "SELECT repeat('x', 1000000) || i AS s FROM range(700) t(i)", seconds=300)
     assert truncated == "bytes"
     assert 0 < len(rows) < 700
     assert rows.s.str.len().sum() <= sql_console.BYTE_CAP

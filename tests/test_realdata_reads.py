@@ -87,3 +87,12 @@ def test_distributions_splits_by_system_with_intervals(real_like):
         assert row["n"] == len(scores)
         assert row["Mean"] == pytest.approx(sum(scores) / len(scores))
         assert row["Ci low"] <= row["Mean"] <= row["Ci high"] and row["Ci low"] < row["Ci high"]
+
+
+def test_titles_default_to_something_readable(write_manifest):
+    from judgescope.sources.manifest import load_manifest
+
+    m = load_manifest(write_manifest('[[collection]]\nname = "gemba_wmt22"\ndatasets = ["my_audit-v2"]\n'
+                                     '[[dataset]]\nname = "my_audit-v2"\npath = "x.jsonl"\n'))
+    assert m.collections["gemba_wmt22"].title == "Gemba wmt22"
+    assert m.datasets["my_audit-v2"].title == "My audit v2"

@@ -78,6 +78,8 @@ def agreement(frame: pd.DataFrame, score: str | None, verdict: str | None,
                  "ratings": int(len(frame)), "alpha": {},
                  # Rows kept but without this value (another rating column has one): counted, said.
                  "missing_values": {c: int(frame[c].isna().sum()) for c in (score, verdict) if c}}
+    if out["raters"] < 2:
+        out["note"] = "one rater only: agreement between raters needs two or more"
     if score:
         for level in ("interval", "ordinal"):
             out["alpha"][f"{score} ({level})"] = alpha(frame["item"], frame[score], level)

@@ -2,7 +2,7 @@
 
 Pure pandas/numpy on the rows SQL returns (items, and judgements in long form); the pages
 and `python -m judgescope calibrate` share it. Exact statistics come from stats.py; the
-bootstrap intervals are vectorised multinomial resamples (calibration_stats.py).
+bootstrap intervals are vectorised multinomial resamples (calibration/agreement.py).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from judgescope import stats
 # The rules live in calibration/rules.py; pages and the CLI reach them through this module too.
 from judgescope.calibration.rules import (  # noqa: F401
     JUDGE_PREFIX, NO_SPLIT, PANEL, column, definitions, definitions_sentence, judge_id,
-    panel_label, rater_name, split_options, split_params)
+    has_panel, panel_label, rater_name, split_options, split_params)
 from judgescope.schema import NOT_RECORDED, VERDICTS
 
 HUMAN_COLS = ("human_1_verdict", "human_2_verdict", "human_3_verdict")
@@ -80,8 +80,8 @@ def build_frame(items: pd.DataFrame, judgements: pd.DataFrame) -> pd.DataFrame:
         v = frame[f"verdict__{name}"]
         frame[f"binary__{name}"] = np.where(v.isna(), np.nan, binary(v))
     frame["panel_complete"] = frame[[f"verdict__{n}" for n in judges]].notna().all(axis=1)
-    if len(judges) % 2 == 1:
-        # The panel rule: a strict majority of an odd number of judges, on items every judge
+    if has_panel(len(judges)):
+        # The panel rule: a strict majority of an odd number (≥ 3) of judges, on items every judge
         # rated (elsewhere the panel is NaN and the item is not in the panel's n).
         votes = frame[[f"binary__{n}" for n in judges]].fillna(0).to_numpy().T
         panel = stats.majority_binary(*votes).astype(float)

@@ -18,7 +18,7 @@ from judgescope.sources.manifest import DatasetSpec, SourceError
 
 COMMANDS = ("open", "init", "validate", "report", "verify", "calibrate", "rank", "compare-judges",
             "compare-methods", "themes", "reviews", "agreement", "explain", "report-html",
-            "check-report")
+            "check-report", "stability")
 EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE = 0, 1, 2
 
 
@@ -37,6 +37,10 @@ def main(argv: list[str] | None = None) -> int:
         p = sub.add_parser(name, help=(module.__doc__ or "").strip().splitlines()[0])
         module.add_arguments(p)
     args = parser.parse_args(argv)
+    unwritable = json_folder_problem(args)
+    if unwritable:
+        print(f"error: {unwritable}", file=sys.stderr)
+        return EXIT_UNUSABLE
     out, err_out = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = SafeStream(out), SafeStream(err_out)
     try:
@@ -143,7 +147,61 @@ def print_ledger(*inputs: Loaded, file=None) -> int:
     return EXIT_OK
 
 
+MAX_SEED = 2**63 - 1
+MAX_RESAMPLES = 200_000
+
+
+def seed_arg(text: str) -> int:
+    """--seed: a whole number from 0 to 2**63 − 1 (numpy's generators take no negative seed)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number from 0 to {MAX_SEED}")
+    return value
+
+
+def resamples_arg(text: str) -> int:
+    """--resamples: a whole number from 1 to MAX_RESAMPLES."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
+    if not 1 <= value <= MAX_RESAMPLES:
+        raise argparse.ArgumentTypeError(f"resamples are a whole number from 1 to {MAX_RESAMPLES:,}")
+    return value
+
+
+def finite_float(text: str) -> float:
+    """A finite number (nan and inf are refused: a nan threshold would silently select nothing)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a finite number")
+    return value
+
+
+def json_folder_problem(args) -> str | None:
+    """A sentence when --json FILE cannot be written because its folder does not exist (checked
+    before the work, so a long run does not end in a traceback)."""
+    path = getattr(args, "json", None)
+    if not isinstance(path, str) or not path:
+        return None
+    folder = Path(path).parent
+    if not folder.is_dir():
+        return f"--json {path}: the folder {folder} does not exist"
+    if Path(path).is_dir():
+        return f"--json {path}: that is a folder, not a file"
+    return None
+
+
 def write_json(data, path: str | None) -> None:
     text = json.dumps(data, indent=1, ensure_ascii=False, default=str)
     if path:
-        Path(path).write_text(text + "\n", encoding="utf-8")
+        try:
+            Path(path).write_text(text + "\n", encoding="utf-8")
+        except OSError as err:
+            raise SourceError(f"--json {path}: cannot write it ({err.strerror})") from None

@@ -34,7 +34,7 @@ def build(run, ledger: Ledger, deviations: dict) -> tuple[dict | None, list[str]
         raters.append(_rater(ledger, key, label, r, deviations.get(key)))
     section = {"n_items": ledger.add("calibration.n_items", rep["n_items"], fmt.count(rep["n_items"]),
                                      query=Q, function=F, cli=["calibrate", "--json", "n_items"]),
-               "raters": raters, "ci_method": rep["ci_method"], "gate_rule": findings.GATE_RULE,
+               "raters": raters, "ci_method": rep["pi_ci_method"], "gate_rule": findings.GATE_RULE,
                "definitions": cal.definitions_sentence(rep),
                "forest": svg.forest([{"label": r["label"], "value": r["pi_value"], "low": r["low_value"],
                                       "high": r["high_value"], "tag": r["badge"]} for r in raters],

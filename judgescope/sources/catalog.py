@@ -31,7 +31,8 @@ from judgescope.sources.manifest import DatasetSpec, Manifest, SourceError, load
 BUILD_VERSION = 6
 BUILD_MODULES = ("judgescope.sources.catalog", "judgescope.sources.build", "judgescope.sources.cache",
                  "judgescope.sources.layout", "judgescope.sources.readers",
-                 "judgescope.sources.readers_csv", "judgescope.sources.validate",
+                 "judgescope.sources.readers_csv", "judgescope.sources.readers_base",
+                 "judgescope.sources.validate",
                  "judgescope.sources.snapshot", "judgescope.sources.manifest", "judgescope.schema")
 _PACKAGE_ROOT = Path(__file__).resolve().parent.parent.parent  # the folder holding judgescope/
 _LOCK = threading.RLock()
@@ -99,8 +100,22 @@ def expected_checksums(manifest: Manifest) -> dict[str, dict]:
             recorded = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as err:
             raise SourceError(f"checksums file unreadable: {err}", file=path.name) from err
-        out.update({str((path.parent / rel).resolve()): v for rel, v in recorded.items()})
+        out.update({str((path.parent / rel).resolve()): v
+                    for rel, v in _checked_checksums(recorded, path).items()})
     return out
+
+
+def _checked_checksums(recorded, path: Path) -> dict:
+    """A checksums file's content: an object of {path: {"sha256": hex, "size": bytes}}."""
+    if not isinstance(recorded, dict):
+        raise SourceError(f"a checksums file holds a JSON object of file → {{sha256, size}}, "
+                          f"not a JSON {type(recorded).__name__}", file=path.name)
+    for rel, v in recorded.items():
+        if not (isinstance(v, dict) and isinstance(v.get("sha256"), str)
+                and isinstance(v.get("size"), int) and not isinstance(v.get("size"), bool)):
+            raise SourceError(f"entry {str(rel)[:200]!r} is not {{\"sha256\": text, \"size\": "
+                              "integer}", file=path.name)
+    return recorded
 
 
 def file_records(spec: DatasetSpec, resolved: ResolvedFiles, expected: dict) -> list[dict]:
@@ -354,6 +369,17 @@ class Catalog:
                 self._stores[collection] = _declared_store(views)
                 self.manifest.problems += [n for n in REBUILT if n not in self.manifest.problems]
             return self._stores[collection]
+
+    def forget(self, collection: str) -> None:
+        """Drop a collection and its datasets from this process (an evicted session collection
+        opened from the Hub); a request still holding its store finishes with it."""
+        with _LOCK:
+            coll = self.manifest.collections.pop(collection, None)
+            self._stores.pop(collection, None)
+            self._verify_problems.pop(collection, None)
+            for name in (coll.datasets if coll else []):
+                self._loaded.pop(name, None)
+                self.manifest.datasets.pop(name, None)
 
     def has_store(self, collection: str) -> bool:
         return collection in self._stores

@@ -11,6 +11,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
+from judgescope.sources import trace
 from judgescope.sources import console_guard
 
 QUERIES_DIR = Path(__file__).resolve().parent.parent.parent / "queries"
@@ -172,6 +173,7 @@ class Store:
 
     def run(self, name: str, **params) -> pd.DataFrame:
         """Run queries/<name>.sql with its $parameters bound; DuckDB rejects missing or extra ones."""
+        trace.note(name)
         cur = self.con.cursor()
         try:
             return cur.execute(query_text(name), params).df()

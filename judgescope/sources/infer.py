@@ -16,7 +16,7 @@ from judgescope.sources.join_key import INFERRED_KEY, infer_key
 from judgescope.sources.kinds import detect_resolved, file_columns
 from judgescope.sources.layout import read_card_configs, split_files
 from judgescope.sources.manifest import (FORMATS, NAME_RE, PIN_HINT, REVISION_RE, DatasetSpec,
-                                         SourceError, check_repo_id)
+                                         SourceError, check_repo_id, readable)
 
 HUB_ID_RE = re.compile(r"^(?:hub:)?([A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9][A-Za-z0-9_.-]*)(?:@(\S+))?$")
 # Roles that lead a collection, and the role each may take as its companion.
@@ -43,14 +43,6 @@ class Group:
     title: str
     members: list[Found]
     join_key: list[str] | None = None
-
-
-def readable(stem: str) -> str:
-    """A title from a file name: 'judge_audit_gemba_wmt22.source_snapshot' →
-    'Judge audit gemba wmt22 · source snapshot'."""
-    parts = [re.sub(r"[_\-\s]+", " ", p).strip() for p in stem.split(".")]
-    text = " · ".join(p for p in parts if p) or stem
-    return text[:1].upper() + text[1:]
 
 
 def slug(text: str) -> str:

@@ -75,6 +75,7 @@ class Collection:
     join_key_declared: bool = False  # else inferred: the key columns both sides have
     # A deviation the release recorded, per gate ("panel" or a judge's name): shown beside the badge.
     deviations: dict[str, str] = field(default_factory=dict)
+    guidelines: str = ""  # review guidelines, shown beside the verdict buttons (plain text)
 
 
 @dataclass
@@ -191,7 +192,8 @@ def _dataset_spec(entry: dict, base: Path, index: int) -> DatasetSpec:
     hub = _opt_str(entry, "hub", problems)
     revision = _opt_str(entry, "revision", problems)
     spec = DatasetSpec(
-        name=name, kind=str(entry.get("kind", "")), title=str(entry.get("title", name)), base=base,
+        name=name, kind=str(entry.get("kind", "")), title=str(entry.get("title") or readable(name)),
+        base=base,
         path=_opt_str(entry, "path", problems), hub=hub,
         # "" rather than None for an unpinned Hub entry: it is refused, and still prints.
         revision=revision if revision is not None or not hub else "",
@@ -247,10 +249,11 @@ def _collection(entry: dict, datasets: dict, problems: list[str]) -> Collection 
         return None
     listed = entry.get("datasets", [])
     previous = entry.get("previous")
-    coll = Collection(name=name, title=str(entry.get("title", name)),
+    coll = Collection(name=name, title=str(entry.get("title") or readable(name)),
                       datasets=[str(d) for d in _as_list(listed)],
                       previous=None if previous is None else str(previous),
-                      description=str(entry.get("description", "")))
+                      description=str(entry.get("description", "")),
+                      guidelines=str(entry.get("guidelines", "")))
     if "join_key" in entry:
         coll.join_key = tuple(map(str, _as_list(entry["join_key"])))
         coll.join_key_declared = True
@@ -263,6 +266,14 @@ def _collection(entry: dict, datasets: dict, problems: list[str]) -> Collection 
         problems.append(f"collection {coll.name}: dataset {missing!r} is not defined")
     coll.datasets = [d for d in coll.datasets if d in datasets]
     return coll
+
+
+def readable(stem: str) -> str:
+    """A default title from a name: 'judge_audit_gemba_wmt22.source_snapshot' →
+    'Judge audit gemba wmt22 · source snapshot'."""
+    parts = [re.sub(r"[_\-\s]+", " ", p).strip() for p in str(stem).split(".")]
+    text = " · ".join(p for p in parts if p) or str(stem)
+    return text[:1].upper() + text[1:]
 
 
 def _as_list(value) -> list:

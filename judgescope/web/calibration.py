@@ -11,11 +11,12 @@ import streamlit as st
 
 from judgescope.calibration import panel as cal
 from judgescope.web import findings as findings_view
+from judgescope.web import navigation
 from judgescope.web import ui
 from judgescope.web import urls
 from judgescope.schema import VERDICTS
 
-CELL_PAGE = "pages/disagreements.py"
+CELL_PAGE = navigation.page("disagreements").path
 CELL_LABELS = {"TP": "TP: both match", "FP": "FP: judge match, humans not",
                "FN": "FN: humans match, judge not", "TN": "TN: neither match",
                cal.DISAGREE: "All disagreements (FP + FN)"}
@@ -56,7 +57,7 @@ def load(splits: list[str], judge_gate=cal.JUDGE_GATE, panel_gate=cal.PANEL_GATE
     judgements = ui.run("calib_item_judgements", **cal.split_params(splits))
     if items.empty or judgements.empty:
         st.info("No calibration item with judge verdicts matches these filters.")
-        st.stop()
+        ui.stop()
     frame, rep = _report(items, judgements, Fraction(str(judge_gate)), Fraction(str(panel_gate)))
     return frame.copy(), rep
 

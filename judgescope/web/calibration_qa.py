@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import streamlit as st
 
+from judgescope.calibration import corrected
 from judgescope.calibration import panel as cal
 from judgescope.calibration import qa_tables
+from judgescope.web import calibration as view
 from judgescope.web import ui
 
 
@@ -56,3 +58,17 @@ def budget_section(rep: dict) -> None:
         st.caption("Chance the CI clears the gate, by items added: " + ", ".join(
             f"{c['added']:,}: {c['chance']:.0%}" for c in b["chance"]))
     st.caption(undecided[0][1]["method"])
+
+
+def corrected_section() -> None:
+    """The judges' pass rates on the unlabelled judgements, corrected with the calibration items
+    (Rogan–Gladen, PPI, PPI++), the raw rate beside them."""
+    st.subheader("Corrected pass rates")
+    _, rep = view.load([])
+    rates = corrected.for_report(rep, ui.run("calib_unlabelled_counts"))
+    if not any(c["n_unlabelled"] for c in rates.values()):
+        st.caption("Every judgement is on a calibration item: there are no unlabelled judgements "
+                   "to correct.")
+        return
+    _table(corrected.table(rates))
+    st.caption(corrected.METHODS_NOTE)

@@ -153,3 +153,24 @@ def finding(f) -> None:
                 st.caption(ui.md_literal(f.how, limit=3_000, isolate=False))
     link.page_link(spec.path, label=f"{ui.md_literal(f.link, limit=80)} →", icon=spec.icon,
                    query_params={"collection": ui.collection_name(), **f.params})
+
+
+def how(name: str) -> None:
+    """A small "how" under a headline number: the functions that compute it (outermost first),
+    the queries they read and each query's chain down to the pinned files
+    (`judgescope explain NAME` prints the same)."""
+    from judgescope import numbers
+
+    n = numbers.number(name)
+    with st.popover("how", icon=":material/functions:", help=f"How is this computed: {n.title}"):
+        st.markdown(f"**{n.title}**")
+        if n.functions:
+            st.markdown("Computed by " + " → ".join(f"`{f}`" for f in n.functions)
+                        + " from the rows of:")
+        else:
+            st.markdown("Counted by the query itself, from:")
+        for query in n.queries:
+            st.code(_chain(str(ui.catalog().manifest.path), ui.collection_name(), query),
+                    language=None, wrap_lines=True)
+        st.caption(f"`judgescope explain {n.name} --collection {ui.md_literal(ui.collection_name())}` "
+                   "prints the same.")

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import functools
 import html
 import re
+from contextlib import contextmanager
 from datetime import datetime, timezone
 
 import pandas as pd
 import streamlit as st
 
 from judgescope import __version__
+from judgescope.sources import trace
 from judgescope.sources.catalog import Catalog, get_catalog
 from judgescope.schema import RTL_LANGUAGES, label
 
@@ -29,7 +32,7 @@ def collection_name() -> str:
     names = visible_collections()
     if not names:
         st.error("The manifest defines no collection; see Overview for its problems.")
-        st.stop()
+        stop()
     value = st.query_params.get("collection")
     if value in names:
         return value
@@ -81,12 +84,13 @@ def title(text: str) -> None:
     st.title(text, anchor="content")
     if not spec.fits(roles()):
         unavailable(spec)
-        st.stop()
+        stop()
     from judgescope.schema import language_pairs, use_language_pairs
 
     pairs = {}
     if "audit" in roles():  # labels name the direction when the audit has several sources
-        frame = run("audit_language_pairs")
+        with trace.traced():  # vocabulary for labels, not one of the page's numbers
+            frame = run("audit_language_pairs")
         pairs = language_pairs(zip(frame.target_language, frame.source_language))
     use_language_pairs(pairs)
 
@@ -113,28 +117,68 @@ def unavailable(spec) -> None:
                      icon=":material/arrow_forward:", query_params={"collection": name})
 
 
-@st.cache_data(max_entries=QUERY_CACHE_ENTRIES, show_spinner=False)
+def traced_cache(**cache_options):
+    """st.cache_data that also remembers which named queries the computation ran, and notes
+    them again on every cache hit: a cached number explains itself like a fresh one."""
+    def decorate(fn):
+        def computed(*args, **kwargs):
+            with trace.traced() as names:
+                value = fn(*args, **kwargs)
+            return value, tuple(names)
+        # Streamlit keys a cache by the function's module and qualified name: keep fn's.
+        computed.__module__, computed.__qualname__ = fn.__module__, fn.__qualname__
+        cached = st.cache_data(**cache_options)(computed)
+
+        @functools.wraps(fn)
+        def serve(*args, **kwargs):
+            value, names = cached(*args, **kwargs)
+            trace.replay(names)
+            return value
+        serve.clear = cached.clear
+        return serve
+    return decorate
+
+
+@traced_cache(max_entries=QUERY_CACHE_ENTRIES, show_spinner=False)
 def _cached(manifest: str, collection: str, query: str, params: tuple) -> pd.DataFrame:
     return catalog().store(collection).run(query, **dict(params))
 
 
-_QUERIES_SHOWN = "_queries_this_run"
+class PageStopped(Exception):
+    """Raised by stop(): app.py ends the page there and still shows its disclosure."""
 
 
-def begin_run() -> None:
-    """app.py, before the page: the page's queries are recorded for "How is this computed"."""
-    st.session_state[_QUERIES_SHOWN] = []
+_IN_PAGE = "_judgescope_in_page"
+
+
+def stop():
+    """End the page here. Use instead of st.stop(): after st.stop() nothing renders, so the page
+    would lose "How is this computed?" for what it already showed (app.py catches this). Outside
+    a page run (the sidebar, a page run alone) it is st.stop()."""
+    if st.session_state.get(_IN_PAGE):
+        raise PageStopped
+    st.stop()
+
+
+@contextmanager
+def page_trace():
+    """app.py, around the page only: the queries it runs (Store.run notes each, cached ones are
+    replayed) are what "How is this computed?" lists; the sidebar's never mix in."""
+    st.session_state[_IN_PAGE] = True
+    try:
+        with trace.traced() as names:
+            yield names
+    finally:
+        st.session_state[_IN_PAGE] = False
 
 
 def record_query(query: str) -> None:
-    """Note a named query this page run used (for "How is this computed?")."""
-    used = st.session_state.setdefault(_QUERIES_SHOWN, [])
-    if query not in used:
-        used.append(query)
+    """Note a named query this page run used that did not go through Store.run (exports)."""
+    trace.note(query)
 
 
 def queries_this_run() -> list[str]:
-    return list(st.session_state.get(_QUERIES_SHOWN) or [])
+    return trace.current()
 
 
 def run(query: str, **params) -> pd.DataFrame:
@@ -235,7 +279,7 @@ def missing_columns(role: str) -> set[str]:
     return set(loaded.report["columns_missing"]) if loaded else set()
 
 
-@st.cache_data(max_entries=16, show_spinner="Parsing ranking decisions…")
+@traced_cache(max_entries=16, show_spinner="Parsing ranking decisions…")
 def _ranking_frames(manifest: str, collection: str, fallback: str):
     from judgescope.ranking import decisions as ranking
     return ranking.load(catalog().store(collection).run, fallback)
@@ -328,7 +372,7 @@ def ranking_decisions(what: str):
     if decisions.empty:
         st.info(NO_DECISIONS)
         table(ranking.human_summary(pairs))
-        st.stop()
+        stop()
     return pairs, decisions
 
 
@@ -356,5 +400,5 @@ def audit_counts(facet: str = "none") -> pd.DataFrame:
     note = audit.no_rows(counts)
     if note:
         st.info(note)
-        st.stop()
+        stop()
     return counts

@@ -5,14 +5,14 @@ from __future__ import annotations
 import argparse
 
 from judgescope.calibration import human_ratings as hr
-from judgescope.cli import add_source_arguments, load_source, print_ledger, write_json
+from judgescope.cli import resamples_arg, add_source_arguments, load_source, print_ledger, write_json
 from judgescope.sources.catalog import open_store
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_source_arguments(p)
     p.add_argument("--json", metavar="FILE", help="write the full result as JSON")
-    p.add_argument("--resamples", type=int, default=1_000, help="bootstrap resamples of κ/α CIs")
+    p.add_argument("--resamples", type=resamples_arg, default=1_000, help="bootstrap resamples of κ/α CIs")
 
 
 def run(args) -> int:
@@ -26,10 +26,15 @@ def run(args) -> int:
     result["ratings_per_item"] = hr.ratings_per_item(frame).to_dict("records")
     print(f"{loaded.spec.name}: {result['items']:,} items, {result['raters']:,} raters, "
           f"{result['ratings']:,} ratings")
+    if result["raters"] < 2:
+        print(f"  one rater only: agreement between raters needs two or more, so every "
+              "coefficient below is n/a")
     for name, value in result["alpha"].items():
         print(f"  Krippendorff's alpha, {name}: {'n/a' if value is None else f'{value:.4f}'}")
     if verdict:
         fleiss = result["verdicts"]["fleiss_kappa"]["value"]
-        print(f"  Fleiss' kappa ({verdict}): {'n/a' if fleiss is None else f'{fleiss:.4f}'}")
+        note = result["verdicts"]["fleiss_kappa"].get("note")
+        print(f"  Fleiss' kappa ({verdict}): {'n/a' if fleiss is None else f'{fleiss:.4f}'}"
+              + (f" ({note})" if fleiss is None and note else ""))
     write_json(result, args.json)
     return print_ledger(loaded)

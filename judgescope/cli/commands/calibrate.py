@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from fractions import Fraction
 
+from judgescope.calibration import corrected
 from judgescope.calibration import panel as calibration
 from judgescope.sources.catalog import get_catalog, open_store
 from judgescope.cli import EXIT_OK, EXIT_PROBLEMS, load_source, print_ledger, write_json
@@ -85,6 +86,11 @@ def run(args) -> int:
         if r["label_budget"]:
             print(f"Label budget, {label} (INCONCLUSIVE): {r['label_budget']['sentence']}")
     print(rep["ceiling"]["sentence"])
+    unlabelled = open_store({"items": inputs[0], "judgements": inputs[1]}).run(
+        "calib_unlabelled_counts")
+    rep["corrected_rates"] = corrected.for_report(rep, unlabelled)
+    for name, c in rep["corrected_rates"].items():
+        print(f"Corrected pass rate, {name}: {corrected.sentence(c)}")
     write_json(rep, args.json)
     rows = [r for _, _, r in calibration.rater_reports(rep)]
     gates = EXIT_OK if all(r["verdict"] == "PASS" for r in rows) else EXIT_PROBLEMS

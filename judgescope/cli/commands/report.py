@@ -19,7 +19,7 @@ import pandas as pd
 
 from judgescope.audit import summary as audit
 from judgescope.sources.catalog import open_store
-from judgescope.cli import add_source_arguments, load_source, print_ledger
+from judgescope.cli import add_source_arguments, load_source, print_ledger, resamples_arg, seed_arg
 from judgescope.sources.manifest import SourceError
 
 SUMMARY_KEYS = ["n", "mean", "median", "sd"] + audit.threshold_columns()
@@ -29,8 +29,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_source_arguments(p, "audit")
     p.add_argument("--out", help="folder for SUMMARY.json, BY_LANGUAGE.csv and BOOTSTRAP.json "
                    "(default: print them to stdout as one JSON document)")
-    p.add_argument("--seed", type=int, default=audit.DEFAULT_SEED, help="bootstrap seed")
-    p.add_argument("--resamples", type=int, default=audit.DEFAULT_RESAMPLES,
+    p.add_argument("--seed", type=seed_arg, default=audit.DEFAULT_SEED, help="bootstrap seed")
+    p.add_argument("--resamples", type=resamples_arg, default=audit.DEFAULT_RESAMPLES,
                    help="bootstrap resamples")
 
 
