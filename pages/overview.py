@@ -7,6 +7,7 @@ import streamlit as st
 from judgescope import format as fmt
 from judgescope.web import findings as findings_view
 from judgescope.web import ui
+from judgescope.web import upload
 from judgescope.schema import SCHEMAS
 
 coll = ui.catalog().manifest.collections[ui.collection_name()]
@@ -32,6 +33,8 @@ for problem in ui.catalog().manifest.problems:
     st.warning(ui.md_literal(problem, limit=500))
 for notice in ui.catalog().notices(coll.name, detail=False):  # errors are shown per dataset below
     st.warning(ui.md_literal(notice, limit=1_000))
+
+upload.draw()
 
 st.subheader("Datasets and provenance")
 for loaded in ui.catalog().collection_datasets(coll.name):
