@@ -7,6 +7,7 @@ import streamlit as st
 from judgescope import format as fmt
 from judgescope.web import findings as findings_view
 from judgescope.web import ui
+from judgescope.web import upload
 from judgescope.schema import SCHEMAS
 
 coll = ui.catalog().manifest.collections[ui.collection_name()]
@@ -32,6 +33,7 @@ if not found:
 for f in found:
     findings_view.finding(f)
 findings_view.download_report()
+upload.draw()
 
 st.subheader("Datasets and provenance")
 for loaded in ui.catalog().collection_datasets(coll.name):

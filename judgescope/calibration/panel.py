@@ -16,6 +16,7 @@ from judgescope.calibration import agreement as cs
 from judgescope.calibration import bias as bias_stats
 from judgescope.calibration import exact
 from judgescope.calibration import power
+from judgescope.calibration import probes
 from judgescope import stats
 # The rules live in calibration/rules.py; pages and the CLI reach them through this module too.
 from judgescope.calibration.rules import (  # noqa: F401
@@ -240,6 +241,9 @@ def report(items: pd.DataFrame, judgements: pd.DataFrame, judge_gate=JUDGE_GATE,
         "ci_method": cs.ci_method(resamples, seed),
         "pi_ci_method": pi_ci_method(rows),
         "ceiling": human_ceiling(scored, seed) if qa else None,
+        "length_probe": {(rater_name(r) if r == PANEL else r.removeprefix(JUDGE_PREFIX)):
+                         probes.length_probe(scored, column(r, "binary"))
+                         for r in raters(frame)} if qa else None,
     }
 
 

@@ -51,11 +51,15 @@ def visible_collections() -> list[str]:
     named by the URL): one visitor's opened datasets are not listed to another."""
     from judgescope.sources.hub_open import SESSION_COLLECTIONS
 
+    from judgescope.sources.upload import UPLOAD_COLLECTIONS
+
     mine = st.session_state.setdefault("_opened_collections", set())
+    uploaded = st.session_state.setdefault("_uploaded_collections", set())  # never by URL
     linked = st.query_params.get("collection")
     if linked in SESSION_COLLECTIONS:
         mine.add(linked)
-    return [n for n in catalog().manifest.collections if n not in SESSION_COLLECTIONS or n in mine]
+    return [n for n in catalog().manifest.collections
+            if (n not in SESSION_COLLECTIONS or n in mine) and (n not in UPLOAD_COLLECTIONS or n in uploaded)]
 
 
 def switch_collection() -> None:
