@@ -29,7 +29,7 @@ with st.container(border=True):
     lang = urls.url_select(c[0], "Language", langs, key="lang", format_func=language_name,
                          everything="All languages")
     unit = c[1].pills("Unit", units, key="unit", bind="query-params", selection_mode="multi",
-                      format_func=lambda u: ui.md_literal(u, 60))  # pills render markdown
+                      format_func=ui.md_label)  # pills render markdown
     low = urls.url_number(c[2], "Score from", 0.0, 100.0, 0.0, key="min")
     high = urls.url_number(c[3], "to", 0.0, 100.0, 100.0, key="max")
     c = st.columns([2, 2, 3, 1.4])
