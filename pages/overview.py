@@ -14,6 +14,14 @@ coll = ui.catalog().manifest.collections[ui.collection_name()]
 ui.title(coll.title)
 if coll.description:
     st.caption(coll.description)
+st.subheader("Findings")  # first: a stakeholder reads these before anything else
+found = findings_view.findings()
+if not found:
+    st.info("No dataset of this collection could be summarised; see the datasets below.")
+for f in found:
+    findings_view.finding(f)
+findings_view.download_report()
+
 others = [n for n in ui.visible_collections() if n != coll.name]
 if others:  # the sidebar's picker is folded away on a phone: the switch is here too
     with st.container(horizontal=True, gap="small"):
@@ -26,13 +34,6 @@ for problem in ui.catalog().manifest.problems:
 for notice in ui.catalog().notices(coll.name, detail=False):  # errors are shown per dataset below
     st.warning(ui.md_literal(notice, limit=1_000))
 
-st.subheader("Findings")
-found = findings_view.findings()
-if not found:
-    st.info("No dataset of this collection could be summarised; see the datasets below.")
-for f in found:
-    findings_view.finding(f)
-findings_view.download_report()
 upload.draw()
 
 st.subheader("Datasets and provenance")

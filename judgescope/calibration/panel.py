@@ -267,7 +267,10 @@ def human_ceiling(frame: pd.DataFrame, seed=stats.DEFAULT_SEED) -> dict:
               for i, c in enumerate(HUMAN_COLS, start=1)}
     raters_ = {rater_name(r) if r == PANEL else r.removeprefix(JUDGE_PREFIX):
                frame[column(r, "binary")].to_numpy(float) for r in raters(frame)}
-    out = bias_stats.human_ceiling(raters_, humans, seed=seed)
+    clusters = cluster_ids(frame)
+    out = bias_stats.human_ceiling(raters_, humans, seed=seed,
+                                   clusters=None if clusters is None else clusters.to_numpy(),
+                                   column=CLUSTER_COLUMN)
     out["sentence"] = bias_stats.ceiling_sentence(out)
     return out
 

@@ -330,7 +330,9 @@ def verification_for(collection: str):
 # Control characters other than tab, newline and carriage return, shown as their Unicode "control pictures".
 _CONTROLS = {c: 0x2400 + c for c in range(0x20) if c not in (9, 10, 13)} | {0x7F: 0x2421}
 _MD_PUNCT = re.compile(r"([!-/:-@\[-`{-~])")
-_AUTOLINK_BREAK = re.compile(r"\\[:.@]")
+# '.' and ':' between two digits are left alone: a number (94.68, 12:30) forms no autolink and
+# copies as typed; '@' is always broken (a1@2.3 would be an e-mail address).
+_AUTOLINK_BREAK = re.compile(r"\\@|(?<!\d)\\[:.]|\\[:.](?!\d)")
 
 
 def visible_text(text: str) -> str:
@@ -362,17 +364,19 @@ def spans_block(pieces: list[tuple[str, str | None, str | None]]) -> None:
             + "".join(parts) + "</div>")
 
 
-def md_literal(text: str, limit: int = 120) -> str:
+def md_literal(text: str, limit: int = 120, isolate: bool = True) -> str:
     """Text shown literally inside markdown (URL values, data labels): every ASCII punctuation
     mark escaped, so no link, image, directive or formula can be formed; one line, shortened,
-    isolated (U+2068…U+2069) so a right-to-left override inside cannot flip the text after it."""
+    isolated (U+2068…U+2069) so a right-to-left override inside cannot flip the text after it
+    (isolate=False: a sentence whose data labels are isolated already, findings.isolated)."""
     text = visible_text(str(text)).replace("\n", " ")
     if len(text) > limit:
         text = text[:limit] + "…"
     # Escaping ':' and '.' does not stop GFM's autolink literals (http://…, www.…, a@b.c): a
     # word joiner (U+2060, invisible) before every ':', '.' and '@' does ("http⁠:" is no scheme).
     text = _MD_PUNCT.sub(r"\\\1", text)
-    return "\u2068" + _AUTOLINK_BREAK.sub("\u2060\\g<0>", text) + "\u2069"
+    text = _AUTOLINK_BREAK.sub("\u2060\\g<0>", text)
+    return "\u2068" + text + "\u2069" if isolate else text
 
 
 @st.cache_data(max_entries=64, show_spinner="Bootstrapping…")
