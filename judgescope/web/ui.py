@@ -342,6 +342,16 @@ def visible_text(text: str) -> str:
     return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
+_PLAIN_LABEL = re.compile(r"[^\W_]+(?:[ _\-][^\W_]+)*")
+
+
+def md_label(text: str, limit: int = 60) -> str:
+    """An option label of a widget that renders markdown (pills, radio): plain words stay as
+    they are (so a URL-bound widget's value round-trips), anything else goes through md_literal."""
+    text = str(text)
+    return text if len(text) <= limit and _PLAIN_LABEL.fullmatch(text) else md_literal(text, limit)
+
+
 def md_literal(text: str, limit: int = 120, isolate: bool = True) -> str:
     """Text shown literally inside markdown (URL values, data labels): every ASCII punctuation
     mark escaped, so no link, image, directive or formula can be formed; one line, shortened,
