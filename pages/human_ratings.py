@@ -53,3 +53,27 @@ ui.export_buttons(per_rater, "ratings_per_rater", {"score": score, "verdict": ve
 st.subheader("Coverage: items both raters rated")
 ui.table(hr.coverage(frame))
 ui.table(hr.ratings_per_item(frame))
+
+if "error_spans" not in missing and "target_text" not in missing:
+    st.subheader("Error spans on the record")
+    items = ui.run("ratings_span_items", limit=hr.MAX_SPAN_ITEMS)
+    if items.empty:
+        st.info("No rating of this dataset marks an error span.")
+    else:
+        st.caption(f"{len(items):,} items{' (the first ' + str(hr.MAX_SPAN_ITEMS) + ')' if len(items) >= hr.MAX_SPAN_ITEMS else ''}"
+                   " have ratings that mark error spans. Each rater's spans are highlighted in "
+                   "the translation with their category and severity.")
+        keys = items["item"].tolist()
+        item = st.selectbox("Item", keys, key="span_item",
+                            format_func=lambda k: ui.visible_text(" · ".join(k.split(chr(31))))[:200])
+        rows = ui.run("ratings_item", item=item)
+        if len(rows) and rows["source_text"].notna().any():
+            st.caption("Source")
+            ui.text_block(rows["source_text"].dropna().iloc[0])
+        for r in rows.itertuples(index=False):
+            value = " · ".join(str(x) for x in (r.verdict, f"MQM {r.mqm:g}" if r.mqm == r.mqm and r.mqm is not None else None) if x)
+            st.caption(ui.md_literal(f"{r.rater}" + (f" — {value}" if value else ""), limit=200))
+            pieces, problems = hr.span_pieces(r.target_text, r.error_spans)
+            ui.spans_block(pieces)
+            for problem in problems:
+                st.caption(ui.md_literal(problem, limit=300))
