@@ -6,18 +6,24 @@ PORT ?= 8501
 
 .PHONY: run test test-fast demo bench soak clean
 
-$(VENV)/.installed: requirements.txt
+$(VENV)/.installed: requirements.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt
+	$(PY) -m pip install --quiet --no-deps -e .   # the `judgescope` command, from this checkout
 	touch $@
 
 $(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt
 	$(PY) -m pip install --quiet -r requirements-dev.txt
 	touch $@
 
+# make run DATA="a.jsonl b.parquet folder/": serve those files (a manifest inferred, see `judgescope open`)
 run: $(VENV)/.installed
+ifdef DATA
+	$(VENV)/bin/judgescope open $(DATA) --port $(PORT)
+else
 	$(PY) -m judgescope.web.serve --server.headless true --server.address 127.0.0.1 --server.port $(PORT)
+endif
 
 test: $(VENV)/.installed-dev
 	$(PY) -m pytest -q

@@ -16,7 +16,10 @@ style.apply()  # contrast and focus where Streamlit's defaults fall short (WCAG 
 # collection can fill, so the built-in menu is hidden.
 current = st.navigation([st.Page(p.path, title=p.title, icon=p.icon, default=p.default)
                          for p in navigation.PAGES], position="hidden")
-ui.begin_run()
 sidebar.draw(navigation.page(current.url_path))
-current.run()
-findings_view.how_computed()  # reached when the page ran to its end: the chain behind its numbers
+with ui.page_trace():  # the page's queries only: the sidebar's are not part of its numbers
+    try:
+        current.run()
+    except ui.PageStopped:  # a page that ended early still explains what it showed
+        pass
+    findings_view.how_computed()

@@ -86,7 +86,7 @@ def verify_lines(size: dict) -> list[str]:
     v = size["verify"]
     ratio = _ratio(v["app_mb_s"], v["hashlib_mb_s"])
     return ["| path | median s | MB/s | rows/s | ÷ hashlib |", "|---|---|---|---|---|",
-            f"| app: SHA-256 of both texts (`catalog.SNAPSHOT_DIGESTS`, DuckDB, {v['app_runs']} runs) "
+            f"| app: SHA-256 of both texts (`build.SNAPSHOT_DIGESTS`, DuckDB, {v['app_runs']} runs) "
             f"| {v['app']['median_ms'] / 1000:,.2f} | {v['app_mb_s']:,.0f} | {v['app_rows_s']:,.0f} "
             f"| {_r(ratio)} {_ok(ratio >= TARGET_HASH)} |",
             f"| single-core hashlib over the Arrow buffers ({v['hashlib_runs']} runs) "
@@ -94,7 +94,7 @@ def verify_lines(size: dict) -> list[str]:
             "| 1.00× |", "",
             f"{v['snapshot_rows']:,} snapshot rows, {v['text_mb']:,.0f} MB of UTF-8 text. The digests are "
             "computed once per snapshot file revision, when it is validated; the join of audit to "
-            f"snapshot digests (`catalog.verification_views`) took {v['join_build_s']:,.1f} s once per "
+            f"snapshot digests (`integrity/tables.verification_views`) took {v['join_build_s']:,.1f} s once per "
             "pair of revisions, after which the summary (Integrity, the sidebar badge) reads in "
             f"{_ms(v['summary_read']['median_ms'])} ms. Peak RSS of the app path: "
             f"{v['app_peak_rss_mb']:,.0f} MB (texts never reach Python; they are hashed in DuckDB).", ""]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextvars
 from dataclasses import dataclass, field
 
 # Column types understood by validation. "score" is numeric and must lie in 0–100.
@@ -62,6 +63,7 @@ _AUDIT_COLUMNS = (
     _c("requested_judge_model"), _c("resolved_judge_revision"),
     _c("judge_prompt_version"), _c("judge_prompt_sha256"), _c("run_group"),
     _c("raw_artifact_sha256"), _c("raw_line_number", INT),
+    _c("system", doc="The MT system or model whose output was judged; Distributions splits by it"),
 )
 
 # Long-format human ratings: an item is identified by every one of these columns it has.
@@ -73,7 +75,11 @@ HUMAN_RATING_COLUMNS = (
     _c("system"), _c("score", NUMBER, doc="Numeric rating (any scale)"),
     _c("mqm", NUMBER, doc="MQM score (errors weighted; lower is better)"),
     _c("verdict", doc="Categorical rating, e.g. no_error / minor / major"),
-    _c("error_spans", ANY), _c("source_language"), _c("target_language"),
+    _c("error_spans", ANY, doc="The rater's error spans: a JSON list of {start, end, category, "
+       "severity}, character offsets into target_text"),
+    _c("source_language"), _c("target_language"),
+    _c("source_text", doc="The source the item translates (shown with the error spans)"),
+    _c("target_text", doc="The translation rated; error_spans point into it"),
 )
 
 SCHEMAS: dict[str, Schema] = {s.kind: s for s in (
@@ -139,11 +145,39 @@ UNIT_ORDER = ("paragraph", "segment", "question", "answer")
 NOT_RECORDED = "not recorded"
 
 
+# Target language → its one source language, for the audit being shown (set per page run by
+# the web layer when the audit's rows come from more than one source language, so a label
+# says "Mandarin Chinese → English" where "English" alone would hide the direction).
+_PAIRS: contextvars.ContextVar[tuple] = contextvars.ContextVar("language_pairs", default=())
+
+
+def use_language_pairs(pairs: dict[str, str]) -> None:
+    _PAIRS.set(tuple(pairs.items()))
+
+
+def language_pairs(rows) -> dict[str, str]:
+    """target → source from (target, source) pairs of an audit: only when its rows come from
+    more than one source language, and only for targets translated from exactly one."""
+    sources: dict[str, set] = {}
+    for target, source in rows:
+        if target is not None and source is not None:
+            sources.setdefault(str(target), set()).add(str(source))
+    if len(set().union(*sources.values()) if sources else set()) < 2:
+        return {}
+    return {t: next(iter(s)) for t, s in sources.items() if len(s) == 1}
+
+
+def _plain_name(code: str) -> str | None:
+    return LANGUAGE_NAMES.get(str(code).split("-")[0].split("_")[0].lower())
+
+
 def language_name(code: str | None) -> str:
     if code is None:
         return NOT_RECORDED
-    base = str(code).split("-")[0].split("_")[0].lower()
-    name = LANGUAGE_NAMES.get(base)
+    name = _plain_name(code)
+    source = dict(_PAIRS.get()).get(str(code))
+    if source is not None:
+        return f"{_plain_name(source) or source} → {name or code} ({source}-{code})"
     return f"{name} ({code})" if name else str(code)
 
 

@@ -1,6 +1,6 @@
 """Pure statistics the app calls: seeded count bootstraps, Wilson, percentiles from counts,
 binary confusion, Cohen's κ and exact Scott's π, majorities, gates. (The vectorised agreement
-statistics of the calibration pages are in calibration_stats.py.)
+statistics of the calibration pages are in calibration/agreement.py.)
 
 numpy and the standard library only; no streamlit. Undefined values (n = 0, chance agreement
 = 1) are None.

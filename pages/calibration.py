@@ -3,6 +3,7 @@
 import streamlit as st
 
 from judgescope.web import calibration as view
+from judgescope.web import calibration_qa as qa_view
 from judgescope.calibration import panel as cal
 from judgescope import findings
 from judgescope.web import significance as significance_view
@@ -20,6 +21,7 @@ judge_gate, panel_gate = view.gate_inputs(c[1], c[2])
 frame, rep = view.load(splits, judge_gate, panel_gate)
 
 st.caption(cal.definitions_sentence(rep))  # fixed wording and counts, no data text
+findings_view.how("judge_pi")
 panel = rep["panel"]
 if panel:
     verdict, colour, sentence = findings.gate_badge(panel)
@@ -39,8 +41,15 @@ for name, r in rep["judges"].items():
                 + ui.md_literal(sentence, limit=500))
 
 st.header("Per judge and panel")
-view.table(cal.summary_table(rep))
+per_judge = cal.summary_table(rep)
+view.table(per_judge)
+ui.export_buttons(per_judge, "judges_vs_humans", {"splits": splits, "judge_gate": judge_gate,
+                                                    "panel_gate": panel_gate})
 view.ci_caption(rep)
+qa_view.budget_section(rep)
+qa_view.bias_section(rep)
+qa_view.ceiling_section(rep)
+qa_view.length_section(rep)
 
 st.header("Confusion matrices")
 st.caption("Rows: human majority. Columns: the judge (or panel). Click a count to list its items.")

@@ -3,7 +3,10 @@
 import streamlit as st
 
 from judgescope.web import calibration as view
+from judgescope.web import calibration_qa as qa_view
 from judgescope.calibration import panel as cal
+from judgescope.calibration import qa_tables
+from judgescope.web import findings as findings_view
 from judgescope.web import ui
 
 ui.title("Human agreement")
@@ -22,10 +25,15 @@ m[0].caption(f"95% CI {cal.fmt_ci(humans['fleiss_kappa_ci'])}")
 m[1].metric("Krippendorff's α (nominal)", cal.fmt(humans["krippendorff_alpha"]))
 m[1].caption(f"95% CI {cal.fmt_ci(humans['krippendorff_alpha_ci'])}")
 m[2].metric("Three-way ties", len(humans["three_way_ties"]))
+findings_view.how("human_agreement")
 view.ci_caption(rep, gates=False)
 
 st.header("Pairwise Cohen's κ")
-view.table(cal.pairwise_table(rep))
+pairwise = cal.pairwise_table(rep)
+view.table(pairwise)
+ui.export_buttons(pairwise, "human_pairwise_kappa", {"splits": splits})
+st.caption(qa_tables.MULTI_CATEGORY_NOTE)
+qa_view.ceiling_section(rep, judges=False)
 
 st.header("Binary majority")
 ui.table(cal.vote_counts(frame))

@@ -4,6 +4,7 @@ import streamlit as st
 
 from judgescope.audit import summary as audit
 from judgescope.audit import charts
+from judgescope.web import findings as findings_view
 from judgescope.web import navigation
 from judgescope.web import ui
 from judgescope.web import urls
@@ -42,6 +43,7 @@ config = {label(col): st.column_config.NumberColumn(format="percent") for col in
 config |= {label(col): st.column_config.NumberColumn(name, format="%.3f") for col, name in
            (("mean", "Mean"), ("ci_low", "95% CI low"), ("ci_high", "95% CI high"), ("sd", "SD"))}
 ui.table(shown, column_config=config, placeholder="n/a")
+findings_view.how("unit_mean")
 ui.export_buttons(table, "score_summary", {"facet": facet, "thresholds": list(thresholds),
                                             "resamples": resamples, "seed": seed})
 
@@ -94,4 +96,4 @@ missing = sorted(set(audit.FACETS) - set(facets))
 if missing:
     st.caption("Facets this audit does not record, so they are not offered: "
                + ", ".join(audit.FACETS[m] for m in missing) + ".")
-st.page_link("pages/languages.py", label="Where are the tails? Languages × units", icon=":material/translate:")
+st.page_link(navigation.page("languages").path, label="Where are the tails? Languages × units", icon=":material/translate:")

@@ -3,7 +3,10 @@
 import streamlit as st
 
 from judgescope.audit import rows as audit_rows
+from judgescope.web import review as review_view
 from judgescope.web import reviews as reviews_view
+from judgescope.web import findings as findings_view
+from judgescope.web import navigation
 from judgescope.web import ui
 from judgescope.web import urls
 from judgescope.schema import language_name, sort_units
@@ -17,11 +20,12 @@ counts = ui.run("audit_exact_copy_counts")
 if counts["hashed"].sum() == 0:
     st.warning("This audit records no source_text_sha256 / candidate_text_sha256, so exact "
                "copies cannot be found.")
-    st.stop()
+    ui.stop()
 st.caption(f"Found by hash alone (candidate_text_sha256 = source_text_sha256) among "
            f"{int(counts['hashed'].sum()):,} hashed rows of {int(counts['n'].sum()):,}.")
 matrix = audit_rows.exact_copy_matrix(counts)
 ui.table(matrix)
+findings_view.how("exact_copies")
 
 langs, units = sorted(counts.target_language.unique()), sort_units(counts.unit.unique())
 for key, accepted in (("lang", langs), ("unit", units)):
@@ -44,12 +48,14 @@ else:
 total = audit_rows.exact_copy_total(counts, lang, unit)
 st.markdown(f"**{total:,}** exact copies match" + (f"; the first {limit:,} are listed." if total > limit else "."))
 shown = reviews_view.with_state(rows)
-ui.table(urls.with_record_links(shown.assign(target_language=shown.target_language.map(language_name))),
-         placeholder="n/a", column_config={**urls.RECORD_LINK,
-    "Explanation": st.column_config.TextColumn(width="large"),
-    "Candidate text": st.column_config.TextColumn(width="medium")})
+st.caption("Select a row to open it on Review, where Prev / Next walk these exact copies.")
+urls.record_table(rows, "copy_rows", shown.assign(target_language=shown.target_language.map(language_name)),
+                  column_config={"Explanation": st.column_config.TextColumn(width="large"),
+                                 "Candidate text": st.column_config.TextColumn(width="medium")},
+                  **review_view.origin_params("exact_copies", lang=lang, unit=unit))
 reviews_view.pick_and_review(rows)
-ui.export_buttons(rows, "exact_copies", {"languages": lang, "units": unit, "limit": limit})
+ui.export_buttons(rows, "exact_copies", {"languages": lang, "units": unit, "limit": limit},
+                  available=total)
 if lang or unit:
-    st.page_link("pages/review.py", label="Review these languages and units", icon=":material/rate_review:",
+    st.page_link(navigation.page("review").path, label="Review these languages and units", icon=":material/rate_review:",
                  query_params={"collection": ui.collection_name(), "lang": lang, "unit": unit})

@@ -3,6 +3,7 @@
 import streamlit as st
 
 from judgescope import frames
+from judgescope.web import findings as findings_view
 from judgescope.web import ui
 from judgescope.web import urls
 
@@ -19,7 +20,7 @@ if summary.empty:
                 "not used at all.")
     else:
         st.success("Every row of every dataset in this collection is usable.")
-    st.stop()
+    ui.stop()
 
 datasets = sorted(summary["dataset"].unique())
 reasons = sorted(summary["reason"].unique())
@@ -29,6 +30,7 @@ c = st.columns(2)
 chosen_ds = c[0].multiselect("Dataset", datasets, key="dataset", bind="query-params")
 chosen_rs = c[1].multiselect("Reason", reasons, key="reason", bind="query-params")
 ui.table(frames.keep(summary, dataset=chosen_ds, reason=chosen_rs))
+findings_view.how("excluded_rows")
 
 params = {"datasets": chosen_ds, "reasons": chosen_rs}
 total = int(ui.run("ledger_count", **params)["rows"].iloc[0])
@@ -36,4 +38,4 @@ limit = 5_000
 rows = ui.run("ledger_rows", limit=limit, **params)
 st.markdown(f"**{total:,}** excluded rows match" + (f"; the first {limit:,} are listed." if total > limit else "."))
 ui.table(rows, use_container_width=True)
-ui.export_buttons(rows, "excluded_rows", params)
+ui.export_buttons(rows, "excluded_rows", params, limit=limit, available=total)

@@ -12,7 +12,7 @@ from judgescope.sources.manifest import SourceError
 ui.title("Open from the Hub")
 if not hub_open.allowed():
     st.info("Opening Hub datasets from the browser is switched off here (JUDGESCOPE_ALLOW_HUB_OPEN=0).")
-    st.stop()
+    ui.stop()
 st.caption(f"Datasets up to {hub_open.max_bytes():,} bytes. A branch or tag is resolved once to "
            "its commit; the page and its URL then use the commit.")
 qp = st.query_params
@@ -24,7 +24,7 @@ with st.form("hub_open"):
     kind = st.selectbox("Kind", ["(detect)", *KINDS])
     submitted = st.form_submit_button("Open")
 if not (submitted or qp.get("repo")) or not repo:
-    st.stop()
+    ui.stop()
 try:
     with st.status("Resolving, downloading and validating…", expanded=True) as status:
         name = hub_open.open_dataset(ui.catalog(), repo.strip(), revision, config.strip(),
@@ -35,13 +35,13 @@ try:
         status.update(label="Done" if loaded.ok else "Unusable", state="complete" if loaded.ok else "error")
 except SourceError as err:
     st.error(ui.md_literal(str(err), limit=1_000))
-    st.stop()
+    ui.stop()
 spec = loaded.spec
 st.query_params.update({"repo": spec.hub, "revision": spec.revision,
                         **{k: v for k, v in (("config", spec.config), ("split", spec.split)) if v}})
 if not loaded.ok:
     st.error(ui.md_literal(loaded.error, limit=1_000))
-    st.stop()
+    ui.stop()
 st.success(ui.md_literal(f"{spec.hub} at commit {spec.revision}: {spec.kind}, "
                          f"{loaded.report['rows_used']:,} rows used of {loaded.report['rows_loaded']:,}"))
 for page in navigation.available(ui.catalog().roles(name)):

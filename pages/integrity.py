@@ -2,6 +2,8 @@
 
 import streamlit as st
 
+from judgescope.web import review as review_view
+from judgescope.web import findings as findings_view
 from judgescope.web import ui
 from judgescope.web import urls
 from judgescope.integrity import hashes as verify
@@ -21,7 +23,7 @@ summary, origin, problems = ui.verification()
 for problem in problems:
     st.error(f"Cannot verify: {ui.md_literal(problem, limit=400)}. Set join_key for this collection in the manifest.")
 if summary is None:
-    st.stop()
+    ui.stop()
 
 text, colour = verify.badge(summary, origin)
 st.markdown(f":{colour}[**{text}**]")
@@ -30,6 +32,7 @@ c[0].metric("Audit rows checked", ui.fmt_n(summary.checked))
 c[1].metric("Verified", ui.fmt_n(summary.verified))
 c[2].metric("Problems", ui.fmt_n(summary.unverified))
 c[3].metric("Snapshot rows no audit row uses", ui.fmt_n(summary.unreferenced))
+findings_view.how("hash_verified")
 by_class, by_cell = st.tabs(["By class", "By language × unit"])
 by_class.dataframe(verify.class_table(summary).rename(columns=verify.LABELS), hide_index=True)
 by_cell.dataframe(verify.by_language_unit(summary).rename(columns=verify.LABELS), hide_index=True,
@@ -47,9 +50,10 @@ shown = summary.counts[chosen]
 st.caption(f"{shown:,} row{'s' if shown != 1 else ''}" + (f"; the first {LIST_LIMIT:,} in snapshot order are listed" if shown > LIST_LIMIT else "")
            + f"; texts of the first {min(DETAIL_ROWS, len(rows))} below. Differences are marked ⟦…⟧ "
            "with invisible characters written out (⟨space⟩, ⟨U+0301⟩).")
-ui.table(urls.with_record_links(rows.drop(columns=["source_text", "candidate_text"])),
-         column_config=urls.RECORD_LINK)
-ui.export_buttons(rows, f"integrity_{chosen}", {"class": chosen, "join_key": list(key)})
+urls.record_table(rows, "class_rows", rows.drop(columns=["source_text", "candidate_text"]),
+                  **review_view.origin_params("integrity", **{"class": chosen}))
+ui.export_buttons(rows, f"integrity_{chosen}", {"class": chosen, "join_key": list(key)},
+                  limit=LIST_LIMIT, available=shown)
 
 for _, row in rows.head(DETAIL_ROWS).iterrows():
     with st.container(border=True):

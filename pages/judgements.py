@@ -5,6 +5,7 @@ import streamlit as st
 
 from judgescope.calibration import bulk
 from judgescope.web import ui
+from judgescope.web import calibration_qa as qa_view
 from judgescope.web import urls
 
 QUERIES = {False: {"counts": "calib_verdict_counts", "pairs": "calib_judge_pairs",
@@ -32,9 +33,12 @@ counts = ui.run(QUERIES[held]["counts"])
 if counts.empty:
     st.info("No judgements remain: the held-out view keeps only judgements on questions that "
             "never appear among the calibration items.")
-    st.stop()
+    ui.stop()
 st.header("Verdicts per judge")
 ui.table(bulk.verdict_distribution(counts), width="stretch")
+
+if has_items:
+    qa_view.corrected_section()
 
 st.header("Judge–judge agreement")
 st.caption("Pairs of judges on the same key, three-way verdicts; binary agreement treats "

@@ -6,6 +6,7 @@ import streamlit as st
 from judgescope.audit import summary as audit
 from judgescope.audit import charts
 from judgescope.web import navigation
+from judgescope.web import findings as findings_view
 from judgescope.web import ui
 from judgescope.web import urls
 from judgescope.schema import language_name
@@ -37,12 +38,14 @@ cells = ui.cell_bootstrap(counts)
 event = st.plotly_chart(charts.mean_heatmap(audit.mean_matrix(counts), reference, detail=cells,
                                             absolute=scale == "absolute"),
                         key="heatmap", on_select="rerun", selection_mode="points")
+findings_view.how("language_cell")
 points = event.selection.points if event and event.selection else []
 if points:
     lang, unit = points[0]["customdata"][:2]
     urls.open_page("review", lang=lang, unit=unit)
 
 st.header("Lower tail per language and unit")
+findings_view.how("share_below")
 st.caption(f"Every heatmap cell is a row here, with its n and the mean's 95% CI (the hover's). "
            f"P5 and P10 are linear-interpolated percentiles (numpy's default); the share below "
            f"{threshold} has a 95% Wilson score CI. Sort by any column header; each row's "

@@ -21,18 +21,19 @@ listed = rt.pair_list(pairs, chosen, human)
 st.caption(f"{len(listed):,} of {len(pairs):,} pairs. Select a row to open it.")
 picked = ui.table(listed, width="stretch", on_select="rerun", selection_mode="single-row",
                   key="pair_table", column_config={"File": None})
+ui.export_buttons(listed, "pairs", {"dataset": chosen, "human": human})
 if picked and picked.selection.rows:
     first = listed.iloc[picked.selection.rows[0]]
     st.query_params["file"], st.query_params["row"] = first["file"], str(first["row"])
 
-file, row = st.query_params.get("file"), st.query_params.get("row")
-if not file or not (str(row).isascii() and str(row).isdecimal()):
+file, row = urls.url_text("file", 1_000), urls.url_int("row", 0, 10**9)
+if not file or row is None:
     st.info("Select a pair above (or open one from the Ranking accuracy page) to see its detail.")
-    st.stop()
+    ui.stop()
 detail = ui.run("rank_pair_detail", file=file, row=int(row))
 if detail.empty:
     st.warning(f"No pair at file {ui.md_literal(file)}, row {row} in this collection.")
-    st.stop()
+    ui.stop()
 p = detail.iloc[0]
 lit = ui.md_literal
 st.header(f"{lit(p['dataset'] or ui.dataset_for('ranking').spec.name)} · row {p['row']}")

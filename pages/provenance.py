@@ -3,6 +3,7 @@
 import streamlit as st
 
 from judgescope.audit import rows as audit_rows
+from judgescope.audit import stability
 from judgescope.web import ui
 
 ui.title("Provenance of the scores")
@@ -19,7 +20,7 @@ if gaps:
     with st.expander("Rows without an explanation"):
         rows = ui.run("audit_missing_explanations", limit=5_000)
         ui.table(rows, placeholder="not recorded")
-        ui.export_buttons(rows, "missing_explanations", {"limit": 5_000})
+        ui.export_buttons(rows, "missing_explanations", {"limit": 5_000}, available=gaps)
 
 st.header("Prompt, judge model and run group per unit")
 st.caption("Requested = the model string sent to the endpoint; resolved = the checkpoint the "
@@ -28,17 +29,25 @@ models = ui.run("audit_model_provenance")
 ui.table(models, column_config={"Judge prompt sha256": st.column_config.TextColumn(width="large")})
 ui.export_buttons(models, "prompt_model_provenance", {})
 
-st.header("Raw records excluded from the release")
 raw = ui.dataset_for("raw_records")
+if raw is not None:
+    st.header("Stability: units one judge scored more than once")
+    result = stability.stability(ui.run("audit_repeat_scores"))
+    st.markdown(stability.sentence(result))
+    st.caption(f"{stability.ICC_METHOD}. Every run group of the raw records counts. Flip rates "
+               "need a verdict threshold: `judgescope stability DATASET --threshold T` lists the "
+               "units that flip and their records.")
+
+st.header("Raw records excluded from the release")
 if raw is None:
     st.info("This collection has no raw judge records dataset, so exclusions from a release "
             "cannot be shown.")
-    st.stop()
+    ui.stop()
 reasons = ui.run("ledger_summary")
 reasons = reasons[reasons.dataset == raw.spec.name]
 if reasons.empty:
     st.success(f"Every record of {raw.spec.name} is used.")
-    st.stop()
+    ui.stop()
 st.markdown(f"**{int(reasons['rows'].sum()):,}** records of `{raw.spec.name}` were excluded, by reason:")
 ui.table(reasons)
 full = audit_rows.excluded_raw_rows(raw)

@@ -13,6 +13,8 @@ from judgescope.schema import language_name, sort_units
 
 ORDERS = ["lowest first", "highest first"]
 PAGE_SIZE = 50
+MAX_ID_CHARS = 1_000
+MAX_Q_CHARS = 500
 
 ui.title("Review scores")
 values = ui.run("audit_filter_values")
@@ -26,33 +28,38 @@ with st.container(border=True):
     # A selectbox and pills: a multiselect's "Clear all" is the next Tab stop, and Enter wipes it.
     lang = urls.url_select(c[0], "Language", langs, key="lang", format_func=language_name,
                          everything="All languages")
-    unit = c[1].pills("Unit", units, key="unit", bind="query-params", selection_mode="multi")
+    unit = c[1].pills("Unit", units, key="unit", bind="query-params", selection_mode="multi",
+                      format_func=ui.md_label)  # pills render markdown
     low = urls.url_number(c[2], "Score from", 0.0, 100.0, 0.0, key="min")
     high = urls.url_number(c[3], "to", 0.0, 100.0, 100.0, key="max")
     c = st.columns([2, 2, 3, 1.4])
     origin = c[0].multiselect("Score origin", origins, key="origin", bind="query-params")
     run_group = c[1].multiselect("Run group", runs, key="run", bind="query-params")
-    q = c[2].text_input("Explanation contains", key="q", bind="query-params")
+    urls.url_text("q", MAX_Q_CHARS, widget=True)  # a longer ?q= is cut to MAX_Q_CHARS, and named
+    q = c[2].text_input("Explanation contains", key="q", bind="query-params", max_chars=MAX_Q_CHARS)
     order = c[3].selectbox("Order", ORDERS, key="order", bind="query-params")
 filters = {"languages": [lang] if lang else [], "units": unit, "origins": origin, "run_groups": run_group,
            "min_score": float(low), "max_score": float(high), "q": q.strip()}
 desc = order == "highest first"
 has_snapshot = ui.joined_snapshot()
 
-record_id = st.query_params.get("record")
+total = audit_rows.review_count(ui.run, filters)
+origin = review_view.origin_list()
+record_id = urls.url_text("record", MAX_ID_CHARS)
 if record_id:
     record = ui.run("audit_record", record_id=record_id)
     if record.empty:
         st.warning(f"The record {ui.md_literal(record_id)} in the URL is not in this audit.")
     else:
-        review_view.review_record(record.iloc[0], filters, desc, has_snapshot)
+        review_view.review_record(record.iloc[0], filters, desc, has_snapshot, total, origin,
+                                  reviewed=reviews_view.reviewed_ids if reviews_view.mode() != "off" else None)
+elif reviews_view.mode() != "off" and total:
+    review_view.queue_start(filters, desc, origin)
 
 sig = pager.signature(ui.collection_name(), filters, desc)
 pos = pager.read(st.query_params.to_dict(), sig)
 if pos.after is None:
-    for stale in ("after", "at", "sig"):
-        st.query_params.pop(stale, None)
-total = audit_rows.review_count(ui.run, filters)
+    urls.reset_position(pager.problem(st.query_params.to_dict(), sig))
 rows = audit_rows.review_page(ui.run, filters, pos.after or pager.start(desc), desc, PAGE_SIZE)
 texts = audit_rows.snapshot_texts(ui.run, rows.judge_record_id.tolist()) if has_snapshot else None
 shown = reviews_view.with_state(audit_rows.with_snippets(rows, texts) if has_snapshot else rows)

@@ -5,21 +5,22 @@ import streamlit as st
 
 from judgescope.reviews import stats as reviews_stats
 from judgescope.web import reviews as reviews_view
+from judgescope.web import navigation
 from judgescope.web import ui
 from judgescope.web import urls
 from judgescope.schema import language_name
 
 ui.title("Reviews")
 if reviews_view.mode() == "off":
-    st.info("Reviewing is switched off on this deployment (JUDGESCOPE_REVIEWS=off).")
-    st.stop()
+    st.info(reviews_view.off_sentence())
+    ui.stop()
 reviews_view.sharing()
 latest = reviews_view.reviewed_ids()
 if latest.empty:
     st.info("No reviewer has recorded a verdict on this audit yet: open a row on Review to give one.")
-    st.page_link("pages/review.py", label="Review", icon=":material/rate_review:",
+    st.page_link(navigation.page("review").path, label="Review", icon=":material/rate_review:",
                  query_params={"collection": ui.collection_name()})
-    st.stop()
+    ui.stop()
 out, agree = reviews_stats.summary(latest), reviews_stats.agreement(latest)
 share, ci = out["judge_right_share"], out["ci"]
 m = st.columns(4)

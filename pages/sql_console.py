@@ -1,4 +1,5 @@
-"""SQL console: one read-only SELECT over the collection's views, the query kept in the URL."""
+"""SQL console: one read-only SELECT over the collection's views, the query kept in the URL; the
+result right under the editor, the views and their columns folded below it."""
 
 import streamlit as st
 
@@ -8,36 +9,46 @@ from judgescope.web import ui
 ui.title("SQL console")
 if not console.enabled():
     st.info(f"The SQL console is switched off on this deployment ({console.ENV}=off).")
-    st.stop()
+    ui.stop()
 
 
-@st.cache_data(max_entries=32, show_spinner="Running the query…", ttl=600)
-def _run(manifest: str, collection: str, sql: str):
-    return console.run_console(ui.catalog().store(collection), sql)
+def _use_example(sql: str) -> None:
+    st.session_state["sql"] = sql
 
 
 st.caption(console.RULES)
-left, right = st.columns([3, 1])
-with right:
-    st.markdown("**Views and columns**")
-    for view, columns in console.schema(ui.run("console_columns")).items():
-        with st.expander(ui.md_literal(view)):
-            st.code("\n".join(columns), language=None)
-with left:
-    sql = st.text_area("SELECT …", key="sql", bind="query-params", height=200,
-                       placeholder=console.EXAMPLE,
-                       help="The query is kept in the URL (?sql=…), so a result is a link.")
+columns = console.schema(ui.run("console_columns"))
+examples = console.examples(columns)
+if examples:
+    st.caption("Examples for this collection:")
+    for col, (label, example) in zip(st.columns(len(examples)), examples):
+        col.button(label, key=f"example_{label}", on_click=_use_example, args=(example,),
+                   width="stretch")
+sql = st.text_area("SELECT …", key="sql", bind="query-params", height=200,
+                   placeholder=console.EXAMPLE,
+                   help="Run with the button or Ctrl+Enter. The query is kept in the URL (?sql=…), "
+                        "so a result is a link.")
+st.button("Run", key="run_sql", type="primary", icon=":material/play_arrow:",
+          help="Run the query (Ctrl+Enter in the editor does the same)")
 if sql.strip():
+    collection = ui.collection_name()
     try:
-        rows, truncated = _run(str(ui.catalog().manifest.path), ui.collection_name(), sql)
+        rows, truncated = console.cached_run((str(ui.catalog().manifest.path), collection, sql),
+                                             lambda: ui.catalog().store(collection), sql)
     except console.Refused as err:
         st.error(ui.md_literal(str(err), limit=400))
-        st.stop()
     except console.DBError as err:
         st.error(ui.md_literal(f"DuckDB: {str(err).splitlines()[0]}", limit=400))
-        st.stop()
-    if truncated:
-        st.warning(f"Only the first {console.ROW_CAP:,} rows are shown and exported.")
-    st.caption(f"{len(rows):,} rows.")
-    st.dataframe(rows, hide_index=True, placeholder="NULL")  # column names as the SQL wrote them
-    ui.export_buttons(rows, "sql_console", console.provenance_filters(sql, truncated))
+    else:
+        note = console.truncation_note(truncated, len(rows))
+        if note:
+            st.warning(note)
+        st.caption(f"{len(rows):,} rows.")
+        st.dataframe(rows, hide_index=True, placeholder="NULL")  # column names as the SQL wrote them
+        # A cap that cut the result is the export's limit too (its provenance says truncated).
+        ui.export_buttons(rows, "sql_console", console.provenance_filters(sql, truncated),
+                          limit=len(rows) if truncated and len(rows) else None)
+with st.expander("Views and columns"):
+    for view, cols in columns.items():
+        st.markdown(f"**{ui.md_literal(view)}**")
+        st.code("\n".join(cols), language=None)

@@ -12,6 +12,10 @@ from judgescope.web import urls
 from judgescope.schema import language_name, sort_units
 
 ui.title("Explanation themes")
+if not int(ui.run("audit_explanation_count")["explained"].iloc[0]):
+    st.info("This audit has no judge explanations (its judge_explanation column is absent or "
+            "empty), so there are no explanation themes to show.")
+    ui.stop()
 values = ui.run("audit_filter_values")
 langs, units = sorted(values.target_language.unique()), sort_units(values.unit.unique())
 urls.url_value_notice("lang", langs)
@@ -51,7 +55,8 @@ for code, frame in found.items():
                 f"{n_rest:,} other explanations")
     links = [navigation.href(review, collection=ui.collection_name(), lang=code, unit=unit,
                              q=t, min="0", max=top) for t in frame["term"]]
-    shown = frame.assign(open=links)[["open", "term", "z", "low_count", "rest_count", "delta"]]
+    shown = frame.assign(open=links)[["open", "term", "folded", "z", "low_count", "rest_count",
+                                      "delta"]]
     ui.table(shown, key=f"themes_{code}", column_config={
         "Open": st.column_config.LinkColumn("Open", display_text="rows", width="small"),
         "Z": st.column_config.NumberColumn(format="%.2f"),

@@ -27,7 +27,7 @@ picked = ui.table(rows.drop(columns=["annotations"]), width="stretch", on_select
                   column_config={"File": None, "Row": None})
 ui.export_buttons(rows, "human_verification", {"subset": chosen_subsets, "system": chosen_systems})
 if rows.empty:
-    st.stop()
+    ui.stop()
 chosen = picked.selection.rows[0] if picked and picked.selection.rows else 0
 st.caption("Select a row to read its evaluation and annotations in full"
            + ("; showing the first row." if not (picked and picked.selection.rows) else "."))

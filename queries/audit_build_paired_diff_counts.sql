@@ -2,7 +2,10 @@
 -- pairs audit_build_overlap counts: the key (source_id, target_language, unit, paragraph_id),
 -- NULL paragraph_id one value, held by exactly one row in each version (a key scored more
 -- than once is not paired, so no row is multiplied). Built once per pair of audit files by
--- catalog.compare_views (`audit_paired_diffs`). Params: none.
+-- catalog.compare_views (`audit_paired_diffs`). The difference is taken in DECIMAL, each score
+-- rounded to 9 decimal places, so equal decimal differences (0.3 - 0.2 and 0.7 - 0.6) are one
+-- value, tied as Wilcoxon's ranks need; DOUBLE subtraction would make them distinct floats.
+-- Params: none.
 WITH cur AS (SELECT source_id, target_language, unit, paragraph_id, count(*) AS k,
                     any_value(score) AS score
              FROM audit WHERE source_id IS NOT NULL GROUP BY source_id, target_language, unit,
@@ -12,7 +15,7 @@ WITH cur AS (SELECT source_id, target_language, unit, paragraph_id, count(*) AS 
               FROM audit_previous WHERE source_id IS NOT NULL GROUP BY source_id,
                                                                    target_language, unit,
                                                                    paragraph_id)
-SELECT c.unit, (c.score - p.score)::DOUBLE AS diff, count(*) AS n
+SELECT c.unit, (c.score::DECIMAL(38, 9) - p.score::DECIMAL(38, 9))::DOUBLE AS diff, count(*) AS n
 FROM cur AS c
 JOIN prev AS p
   ON p.source_id = c.source_id AND p.target_language = c.target_language

@@ -2,7 +2,9 @@
 -- Params: $languages, $units, $origins, $run_groups (empty list = all), $min_score, $max_score,
 -- $q (plain text searched in explanations, case-insensitive; '' = no search),
 -- $after_score, $after_id (the last row of the previous page; 1e308, '' for the first), $page_size.
--- Ties on score run by judge_record_id ascending, so the keyset compares the two parts apart.
+-- The exact reverse of audit_review_page's total order (score, judge_record_id): ties on score
+-- run by judge_record_id descending, so reading this list from a row gives the rows just before
+-- it in the ascending list (Prev), one order definition for both directions.
 SELECT score, target_language, unit, judge_explanation,
        coalesce(score_origin, 'not recorded') AS score_origin,
        coalesce(run_group, 'not recorded') AS run_group, instance_id, paragraph_id, judge_record_id
@@ -10,6 +12,6 @@ FROM audit
 WHERE review_match($languages, $units, $origins, $run_groups, $min_score, $max_score,
                    target_language, unit, score, score_origin, run_group)
   AND ($q = '' OR contains(lower(coalesce(judge_explanation, '')), lower($q)))
-  AND (score < $after_score OR (score = $after_score AND judge_record_id > $after_id))
-ORDER BY score DESC, judge_record_id
+  AND (score, judge_record_id) < ($after_score, $after_id)
+ORDER BY score DESC, judge_record_id DESC
 LIMIT $page_size

@@ -1,7 +1,7 @@
 -- Rows per unit, language, facet value and exact score (the basis of every audit statistic),
 -- read from the per-score counts built once per revision (audit_counts), not from the rows.
 -- Params: $facet: none, score_origin, run_group, source_split, dataset_version,
--- judge_prompt_version or requested_judge_model (a column picked by value, never by text).
+-- judge_prompt_version, requested_judge_model or system (a column picked by value, never by text).
 SELECT unit, target_language,
        CASE $facet
            WHEN 'score_origin' THEN score_origin
@@ -10,6 +10,7 @@ SELECT unit, target_language,
            WHEN 'dataset_version' THEN dataset_version
            WHEN 'judge_prompt_version' THEN judge_prompt_version
            WHEN 'requested_judge_model' THEN requested_judge_model
+           WHEN 'system' THEN system
            ELSE NULL
        END::VARCHAR AS facet,
        score::DOUBLE AS score, sum(n)::BIGINT AS n

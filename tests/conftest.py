@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
+# ../shared beside the checkout; JUDGESCOPE_SHARED names it when the checkout lives elsewhere.
+SHARED = Path(os.environ.get("JUDGESCOPE_SHARED") or ROOT.parent / "shared")
 REALDATA = SHARED / "realdata"
 
 # Before judgescope is imported anywhere: a private cache, no Hub traffic, the demo manifest.
@@ -17,6 +18,28 @@ os.environ.pop("JUDGESCOPE_SOURCES", None)
 os.environ["JUDGESCOPE_STATE"] = os.path.join(tempfile.mkdtemp(prefix="judgescope-test-state-"),
                                               "reviews.sqlite")  # never the user's reviews
 os.environ.pop("JUDGESCOPE_REVIEWS_REPO", None)
+
+
+def _pages_run_through_the_frame() -> None:
+    """AppTest runs a page as a user gets it: through app.py (sidebar, navigation, disclosure).
+
+    AppTest resets PagesManager.uses_pages_directory before every run, and a `pages/` folder
+    beside app.py then sends switch_page() down Streamlit's legacy multipage path, which runs
+    the page file alone. A server leaves that path once app.py calls st.navigation; here it is
+    left as soon as the run's PagesManager exists (tests/test_frame.py checks the frame ran).
+    """
+    from streamlit.runtime.pages_manager import PagesManager
+
+    original = PagesManager.__init__
+
+    def init(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        PagesManager.uses_pages_directory = False
+
+    PagesManager.__init__ = init
+
+
+_pages_run_through_the_frame()
 
 
 @pytest.fixture

@@ -71,3 +71,15 @@ def agreement_row_bootstrap(stat, a, b, resamples: int, seed: int, level=0.95):
             draws.append(stat(a[idx], b[idx]))
     tail = 100 * (1 - level) / 2
     return tuple(float(q) for q in np.percentile(draws, [tail, 100 - tail]))
+
+
+def holm_reference(pvalues) -> list[float]:
+    """Holm (1979) step-down adjusted p-values, written from the definition: the i-th smallest of
+    m p-values times (m - i + 1), made monotone by a running maximum, capped at 1."""
+    m = len(pvalues)
+    order = sorted(range(m), key=lambda i: pvalues[i])
+    adjusted, running = [0.0] * m, 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * pvalues[i]))
+        adjusted[i] = running
+    return adjusted

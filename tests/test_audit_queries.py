@@ -9,8 +9,8 @@ import pytest
 from judgescope.audit import summary as audit
 from judgescope.audit import rows as audit_rows
 from judgescope.sources import db
-from judgescope.sources.catalog import (audit_summary_views, compare_views, exact_copy_views,
-                                        verification_views)
+from judgescope.audit.tables import audit_summary_views, compare_views, exact_copy_views
+from judgescope.integrity.tables import verification_views
 from judgescope.schema import SCHEMAS
 
 AUDIT_COLUMNS = [c.name for c in SCHEMAS["judge_audit"].columns]
@@ -42,6 +42,9 @@ PARAMS = {
     "audit_theme_texts": {"languages": [], "units": [], "threshold": 60.0, "per_group": 10},
     "audit_missing_explanations": {"limit": 10},
     "audit_raw_excluded_rows": {"limit": 10},
+    "audit_review_rank": {**FILTERS, "key_score": 40.0, "key_id": "r2", "descending": False},
+    "audit_review_next_unreviewed": {**FILTERS, "ids": ["r1"], "after_score": -1.0, "after_id": "",
+                                     "descending": False},
 }
 SCRATCH = {"audit_raw_excluded_rows"}  # runs on a scratch connection (test_audit_pages.py)
 
@@ -151,8 +154,8 @@ def test_review_keyset_pages_cover_all_rows_once(store):
         seen += list(page.judge_record_id)
         after = (float(page.score.iloc[-1]), page.judge_record_id.iloc[-1])
     assert seen == ["r1", "r2", "r3", "r4", "r5"]
-    desc = store.run("audit_review_page_desc", **FILTERS, after_score=40.0, after_id="r2", page_size=5)
-    assert list(desc.judge_record_id) == ["r3", "r1"]
+    desc = store.run("audit_review_page_desc", **FILTERS, after_score=40.0, after_id="r3", page_size=5)
+    assert list(desc.judge_record_id) == ["r2", "r1"]  # the exact reverse: ties by id descending
 
 
 def test_review_filters_and_text_search(store):

@@ -12,7 +12,7 @@ PARAMS = {
     "calib_item_judgements": {"splits": [], "no_split": False},
     "calib_heldout_summary": {}, "calib_verdict_counts": {}, "calib_verdict_counts_heldout": {},
     "calib_judge_pairs": {}, "calib_judge_pairs_heldout": {}, "calib_provenance": {},
-    "calib_provenance_heldout": {},
+    "calib_provenance_heldout": {}, "calib_unlabelled_counts": {},
 }
 ITEM_COLUMNS = [c.name for c in SCHEMAS["calibration_items"].columns]
 JUDGE_COLUMNS = [c.name for c in SCHEMAS["calibration_judgements"].columns]
@@ -114,3 +114,10 @@ def test_provenance_keeps_nulls(store):
     assert pd.isna(a["template"]) and a["prompts"] == "p1"
     share = store.run("calib_verdict_counts").groupby("judge_model")["share"].sum()
     assert share.round(9).tolist() == [1.0, 1.0]
+
+
+def test_unlabelled_counts_leave_out_calibration_keys(store):
+    got = store.run("calib_unlabelled_counts").set_index("judge_model")
+    # q1:3, q9:0 and q8:0 are not calibration items; judge b says no_match on q9:0.
+    assert got.loc["a", ["n", "passes"]].tolist() == [3, 3]
+    assert got.loc["b", ["n", "passes"]].tolist() == [3, 2]

@@ -1,4 +1,4 @@
-"""Vectorised agreement statistics (calibration_stats.py) against published values and the
+"""Vectorised agreement statistics (calibration/agreement.py) against published values and the
 row-by-row oracles of reference_stats.py."""
 
 import json

@@ -19,15 +19,19 @@ ADVERSARIAL_DECISIONS = [
 
 @pytest.mark.parametrize("text", ADVERSARIAL_DECISIONS, ids=range(len(ADVERSARIAL_DECISIONS)))
 def test_ranking_parser_is_linear_on_adversarial_text(text):
-    """Catastrophic backtracking held the GIL for minutes; a subprocess bounds a failing run."""
+    """Catastrophic backtracking held the GIL for minutes; a subprocess turns such a hang into a
+    failure (the 120 s bound is a hang guard, not a speed target: speed is make bench's)."""
+    from judgescope.ranking import decisions as ranking
+
     assert len(text) >= 10_000
-    code = ("import sys, time; from judgescope.ranking import decisions as ranking; t = sys.stdin.read(); "
-            "s = time.perf_counter(); ranking.parse_ranking(t); ranking.parse_scores(t); "
-            "print(time.perf_counter() - s)")
+    code = ("import sys; from judgescope.ranking import decisions as ranking; t = sys.stdin.read(); "
+            "print(repr((ranking.parse_ranking(t), ranking.parse_scores(t))))")
     done = subprocess.run([sys.executable, "-c", code], input=text, text=True, cwd=ROOT,
-                          timeout=30, capture_output=True, check=False)  # 5 s + imports
+                          timeout=120, capture_output=True, check=False)
     assert done.returncode == 0, done.stderr
-    assert float(done.stdout) < 5
+    # The answer is the parser's answer on the same text cut short (no backtracking-dependent result).
+    short = text[:40] + text[-40:]
+    assert done.stdout.strip() == repr((ranking.parse_ranking(short), ranking.parse_scores(short)))
 
 
 def test_ranking_parser_still_reads_a_bit_better():
@@ -98,7 +102,7 @@ def test_symlink_to_a_file_outside_is_refused(tmp_path):
 
 
 def test_hub_cache_snapshot_may_read_its_blobs_only(tmp_path, monkeypatch):
-    from tests.test_hub import COMMIT, REPO, lay_out_cache
+    from test_hub import COMMIT, REPO, lay_out_cache
 
     cache = lay_out_cache(tmp_path / "hf")
     snap = cache / ("datasets--" + REPO.replace("/", "--")) / "snapshots" / COMMIT
@@ -216,7 +220,8 @@ CSV_ROWS = {  # hostile row → its reason; the other rows are used
     "latin1": (b"x,d\xe9,s,5\n", "row is not valid UTF-8"),
     "ragged_long": (b"x,de,s,5,9\n", "row has 5 fields, the header 4"),
     "ragged_short": (b"x,de\n", "row has 2 fields, the header 4"),
-    "bare_cr": (b"x,d\re,s,5\n", "malformed CSV row: new-line character seen in unquoted field"),
+    "bare_cr": (b"x,d\re,s,5\n", "malformed CSV row (column 'target_language'): new-line character "
+                "seen in unquoted field"),
 }
 
 
@@ -314,15 +319,14 @@ def test_export_streams_a_named_query_in_batches(tmp_path, monkeypatch):
 
 def test_review_export_is_capped_and_named_on_the_page(tmp_path, monkeypatch):
     """Review's export reads at most the cap (+1) rows and says the export is truncated."""
-    from tests.test_audit_pages import fixture_manifest, open_page  # noqa: F401
+    from test_audit_pages import fixture_manifest, open_page  # noqa: F401
 
-    manifest = fixture_manifest.__wrapped__(tmp_path, monkeypatch)
+    fixture_manifest.__wrapped__(tmp_path, monkeypatch)
     monkeypatch.setenv("JUDGESCOPE_EXPORT_MAX_ROWS", "3")
     at = open_page("pages/review.py", "fx")
     at.toggle(key="prepare_export").set_value(True).run()
     assert not at.exception
     assert any("first 3 rows" in w.value and "JUDGESCOPE_EXPORT_MAX_ROWS" in w.value for w in at.warning)
-    assert manifest.exists()
 
 
 # ---------------------------------------------------------------- wrong or silent values (#13.9)
@@ -564,12 +568,14 @@ def test_deeply_nested_annotations_do_not_recurse(depth):
 
     text = '{"a": ' + "[" * depth + "1" + "]" * depth + "}"
     pairs = ranking.flatten_annotations(text)
-    assert len(pairs) == 1
+    assert [tuple(p) for p in pairs] == [("annotation", text)]  # kept whole, not recursed into
     value = {"a": 1}
     for _ in range(min(depth, 50_000)):
         value = {"k": value}
     assert ranking.flatten_annotations(value)[0][1].startswith("(nested deeper than")
-    ranking_tables.annotation_counts(__import__("pandas").Series([text, json.dumps({"x": [1]})]))
+    counts = ranking_tables.annotation_counts(__import__("pandas").Series([text, json.dumps({"x": [1]})]))
+    # The too-deep text is kept whole under one key, the shallow one flattened; one row each.
+    assert sorted(zip(counts.key, counts.rows)) == [("annotation", 1), ("x[1]", 1)]
 
 
 def test_pairs_page_refuses_a_superscript_row():
@@ -655,10 +661,12 @@ def test_damaged_derived_table_is_rebuilt(tmp_path):
 
     jsonl(tmp_path / "a.jsonl", AUDIT)
     d = load(tmp_path, "a.jsonl")
-    views = catalog.audit_summary_views(d.path("clean"))
+    from judgescope.audit.tables import audit_summary_views
+
+    views = audit_summary_views(d.path("clean"))
     (path,) = views["audit_record_index"]
     path.write_bytes(path.read_bytes()[:50])
-    views = catalog.audit_summary_views(d.path("clean"))
+    views = audit_summary_views(d.path("clean"))
     assert catalog.damage(path.parent) is None
     assert any("audit_record_index.parquet" in n and "rebuilt" in n for n in catalog.REBUILT)
 

@@ -95,9 +95,6 @@ PAGES = [page for _, page in registered_pages()]
 # Opened with a URL that shows the hostile detail (a record, a pair).
 DETAIL = {"pages/review.py": {"record": RECORD}, "pages/pairs.py": {"file": "ranking.parquet", "row": "1"},
           "pages/disagreements.py": {"judge": LABEL}}
-# Data text that reaches markdown today (owners: wrap it in ui.md_literal(...)).
-# Pages known to let data text reach markdown (each a strict xfail naming the fix); none now.
-LEAKS: dict[str, str] = {}
 
 
 def _walk(node):
@@ -138,8 +135,7 @@ def markdown_leaks(at: AppTest) -> list[str]:
     return leaks
 
 
-@pytest.mark.parametrize("page", [pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=LEAKS[p]))
-                                  if p in LEAKS else p for p in PAGES])
+@pytest.mark.parametrize("page", PAGES)
 def test_page_shows_hostile_text_as_text(hostile_manifest, monkeypatch, page):
     monkeypatch.setenv("JUDGESCOPE_SOURCES", str(hostile_manifest))
     at = AppTest.from_file("../app.py", default_timeout=180)
@@ -207,9 +203,7 @@ def hostile_server(hostile_manifest, tmp_path_factory):
 
 @pytest.mark.browser
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian chromium")
-@pytest.mark.parametrize("page", [pytest.param(p, marks=pytest.mark.xfail(
-    strict=True, reason="the browser fetches the markdown image: " + LEAKS[p])) if p in LEAKS else p
-    for p in PAGES])
+@pytest.mark.parametrize("page", PAGES)
 def test_hostile_text_in_chromium(hostile_server, page):
     from playwright.sync_api import sync_playwright
 

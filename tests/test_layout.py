@@ -2,7 +2,7 @@
 
 (a) Only judgescope/web/ and pages/ (and app.py, the frame) import streamlit.
 (b) No import runs upward: judgescope/sources/ imports no domain package, web/ or cli/; the
-    domain packages (audit, integrity, calibration, ranking, significance, reviews) import
+    domain packages (audit, integrity, calibration, ranking, significance, reviews, report) import
     nothing from web/ or cli/.
 """
 
@@ -13,7 +13,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "judgescope"
-DOMAINS = ("audit", "integrity", "calibration", "ranking", "significance", "reviews")
+DOMAINS = ("audit", "integrity", "calibration", "ranking", "significance", "reviews", "report")
 FORBIDDEN = {"sources": (*DOMAINS, "web", "cli"), **{d: ("web", "cli") for d in DOMAINS}}
 # (importing module, imported package) pairs allowed for now, each with its reason.
 KNOWN_UPWARD: set[tuple[str, str]] = set()  # none: the join-key rules and the export writers
@@ -57,3 +57,21 @@ def test_no_import_runs_upward(layer):
             if parts[0] == "judgescope" and len(parts) > 1 and parts[1] in FORBIDDEN[layer]:
                 upward.add((_rel(path), f"judgescope.{parts[1]}"))
     assert upward - KNOWN_UPWARD == set()
+
+
+def test_sources_builds_no_domain_table():
+    """Issue #27 item 3: the domains own their derived tables (integrity/tables.py,
+    audit/tables.py) and register them; sources/ only loads, validates, caches and serves, so no
+    build query of a derived view is named in sources/ outside the view registry."""
+    from judgescope.sources import derived, views
+
+    builds = {v.source for v in views.VIEWS if v.origin == "derived"}
+    named = {f"{_rel(p)}: {q}" for p in (PACKAGE / "sources").glob("*.py") if p.name != "views.py"
+             for q in builds if f'"{q}"' in p.read_text(encoding="utf-8")}
+    assert named == set()
+    owners = {t.what: t.build.__module__ for t in derived.providers(
+        {"audit", "snapshot", "audit_previous"})}
+    assert owners == {"hash verification": "judgescope.integrity.tables",
+                      "record index and provenance": "judgescope.audit.tables",
+                      "exact copies": "judgescope.audit.tables",
+                      "version comparison": "judgescope.audit.tables"}

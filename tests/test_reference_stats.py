@@ -27,3 +27,12 @@ def test_describe():
     assert R.describe([50, 70, 85, 95, 100]) == {
         "n": 5, "mean": 80.0, "median": 85.0, "sd": pytest.approx((1650 / 4) ** 0.5),
         "below_60": 1, "below_80": 2, "at_least_90": 2}
+
+
+def test_holm_reference_by_hand():
+    # Four p-values adjusted by hand: sorted 0.005, 0.01, 0.03, 0.04 times 4, 3, 2, 1 gives
+    # 0.02, 0.03, 0.06, 0.04, and the running maximum lifts the last to 0.06.
+    from reference_stats import holm_reference
+
+    assert holm_reference([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    assert holm_reference([0.5, 0.9]) == pytest.approx([1.0, 1.0])

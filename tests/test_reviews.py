@@ -75,8 +75,8 @@ def test_migration_from_version_1_keeps_rows(db):
     con.commit()
     con.close()
     con = reviews.open_db(db)
-    assert reviews.schema_version(con) == 2
-    assert [r[0] for r in con.execute("SELECT version FROM schema_version ORDER BY 1")] == [1, 2]
+    assert reviews.schema_version(con) == 3
+    assert [r[0] for r in con.execute("SELECT version FROM schema_version ORDER BY 1")] == [1, 2, 3]
     old = reviews.latest(db)
     assert old.review_id.tolist() == ["old"] and old.language.isna().all()
     reviews.append(_review(3, language="th", unit="answer", score=12.0), db)
@@ -191,10 +191,47 @@ def test_bad_logs_and_values_are_refused(db):
     assert reviews.log(db).empty
 
 
-def test_busy_database_is_retried_not_surfaced(db):
+def test_busy_database_is_retried_not_surfaced(db, monkeypatch):
     reviews.open_db(db).close()
     holder = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
     holder.execute("BEGIN EXCLUSIVE")
-    threading.Timer(2.5, holder.rollback).start()  # longer than the 2 s busy timeout
+    # SQLite's own busy wait gives up first (shortened here), so the append meets "locked" and
+    # must retry; the lock is released at the first retry's back-off, never by a racing timer.
+    monkeypatch.setattr(reviews, "BUSY_TIMEOUT_MS", 20)
+    backoffs = []
+
+    class Clock:
+        monotonic = staticmethod(time.monotonic)
+
+        @staticmethod
+        def sleep(seconds):
+            backoffs.append(seconds)
+            if len(backoffs) == 1:
+                holder.rollback()
+
+    monkeypatch.setattr(reviews, "time", Clock)
     reviews.append(_review(), db)
+    assert backoffs, "the append never met the lock, so the retry path was not exercised"
     assert len(reviews.log(db)) == 1
+
+
+def test_drafts_are_kept_per_reviewer_and_row_and_a_verdict_takes_only_its_own(db):
+    reviews.save_draft("ann", "d", "r1", ["untranslated"], "typed on r1", path=db)
+    reviews.save_draft("ann", "d", "r2", [], "typed on r2", path=db)
+    reviews.save_draft("bob", "d", "r1", ["other"], "bob's", path=db)
+    assert reviews.draft("ann", "d", "r1", db) == (["untranslated"], "typed on r1")
+    reviews.save_draft("ann", "d", "r1", ["other"], "replaced", path=db)
+    assert reviews.draft("ann", "d", "r1", db) == (["other"], "replaced")
+    assert reviews.drafts("ann", "d", db).judge_record_id.tolist() == ["r1", "r2"]
+    row = reviews.save_verdict(db, reviewer="ann", collection="c", dataset="d", judge_record_id="r2",
+                               verdict="too_harsh", tags=[], note="typed on r2")
+    assert reviews.draft("ann", "d", "r2", db) is None  # saved: no longer a draft
+    assert reviews.draft("ann", "d", "r1", db) == (["other"], "replaced")  # another row's stays
+    assert reviews.draft("bob", "d", "r1", db) == (["other"], "bob's")
+    logged = reviews.log(db)
+    assert logged[["judge_record_id", "note"]].values.tolist() == [["r2", "typed on r2"]]
+    assert row["review_id"] == logged.review_id.iloc[0]
+    reviews.save_draft("ann", "d", "r1", [], "", path=db)  # emptied: deleted
+    assert reviews.draft("ann", "d", "r1", db) is None
+    with pytest.raises(ValueError, match="unknown tags"):
+        reviews.save_draft("ann", "d", "r1", ["nope"], "", path=db)

@@ -8,6 +8,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from judgescope.reviews import store as reviews
+from judgescope.web import reviews as reviews_view
 
 APP = "../app.py"
 HOSTILE = "<script>alert(1)</script> **bold** [x](http://evil.example) \u202eevil\x00end"
@@ -53,7 +54,8 @@ def test_a_verdict_recorded_on_review_is_stored_and_shown_as_text(state):
     record = _record_id(at)
     assert "Reviewed 0 of" in _progress(at)
     at.text_input(key="reviewer_name_input").input("Ann").run()
-    at.text_area(key="review_note").input(HOSTILE).run()
+    note_key = reviews_view.widget_keys("review", "Ann", record)[1]  # this record's own note
+    at.text_area(key=note_key).input(HOSTILE).run()
     assert not at.exception, [e.value for e in at.exception]
     at.button(key="review_verdict_too_harsh").click().run()
     assert not at.exception, [e.value for e in at.exception]
@@ -61,7 +63,8 @@ def test_a_verdict_recorded_on_review_is_stored_and_shown_as_text(state):
     assert stored[["reviewer", "judge_record_id", "verdict"]].values.tolist() == [
         ["Ann", record, "too_harsh"]]
     assert stored.note.iloc[0] == HOSTILE and stored.dataset.iloc[0] and stored.revision.iloc[0]
-    assert at.text_area(key="review_note").value == ""  # cleared for the next row
+    assert at.text_area(key=note_key).value == ""  # saved: no draft left on this row
+    assert reviews.draft("Ann", stored.dataset.iloc[0], record, state) is None
     # A new session (reload, another browser) finds it; the note is an escaped text block.
     again = _open_review(record)
     html = " ".join(str(h.proto.body) for h in again.get("html"))
@@ -120,7 +123,7 @@ def test_exact_copies_records_a_verdict_with_a_tag(state):
     at.selectbox(key="copies_pick").select_index(1).run()
     rid = at.selectbox(key="copies_pick").value
     at.text_input(key="reviewer_name_input").input("Bea").run()
-    at.pills(key="copies_tags").set_value(["name or number"]).run()
+    at.pills(key=reviews_view.widget_keys("copies", "Bea", rid)[0]).set_value(["name or number"]).run()
     at.button(key="copies_verdict_judge_right").click().run()
     assert not at.exception, [e.value for e in at.exception]
     stored = reviews.log(state)

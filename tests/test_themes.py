@@ -2,8 +2,10 @@
 Dirichlet prior against a hand-computed example (issue #19)."""
 
 import math
-import time
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -54,10 +56,16 @@ def test_phrases_skip_stopword_edges_and_punctuation():
     assert "lost lost" not in got and "lost meaning" in got
 
 
-def test_hostile_text_is_bounded_and_linear():
-    start = time.perf_counter()
-    themes.tokens("a'" * 200_000 + "b" * 100_000)
-    assert time.perf_counter() - start < 2
+def test_hostile_text_is_tokenised_without_backtracking():
+    """A backtracking pattern would hang on this for hours; a subprocess turns a hang into a
+    failure (the 120 s bound guards against a hang, it is not a speed target: see make bench)."""
+    code = ("import sys; from judgescope.audit import themes; "
+            "print(themes.tokens('meaning lost ' + \"a'\" * 200_000 + 'b' * 100_000))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, cwd=Path(__file__).resolve().parent.parent, check=False)
+    assert done.returncode == 0, done.stderr
+    # The 500,000-character run (cut at MAX_CHARS) is longer than any token and is skipped.
+    assert done.stdout.strip() == "[['meaning', 'lost']]"
 
 
 def test_themes_by_language_is_deterministic_and_json_shaped():
@@ -68,14 +76,28 @@ def test_themes_by_language_is_deterministic_and_json_shaped():
                              + ["Accurate and fluent."] * 4 + ["Fine", None],
     })
     first = themes.themes_by_language(rows)
-    assert first["th"]["term"].iloc[0] in {"latin", "latin script", "script"}
-    assert set(first["th"]["term"]) >= {"latin", "latin script"}
+    # "latin" and "script" occur only inside "latin script" (same counts, same z): one theme
+    assert first["th"]["term"].iloc[0] == "latin script"
+    assert first["th"]["folded"].iloc[0] == "latin, script"
+    assert not {"latin", "script"} & set(first["th"]["term"])
     assert first["de"].empty  # one low occurrence, below the minimum count
     again = themes.themes_by_language(rows.sample(frac=1, random_state=3))
     pd.testing.assert_frame_equal(first["th"], again["th"])
     out = themes.to_json(60.0, first)
     assert out["threshold"] == 60.0
-    assert set(out["by_language"]["th"][0]) == {"term", "z", "low_count", "rest_count"}
+    assert set(out["by_language"]["th"][0]) == {"term", "z", "low_count", "rest_count", "folded"}
+    assert out["by_language"]["th"][0]["folded"] == ["latin", "script"]
+
+
+def test_nested_phrases_with_one_z_fold_into_the_longest():
+    low = Counter({"appears": 5, "appears mid": 5, "mid sentence": 5, "appears mid sentence": 5,
+                   "mid": 7, "wrong": 4})
+    rest = Counter({"appears": 0, "mid": 1, "fine": 30})
+    top = themes.top_terms(themes.log_odds(low, rest))
+    by_term = dict(zip(top["term"], top["folded"]))
+    assert by_term["appears mid sentence"] == "appears, appears mid, mid sentence"
+    assert by_term["mid"] == ""  # more occurrences than the phrase: its own theme
+    assert by_term["wrong"] == "" and "appears" not in by_term
 
 
 def test_theme_texts_query_splits_filters_and_caps(tmp_path):

@@ -176,9 +176,62 @@ def language_heading(code, fallback: str) -> str:
     return fallback if code is None or code != code or str(code) == "" else language_name(code)
 
 
+# The Review list's one total order: (score, judge_record_id) ascending; "highest first" is its
+# exact reverse (score and judge_record_id both descending). Every neighbour, page, position and
+# queue step below is read through these two directions of the same order, so Prev after Next
+# returns to the same row and ties on score cannot skip or repeat a row.
+ORDER = ("score", "judge_record_id")
+
+
+def sort_key(score: float, record_id: str) -> tuple[float, str]:
+    """A row's place in the Review order (ascending; the descending list is its reverse)."""
+    return (float(score), str(record_id))
+
+
 def neighbours(run, filters: dict, key: tuple[float, str], desc: bool) -> tuple:
-    """The (score, id) keys just before and just after one row in the filtered list."""
+    """The (score, id) keys just before and just after one row in the filtered list: the first
+    row of the reversed order read from the key, and the first of the list's order."""
     def first(direction):
         page = review_page(run, filters, key, direction, 1)
         return None if page.empty else (float(page.score.iloc[0]), str(page.judge_record_id.iloc[0]))
     return first(not desc), first(desc)
+
+
+def review_position(run, filters: dict, key: tuple[float, str], desc: bool) -> int | None:
+    """The 1-based position of the row `key` in the filtered list, None when it is not in it."""
+    found = run("audit_review_rank", **filters, key_score=float(key[0]), key_id=str(key[1]),
+                descending=desc)
+    return int(found["before"].iloc[0]) + 1 if int(found["here"].iloc[0]) else None
+
+
+def next_unreviewed(run, filters: dict, key: tuple[float, str] | None, desc: bool,
+                    reviewed: list[str]) -> tuple[float, str] | None:
+    """The first row after `key` (from the start when None) in the filtered list whose id is
+    not in `reviewed`, wrapping round to the list's start; None when every row is reviewed."""
+    after = key or ((1e308, "") if desc else (-1e308, ""))  # before every row (pager.start)
+    skip = set(map(str, reviewed)) | ({str(key[1])} if key else set())  # never the row itself
+    found = run("audit_review_next_unreviewed", **filters, ids=sorted(skip),
+                after_score=float(after[0]), after_id=str(after[1]), descending=desc)
+    return None if found.empty else (float(found.score.iloc[0]), str(found.judge_record_id.iloc[0]))
+
+
+def list_step(ids: list[str], current: str) -> tuple[str | None, str | None, int | None]:
+    """(previous id, next id, 1-based position) of `current` in a list already in its total
+    order (an in-memory list: exact copies, an integrity class, disagreement items, pairs);
+    (None, None, None) when it is not in the list."""
+    ids = [str(i) for i in ids]
+    if str(current) not in ids:
+        return None, None, None
+    i = ids.index(str(current))
+    return (ids[i - 1] if i > 0 else None), (ids[i + 1] if i + 1 < len(ids) else None), i + 1
+
+
+def list_next_unreviewed(ids: list[str], current: str | None, done) -> str | None:
+    """The first id after `current` (from the start when None or not listed) not in `done`,
+    wrapping round to the list's start; None when every id is done."""
+    ids, done = [str(i) for i in ids], set(map(str, done))
+    start = ids.index(str(current)) + 1 if current is not None and str(current) in ids else 0
+    for i in ids[start:] + ids[:start]:
+        if i not in done and i != str(current):
+            return i
+    return None

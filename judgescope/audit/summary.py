@@ -27,7 +27,8 @@ OVERALL = "overall"
 # Facets a page may split by: value → label; the SQL picks the column with a CASE on the value.
 FACETS = {"none": "no split", "target_language": "target language", "source_split": "source split", "run_group": "run group",
           "score_origin": "score origin", "dataset_version": "dataset version",
-          "judge_prompt_version": "prompt version", "requested_judge_model": "requested judge model"}
+          "judge_prompt_version": "prompt version", "requested_judge_model": "requested judge model",
+          "system": "system"}
 METHOD_COLUMNS = ["method", "bin_width", "endpoint_bound"]
 BOOTSTRAP_METHOD = (f"percentile bootstrap, multinomial over per-score counts (exactly a row "
                     f"resample); a group with more than {stats.MAX_CATEGORIES} distinct scores "

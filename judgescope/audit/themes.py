@@ -19,6 +19,7 @@ MAX_CHARS = 4_000  # an explanation is read up to here: bounded work per row
 MAX_TOKEN = 40  # longer letter runs (unsegmented scripts, junk) are dropped
 MIN_LOW_COUNT = 3
 PER_GROUP = 20_000  # explanations read per (language, low/rest): audit_theme_texts' sample cap
+MAX_GROUP_CHARS = 1_000_000  # characters read per (language, low/rest): bounds the vocabulary
 TOP_K = 15
 NGRAMS = (1, 2, 3)
 DEFAULT_THRESHOLD = 60.0
@@ -36,7 +37,11 @@ RULE = ("Tokens: NFKC-normalised, case-folded runs of letters and combining mark
         "neither starting nor ending with one, counted by occurrence. Score: log-odds ratio with "
         "an informative Dirichlet prior (Monroe, Colaresi & Quinn 2008), prior α_w = α0 · the "
         "term's share of the language's pooled counts, α0 = the pooled total; z = δ / σ. Shown: "
-        f"terms with z > 0 and at least {MIN_LOW_COUNT} low-score occurrences, highest z first.")
+        f"terms with z > 0 and at least {MIN_LOW_COUNT} low-score occurrences, highest z first; a "
+        "term inside a longer one with the same counts (so the same z) is folded into the "
+        "longest, e.g. 'appears' and 'appears mid' into 'appears mid sentence'. "
+        f"Read: up to {MAX_CHARS:,} characters of an explanation and {MAX_GROUP_CHARS:,} "
+        "characters per language and side (low / rest), in the sample's order.")
 
 
 @lru_cache(maxsize=1)
@@ -83,18 +88,28 @@ def terms(text: str, ngrams=NGRAMS) -> list[str]:
     return out
 
 
-def count_terms(texts) -> Counter:
+def count_terms(texts, max_chars: int = MAX_GROUP_CHARS) -> Counter:
+    """Term counts of texts, read in order until max_chars characters (each text counted up to
+    MAX_CHARS): a bound on time and on the vocabulary's size, however many texts come."""
     counts: Counter = Counter()
+    budget = max_chars
     for text in texts:
+        if budget <= 0:
+            break
         if text is not None and not (isinstance(text, float) and math.isnan(text)):
-            counts.update(terms(text))
+            part = str(text)[:min(MAX_CHARS, budget)]
+            budget -= len(part)
+            counts.update(terms(part))
     return counts
 
 
-def log_odds(low: Counter, rest: Counter, alpha0: float | None = None) -> pd.DataFrame:
+def log_odds(low: Counter, rest: Counter, alpha0: float | None = None,
+             min_low: int = 0) -> pd.DataFrame:
     """δ_w = log((y_w^low + α_w) / (n^low + α0 − y_w^low − α_w))
            − log((y_w^rest + α_w) / (n^rest + α0 − y_w^rest − α_w)),
-    σ²_w ≈ 1/(y_w^low + α_w) + 1/(y_w^rest + α_w), z = δ/σ; α_w = α0 · pooled_w / N."""
+    σ²_w ≈ 1/(y_w^low + α_w) + 1/(y_w^rest + α_w), z = δ/σ; α_w = α0 · pooled_w / N.
+    Only terms with at least min_low low-score occurrences are scored; the totals still count
+    every term, so each scored term's z is the same as without the filter."""
     pooled = low + rest
     total = sum(pooled.values())
     cols = ["term", "z", "delta", "low_count", "rest_count"]
@@ -103,7 +118,7 @@ def log_odds(low: Counter, rest: Counter, alpha0: float | None = None) -> pd.Dat
     a0 = float(total if alpha0 is None else alpha0)
     n_low, n_rest = sum(low.values()), sum(rest.values())
     rows = []
-    for term in sorted(pooled):
+    for term in sorted(t for t in pooled if low.get(t, 0) >= min_low):
         a = a0 * pooled[term] / total
         yl, yr = low.get(term, 0), rest.get(term, 0)
         if n_low + a0 - yl - a <= 0 or n_rest + a0 - yr - a <= 0:
@@ -116,7 +131,32 @@ def log_odds(low: Counter, rest: Counter, alpha0: float | None = None) -> pd.Dat
 
 def top_terms(scored: pd.DataFrame, k=TOP_K, min_low=MIN_LOW_COUNT) -> pd.DataFrame:
     keep = scored[(scored["z"] > 0) & (scored["low_count"] >= min_low)]
-    return keep.sort_values(["z", "term"], ascending=[False, True]).head(k).reset_index(drop=True)
+    keep = keep.sort_values(["z", "term"], ascending=[False, True])
+    return fold_nested(keep).head(k).reset_index(drop=True)
+
+
+def _inside(short: list[str], long: list[str]) -> bool:
+    n = len(short)
+    return n < len(long) and any(long[i:i + n] == short for i in range(len(long) - n + 1))
+
+
+def fold_nested(frame: pd.DataFrame) -> pd.DataFrame:
+    """One theme per phrase family: a term whose words run inside a longer term with the same
+    low and rest counts (so the same z: every occurrence of it is one of the longer's, e.g.
+    "appears", "appears mid", "appears mid sentence") is folded into the longest such term and
+    listed in its `folded` column; the order of the rest is kept."""
+    terms_ = list(frame["term"])
+    counts = dict(zip(terms_, zip(frame["low_count"], frame["rest_count"])))
+    words = {t: t.split() for t in terms_}
+    into: dict[str, str] = {}
+    for t in terms_:
+        hosts = [u for u in terms_ if counts[u] == counts[t] and _inside(words[t], words[u])]
+        if hosts:
+            into[t] = min(hosts, key=lambda u: (-len(words[u]), u))
+    folded = {u: [t for t in terms_ if into.get(t) == u] for u in terms_ if u not in into}
+    out = frame[~frame["term"].isin(into)].copy()
+    out["folded"] = [", ".join(folded[t]) for t in out["term"]]
+    return out
 
 
 def themes_by_language(rows: pd.DataFrame, k=TOP_K, min_low=MIN_LOW_COUNT) -> dict[str, pd.DataFrame]:
@@ -125,7 +165,7 @@ def themes_by_language(rows: pd.DataFrame, k=TOP_K, min_low=MIN_LOW_COUNT) -> di
     for lang, g in rows.groupby("target_language", sort=True):
         low = count_terms(g.loc[g["low"].astype(bool), "judge_explanation"])
         rest = count_terms(g.loc[~g["low"].astype(bool), "judge_explanation"])
-        out[str(lang)] = top_terms(log_odds(low, rest), k, min_low)
+        out[str(lang)] = top_terms(log_odds(low, rest, min_low=min_low), k, min_low)
     return out
 
 
@@ -133,7 +173,9 @@ def to_json(threshold: float, by_language: dict[str, pd.DataFrame]) -> dict:
     """The `themes --json` shape of issue #19."""
     return {"threshold": threshold, "method": RULE, "by_language": {
         lang: [{"term": r.term, "z": float(r.z), "low_count": int(r.low_count),
-                "rest_count": int(r.rest_count)} for r in frame.itertuples(index=False)]
+                "rest_count": int(r.rest_count),
+                "folded": [t for t in str(getattr(r, "folded", "") or "").split(", ") if t]}
+               for r in frame.itertuples(index=False)]
         for lang, frame in by_language.items()}}
 
 

@@ -140,6 +140,15 @@ def pairwise_kappa(ratings, categories, resamples=RESAMPLES, seed=DEFAULT_SEED,
     return out
 
 
+def _fleiss_note(per_item: np.ndarray) -> str:
+    """Why Fleiss' κ is undefined, said plainly."""
+    if per_item.size == 0:
+        return "no rated items"
+    if per_item.max() < 2:
+        return "one rating per item (one rater): agreement needs two raters or more"
+    return "items have different numbers of ratings"
+
+
 def human_agreement(ratings, categories=None, resamples=RESAMPLES, seed=DEFAULT_SEED,
                     level=LEVEL) -> dict:
     """Pairwise Cohen's κ, Fleiss' κ and Krippendorff's α (nominal) of items × raters, each
@@ -149,8 +158,7 @@ def human_agreement(ratings, categories=None, resamples=RESAMPLES, seed=DEFAULT_
     pats, weights = _patterns(counts)
     same = per_item.size > 0 and (per_item == per_item[0]).all() and per_item[0] >= 2
     fleiss = (_estimate(fleiss_of_patterns, pats, weights, resamples, seed, level) if same
-              else {"value": None, "ci": [None, None],
-                    "note": "items have different numbers of ratings"})
+              else {"value": None, "ci": [None, None], "note": _fleiss_note(per_item)})
     return {
         "n_items": int(len(counts)), "categories": [str(c) for c in cats],
         "ratings_per_item": sorted({int(m) for m in per_item}),

@@ -2,7 +2,7 @@
 
 Pure pandas/numpy on the rows SQL returns (items, and judgements in long form); the pages
 and `python -m judgescope calibrate` share it. Exact statistics come from stats.py; the
-bootstrap intervals are vectorised multinomial resamples (calibration_stats.py).
+bootstrap intervals are vectorised multinomial resamples (calibration/agreement.py).
 """
 
 from __future__ import annotations
@@ -13,11 +13,15 @@ import numpy as np
 import pandas as pd
 
 from judgescope.calibration import agreement as cs
+from judgescope.calibration import bias as bias_stats
+from judgescope.calibration import exact
+from judgescope.calibration import power
+from judgescope.calibration import probes
 from judgescope import stats
 # The rules live in calibration/rules.py; pages and the CLI reach them through this module too.
 from judgescope.calibration.rules import (  # noqa: F401
     JUDGE_PREFIX, NO_SPLIT, PANEL, column, definitions, definitions_sentence, judge_id,
-    panel_label, rater_name, split_options, split_params)
+    has_panel, panel_label, rater_name, split_options, split_params)
 from judgescope.schema import NOT_RECORDED, VERDICTS
 
 HUMAN_COLS = ("human_1_verdict", "human_2_verdict", "human_3_verdict")
@@ -25,6 +29,7 @@ MATCH = "match"
 CELLS = ("TP", "FP", "FN", "TN")
 DISAGREE = "disagree"  # FP and FN together
 JUDGE_GATE, PANEL_GATE = Fraction(3, 5), Fraction(4, 5)
+CLUSTER_COLUMN = "question_id"  # answers to one question share it: resampled together
 ITEM_TEXT = ("key", "question_id", "split", "category", "question", "reference_answer",
              "model_response")
 
@@ -76,8 +81,8 @@ def build_frame(items: pd.DataFrame, judgements: pd.DataFrame) -> pd.DataFrame:
         v = frame[f"verdict__{name}"]
         frame[f"binary__{name}"] = np.where(v.isna(), np.nan, binary(v))
     frame["panel_complete"] = frame[[f"verdict__{n}" for n in judges]].notna().all(axis=1)
-    if len(judges) % 2 == 1:
-        # The panel rule: a strict majority of an odd number of judges, on items every judge
+    if has_panel(len(judges)):
+        # The panel rule: a strict majority of an odd number (≥ 3) of judges, on items every judge
         # rated (elsewhere the panel is NaN and the item is not in the panel's n).
         votes = frame[[f"binary__{n}" for n in judges]].fillna(0).to_numpy().T
         panel = stats.majority_binary(*votes).astype(float)
@@ -102,8 +107,18 @@ def _cell_masks(truth: np.ndarray, pred: np.ndarray) -> dict:
             "FN": (truth == 1) & (pred == 0), "TN": (truth == 0) & (pred == 0)}
 
 
+def cluster_ids(rated: pd.DataFrame) -> pd.Series | None:
+    """The cluster of each item (its question_id; an item without one is its own cluster), or
+    None when no two items share a cluster (the item bootstrap is then the cluster bootstrap)."""
+    if CLUSTER_COLUMN not in rated or rated[CLUSTER_COLUMN].isna().all():
+        return None
+    qid = rated[CLUSTER_COLUMN]
+    ids = ("q:" + qid.astype(str)).where(qid.notna(), "item:" + rated["key"].astype(str))
+    return None if ids.nunique() == len(ids) else ids
+
+
 def rater_stats(frame: pd.DataFrame, rater: str, gate, resamples=cs.RESAMPLES,
-                seed=stats.DEFAULT_SEED) -> dict:
+                seed=stats.DEFAULT_SEED, budget: bool = False) -> dict:
     """Binary confusion vs the human majority, agreement, exact Scott's π, κ, CI and gate."""
     col = column(rater, "binary")
     rated = frame[frame[col].notna()]
@@ -111,8 +126,13 @@ def rater_stats(frame: pd.DataFrame, rater: str, gate, resamples=cs.RESAMPLES,
     conf = stats.confusion_binary(truth, pred)
     pi = stats.scotts_pi_fraction(pred, truth) if len(rated) else None
     table = [conf["tn"], conf["fp"], conf["fn"], conf["tp"]]
-    low, high = cs.multinomial_ci(
-        table, lambda d: cs.kappa_pi_of_tables(d.reshape(-1, 2, 2))[1], resamples, seed)
+    # Exact bootstrap where the resampled tables are few enough, else Monte Carlo with B raised
+    # until each endpoint's MC error is < 0.002 (calibration/exact.py); `resamples` is unused.
+    item_ci = exact.table_ci(table, exact.pi_of, seed=seed)
+    clusters = cluster_ids(rated)
+    ci = item_ci if clusters is None else exact.clustered_table_ci(
+        clusters, truth * 2 + pred, 4, exact.pi_of, seed=seed, column=CLUSTER_COLUMN)
+    low, high = ci["low"], ci["high"]
     gate_result = stats.gate_verdict(pi, gate, low, high)
     return {"n": len(rated), **conf, "agreement": stats.observed_agreement(truth, pred),
             "scotts_pi": None if pi is None else float(pi),
@@ -120,7 +140,14 @@ def rater_stats(frame: pd.DataFrame, rater: str, gate, resamples=cs.RESAMPLES,
             "scotts_pi_shown": "n/a" if pi is None else
             stats.format_fraction_decimal(pi, 5, gate=gate),
             "cohen_kappa": stats.cohen_kappa(truth, pred) if len(rated) else None,
-            "ci": [low, high], "gate": float(gate), **gate_result}
+            "ci": [low, high], "ci_method": ci["method"],
+            "ci_item": [item_ci["low"], item_ci["high"]], "ci_item_method": item_ci["method"],
+            "clusters": None if clusters is None else {"column": CLUSTER_COLUMN,
+                                                       "n": int(clusters.nunique())},
+            "gate": float(gate), **gate_result,
+            "bias": bias_stats.bias_direction(truth, pred),
+            "label_budget": power.label_budget(table, gate, seed=seed)
+            if budget and gate_result["inconclusive"] else None}
 
 
 def three_way_matrix(frame: pd.DataFrame, rater: str) -> tuple[pd.DataFrame, int]:
@@ -183,14 +210,16 @@ def recorded_mismatches(items: pd.DataFrame, frame: pd.DataFrame) -> list[str]:
 
 def report(items: pd.DataFrame, judgements: pd.DataFrame, judge_gate=JUDGE_GATE,
            panel_gate=PANEL_GATE, resamples=cs.RESAMPLES, seed=stats.DEFAULT_SEED,
-           exclude_ties: bool = False) -> dict:
+           exclude_ties: bool = False, qa: bool = False) -> dict:
     """Everything the page and `calibrate --json` show: judges keyed by judge_model, the panel
     under 'panel' (with its rule and n), and the definitions that shape them. exclude_ties
-    drops three-way human ties from every judge and panel figure (human agreement keeps them)."""
+    drops three-way human ties from every judge and panel figure (human agreement keeps them).
+    qa adds the slower judge-QA figures: the like-for-like human ceiling (each rater against each
+    single human) and the label budget of every INCONCLUSIVE gate."""
     frame = build_frame(items, judgements)
     scored = frame[~frame["three_way_tie"]] if exclude_ties else frame
-    rows = {r: rater_stats(scored, r, panel_gate if r == PANEL else judge_gate, resamples, seed)
-            for r in raters(frame)}
+    rows = {r: rater_stats(scored, r, panel_gate if r == PANEL else judge_gate, resamples, seed,
+                           budget=qa) for r in raters(frame)}
     defs = definitions(scored, len(_judges_of(frame)), frame["three_way_tie"].sum(),
                        exclude_ties)
     humans = cs.human_agreement(frame[list(HUMAN_COLS)], VERDICTS, resamples, seed)
@@ -210,7 +239,40 @@ def report(items: pd.DataFrame, judgements: pd.DataFrame, judge_gate=JUDGE_GATE,
         "disagreements": summary["keys"],
         "disagreement_summary": summary,
         "ci_method": cs.ci_method(resamples, seed),
+        "pi_ci_method": pi_ci_method(rows),
+        "ceiling": human_ceiling(scored, seed) if qa else None,
+        "length_probe": {(rater_name(r) if r == PANEL else r.removeprefix(JUDGE_PREFIX)):
+                         probes.length_probe(scored, column(r, "binary"))
+                         for r in raters(frame)} if qa else None,
     }
+
+
+def pi_ci_method(rows: dict) -> str:
+    """The headline π interval's method (the panel's, else the first rater's), and the
+    item-level one beside it when the headline is clustered."""
+    if not rows:
+        return "n/a"
+    r = rows.get(PANEL) or next(iter(rows.values()))
+    text = r["ci_method"]
+    if r["clusters"]:
+        text += (f" (headline; each rater's resamples and Monte Carlo error are in the JSON). "
+                 f"Item-level, shown beside it: {r['ci_item_method']}")
+    return text
+
+
+def human_ceiling(frame: pd.DataFrame, seed=stats.DEFAULT_SEED) -> dict:
+    """Each judge and the panel against each single human, and human against human, all binary
+    (calibration/bias.py), keyed by display name (judge_model, 'panel', 'human 1'…)."""
+    humans = {f"human {i}": binary(frame[c]).astype(float)
+              for i, c in enumerate(HUMAN_COLS, start=1)}
+    raters_ = {rater_name(r) if r == PANEL else r.removeprefix(JUDGE_PREFIX):
+               frame[column(r, "binary")].to_numpy(float) for r in raters(frame)}
+    clusters = cluster_ids(frame)
+    out = bias_stats.human_ceiling(raters_, humans, seed=seed,
+                                   clusters=None if clusters is None else clusters.to_numpy(),
+                                   column=CLUSTER_COLUMN)
+    out["sentence"] = bias_stats.ceiling_sentence(out)
+    return out
 
 
 def rater_reports(rep: dict) -> list[tuple[str, str, dict]]:
@@ -226,6 +288,7 @@ def summary_table(rep: dict) -> pd.DataFrame:
         "Rater": label, "n": r["n"], "TP": r["tp"], "FP": r["fp"], "FN": r["fn"], "TN": r["tn"],
         "Agreement": fmt(r["agreement"]), "Scott's π (exact = decimal)": r["scotts_pi_shown"],
         "Cohen's κ": fmt(r["cohen_kappa"]), "π 95% CI": fmt_ci(r["ci"]),
+        "π CI, item-level": fmt_ci(r["ci_item"]),
         "Gate": f"π ≥ {r['gate']:g}", "Verdict": r["verdict"],
         "CI vs gate": "INCONCLUSIVE" if r["inconclusive"] else "clear"}
         for _, label, r in rater_reports(rep)])

@@ -28,6 +28,14 @@ def column(rater: str, kind: str) -> str:
     raise ValueError(f"not a rater id: {rater!r} (a judge is {JUDGE_PREFIX!r} + its name)")
 
 
+PANEL_MIN_JUDGES = 3  # one judge is not a panel, and two can only tie or agree
+
+
+def has_panel(n_judges: int) -> bool:
+    """A panel exists for an odd number of judges, three or more."""
+    return n_judges >= PANEL_MIN_JUDGES and n_judges % 2 == 1
+
+
 def panel_label(n_judges: int) -> str:
     return f"panel (strict majority of {n_judges} judges)"
 
@@ -54,7 +62,7 @@ def split_params(chosen) -> dict:
 def definitions(scored: pd.DataFrame, n_judges: int, n_ties, exclude_ties: bool) -> dict:
     """The rules that shape every judge and panel figure, with the items they concern."""
     panel = None
-    if n_judges % 2 == 1:
+    if has_panel(n_judges):
         complete = scored["panel_complete"]
         panel = {"rule": f"strict majority ({n_judges // 2 + 1} of {n_judges}) of the judges' "
                          "binary verdicts, on items every judge rated",
@@ -72,7 +80,8 @@ def definitions_sentence(rep: dict) -> str:
     p = d["panel"]
     panel = (f"Panel: {p['rule']}: {p['n_items']} of {d['n_scored_items']} items "
              f"({p['items_without_all_judges']} without all judges)." if p else
-             f"No panel: {d['n_judges']} judges (the panel needs an odd number).")
+             f"No panel: {d['n_judges']} judge{'s' if d['n_judges'] != 1 else ''} (the panel "
+             f"needs an odd number, at least {PANEL_MIN_JUDGES}).")
     ties = d["three_way_ties"]
     tie_word = "tie" if ties["n"] == 1 else "ties"
     return (f"{panel} Binary: {d['binarisation']}. Human majority: {d['human_majority']}; "

@@ -1,4 +1,4 @@
-"""`python -m judgescope COMMAND`: the headless twin of the pages, sharing their code.
+"""`judgescope COMMAND` (or `python -m judgescope COMMAND`): the headless twin of the pages, sharing their code.
 
 Each command lives in judgescope/cli/commands/<name>.py with `add_arguments(parser)` and
 `run(args) -> int`. Exit codes: 0 all good, 1 problems found in the data, 2 unusable input.
@@ -16,13 +16,14 @@ from pathlib import Path
 from judgescope.sources.catalog import Loaded, get_catalog, load_dataset
 from judgescope.sources.manifest import DatasetSpec, SourceError
 
-COMMANDS = ("validate", "report", "verify", "calibrate", "rank", "compare-judges",
-            "compare-methods", "themes", "reviews", "agreement", "explain")
+COMMANDS = ("open", "init", "validate", "report", "verify", "calibrate", "rank", "compare-judges",
+            "compare-methods", "themes", "reviews", "agreement", "explain", "report-html",
+            "check-report", "stability", "probe-length")
 EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE = 0, 1, 2
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m judgescope", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="judgescope", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     modules = {}
     for name in COMMANDS:
@@ -36,6 +37,10 @@ def main(argv: list[str] | None = None) -> int:
         p = sub.add_parser(name, help=(module.__doc__ or "").strip().splitlines()[0])
         module.add_arguments(p)
     args = parser.parse_args(argv)
+    unwritable = json_folder_problem(args)
+    if unwritable:
+        print(f"error: {unwritable}", file=sys.stderr)
+        return EXIT_UNUSABLE
     out, err_out = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = SafeStream(out), SafeStream(err_out)
     try:
@@ -105,28 +110,98 @@ def load_source(source: str, kind: str | None, config: str | None = None,
     return loaded
 
 
+def declared_excluded(loaded: Loaded) -> int:
+    """Rows excluded by the manifest's own [[dataset.exclude]] rules: expected, not a problem."""
+    reasons = loaded.report["reasons"]
+    return sum(reasons.get(r, 0) for r in {x.reason for x in loaded.spec.exclude})
+
+
+def unexpected_excluded(loaded: Loaded) -> int:
+    """Rows excluded for a reason the manifest did not declare (bad values, duplicates, …)."""
+    return loaded.report["rows_excluded"] - declared_excluded(loaded)
+
+
 def ledger_line(loaded: Loaded) -> str:
-    """'<name>: loaded N = used U + excluded E' for one validated input."""
+    """'<name>: loaded N = used U + excluded E' for one validated input (and how many of the
+    excluded the manifest declares)."""
     r = loaded.report
+    declared = declared_excluded(loaded)
+    note = (f" ({declared:,} as the manifest declares)" if declared == r["rows_excluded"] else
+            f" ({declared:,} as the manifest declares, {r['rows_excluded'] - declared:,} not)"
+            ) if declared else ""
     return (f"{loaded.spec.name}: loaded {r['rows_loaded']:,} = used {r['rows_used']:,} + "
-            f"excluded {r['rows_excluded']:,}")
+            f"excluded {r['rows_excluded']:,}{note}")
 
 
 def print_ledger(*inputs: Loaded, file=None) -> int:
-    """Print loaded = used + excluded for each input; EXIT_PROBLEMS when any row was excluded
-    (no row is dropped silently), else EXIT_OK."""
+    """Print loaded = used + excluded for each input; EXIT_PROBLEMS when a row was excluded for
+    a reason the manifest does not declare (no row is dropped silently), else EXIT_OK."""
     out = file or sys.stdout
     for loaded in inputs:
         print(ledger_line(loaded), file=out)
-    excluded = [x.spec.name for x in inputs if x.report["rows_excluded"]]
+    excluded = [x.spec.name for x in inputs if unexpected_excluded(x)]
     if excluded:
-        print(f"rows were excluded from {', '.join(excluded)}: `python -m judgescope validate "
+        print(f"rows were excluded from {', '.join(excluded)}: `judgescope validate "
               f"{' '.join(excluded)}` lists them", file=out)
         return EXIT_PROBLEMS
     return EXIT_OK
 
 
+MAX_SEED = 2**63 - 1
+MAX_RESAMPLES = 200_000
+
+
+def seed_arg(text: str) -> int:
+    """--seed: a whole number from 0 to 2**63 − 1 (numpy's generators take no negative seed)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number from 0 to {MAX_SEED}")
+    return value
+
+
+def resamples_arg(text: str) -> int:
+    """--resamples: a whole number from 1 to MAX_RESAMPLES."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
+    if not 1 <= value <= MAX_RESAMPLES:
+        raise argparse.ArgumentTypeError(f"resamples are a whole number from 1 to {MAX_RESAMPLES:,}")
+    return value
+
+
+def finite_float(text: str) -> float:
+    """A finite number (nan and inf are refused: a nan threshold would silently select nothing)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a finite number")
+    return value
+
+
+def json_folder_problem(args) -> str | None:
+    """A sentence when --json FILE cannot be written because its folder does not exist (checked
+    before the work, so a long run does not end in a traceback)."""
+    path = getattr(args, "json", None)
+    if not isinstance(path, str) or not path:
+        return None
+    folder = Path(path).parent
+    if not folder.is_dir():
+        return f"--json {path}: the folder {folder} does not exist"
+    if Path(path).is_dir():
+        return f"--json {path}: that is a folder, not a file"
+    return None
+
+
 def write_json(data, path: str | None) -> None:
     text = json.dumps(data, indent=1, ensure_ascii=False, default=str)
     if path:
-        Path(path).write_text(text + "\n", encoding="utf-8")
+        try:
+            Path(path).write_text(text + "\n", encoding="utf-8")
+        except OSError as err:
+            raise SourceError(f"--json {path}: cannot write it ({err.strerror})") from None

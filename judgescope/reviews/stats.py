@@ -77,36 +77,43 @@ def progress(latest: pd.DataFrame, counts: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def _row_key(frame: pd.DataFrame) -> pd.Series:
+    """A reviewed row's identity: its dataset and record id (one id may exist in two datasets)."""
+    return frame["dataset"].astype(str) + "\x00" + frame["judge_record_id"].astype(str)
+
+
 def agreement(latest: pd.DataFrame) -> dict:
-    """Agreement among reviewers on rows two or more reviewed: Cohen's κ when exactly two
-    reviewers took part, else Fleiss' κ over the rows rated by the most common number of
-    reviewers (Fleiss needs the same number per row). None when undefined."""
+    """Agreement among reviewers on rows two or more reviewed (a row is a dataset and a record
+    id): Cohen's κ when exactly two reviewers took part, else Fleiss' κ over the rows rated by
+    the most common number of reviewers (Fleiss needs the same number per row). None when undefined."""
     rated = latest[latest.verdict.isin(RATED)]
-    per_row = rated.groupby("judge_record_id").reviewer.nunique()
-    shared = rated[rated.judge_record_id.isin(per_row[per_row >= 2].index)]
+    rated = rated.assign(row=_row_key(rated)) if len(rated) else rated.assign(row=[])
+    per_row = rated.groupby("row").reviewer.nunique()
+    shared = rated[rated.row.isin(per_row[per_row >= 2].index)]
     if shared.empty:
         return {"method": None, "kappa": None, "rows": 0, "reviewers": 0}
     names = shared.reviewer.unique()
     if len(names) == 2:
-        wide = shared.pivot_table(index="judge_record_id", columns="reviewer", values="verdict",
+        wide = shared.pivot_table(index="row", columns="reviewer", values="verdict",
                                   aggfunc="last").dropna()
         return {"method": "Cohen's κ", "kappa": stats.cohen_kappa(wide.iloc[:, 0], wide.iloc[:, 1]),
                 "rows": len(wide), "reviewers": 2}
     r = int(per_row[per_row >= 2].mode().max())
-    items = shared[shared.judge_record_id.isin(per_row[per_row == r].index)]
-    table = pd.crosstab(items.judge_record_id, items.verdict).reindex(columns=list(RATED), fill_value=0)
+    items = shared[shared.row.isin(per_row[per_row == r].index)]
+    table = pd.crosstab(items.row, items.verdict).reindex(columns=list(RATED), fill_value=0)
     value = float(fleiss_of_patterns(table.to_numpy(), np.ones(len(table))))
     return {"method": f"Fleiss' κ (rows with {r} reviewers)",
             "kappa": None if np.isnan(value) else value, "rows": len(table), "reviewers": len(names)}
 
 
 def disagreements(latest: pd.DataFrame) -> pd.DataFrame:
-    """Rows whose reviewers gave different verdicts, one line per row with each reviewer's call."""
+    """Rows (dataset, record id) whose reviewers gave different verdicts, one line per row with
+    each reviewer's call."""
     calls = row_calls(latest)
-    ids = calls[calls.disputed].judge_record_id
-    rows = latest[latest.judge_record_id.isin(ids)]
+    disputed = set(_row_key(calls[calls.disputed])) if len(calls) else set()
+    rows = latest[_row_key(latest).isin(disputed)] if len(latest) else latest
     return (rows.assign(said=rows.reviewer + ": " + rows.verdict)
-            .groupby(["judge_record_id", "language", "unit"], dropna=False)["said"]
+            .groupby(["dataset", "judge_record_id", "language", "unit"], dropna=False)["said"]
             .agg("; ".join).reset_index())
 
 

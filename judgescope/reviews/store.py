@@ -1,6 +1,9 @@
 """Reviewer verdicts on judge rows: an append-only SQLite log (issue #18). Pure: no streamlit.
 
-One row per verdict, never updated or deleted (triggers refuse it; a retraction is a row). WAL
+One row per verdict, never updated or deleted (triggers refuse it; a retraction is a row).
+Beside the log, `drafts` holds each reviewer's unsaved tags and note per row (one row per
+reviewer, dataset and record, replaced as it is typed, deleted when a verdict is saved): a draft
+is work in progress, not a verdict, so it is the one mutable table. WAL
 and synchronous=FULL: a verdict whose append returned is on disk. Writers that meet a lock retry
 with backoff, so "database is locked" does not reach a reviewer. Values are bound parameters.
 """
@@ -19,9 +22,11 @@ from pathlib import Path
 
 import pandas as pd
 
+from judgescope.reviews import checks
+
 VERDICTS = ("judge_right", "too_harsh", "too_lenient", "unsure", "retracted")
 TAGS = ("mixed script", "untranslated", "name or number", "meaning changed", "other")
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 COLUMNS = ("review_id", "reviewer", "created_at", "collection", "dataset", "revision",
            "judge_record_id", "source_sha256", "candidate_sha256", "verdict", "tags", "note",
            "language", "unit", "score")
@@ -31,6 +36,18 @@ RETRY_SECONDS = 30.0
 
 class ReviewStoreBusy(RuntimeError):
     """The reviews database stayed locked for RETRY_SECONDS; the verdict was not saved."""
+
+
+class ReviewStoreUnavailable(RuntimeError):
+    """The reviews database is damaged, unreadable or read-only: reviewing is unavailable."""
+
+
+def _unavailable(path, err: BaseException) -> ReviewStoreUnavailable:
+    name = Path(path).name if path else default_path().name
+    reason = (err.strerror if isinstance(err, OSError) and err.strerror  # without the path
+              else str(err).splitlines()[0] if str(err) else type(err).__name__)
+    return ReviewStoreUnavailable(f"Reviewing is unavailable: the reviews database ({name}) "
+                                  f"cannot be used ({reason}).")
 
 
 def default_path() -> Path:
@@ -64,7 +81,15 @@ SELECT * FROM reviews r WHERE NOT EXISTS (
     AND n.reviewer = r.reviewer
     AND (n.created_at > r.created_at OR (n.created_at = r.created_at AND n.review_id > r.review_id)));
 """
-MIGRATIONS = {1: _V1, 2: _V2}
+# Version 3: drafts, the tags and note a reviewer typed on a row and has not yet saved with a
+# verdict, kept per (reviewer, dataset, record) so they survive moving away, a new tab, a restart.
+_V3 = """
+CREATE TABLE drafts (
+  reviewer TEXT NOT NULL, dataset TEXT NOT NULL, judge_record_id TEXT NOT NULL,
+  tags TEXT NOT NULL DEFAULT '[]', note TEXT NOT NULL DEFAULT '', updated_at TEXT NOT NULL,
+  PRIMARY KEY (reviewer, dataset, judge_record_id));
+"""
+MIGRATIONS = {1: _V1, 2: _V2, 3: _V3}
 
 
 def _retry(fn, deadline: float = RETRY_SECONDS):
@@ -73,9 +98,10 @@ def _retry(fn, deadline: float = RETRY_SECONDS):
     while True:
         try:
             return fn()
-        except sqlite3.OperationalError as err:
-            if "locked" not in str(err) and "busy" not in str(err):
-                raise
+        except (sqlite3.DatabaseError, OSError) as err:
+            if not isinstance(err, sqlite3.OperationalError) or ("locked" not in str(err)
+                                                                  and "busy" not in str(err)):
+                raise _unavailable(getattr(fn, "path", None), err) from err
             if time.monotonic() - start > deadline:
                 raise ReviewStoreBusy(f"the reviews database stayed busy for {deadline:g} s; "
                                       "the verdict was not saved, try again") from err
@@ -128,7 +154,22 @@ def open_db(path: Path | str | None = None) -> sqlite3.Connection:
             con.close()
             raise
         return con
+    go.path = path
     return _retry(go)
+
+
+def unavailable(path=None) -> str | None:
+    """None when the reviews database can be read and written, else one sentence why not."""
+    def probe(con):
+        con.execute("BEGIN IMMEDIATE")  # a write lock: refused on a read-only file or folder
+        con.execute("ROLLBACK")
+        con.execute("SELECT count(*) FROM reviews").fetchone()
+    try:
+        with closing(open_db(path)) as con:
+            _retry(lambda: probe(con))
+    except ReviewStoreUnavailable as err:
+        return str(err)
+    return None
 
 
 def _now() -> str:
@@ -140,13 +181,12 @@ def new_review(reviewer: str, collection: str, dataset: str, judge_record_id: st
     """A review row (a new uuid and the time now); context: revision, digests, language, unit, score."""
     if verdict not in VERDICTS:
         raise ValueError(f"verdict {verdict!r} is not one of {', '.join(VERDICTS)}")
-    if not str(reviewer).strip():
-        raise ValueError("a verdict needs a reviewer name")
+    reviewer = checks.reviewer_name(reviewer)  # NFC, no invisible characters
     unknown = [t for t in tags if t not in TAGS]
     if unknown:
         raise ValueError(f"unknown tags {unknown}; tags are {', '.join(TAGS)}")
     row = {c: context.get(c) for c in COLUMNS}
-    row.update(review_id=str(uuid.uuid4()), reviewer=str(reviewer).strip(), created_at=_now(),
+    row.update(review_id=str(uuid.uuid4()), reviewer=reviewer, created_at=_now(),
                collection=collection, dataset=dataset, judge_record_id=str(judge_record_id),
                verdict=verdict, tags=json.dumps(list(tags), ensure_ascii=False), note=str(note))
     return row
@@ -189,6 +229,65 @@ def record(path=None, **fields) -> dict:
     row = new_review(**fields)
     append(row, path)
     return row
+
+
+def _write(path, statements: list[tuple[str, tuple]]) -> None:
+    """Statements run in one IMMEDIATE transaction (retried while the database is busy)."""
+    def go():
+        with closing(open_db(path)) as con:
+            con.execute("BEGIN IMMEDIATE")
+            try:
+                for sql, params in statements:
+                    con.execute(sql, params)
+                con.execute("COMMIT")
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
+    go.path = path
+    _retry(go)
+
+
+_DELETE_DRAFT = "DELETE FROM drafts WHERE reviewer = ? AND dataset = ? AND judge_record_id = ?"
+
+
+def save_verdict(path=None, **fields) -> dict:
+    """new_review(**fields) appended and the reviewer's draft on that row deleted, in one
+    transaction: the verdict carries exactly the tags and note given, and the draft is gone."""
+    row = new_review(**fields)
+    _write(path, [(_INSERT, tuple(_value(row.get(c)) for c in COLUMNS)),
+                  (_DELETE_DRAFT, (row["reviewer"], row["dataset"], row["judge_record_id"]))])
+    return row
+
+
+def save_draft(reviewer: str, dataset: str, judge_record_id: str, tags=(), note: str = "",
+               path=None) -> None:
+    """Keep (or replace) a reviewer's unsaved tags and note on one row; empty ones delete it."""
+    unknown = [t for t in tags if t not in TAGS]
+    if unknown:
+        raise ValueError(f"unknown tags {unknown}; tags are {', '.join(TAGS)}")
+    key = (checks.reviewer_name(reviewer), str(dataset), str(judge_record_id))
+    if not list(tags) and not str(note or ""):
+        _write(path, [(_DELETE_DRAFT, key)])
+        return
+    _write(path, [("INSERT INTO drafts VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (reviewer, dataset, "
+                   "judge_record_id) DO UPDATE SET tags = excluded.tags, note = excluded.note, "
+                   "updated_at = excluded.updated_at",
+                   (*key, json.dumps(list(tags), ensure_ascii=False), str(note or ""), _now()))])
+
+
+def draft(reviewer: str, dataset: str, judge_record_id: str, path=None) -> tuple[list, str] | None:
+    """(tags, note) of a reviewer's draft on one row; None when there is none."""
+    found = _frame(path, "SELECT tags, note FROM drafts WHERE " + _DELETE_DRAFT.split("WHERE ")[1],
+                   (checks.reviewer_name(reviewer), str(dataset), str(judge_record_id)))
+    if found.empty:
+        return None
+    return json.loads(found.tags.iloc[0] or "[]"), str(found.note.iloc[0] or "")
+
+
+def drafts(reviewer: str, dataset: str | None, path=None) -> pd.DataFrame:
+    """A reviewer's drafts (judge_record_id, tags, note, updated_at) on a dataset's rows."""
+    return _frame(path, "SELECT judge_record_id, tags, note, updated_at FROM drafts WHERE reviewer = ? "
+                  "AND dataset = ? ORDER BY judge_record_id", (checks.reviewer_name(reviewer), str(dataset)))
 
 
 def _frame(path, sql: str, params: tuple = ()) -> pd.DataFrame:
@@ -252,7 +351,7 @@ def check_log(frame: pd.DataFrame, source: str = "the log") -> pd.DataFrame:
     out = frame.reindex(columns=list(COLUMNS))
     out["tags"] = out["tags"].fillna("[]")
     out["note"] = out["note"].fillna("")
-    return out
+    return checks.check_rows(out, source)
 
 
 def import_frame(frame: pd.DataFrame, path=None, source: str = "the log") -> int:
@@ -275,7 +374,7 @@ def import_file(file: Path | str, path=None) -> int:
     frame = read_file(file)
     if "score" in frame:
         frame["score"] = pd.to_numeric(frame["score"], errors="coerce")
-    return import_frame(frame, path, str(file))
+    return import_frame(frame, path, Path(file).name)
 
 
 def export_file(out: Path | str, path=None) -> int:

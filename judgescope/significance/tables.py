@@ -29,6 +29,14 @@ def _with_holm(rows: list[dict], key: str, out: str) -> list[dict]:
     return rows
 
 
+def holm_text(rows: list[dict], key: str = "mcnemar_exact_p") -> str:
+    """What Holm corrected over: the pairs with a defined p (an undefined test is not counted)."""
+    used = sum(r[key] is not None for r in rows)
+    left = len(rows) - used
+    return (f"{sig.HOLM} over {used} pair{'s' if used != 1 else ''} with a defined p"
+            + (f" ({left} undefined pair{'s' if left != 1 else ''} left out)" if left else ""))
+
+
 def _judges(frame: pd.DataFrame) -> list[str]:
     return sorted(c.removeprefix("binary__") for c in frame.columns if c.startswith("binary__"))
 

@@ -11,6 +11,9 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
+from judgescope.sources import trace
+from judgescope.sources import console_guard
+
 QUERIES_DIR = Path(__file__).resolve().parent.parent.parent / "queries"
 QUERY_NAME_RE = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 DBError = duckdb.Error
@@ -19,41 +22,14 @@ DBError = duckdb.Error
 DEFAULT_MEMORY_LIMIT = "1536MB"
 
 
-class Refused(ValueError):
-    """Console SQL that is not exactly one SELECT statement, or that ran past its time limit."""
-
-
-CONSOLE_MAX_CHARS = 20_000
+Refused = console_guard.Refused
+CONSOLE_MAX_CHARS = console_guard.MAX_CHARS
 
 
 def console_statement(sql: str):
-    """The one SELECT statement of console SQL, checked with DuckDB's own parser: anything that
-    does not parse, holds more (or fewer) than one statement, or is not a SELECT (COPY, ATTACH,
-    PRAGMA, SET, INSTALL/LOAD, CALL, EXPLAIN, PIVOT …) is refused. WITH … SELECT, VALUES,
-    DESCRIBE and SUMMARIZE parse as SELECT; comments and string literals are the parser's to read."""
-    if not isinstance(sql, str) or not sql.strip():
-        raise Refused("refused: no SQL")
-    if len(sql) > CONSOLE_MAX_CHARS:
-        raise Refused(f"refused: longer than {CONSOLE_MAX_CHARS:,} characters")
-    try:
-        statements = duckdb.extract_statements(sql)
-    except duckdb.Error as err:
-        raise Refused(f"refused: does not parse ({str(err).splitlines()[0]})") from err
-    if len(statements) != 1:
-        raise Refused(f"refused: {len(statements)} statements; the console runs exactly one")
-    if statements[0].type != duckdb.StatementType.SELECT:
-        raise Refused(f"refused: a {statements[0].type.name} statement; only SELECT (or WITH … "
-                      "SELECT) runs here")
-    return _without_final_semicolon(statements[0].query)
-
-
-def _without_final_semicolon(sql: str) -> str:
-    """The statement without its closing ';' (and the comments after it), found by DuckDB's
-    tokenizer, so the row-cap wrapper can take it as a subquery."""
-    tokens = [t for t in duckdb.tokenize(sql) if t[1] != duckdb.token_type.comment]
-    if tokens and tokens[-1][1] == duckdb.token_type.operator and sql[tokens[-1][0]] == ";":
-        return sql[:tokens[-1][0]]
-    return sql
+    """The one SELECT statement of console SQL, checked with DuckDB's own parser and syntax tree
+    (judgescope/sources/console_guard.py): anything else is Refused."""
+    return console_guard.statement(sql)
 
 
 class UnknownQuery(KeyError):
@@ -147,29 +123,41 @@ def create_macros(con) -> None:
 PARQUET_METADATA_CACHE = "SET GLOBAL parquet_metadata_cache = true"
 
 
+def locked_connection(views: dict[str, list[Path]], memory_limit: str,
+                      temp_dir: Path | None, spill: bool = True) -> duckdb.DuckDBPyConnection:
+    """An in-memory connection with views over the Parquet files, then locked: only those files
+    readable, no external access, no extension loading, configuration frozen. spill=False: no
+    temp directory at all (the console's connection, which must not write anywhere)."""
+    con = duckdb.connect(":memory:")
+    con.execute("SET memory_limit = $m", {"m": memory_limit})
+    if not spill:  # an in-memory database would otherwise spill to ./.tmp
+        con.execute("SET temp_directory = ''")
+    elif temp_dir:  # set before the lock; spilling is DuckDB's own, not a user's file access
+        con.execute("SET temp_directory = $d", {"d": str(temp_dir)})
+    # Parse each Parquet footer once, not on every query: a 10M-row file has hundreds of row
+    # groups whose statistics every pruned lookup reads (the files never change in place).
+    con.execute(PARQUET_METADATA_CACHE)
+    for view, paths in views.items():
+        # Identifiers come from the fixed role names in schema.py, never from user text.
+        con.execute(view_sql(view, paths))
+    create_macros(con)
+    allowed = sorted({str(p) for paths in views.values() for p in paths})
+    con.execute("SET allowed_paths = $paths", {"paths": allowed})
+    con.execute("SET enable_external_access = false")
+    con.execute("SET autoinstall_known_extensions = false")
+    con.execute("SET autoload_known_extensions = false")
+    con.execute("SET lock_configuration = true")
+    return con
+
+
 class Store:
     """A locked connection whose views expose one collection's validated Parquet files."""
 
     def __init__(self, views: dict[str, list[Path]], memory_limit: str | None = None,
                  temp_dir: Path | None = None):
         self.views = {name: [Path(p) for p in paths] for name, paths in views.items()}
-        self.con = duckdb.connect(":memory:")
-        self.con.execute("SET memory_limit = $m", {"m": memory_limit or DEFAULT_MEMORY_LIMIT})
-        if temp_dir:  # set before the lock; spilling is DuckDB's own, not a user's file access
-            self.con.execute("SET temp_directory = $d", {"d": str(temp_dir)})
-        # Parse each Parquet footer once, not on every query: a 10M-row file has hundreds of row
-        # groups whose statistics every pruned lookup reads (the files never change in place).
-        self.con.execute(PARQUET_METADATA_CACHE)
-        for view, paths in self.views.items():
-            # Identifiers come from the fixed role names in schema.py, never from user text.
-            self.con.execute(view_sql(view, paths))
-        create_macros(self.con)
-        allowed = sorted({str(p) for paths in self.views.values() for p in paths})
-        self.con.execute("SET allowed_paths = $paths", {"paths": allowed})
-        self.con.execute("SET enable_external_access = false")
-        self.con.execute("SET autoinstall_known_extensions = false")
-        self.con.execute("SET autoload_known_extensions = false")
-        self.con.execute("SET lock_configuration = true")
+        self.memory_limit = memory_limit or DEFAULT_MEMORY_LIMIT
+        self.con = locked_connection(self.views, self.memory_limit, temp_dir)
 
     def close(self) -> None:
         self.con.close()
@@ -185,29 +173,23 @@ class Store:
 
     def run(self, name: str, **params) -> pd.DataFrame:
         """Run queries/<name>.sql with its $parameters bound; DuckDB rejects missing or extra ones."""
+        trace.note(name)
         cur = self.con.cursor()
         try:
             return cur.execute(query_text(name), params).df()
         finally:
             cur.close()
 
-    def run_console(self, sql: str, max_rows: int, seconds: float) -> tuple[pd.DataFrame, bool]:
-        """(at most max_rows rows, whether more existed) of one checked SELECT on the locked
-        connection; a timer thread interrupts it after `seconds` (Refused). The lock, the
-        refused file access and the memory limit of the Store all still hold."""
+    def run_console(self, sql: str, max_rows: int, seconds: float,
+                    max_bytes: int | None = None):
+        """ConsoleResult (rows, truncated: None, "rows" or "bytes") of one checked SELECT, run in a worker process
+        (judgescope/sources/console_worker.py) on a connection of its own that has no spill
+        folder, with a memory bound; the wall limit covers planning, running and fetching."""
+        from judgescope.sources import console_worker
+
         statement = console_statement(sql)  # the checked SELECT's text
-        cur = self.con.cursor()
-        timer = threading.Timer(seconds, cur.interrupt)
-        timer.start()
-        try:
-            # The row cap wraps the statement as a relation (never by editing its text).
-            frame = cur.sql(statement).limit(int(max_rows) + 1).df()
-        except duckdb.InterruptException as err:
-            raise Refused(f"stopped: the query ran longer than {seconds:g} s") from err
-        finally:
-            timer.cancel()
-            cur.close()
-        return frame.head(int(max_rows)), len(frame) > max_rows
+        return console_worker.run(self.views, statement, max_rows, seconds,
+                                  max_bytes or console_worker.MAX_BYTES, self.memory_limit)
 
     def execute_raw(self, sql: str):
         """Run SQL on the locked connection (tests use it to prove the lock holds)."""

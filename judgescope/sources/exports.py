@@ -46,9 +46,12 @@ def neutralise(value):
 def csv_bytes(frame: pd.DataFrame, header: bool = True) -> bytes:
     """RFC 4180 CSV (CRLF, so a field holding CR or LF alone is quoted) with formulas neutralised."""
     safe = frame.copy()
-    for col in safe.columns:
-        if safe[col].dtype == object or pd.api.types.is_string_dtype(safe[col]):
-            safe[col] = safe[col].map(neutralise)
+    # Column names are cells of the header row: a console query can name a column =HYPERLINK(…).
+    safe.columns = [neutralise(c) if isinstance(c, str) else c for c in safe.columns]
+    for i in range(safe.shape[1]):  # by position: column names may repeat
+        col = safe.iloc[:, i]
+        if col.dtype == object or pd.api.types.is_string_dtype(col):
+            safe.isetitem(i, col.map(neutralise))
     return safe.to_csv(index=False, header=header, lineterminator="\r\n",
                        quoting=csv.QUOTE_MINIMAL).encode("utf-8")
 

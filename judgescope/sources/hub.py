@@ -12,6 +12,31 @@ LFS_SHA256 = re.compile(r"^[0-9a-f]{64}$")
 CONNECT_TIMEOUT = 5.0
 
 
+NO_HUB = ("This server cannot reach the Hugging Face Hub (no network, or the Hub does not answer). "
+          "A dataset already in this server's local Hugging Face cache opens without it: start "
+          "the server with HF_HUB_OFFLINE=1. Otherwise give this server network access, or "
+          "download the dataset once on a machine that has it and open the local folder.")
+
+
+def failure(err: Exception, what: str, dataset: str | None = None) -> SourceError:
+    """A Hub request that failed, said plainly: the Hub's own answer (no such repository or
+    revision, gated, an HTTP status) when it gave one, else NO_HUB; never the exception text."""
+    from huggingface_hub.errors import (GatedRepoError, HfHubHTTPError, RepositoryNotFoundError,
+                                        RevisionNotFoundError)
+
+    if isinstance(err, RevisionNotFoundError):
+        text = f"{what}: the Hub has no such revision"
+    elif isinstance(err, GatedRepoError):
+        text = f"{what}: the dataset is gated; accept its terms on the Hub and set HF_TOKEN"
+    elif isinstance(err, RepositoryNotFoundError):
+        text = f"{what}: the Hub has no such dataset repository (or it is private: set HF_TOKEN)"
+    elif isinstance(err, HfHubHTTPError) and getattr(err, "response", None) is not None:
+        text = f"{what}: the Hugging Face Hub answered HTTP {err.response.status_code}"
+    else:
+        text = f"{NO_HUB} (Asked for {what}.)"
+    return SourceError(text, dataset=dataset)
+
+
 def offline() -> bool:
     return os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in {"1", "true", "yes", "on"}
 
@@ -49,10 +74,8 @@ def _download(repo_id, revision, dataset, cache_dir, progress) -> str:
     try:
         # One quick request first: without a network this fails in seconds, not after retries.
         HfApi().dataset_info(repo_id, revision=revision, timeout=CONNECT_TIMEOUT)
-    except Exception as err:
-        raise SourceError(f"cannot reach the Hugging Face Hub for {repo_id}@{revision[:7]}: "
-                          f"{type(err).__name__}: {str(err).splitlines()[0][:200]}",
-                          dataset=dataset) from err
+    except Exception as err:  # noqa: BLE001 — the Hub client raises many types; failure() sorts them
+        raise failure(err, f"{repo_id}@{revision[:7]}", dataset) from err
     if progress:
         progress(f"Downloading {repo_id}@{revision[:7]}…")
     return snapshot_download(repo_id, repo_type="dataset", revision=revision, cache_dir=cache_dir,

@@ -5,6 +5,7 @@ JUDGESCOPE_ALLOW_HUB_OPEN=0. Pure: no streamlit."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -52,9 +53,8 @@ def resolve_commit(repo_id: str, revision: str) -> str:
 
     try:
         sha = HfApi().dataset_info(repo_id, revision=revision, timeout=hub.CONNECT_TIMEOUT).sha
-    except Exception as err:  # noqa: BLE001 — the Hub client raises many types; each is named
-        raise SourceError(f"{repo_id}: revision {revision!r} cannot be resolved: "
-                          f"{type(err).__name__}: {str(err).splitlines()[0][:200]}") from err
+    except Exception as err:  # noqa: BLE001 — the Hub client raises many types; hub.failure sorts them
+        raise hub.failure(err, f"{repo_id}: revision {revision!r} cannot be resolved") from err
     return sha
 
 
@@ -68,8 +68,11 @@ def repo_files(repo_id: str, commit: str) -> list[int]:
                           "HF_HUB_OFFLINE is set")
     from huggingface_hub import HfApi
 
-    info = HfApi().dataset_info(repo_id, revision=commit, files_metadata=True,
-                                timeout=hub.CONNECT_TIMEOUT)
+    try:
+        info = HfApi().dataset_info(repo_id, revision=commit, files_metadata=True,
+                                    timeout=hub.CONNECT_TIMEOUT)
+    except Exception as err:  # noqa: BLE001 — as in resolve_commit
+        raise hub.failure(err, f"{repo_id}@{commit[:7]}") from err
     return [s.size or 0 for s in info.siblings or []]
 
 
@@ -87,9 +90,34 @@ def check_size(repo_id: str, commit: str) -> tuple[int, int]:
 
 
 def session_name(repo_id: str, commit: str, config: str | None, split: str | None) -> str:
+    """The session collection's name: readable, at most 64 characters, and distinct for every
+    (repo, commit, config, split): when shortening or sanitising changed anything, a digest of
+    the full tuple is appended, so two configs that differ only late never share a name."""
     slug = re.sub(r"[^A-Za-z0-9_.-]", "-", repo_id.replace("/", "--"))[:40]
     extra = "-".join(x for x in (config, split) if x)
-    return re.sub(r"[^A-Za-z0-9_.-]", "-", f"hub-{slug}-{commit[:7]}" + (f"-{extra}" if extra else ""))[:64]
+    raw = f"hub-{slug}-{commit[:7]}" + (f"-{extra}" if extra else "")
+    name = re.sub(r"[^A-Za-z0-9_.-]", "-", raw)
+    if name == raw and len(name) <= 64 and slug == repo_id.replace("/", "--"):
+        return name
+    digest = hashlib.sha256(json.dumps([repo_id, commit, config, split]).encode("utf-8")).hexdigest()
+    return f"{name[:51]}-{digest[:12]}"
+
+
+MAX_SESSION_COLLECTIONS = 16  # opened in this process; the oldest is forgotten beyond it
+_OPENED: list[str] = []
+
+
+def _remember(catalog, name: str) -> None:
+    """Keep at most MAX_SESSION_COLLECTIONS opened collections: each distinct config string a
+    visitor types adds one, so the oldest is dropped from the catalog (its files stay cached)."""
+    if name in _OPENED:
+        _OPENED.remove(name)
+    _OPENED.append(name)
+    SESSION_COLLECTIONS.add(name)
+    while len(_OPENED) > MAX_SESSION_COLLECTIONS:
+        old = _OPENED.pop(0)
+        SESSION_COLLECTIONS.discard(old)
+        catalog.forget(old)
 
 
 # Collections opened from the browser in this process. They live in the process-wide catalog
@@ -117,7 +145,7 @@ def open_dataset(catalog, repo_id: str, revision: str, config: str | None = None
             hub=repo_id, revision=commit, config=config or None, split=split or None)
         manifest.collections[name] = Collection(name=name, title=f"Hub: {repo_id}@{commit[:7]}",
                                                 datasets=[name])
-        SESSION_COLLECTIONS.add(name)
+    _remember(catalog, name)
     return name
 
 

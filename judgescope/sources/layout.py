@@ -49,7 +49,11 @@ def resolve_local(target: Path, config: str | None, split: str | None,
 
 
 def check_pattern(pattern: str, dataset: str | None = None) -> None:
-    """A README `data_files` pattern names files inside its folder: no absolute path, no `..`."""
+    """A README `data_files` pattern names files inside its folder: no URL (any scheme, or an
+    fsspec chain), no absolute path, no `..`."""
+    if "://" in pattern or "::" in pattern or re.match(r"^[A-Za-z][A-Za-z0-9+.\-]*:(?![\\/])", pattern):
+        raise SourceError(f"README.md data_files pattern {pattern[:200]!r} is a URL, not a file of "
+                          "the dataset folder: refused", dataset=dataset, file="README.md")
     parts = pattern.replace("\\", "/").split("/")
     if pattern.startswith(("/", "\\", "~")) or Path(pattern).is_absolute() or ".." in parts \
             or re.match(r"^[A-Za-z]:", pattern):

@@ -73,6 +73,9 @@ class Collection:
     join_key: tuple[str, ...] = ("instance_id", "target_language", "unit", "paragraph_id")
     description: str = ""
     join_key_declared: bool = False  # else inferred: the key columns both sides have
+    # A deviation the release recorded, per gate ("panel" or a judge's name): shown beside the badge.
+    deviations: dict[str, str] = field(default_factory=dict)
+    guidelines: str = ""  # review guidelines, shown beside the verdict buttons (plain text)
 
 
 @dataclass
@@ -99,9 +102,10 @@ def load_manifest(path: Path | str | None = None) -> Manifest:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
         raise SourceError(f"manifest {path.name} is not valid TOML: {err}") from err
     problems: list[str] = []
+    base = _root(doc, path.parent, problems)
     datasets: dict[str, DatasetSpec] = {}
     for i, entry in enumerate(_tables(doc, "dataset", problems)):
-        spec = _dataset_spec(entry, path.parent, i)
+        spec = _dataset_spec(entry, base, i)
         if spec.name in datasets:
             problems.append(f"dataset {spec.name}: defined twice in the manifest; both refused")
             datasets[spec.name].problem = f"dataset {spec.name}: defined twice in the manifest"
@@ -117,6 +121,23 @@ def load_manifest(path: Path | str | None = None) -> Manifest:
     if not collections:
         problems.append("the manifest defines no [[collection]]: nothing to show")
     return Manifest(path, datasets, collections, _checksums(doc, path.parent, problems), problems)
+
+
+def _root(doc: dict, folder: Path, problems: list[str]) -> Path:
+    """The folder dataset paths resolve against (and may not leave): top-level `root` (absolute,
+    or relative to the manifest), else the manifest's own folder. `judgescope open --save` writes
+    it when the files it was given live elsewhere."""
+    root = doc.get("root")
+    if root is None:
+        return folder
+    if not isinstance(root, str) or not root.strip():
+        problems.append(f"`root` must be a folder path, not {root!r}; the manifest's folder is used")
+        return folder
+    target = (folder / root).resolve()
+    if not target.is_dir():
+        problems.append(f"`root` {root!r} is not a folder; the manifest's folder is used")
+        return folder
+    return target
 
 
 def _tables(doc: dict, key: str, problems: list[str]) -> list[dict]:
@@ -171,7 +192,8 @@ def _dataset_spec(entry: dict, base: Path, index: int) -> DatasetSpec:
     hub = _opt_str(entry, "hub", problems)
     revision = _opt_str(entry, "revision", problems)
     spec = DatasetSpec(
-        name=name, kind=str(entry.get("kind", "")), title=str(entry.get("title", name)), base=base,
+        name=name, kind=str(entry.get("kind", "")), title=str(entry.get("title") or readable(name)),
+        base=base,
         path=_opt_str(entry, "path", problems), hub=hub,
         # "" rather than None for an unpinned Hub entry: it is refused, and still prints.
         revision=revision if revision is not None or not hub else "",
@@ -227,17 +249,31 @@ def _collection(entry: dict, datasets: dict, problems: list[str]) -> Collection 
         return None
     listed = entry.get("datasets", [])
     previous = entry.get("previous")
-    coll = Collection(name=name, title=str(entry.get("title", name)),
+    coll = Collection(name=name, title=str(entry.get("title") or readable(name)),
                       datasets=[str(d) for d in _as_list(listed)],
                       previous=None if previous is None else str(previous),
-                      description=str(entry.get("description", "")))
+                      description=str(entry.get("description", "")),
+                      guidelines=str(entry.get("guidelines", "")))
     if "join_key" in entry:
         coll.join_key = tuple(map(str, _as_list(entry["join_key"])))
         coll.join_key_declared = True
+    deviations = entry.get("deviations", {})
+    if isinstance(deviations, dict):
+        coll.deviations = {str(k): str(v) for k, v in deviations.items()}
+    else:
+        problems.append(f"collection {coll.name}: deviations must be a table of gate = \"sentence\"; ignored")
     for missing in [d for d in coll.datasets if d not in datasets]:
         problems.append(f"collection {coll.name}: dataset {missing!r} is not defined")
     coll.datasets = [d for d in coll.datasets if d in datasets]
     return coll
+
+
+def readable(stem: str) -> str:
+    """A default title from a name: 'judge_audit_gemba_wmt22.source_snapshot' →
+    'Judge audit gemba wmt22 · source snapshot'."""
+    parts = [re.sub(r"[_\-\s]+", " ", p).strip() for p in str(stem).split(".")]
+    text = " · ".join(p for p in parts if p) or str(stem)
+    return text[:1].upper() + text[1:]
 
 
 def _as_list(value) -> list:

@@ -23,25 +23,13 @@ import pandas as pd
 
 from judgescope.sources.layout import ResolvedFiles
 from judgescope.sources.manifest import SourceError
+from judgescope.sources import readers_base as base
+from judgescope.sources.readers_base import BOM, PREVIEW, check_names
+from judgescope.sources.readers_csv import read_csv
 
-# Lineage and validation columns the build adds beside the data's own: a data column of one of
-# these names would be taken for them (a row's exclusion reason chosen by the data), so it is
-# refused by name rather than renamed behind the user's back.
-RESERVED = ("_file", "_row", "_reason", "_column", "file_row_number", "source_sha256_computed",
-            "candidate_sha256_computed")
 MAX_DEPTH = 64
 INT64 = (-(2 ** 63), 2 ** 63 - 1)
-BOM = b"\xef\xbb\xbf"
-PREVIEW = 200
 MAX_JSON_ARRAY_BYTES = 256 << 20
-
-
-def check_names(names, dataset: str | None, file: str) -> None:
-    clash = [n for n in names if str(n).lower() in RESERVED]
-    if clash:
-        raise SourceError(f"column name {clash[0]!r} is reserved for JudgeScope's own lineage and "
-                          f"validation columns ({', '.join(RESERVED)}); rename it in the data",
-                          dataset=dataset, file=file, column=str(clash[0]))
 
 
 def read_raw(con, resolved: ResolvedFiles, dataset: str,
@@ -50,9 +38,7 @@ def read_raw(con, resolved: ResolvedFiles, dataset: str,
     for f in resolved.files:
         if f.stat().st_size == 0:
             raise SourceError("file is empty", dataset=dataset, file=_rel(f, resolved.root))
-    from judgescope.sources.readers_csv import read_csv  # it uses this module's helpers
-
-    reader = {"parquet": _parquet, "jsonl": _jsonl, "csv": read_csv}[resolved.format]
+    reader = READERS[resolved.format]
     broken: list[dict] = []
     parts = []
     for i, f in enumerate(resolved.files):
@@ -95,20 +81,6 @@ def _parquet(con, path: Path, rel: str, i: int, broken: list, text_columns) -> s
                 f"EXCLUDE (file_row_number) FROM read_parquet($p, file_row_number = true)",
                 {"rel": rel, "p": str(path)})
     return f"part_{i}"
-
-
-def _entry(rel: str, row: int, reason: str, value, column: str | None = None) -> dict:
-    return {"file": rel, "row": row, "column": column, "reason": reason,
-            "value": None if value is None else str(value)[:PREVIEW + 100]}
-
-
-def _lines(path: Path):
-    """(line number, bytes without its ending) of a file; only LF (or CRLF) ends a line."""
-    with path.open("rb") as fh:
-        for n, line in enumerate(fh, start=1):
-            if n == 1 and line.startswith(BOM):
-                line = line[len(BOM):]
-            yield n, line.rstrip(b"\n").removesuffix(b"\r")
 
 
 def _decode(raw: bytes) -> tuple[str | None, str | None]:
@@ -176,7 +148,7 @@ def _json_array(path: Path, rel: str, broken: list):
     for n, item in enumerate(obj, start=1):
         why, column = _json_problem(item)
         if why:
-            broken.append(_entry(rel, n, why, json.dumps(item, ensure_ascii=False)[:PREVIEW], column))
+            broken.append(base.entry(rel, n, why, json.dumps(item, ensure_ascii=False)[:PREVIEW], column))
         else:
             yield n, item
 
@@ -188,13 +160,13 @@ def _json_records(path: Path, rel: str, broken: list):
     if path.suffix.lower() == ".json" and head.startswith(b"["):
         yield from _json_array(path, rel, broken)
         return
-    for n, raw in _lines(path):
+    for n, raw in base.lines(path):
         if not raw.strip():
             continue
         obj, reason, column, detail = _parse_json_line(raw)
         if reason:
             preview = raw[:PREVIEW * 4].decode("utf-8", "backslashreplace")
-            broken.append(_entry(rel, n, reason, f"{detail}: {preview}" if detail else preview,
+            broken.append(base.entry(rel, n, reason, f"{detail}: {preview}" if detail else preview,
                                  column))
             continue
         yield n, obj
@@ -211,7 +183,7 @@ def _jsonl(con, path: Path, rel: str, i: int, broken: list, text_columns) -> str
     frame = _frame(records)
     frame.insert(0, "_row", pd.array(lines, dtype="int64"))
     frame.insert(0, "_file", rel)
-    _store(con, f"part_{i}", frame, create=True)
+    base.store(con, f"part_{i}", frame, create=True)
     return f"part_{i}"
 
 
@@ -227,7 +199,7 @@ def _odd_types(records, lines, text_columns, rel, broken):
                     odd[k] = (c, v)
     for k, (c, v) in sorted(odd.items()):
         kind = {bool: "boolean", int: "number", float: "number", dict: "object", list: "array"}
-        broken.append(_entry(rel, lines[k], f"{c} is a JSON {kind.get(type(v), 'value')} among texts",
+        broken.append(base.entry(rel, lines[k], f"{c} is a JSON {kind.get(type(v), 'value')} among texts",
                              json.dumps(v, ensure_ascii=False), c))
     keep = [k for k in range(len(records)) if k not in odd]
     return [records[k] for k in keep], [lines[k] for k in keep]
@@ -256,11 +228,5 @@ def _frame(records: list[dict]) -> pd.DataFrame:
     return pd.DataFrame(data, index=range(len(records)))
 
 
-def _store(con, table: str, frame: pd.DataFrame, create: bool) -> None:
-    name = f"frame_{table}"
-    con.register(name, frame)
-    try:
-        con.execute(f"CREATE TABLE {table} AS SELECT * FROM {name}" if create
-                    else f"INSERT INTO {table} BY NAME SELECT * FROM {name}")
-    finally:
-        con.unregister(name)
+# One reader per format (as `datasets`' packaged modules map an extension to its builder).
+READERS = {"parquet": _parquet, "jsonl": _jsonl, "csv": read_csv}

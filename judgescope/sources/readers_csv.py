@@ -8,34 +8,69 @@ from pathlib import Path
 
 import pandas as pd
 
-from judgescope.sources.readers import _entry, _lines, _store, check_names
+from judgescope.sources import readers_base as base
+from judgescope.sources.readers_base import check_names
 from judgescope.sources.manifest import SourceError
 
 CHUNK_ROWS = 50_000
 
 
 def _csv_records(path: Path, rel: str, broken: list):
-    """(line, fields) of each CSV record after the header; bad rows go to `broken`."""
-    lines = ((n, raw.decode("utf-8", "surrogateescape") + "\n") for n, raw in _lines(path))
-    current = [0]
+    """(line, fields) of each CSV record after the header; bad rows go to `broken`, named by
+    their line and, when the header is known, the column where the record breaks."""
+    lines = ((n, raw.decode("utf-8", "surrogateescape") + "\n") for n, raw in base.lines(path))
+    current, pending, header = [0], [], []
+    delimiter = _delimiter(path)
 
     def numbered():
         for n, text in lines:
             current[0] = n
+            pending.append(text)
             yield text
-    reader = csv.reader(numbered(), strict=True, delimiter=_delimiter(path))
+    reader = csv.reader(numbered(), strict=True, delimiter=delimiter)
     while True:
         start = current[0] + 1
+        pending.clear()
         try:
             fields = next(reader)
         except StopIteration:
             return
         except csv.Error as err:
-            broken.append(_entry(rel, start, f"malformed CSV row: {err}".replace(
-                " - do you need to open the file in universal-newline mode?", ""), None))
+            k = _bad_field("".join(pending), delimiter)
+            column = header[k] if header and k < len(header) else None
+            where = f" (column {column!r})" if column else ""
+            broken.append(base.entry(rel, start, f"malformed CSV row{where}: {err}".replace(
+                " - do you need to open the file in universal-newline mode?", ""),
+                "".join(pending)[:200], column))
             continue
         if fields:  # a blank line is no row
+            if not header:
+                header.extend(fields)
             yield start, fields
+
+
+def _bad_field(text: str, delimiter: str) -> int:
+    """The 0-based field where a strict CSV reader stops on `text`: text after a closing quote,
+    or a quote never closed (then the field it opened)."""
+    field, i, quoted, opened = 0, 0, False, 0
+    while i < len(text):
+        ch = text[i]
+        if quoted:
+            if ch == '"':
+                if text[i + 1:i + 2] == '"':
+                    i += 1
+                elif text[i + 1:i + 2] not in (delimiter, "\n", "\r", ""):
+                    return field  # something after the closing quote
+                else:
+                    quoted = False
+        elif ch == '"' and i == opened:
+            quoted = True
+        elif ch == delimiter:
+            field, opened = field + 1, i + 1
+        elif ch in "\r\n":
+            break
+        i += 1
+    return field
 
 
 def _delimiter(path: Path) -> str:
@@ -68,15 +103,15 @@ def read_csv(con, path: Path, rel: str, i: int, broken: list, text_columns) -> s
     for n, fields in records:
         problem = _csv_row_problem(fields, len(header))
         if problem:
-            broken.append(_entry(rel, n, problem, ",".join(fields).encode(
+            broken.append(base.entry(rel, n, problem, ",".join(fields).encode(
                 "utf-8", "surrogateescape").decode("utf-8", "backslashreplace")))
             continue
         chunk.append([n, *fields])
         if len(chunk) >= CHUNK_ROWS:
-            _store(con, table, _csv_frame(chunk, header, rel), create=not created)
+            base.store(con, table, _csv_frame(chunk, header, rel), create=not created)
             created, chunk = True, []
     if chunk or not created:
-        _store(con, table, _csv_frame(chunk, header, rel), create=not created)
+        base.store(con, table, _csv_frame(chunk, header, rel), create=not created)
     return table
 
 

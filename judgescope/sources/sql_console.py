@@ -1,23 +1,39 @@
 """The read-only SQL console's rules: on unless JUDGESCOPE_SQL=off, one SELECT checked by
-DuckDB's parser (db.console_statement), a row cap, a time limit, run on the collection's locked
-Store. No streamlit here, so the CLI and the tests read the same rules."""
+DuckDB's parser, syntax tree and plan (console_guard), a row cap, a byte cap, a time limit, run
+in a bounded child process (console_worker) over the collection's views. A byte-bounded result
+cache. No streamlit here, so the CLI and the tests read the same rules."""
 
 from __future__ import annotations
 
 import os
+import threading
+from collections import OrderedDict
 
 import pandas as pd
 
-from judgescope.sources import db
+from judgescope.sources import console_worker, db
 
 ENV = "JUDGESCOPE_SQL"
 ROW_CAP = 5_000
 TIME_LIMIT_S = 10.0
 EXAMPLE = "SELECT target_language, count(*) AS n, avg(score) AS mean\nFROM audit\nGROUP BY ALL\nORDER BY n DESC"
 Refused, DBError = db.Refused, db.DBError
-RULES = (f"One SELECT (or WITH … SELECT) statement, checked with DuckDB's parser; at most "
-         f"{ROW_CAP:,} rows are shown; a query is stopped after {TIME_LIMIT_S:g} s. The "
-         "connection is read-only: file access, ATTACH, COPY, SET, INSTALL and LOAD are refused.")
+BYTE_CAP = console_worker.MAX_BYTES
+CACHE_BYTES = 200_000_000  # results kept for reruns, all sessions together
+RULES = (f"One SELECT (or WITH … SELECT) statement, checked with DuckDB's parser and plan; at "
+         f"most {ROW_CAP:,} rows and {BYTE_CAP // 1_000_000} MB are shown; a query is stopped "
+         f"after {TIME_LIMIT_S:g} s, fetching included. The connection is read-only: file "
+         "access, ATTACH, COPY (anywhere in the statement), SET, INSTALL, LOAD and the settings "
+         "and catalogue functions are refused.")
+# (label, SQL) examples, each shown when the collection has the views it reads.
+EXAMPLES = (
+    ("Rows and mean score per language", {"audit"}, EXAMPLE),
+    ("The 20 lowest scores", {"audit"}, "SELECT judge_record_id, target_language, unit, score\n"
+     "FROM audit\nORDER BY score, judge_record_id\nLIMIT 20"),
+    ("Scores per unit", {"audit"}, "SELECT unit, count(*) AS n, min(score) AS lowest, "
+     "max(score) AS highest\nFROM audit\nGROUP BY unit\nORDER BY n DESC"),
+    ("Columns of the audit", {"audit"}, "DESCRIBE audit"),
+)
 
 
 def enabled(environ=None) -> bool:
@@ -27,9 +43,77 @@ def enabled(environ=None) -> bool:
 
 
 def run_console(store: db.Store, sql: str, max_rows: int = ROW_CAP,
-        seconds: float = TIME_LIMIT_S) -> tuple[pd.DataFrame, bool]:
-    """(rows, truncated) of one checked SELECT; raises Refused for anything else."""
-    return store.run_console(sql, max_rows, seconds)
+        seconds: float = TIME_LIMIT_S, max_bytes: int = BYTE_CAP) -> console_worker.ConsoleResult:
+    """(rows, truncated: None, "rows" or "bytes") of one checked SELECT; Refused for anything else."""
+    return store.run_console(sql, max_rows, seconds, max_bytes)
+
+
+# Views whose first rows and column summary make a useful start when the audit is absent.
+BROWSABLE = ("ranking", "items", "judgements", "ratings", "verification", "snapshot")
+
+
+def examples(views) -> list[tuple[str, str]]:
+    """The example queries this collection's views can run (at most four)."""
+    views = set(views)
+    out = [(label, sql) for label, needs, sql in EXAMPLES if needs <= views]
+    for view in (v for v in BROWSABLE if v in views):
+        out += [(f"First 20 rows of {view}", f"SELECT *\nFROM {view}\nLIMIT 20"),
+                (f"Columns of {view} summarised", f"SUMMARIZE {view}")]
+    return out[:4]
+
+
+def truncation_note(truncated: str | None, rows: int) -> str | None:
+    if truncated == "rows":
+        return f"Only the first {rows:,} rows are shown and exported (the row cap)."
+    if truncated == "bytes":
+        return (f"Only the first {rows:,} rows are shown and exported: the result passed "
+                f"{BYTE_CAP // 1_000_000} MB (the byte cap).")
+    return None
+
+
+class ResultCache:
+    """Console results by key, least recently used evicted first, at most max_bytes in all
+    (a result larger than that is not kept)."""
+
+    def __init__(self, max_bytes: int = CACHE_BYTES):
+        self.max_bytes, self.size = max_bytes, 0
+        self._items: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def weight(value) -> int:
+        return int(value.rows.memory_usage(deep=True, index=True).sum()) + 1
+
+    def get(self, key):
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                return self._items[key][0]
+        return None
+
+    def put(self, key, value) -> None:
+        size = self.weight(value)
+        with self._lock:
+            if key in self._items:
+                self.size -= self._items.pop(key)[1]
+            if size > self.max_bytes:
+                return
+            self._items[key] = (value, size)
+            self.size += size
+            while self.size > self.max_bytes:
+                self.size -= self._items.popitem(last=False)[1][1]
+
+
+CACHE = ResultCache()
+
+
+def cached_run(key: tuple, store_of, sql: str):
+    """run_console through CACHE; store_of() opens the Store only on a miss."""
+    hit = CACHE.get(key)
+    if hit is None:
+        hit = run_console(store_of(), sql)
+        CACHE.put(key, hit)
+    return hit
 
 
 def schema(columns: pd.DataFrame) -> dict[str, list[str]]:
@@ -40,7 +124,8 @@ def schema(columns: pd.DataFrame) -> dict[str, list[str]]:
     return out
 
 
-def provenance_filters(sql: str, truncated: bool, max_rows: int = ROW_CAP) -> dict:
+def provenance_filters(sql: str, truncated, max_rows: int = ROW_CAP) -> dict:
     """What an export of console rows carries in its provenance."""
-    return {"sql": sql, "row_cap": max_rows, "truncated": truncated,
+    return {"sql": sql, "row_cap": max_rows, "byte_cap": BYTE_CAP, "truncated": bool(truncated),
+            "truncated_by": truncated if isinstance(truncated, str) else None,
             "time_limit_s": TIME_LIMIT_S}

@@ -11,11 +11,12 @@ import streamlit as st
 
 from judgescope.calibration import panel as cal
 from judgescope.web import findings as findings_view
+from judgescope.web import navigation
 from judgescope.web import ui
 from judgescope.web import urls
 from judgescope.schema import VERDICTS
 
-CELL_PAGE = "pages/disagreements.py"
+CELL_PAGE = navigation.page("disagreements").path
 CELL_LABELS = {"TP": "TP: both match", "FP": "FP: judge match, humans not",
                "FN": "FN: humans match, judge not", "TN": "TN: neither match",
                cal.DISAGREE: "All disagreements (FP + FN)"}
@@ -47,7 +48,7 @@ def gate_inputs(c1, c2) -> tuple[float, float]:
 @st.cache_data(max_entries=32, show_spinner="Computing agreement…")
 def _report(items: pd.DataFrame, judgements: pd.DataFrame, judge_gate, panel_gate):
     return cal.build_frame(items, judgements), cal.report(items, judgements, judge_gate,
-                                                          panel_gate)
+                                                          panel_gate, qa=True)
 
 
 def load(splits: list[str], judge_gate=cal.JUDGE_GATE, panel_gate=cal.PANEL_GATE):
@@ -56,7 +57,7 @@ def load(splits: list[str], judge_gate=cal.JUDGE_GATE, panel_gate=cal.PANEL_GATE
     judgements = ui.run("calib_item_judgements", **cal.split_params(splits))
     if items.empty or judgements.empty:
         st.info("No calibration item with judge verdicts matches these filters.")
-        st.stop()
+        ui.stop()
     frame, rep = _report(items, judgements, Fraction(str(judge_gate)), Fraction(str(panel_gate)))
     return frame.copy(), rep
 
@@ -125,8 +126,11 @@ def export_stem(judge: str, cell: str) -> str:
 
 
 def ci_caption(rep: dict, gates: bool = True) -> None:
-    st.caption(f"CI: {rep['ci_method']}." + (" Gates compare the exact fraction; a decimal is "
-               "shown with enough digits never to round across its gate." if gates else ""))
+    if gates:
+        st.caption(f"π CI: {rep['pi_ci_method']}. Gates compare the exact fraction; a decimal is "
+                   "shown with enough digits never to round across its gate.")
+    else:
+        st.caption(f"CI: {rep['ci_method']}.")
 
 
 def table(frame: pd.DataFrame, **kwargs):

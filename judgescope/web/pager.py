@@ -10,6 +10,8 @@ import math
 from dataclasses import dataclass
 
 SEPARATOR = "~"
+MAX_AT_DIGITS = 12  # int() of a longer digit string is slow or refused (Python's 4,300-digit cap)
+MAX_AFTER_CHARS = 2_000
 
 
 def signature(*parts) -> str:
@@ -34,7 +36,9 @@ def read(params: dict, sig: str) -> Position:
     """The position in URL parameters `after`, `at`, `sig`; the first page when they are absent,
     malformed, or made for another list (signature differs)."""
     raw, at = params.get("after"), params.get("at")
-    if not raw or params.get("sig") != sig or not at or not str(at).isdecimal() or SEPARATOR not in raw:
+    if (not raw or params.get("sig") != sig or not at or len(str(at)) > MAX_AT_DIGITS
+            or not (str(at).isascii() and str(at).isdecimal()) or len(str(raw)) > MAX_AFTER_CHARS
+            or SEPARATOR not in raw):
         return Position(None, 1)
     score, _, record = raw.partition(SEPARATOR)
     try:
@@ -44,6 +48,17 @@ def read(params: dict, sig: str) -> Position:
     if not math.isfinite(value) or not record or int(at) < 2:
         return Position(None, 1)
     return Position((value, record), int(at))
+
+
+def problem(params: dict, sig: str) -> str | None:
+    """A sentence when the URL holds a position for this list that cannot be used (malformed or
+    out of bounds); None when there is none, it is usable, or it belongs to another list."""
+    if params.get("sig") != sig or not (params.get("after") or params.get("at")):
+        return None
+    if read(params, sig).after is not None:
+        return None
+    return ("The page position in the URL (after, at) could not be used; showing the first "
+            "page instead.")
 
 
 def start(desc: bool) -> tuple[float, str]:

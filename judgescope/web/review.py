@@ -24,25 +24,84 @@ def record_label(rows: pd.DataFrame, record_id: str) -> str:
     return f"{r['score']:g} · {language_name(r['target_language'])} · {r['unit']} · {record_id}"
 
 
-def review_record(r: pd.Series, filters: dict, desc: bool, has_snapshot: bool) -> None:
+# Lists a record can be opened from and walked in (URL `list=`), each read by the same query
+# and order as the page that lists it, so Prev / Next on Review walk exactly that list.
+ORIGIN_LIMIT = 5_000
+ORIGINS = {"exact_copies": "the exact copies", "integrity": "the Integrity class"}
+
+
+def origin_params(name: str, **params) -> dict:
+    """The URL parameters a row link of list `name` carries to Review."""
+    return {"list": name, **{f"{name}_{k}": v for k, v in params.items()}}
+
+
+def origin_list() -> tuple[str, list[str], str] | None:
+    """(name, ids in the list's order, description) of the list in the URL, else None."""
+    from judgescope.integrity import hashes as verify
+
+    name = st.query_params.get("list")
+    if name == "exact_copies":
+        langs = st.query_params.get_all("exact_copies_lang")
+        units = st.query_params.get_all("exact_copies_unit")
+        rows = run("audit_exact_copy_rows", languages=langs, units=units, limit=ORIGIN_LIMIT)
+        what = ", ".join([*map(language_name, langs), *units]) or "every language and unit"
+        return name, rows.judge_record_id.astype(str).tolist(), f"the exact copies ({what})"
+    if name == "integrity":
+        cls = st.query_params.get("integrity_class")
+        if cls not in verify.CLASSES:
+            return None
+        rows = verify.class_rows(run, cls, ORIGIN_LIMIT)
+        return name, rows.judge_record_id.astype(str).tolist(), f"the Integrity class “{cls.replace('_', ' ')}”"
+    return None
+
+
+def leave_origin() -> None:
+    for key in [k for k in st.query_params if k == "list" or k.startswith(tuple(f"{n}_" for n in ORIGINS))]:
+        st.query_params.pop(key, None)
+
+
+def walk(r: pd.Series, filters: dict, desc: bool, total: int, origin) -> tuple:
+    """(previous id, next id, position, total, what) of the record in the list it is walked in:
+    the list it was opened from, else Review's filtered list (one total order, both ways)."""
+    rid = str(r["judge_record_id"])
+    if origin:
+        before, after, position = audit_rows.list_step(origin[1], rid)
+        return before, after, position, len(origin[1]), origin[2]
+    key = audit_rows.sort_key(r["score"], rid)
+    before, after = audit_rows.neighbours(run, filters, key, desc)
+    position = audit_rows.review_position(run, filters, key, desc)
+    return (before and before[1]), (after and after[1]), position, total, "the filtered list"
+
+
+def review_record(r: pd.Series, filters: dict, desc: bool, has_snapshot: bool, total: int = 0,
+                  origin=None, reviewed=None) -> None:
     """The opened record, where the user is looking: score, texts, explanation, prev / next."""
     with st.container(border=True):
         head, prev, nxt, close = st.columns([5, 1.3, 1.3, 1], vertical_alignment="center")
         head.markdown(f"**Record** {md_literal(r['judge_record_id'], limit=80)}")
-        before, after = audit_rows.neighbours(run, filters, (float(r["score"]), str(r["judge_record_id"])), desc)
+        before, after, position, n, what = walk(r, filters, desc, total, origin)
         if prev.button("◀ Prev", key="rec_prev", disabled=before is None, shortcut="k",
-                       help="Previous record of the filtered list (k)"):
-            open_record(before[1])
+                       help=f"Previous record of {what} (k)"):
+            open_record(before)
         if nxt.button("Next ▶", key="rec_next", disabled=after is None, shortcut="j",
-                      help="Next record of the filtered list (j)"):
-            open_record(after[1])
+                      help=f"Next record of {what} (j)"):
+            open_record(after)
         if close.button("Close", key="rec_close"):
             st.query_params.pop("record", None)
             st.rerun()
+        st.caption((f"Row {position:,} of {n:,} in {md_literal(what, 200)}" if position else
+                    f"This record is not in {md_literal(what, 200)} ({n:,} rows); Prev / Next "
+                    "go to the rows on either side of where it would stand.") + ".")
+        if origin and st.button("Walk Review's filtered list instead", key="rec_leave_origin"):
+            leave_origin()
+            st.rerun()
+        if reviewed is not None:
+            queue(r, filters, desc, origin, reviewed)
         m = st.columns(4)
         m[0].metric("Score", f"{r['score']:g}")
-        m[1].metric("Language", language_name(r["target_language"]))
-        m[2].metric("Unit", str(r["unit"]))
+        # A metric's value renders markdown: data text goes through the one escaper.
+        m[1].metric("Language", md_literal(language_name(r["target_language"]), 60))
+        m[2].metric("Unit", md_literal(str(r["unit"]), 60))
         with m[3]:  # origins are long phrases: shown whole, wrapped, not as a clipped metric
             st.caption("Score origin")
             st.text(r["score_origin"] or "not recorded")
@@ -71,7 +130,39 @@ def review_record(r: pd.Series, filters: dict, desc: bool, has_snapshot: bool) -
         text_block(r["judge_explanation"], "en", empty="(no explanation recorded)")
         with st.expander("Every field of this record"):
             table(audit_rows.record_fields(pd.DataFrame([r])), placeholder="not recorded")
-        reviews_view.verdict_panel(r)
+        coll = ui.catalog().manifest.collections[ui.collection_name()]
+        reviews_view.verdict_panel(r, guidelines=coll.guidelines or None)
+
+
+def queue_start(filters: dict, desc: bool, origin) -> None:
+    """With no record open: start the queue at the list's first unreviewed row."""
+    queue(None, filters, desc, origin, reviews_view.reviewed_ids)
+
+
+def queue(r: pd.Series | None, filters: dict, desc: bool, origin, reviewed) -> None:
+    """Next unreviewed (by me, by anyone) after this record (from the start when none is open)
+    in the list it is walked in, under the current filters and order."""
+    who = reviews_view.current_reviewer()
+    latest = reviewed()
+    c = st.columns([1.6, 1.6, 3], vertical_alignment="center")
+    for col, (label, mine) in zip(c, (("Next unreviewed by me", True), ("Next unreviewed by anyone", False))):
+        done = latest[latest.reviewer == who] if mine else latest
+        ids = done.judge_record_id.astype(str).unique().tolist()
+        if col.button(label, key=f"queue_{'me' if mine else 'any'}", disabled=mine and not who,
+                      help="Skips this record and every reviewed one, in the list's order"):
+            rid = None if r is None else str(r["judge_record_id"])
+            if origin:
+                target = audit_rows.list_next_unreviewed(origin[1], rid, ids)
+            else:
+                key = None if r is None else audit_rows.sort_key(r["score"], rid)
+                found = audit_rows.next_unreviewed(run, filters, key, desc, ids)
+                target = found and found[1]
+            if target is None:
+                st.session_state["_queue_note"] = "Every row of this list is reviewed."
+            else:
+                open_record(target)
+    if "_queue_note" in st.session_state:
+        c[2].caption(st.session_state.pop("_queue_note"))
 
 
 def review_export(filters: dict, has_snapshot: bool) -> pd.DataFrame:

@@ -3,13 +3,16 @@ the review state of listed rows and the progress line. Storage is judgescope.rev
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from pathlib import Path
+from urllib.parse import quote, unquote
 
 import pandas as pd
 import streamlit as st
 
+from judgescope.reviews import checks as reviews_checks
 from judgescope.reviews import store as reviews
 from judgescope.reviews import hub as reviews_hub
 from judgescope.reviews import stats as reviews_stats
@@ -31,7 +34,24 @@ def mode() -> str:
     """JUDGESCOPE_REVIEWS: off (no reviewing), login (st.login needed) or open (default:
     a typed name); an unknown value is treated as off, the safe reading."""
     value = os.environ.get("JUDGESCOPE_REVIEWS", "open").strip().lower()
-    return value if value in MODES else "off"
+    if value not in MODES or value == "off" or unavailable():
+        return "off"
+    return value
+
+
+def unavailable() -> str | None:
+    """One sentence when the reviews database is damaged, unreadable or read-only, else None."""
+    return _unavailable(str(state_path()))
+
+
+@st.cache_data(ttl=30, max_entries=4, show_spinner=False)
+def _unavailable(path: str) -> str | None:
+    return reviews.unavailable(path)
+
+
+def off_sentence() -> str:
+    """Why reviewing is off: the database's problem, or the deployment's switch."""
+    return unavailable() or "Reviewing is switched off on this deployment (JUDGESCOPE_REVIEWS=off)."
 
 
 def state_path() -> Path:
@@ -50,6 +70,8 @@ def _sharing(path: str):
 def sharing():
     """The Hub (or folder) sharing of this process; None when not configured or unreachable."""
     share, error = _sharing(str(state_path()))
+    for refused in reviews_hub.REFUSED[:3]:
+        st.warning(ui.md_literal(f"A shared review log was not merged: {refused}", limit=400))
     if error:
         st.warning(f"Shared reviews are unavailable ({error}); verdicts are kept on this server "
                    "only until it restarts with the Hub reachable.")
@@ -63,22 +85,72 @@ def _login_configured() -> bool:
         return False
 
 
-def reviewer() -> str | None:
-    """The reviewer of this session: the logged-in user, else a name typed once per session."""
+COOKIE = "judgescope_reviewer"
+COOKIE_DAYS = 365
+
+
+def _cookie_name() -> str:
+    """The reviewer name this browser kept (a cookie, sent with every page load and tab)."""
+    try:
+        raw = st.context.cookies.get(COOKIE)
+    except Exception:  # noqa: BLE001 - no request context (a bare script run): no cookie
+        raw = None
+    return unquote(raw).strip()[:80] if isinstance(raw, str) else ""  # (a test harness: no str)
+
+
+def current_reviewer() -> str | None:
+    """Who reviews, without drawing anything: the logged-in user; else the name typed in this
+    session; else the one this browser kept in its cookie. Never a URL parameter."""
     if mode() == "off":
         return None
     if st.user.get("is_logged_in"):  # absent, not False, when no login is configured
         return str(st.user.get("email") or st.user.get("name") or st.user.get("sub"))
+    if mode() == "login":
+        return None
+    if "_reviewer" not in st.session_state:
+        try:
+            st.session_state["_reviewer"] = reviews_checks.reviewer_name(_cookie_name())
+        except ValueError:  # no cookie, or one this version would not accept
+            st.session_state["_reviewer"] = ""
+    return st.session_state["_reviewer"] or None
+
+
+def _remember(name: str) -> None:
+    """Keep the name in a first-party cookie for a year (SameSite=Lax, path /), so a new tab or
+    the next day knows the reviewer. The value is percent-encoded, then a JSON string literal."""
+    value = json.dumps(quote(name, safe=""))
+    st.html(f"<script>document.cookie = '{COOKIE}=' + {value} + '; path=/; max-age="
+            f"{COOKIE_DAYS * 86400}; SameSite=Lax';</script>", unsafe_allow_javascript=True)
+
+
+def _name_changed() -> None:
+    typed = str(st.session_state.get("reviewer_name_input") or "").strip()[:80]
+    try:
+        st.session_state["_reviewer"] = reviews_checks.reviewer_name(typed) if typed else ""
+    except ValueError as err:
+        st.session_state["_reviewer"] = ""
+        st.session_state["_review_error"] = str(err)
+
+
+def reviewer() -> str | None:
+    """The reviewer, with the field to type (or change) the name when there is no login."""
+    who = current_reviewer()
+    if mode() == "off" or st.user.get("is_logged_in"):
+        return who
     if mode() == "login":
         if _login_configured():
             st.button("Log in to record verdicts", key="review_login", on_click=st.login)
         else:
             st.caption("Reviewing requires a login, and this deployment has none configured.")
         return None
-    name = st.text_input("Your reviewer name (shown on every verdict)", key="reviewer_name_input",
-                         value=st.session_state.get("_reviewer", ""), max_chars=80)
-    st.session_state["_reviewer"] = name.strip()
-    return name.strip() or None
+    if "reviewer_name_input" not in st.session_state:
+        st.session_state["reviewer_name_input"] = who or ""
+    st.text_input("Your reviewer name (shown on every verdict; this browser remembers it)",
+                  key="reviewer_name_input", max_chars=80, on_change=_name_changed)
+    who = current_reviewer()
+    if who and who != _cookie_name():
+        _remember(who)
+    return who
 
 
 def context(r: pd.Series) -> dict:
@@ -99,23 +171,43 @@ def _text(v):
     return None if v is None or (pd.api.types.is_scalar(v) and pd.isna(v)) else str(v)
 
 
-def _save(ctx: dict, verdict: str, who: str, key: str) -> None:
-    """A verdict button's callback: append the verdict, then clear the note and tags."""
-    tags = st.session_state.get(f"{key}_tags") or []
-    note = st.session_state.get(f"{key}_note") or ""
+def widget_keys(key: str, who: str, record_id: str) -> tuple[str, str]:
+    """The tags and note widgets of one reviewer on one record: keys of their own, so nothing
+    typed on one record is read when another is saved."""
+    h = hashlib.sha256(json.dumps([who, str(record_id)]).encode("utf-8")).hexdigest()[:16]
+    return f"{key}_tags_{h}", f"{key}_note_{h}"
+
+
+def _keep_draft(ctx: dict, who: str, key: str) -> None:
+    """A tags or note change: kept as this reviewer's draft on this record, on the server."""
+    tkey, nkey = widget_keys(key, who, ctx["judge_record_id"])
     try:
-        reviews.record(state_path(), reviewer=who, verdict=verdict, tags=tags, note=note, **ctx)
-    except reviews.ReviewStoreBusy as err:
+        reviews.save_draft(who, ctx["dataset"], ctx["judge_record_id"],
+                           st.session_state.get(tkey) or [], st.session_state.get(nkey) or "",
+                           path=state_path())
+    except (reviews.ReviewStoreBusy, reviews.ReviewStoreUnavailable) as err:
+        st.session_state["_review_error"] = f"The draft was not kept: {err}"
+
+
+def _save(ctx: dict, verdict: str, who: str, key: str) -> None:
+    """A verdict button's callback: the verdict on this record with this record's tags and
+    note, appended; the record's draft deleted; the confirmation names the record."""
+    tkey, nkey = widget_keys(key, who, ctx["judge_record_id"])
+    tags = st.session_state.get(tkey) or []
+    note = st.session_state.get(nkey) or ""
+    try:
+        reviews.save_verdict(state_path(), reviewer=who, verdict=verdict, tags=tags, note=note, **ctx)
+    except (reviews.ReviewStoreBusy, reviews.ReviewStoreUnavailable) as err:
         st.session_state["_review_error"] = str(err)
         return
     share = sharing()
     if share:
         share.after_write()
-    st.session_state[f"{key}_tags"], st.session_state[f"{key}_note"] = [], ""
-    st.toast(f"Saved: {LABELS[verdict]}", icon=":material/check:")
+    st.session_state[tkey], st.session_state[nkey] = [], ""
+    st.toast(f"Saved {LABELS[verdict]} on record {ctx['judge_record_id'][:80]}", icon=":material/check:")
 
 
-def verdict_panel(r: pd.Series, key: str = "review") -> None:
+def verdict_panel(r: pd.Series, key: str = "review", guidelines: str | None = None) -> None:
     """Every reviewer's latest verdict on row r, and buttons to record this session's."""
     if mode() == "off":
         return
@@ -127,7 +219,7 @@ def verdict_panel(r: pd.Series, key: str = "review") -> None:
                          ctx["source_sha256"], "candidate_text_sha256": ctx["candidate_sha256"]}])
     stale = reviews_stats.changed_or_gone(existing, now)
     for i, v in existing.iterrows():
-        tags = ", ".join(json.loads(v["tags"] or "[]"))
+        tags = ", ".join(reviews_checks.shown_tags(v["tags"] or "[]"))
         st.markdown(f"{ui.md_literal(v['reviewer'], 80)} · **{LABELS[v['verdict']]}**"
                     + (f" · {ui.md_literal(tags)}" if tags else "")
                     + f" · {ui.md_literal(v['created_at'][:16].replace('T', ' '))} UTC"
@@ -141,15 +233,32 @@ def verdict_panel(r: pd.Series, key: str = "review") -> None:
     who = reviewer()
     if not who:
         return
-    st.pills("Tags", reviews.TAGS, selection_mode="multi", key=f"{key}_tags")
-    st.text_area("Note (optional)", key=f"{key}_note", height=80, max_chars=NOTE_MAX_CHARS)
-    cols = st.columns(len(BUTTONS) + 1)
-    for col, (verdict, label, short) in zip(cols, BUTTONS):
-        col.button(label, key=f"{key}_verdict_{verdict}", shortcut=short, on_click=_save,
-                   args=(ctx, verdict, who, key), help=f"Record “{label}” as {who} ({short})")
-    mine = existing[existing.reviewer == who]
-    cols[-1].button("Retract mine", key=f"{key}_verdict_retracted", disabled=mine.empty,
-                    on_click=_save, args=(ctx, "retracted", who, key))
+    tkey, nkey = widget_keys(key, who, ctx["judge_record_id"])
+    if tkey not in st.session_state and nkey not in st.session_state:  # first shown: its draft
+        kept = reviews.draft(who, ctx["dataset"], ctx["judge_record_id"], state_path())
+        if kept:
+            st.session_state[tkey], st.session_state[nkey] = kept
+    form, guide = st.columns([3, 2]) if guidelines else (st.container(), None)
+    with form:
+        st.pills("Tags", reviews.TAGS, selection_mode="multi", key=tkey, on_change=_keep_draft,
+                 args=(ctx, who, key))
+        st.text_area("Note (optional)", key=nkey, height=80, max_chars=NOTE_MAX_CHARS,
+                     on_change=_keep_draft, args=(ctx, who, key))
+        if st.session_state.get(tkey) or st.session_state.get(nkey):
+            st.caption(f"Unsaved draft on record {ui.md_literal(ctx['judge_record_id'], 80)}: kept "
+                       "on the server for you until you give a verdict on this record.")
+        cols = st.columns(len(BUTTONS) + 1)
+        for col, (verdict, label, short) in zip(cols, BUTTONS):
+            col.button(label, key=f"{key}_verdict_{verdict}", shortcut=short, on_click=_save,
+                       args=(ctx, verdict, who, key),
+                       help=f"Record “{label}” on this record as {who} ({short})")
+        mine = existing[existing.reviewer == who]
+        cols[-1].button("Retract mine", key=f"{key}_verdict_retracted", disabled=mine.empty,
+                        on_click=_save, args=(ctx, "retracted", who, key))
+    if guide is not None:
+        with guide.container(border=True):
+            st.markdown("**Review guidelines**")
+            ui.text_block(guidelines)
 
 
 def reviewed_ids(dataset: str | None = None) -> pd.DataFrame:
@@ -172,14 +281,24 @@ def progress(filters: dict, total: int) -> None:
 
 
 def with_state(rows: pd.DataFrame) -> pd.DataFrame:
-    """The listed rows with a 'Review' column: not yet reviewed, disputed, or the verdict."""
+    """The listed rows with a 'Review' column (not yet reviewed, disputed, or the verdict) and,
+    for the reviewer of this session, a 'Draft' column marking rows with an unsaved draft. Review
+    and Exact copies call it once per run, so it says (once) when reviewing is unavailable."""
+    problem = unavailable() if os.environ.get("JUDGESCOPE_REVIEWS", "open") != "off" else None
+    if problem:
+        st.warning(problem)
     if mode() == "off" or rows.empty:
         return rows
     latest = reviewed_ids()
     latest = latest[latest.judge_record_id.isin(rows.judge_record_id)]
     said = latest.groupby("judge_record_id").verdict.agg(lambda v: "disputed" if v.nunique() > 1
                                                          else LABELS[v.iloc[0]].lower())
-    return rows.assign(review=[said.get(i, "not yet reviewed") for i in rows.judge_record_id])
+    out = rows.assign(review=[said.get(i, "not yet reviewed") for i in rows.judge_record_id])
+    who, loaded = current_reviewer(), ui.dataset_for("audit")
+    if who and loaded:
+        drafted = set(reviews.drafts(who, loaded.spec.name, state_path()).judge_record_id)
+        out["draft"] = ["unsaved draft" if i in drafted else None for i in rows.judge_record_id]
+    return out
 
 
 def log() -> pd.DataFrame:

@@ -64,7 +64,7 @@ def _hash_badge() -> None:
     if colour == "red":
         # The link is the short part (the number of problems); the sentence wraps below it.
         head, _, rest = text.partition(": ")
-        st.page_link("pages/integrity.py", label=f":red[**{_md(head)}**]", icon=":material/error:",
+        st.page_link(navigation.page("integrity").path, label=f":red[**{_md(head)}**]", icon=":material/error:",
                      query_params={"collection": ui.collection_name()})
         if rest:
             st.markdown(f":red[{_md(rest)}]")

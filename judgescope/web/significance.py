@@ -53,7 +53,7 @@ def judges_section(frame: pd.DataFrame) -> None:
     resamples, seed = _settings("sig_")
     rows = _judge_pairs(frame, resamples, seed)
     st.caption(tables.JUDGE_RULE)
-    _matrix(rows, "holm_p", f"Holm-adjusted p ({sig.HOLM} over {len(rows)} pairs) of the "
+    _matrix(rows, "holm_p", f"Holm-adjusted p ({tables.holm_text(rows)}) of the "
             f"{sig.MCNEMAR}; p < {sig.ALPHA} means the two judges' agreement with the humans "
             "differs.")
     if rows:

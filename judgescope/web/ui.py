@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import functools
 import html
 import re
+from contextlib import contextmanager
 from datetime import datetime, timezone
 
 import pandas as pd
 import streamlit as st
 
 from judgescope import __version__
+from judgescope.sources import trace
 from judgescope.sources.catalog import Catalog, get_catalog
 from judgescope.schema import RTL_LANGUAGES, label
 
@@ -29,7 +32,7 @@ def collection_name() -> str:
     names = visible_collections()
     if not names:
         st.error("The manifest defines no collection; see Overview for its problems.")
-        st.stop()
+        stop()
     value = st.query_params.get("collection")
     if value in names:
         return value
@@ -48,11 +51,15 @@ def visible_collections() -> list[str]:
     named by the URL): one visitor's opened datasets are not listed to another."""
     from judgescope.sources.hub_open import SESSION_COLLECTIONS
 
+    from judgescope.sources.upload import UPLOAD_COLLECTIONS
+
     mine = st.session_state.setdefault("_opened_collections", set())
+    uploaded = st.session_state.setdefault("_uploaded_collections", set())  # never by URL
     linked = st.query_params.get("collection")
     if linked in SESSION_COLLECTIONS:
         mine.add(linked)
-    return [n for n in catalog().manifest.collections if n not in SESSION_COLLECTIONS or n in mine]
+    return [n for n in catalog().manifest.collections
+            if (n not in SESSION_COLLECTIONS or n in mine) and (n not in UPLOAD_COLLECTIONS or n in uploaded)]
 
 
 def switch_collection() -> None:
@@ -81,7 +88,15 @@ def title(text: str) -> None:
     st.title(text, anchor="content")
     if not spec.fits(roles()):
         unavailable(spec)
-        st.stop()
+        stop()
+    from judgescope.schema import language_pairs, use_language_pairs
+
+    pairs = {}
+    if "audit" in roles():  # labels name the direction when the audit has several sources
+        with trace.traced():  # vocabulary for labels, not one of the page's numbers
+            frame = run("audit_language_pairs")
+        pairs = language_pairs(zip(frame.target_language, frame.source_language))
+    use_language_pairs(pairs)
 
 
 def unavailable(spec) -> None:
@@ -94,37 +109,80 @@ def unavailable(spec) -> None:
         spec, {n: cat.roles(n) for n in visible_collections()})
     coll = cat.manifest.collections[collection_name()]
     missing = " or ".join(navigation.missing_roles(spec, roles()))
+    failed = [d.spec.name for n in visible_collections() for d in cat.collection_datasets(n)
+              if not d.ok]
+    none = " No collection of this manifest has one" + (
+        f"; {len(failed)} dataset{'s' if len(failed) != 1 else ''} failed to load (named on "
+        "Overview), which may be why." if failed else ".")
     st.info(f"The collection **{md_literal(coll.title)}** has no {missing} dataset, "
-            f"which {spec.what} needs."
-            + (" These collections have one:" if names else
-               " No collection of this manifest has one; see Overview for datasets that failed to load."))
+            f"which {spec.what} needs." + (" These collections have one:" if names else none))
     for name in names:
         st.page_link(spec.path, label=cat.manifest.collections[name].title,
                      icon=":material/arrow_forward:", query_params={"collection": name})
 
 
-@st.cache_data(max_entries=QUERY_CACHE_ENTRIES, show_spinner=False)
+def traced_cache(**cache_options):
+    """st.cache_data that also remembers which named queries the computation ran, and notes
+    them again on every cache hit: a cached number explains itself like a fresh one."""
+    def decorate(fn):
+        def computed(*args, **kwargs):
+            with trace.traced() as names:
+                value = fn(*args, **kwargs)
+            return value, tuple(names)
+        # Streamlit keys a cache by the function's module and qualified name: keep fn's.
+        computed.__module__, computed.__qualname__ = fn.__module__, fn.__qualname__
+        cached = st.cache_data(**cache_options)(computed)
+
+        @functools.wraps(fn)
+        def serve(*args, **kwargs):
+            value, names = cached(*args, **kwargs)
+            trace.replay(names)
+            return value
+        serve.clear = cached.clear
+        return serve
+    return decorate
+
+
+@traced_cache(max_entries=QUERY_CACHE_ENTRIES, show_spinner=False)
 def _cached(manifest: str, collection: str, query: str, params: tuple) -> pd.DataFrame:
     return catalog().store(collection).run(query, **dict(params))
 
 
-_QUERIES_SHOWN = "_queries_this_run"
+class PageStopped(Exception):
+    """Raised by stop(): app.py ends the page there and still shows its disclosure."""
 
 
-def begin_run() -> None:
-    """app.py, before the page: the page's queries are recorded for "How is this computed"."""
-    st.session_state[_QUERIES_SHOWN] = []
+_IN_PAGE = "_judgescope_in_page"
+
+
+def stop():
+    """End the page here. Use instead of st.stop(): after st.stop() nothing renders, so the page
+    would lose "How is this computed?" for what it already showed (app.py catches this). Outside
+    a page run (the sidebar, a page run alone) it is st.stop()."""
+    if st.session_state.get(_IN_PAGE):
+        raise PageStopped
+    st.stop()
+
+
+@contextmanager
+def page_trace():
+    """app.py, around the page only: the queries it runs (Store.run notes each, cached ones are
+    replayed) are what "How is this computed?" lists; the sidebar's never mix in."""
+    st.session_state[_IN_PAGE] = True
+    try:
+        with trace.traced() as names:
+            yield names
+    finally:
+        st.session_state[_IN_PAGE] = False
 
 
 def record_query(query: str) -> None:
-    """Note a named query this page run used (for "How is this computed?")."""
-    used = st.session_state.setdefault(_QUERIES_SHOWN, [])
-    if query not in used:
-        used.append(query)
+    """Note a named query this page run used that did not go through Store.run (exports)."""
+    trace.note(query)
 
 
 def queries_this_run() -> list[str]:
-    return list(st.session_state.get(_QUERIES_SHOWN) or [])
+    return trace.current()
 
 
 def run(query: str, **params) -> pd.DataFrame:
@@ -225,7 +283,7 @@ def missing_columns(role: str) -> set[str]:
     return set(loaded.report["columns_missing"]) if loaded else set()
 
 
-@st.cache_data(max_entries=16, show_spinner="Parsing ranking decisions…")
+@traced_cache(max_entries=16, show_spinner="Parsing ranking decisions…")
 def _ranking_frames(manifest: str, collection: str, fallback: str):
     from judgescope.ranking import decisions as ranking
     return ranking.load(catalog().store(collection).run, fallback)
@@ -272,7 +330,9 @@ def verification_for(collection: str):
 # Control characters other than tab, newline and carriage return, shown as their Unicode "control pictures".
 _CONTROLS = {c: 0x2400 + c for c in range(0x20) if c not in (9, 10, 13)} | {0x7F: 0x2421}
 _MD_PUNCT = re.compile(r"([!-/:-@\[-`{-~])")
-_AUTOLINK_BREAK = re.compile(r"\\[:.@]")
+# '.' and ':' between two digits are left alone: a number (94.68, 12:30) forms no autolink and
+# copies as typed; '@' is always broken (a1@2.3 would be an e-mail address).
+_AUTOLINK_BREAK = re.compile(r"\\@|(?<!\d)\\[:.]|\\[:.](?!\d)")
 
 
 def visible_text(text: str) -> str:
@@ -282,17 +342,51 @@ def visible_text(text: str) -> str:
     return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
-def md_literal(text: str, limit: int = 120) -> str:
+SPAN_COLOURS = {"major": "#f6c1c1", "critical": "#f09a9a", "minor": "#fbe3a6"}
+
+
+def spans_block(pieces: list[tuple[str, str | None, str | None]]) -> None:
+    """A text with its error spans highlighted (as Marot shows MQM annotations): every piece and
+    label from the data is escaped; a span's category and severity follow it as text, so they
+    are read aloud and copied too, not only coloured."""
+    parts = []
+    for piece, label, severity in pieces:
+        shown = html.escape(visible_text(piece))
+        if label is None:
+            parts.append(shown)
+            continue
+        colour = SPAN_COLOURS.get(severity or "", "#dcdcf4")
+        tag = html.escape(visible_text(label))
+        parts.append(f'<mark style="background:{colour};border-radius:3px;padding:0 2px">{shown}'
+                     f'</mark><sup style="font-size:0.7rem;color:#444"> [{tag}]</sup>')
+    st.html('<div style="white-space:pre-wrap;overflow-wrap:anywhere;unicode-bidi:isolate;'
+            'line-height:1.8;border:1px solid #ddd;border-radius:6px;padding:0.6rem">'
+            + "".join(parts) + "</div>")
+
+
+_PLAIN_LABEL = re.compile(r"[^\W_]+(?:[ _\-][^\W_]+)*")
+
+
+def md_label(text: str, limit: int = 60) -> str:
+    """An option label of a widget that renders markdown (pills, radio): plain words stay as
+    they are (so a URL-bound widget's value round-trips), anything else goes through md_literal."""
+    text = str(text)
+    return text if len(text) <= limit and _PLAIN_LABEL.fullmatch(text) else md_literal(text, limit)
+
+
+def md_literal(text: str, limit: int = 120, isolate: bool = True) -> str:
     """Text shown literally inside markdown (URL values, data labels): every ASCII punctuation
     mark escaped, so no link, image, directive or formula can be formed; one line, shortened,
-    isolated (U+2068…U+2069) so a right-to-left override inside cannot flip the text after it."""
+    isolated (U+2068…U+2069) so a right-to-left override inside cannot flip the text after it
+    (isolate=False: a sentence whose data labels are isolated already, findings.isolated)."""
     text = visible_text(str(text)).replace("\n", " ")
     if len(text) > limit:
         text = text[:limit] + "…"
     # Escaping ':' and '.' does not stop GFM's autolink literals (http://…, www.…, a@b.c): a
     # word joiner (U+2060, invisible) before every ':', '.' and '@' does ("http⁠:" is no scheme).
     text = _MD_PUNCT.sub(r"\\\1", text)
-    return "\u2068" + _AUTOLINK_BREAK.sub("\u2060\\g<0>", text) + "\u2069"
+    text = _AUTOLINK_BREAK.sub("\u2060\\g<0>", text)
+    return "\u2068" + text + "\u2069" if isolate else text
 
 
 @st.cache_data(max_entries=64, show_spinner="Bootstrapping…")
@@ -314,7 +408,7 @@ def ranking_decisions(what: str):
     if decisions.empty:
         st.info(NO_DECISIONS)
         table(ranking.human_summary(pairs))
-        st.stop()
+        stop()
     return pairs, decisions
 
 
@@ -342,5 +436,5 @@ def audit_counts(facet: str = "none") -> pd.DataFrame:
     note = audit.no_rows(counts)
     if note:
         st.info(note)
-        st.stop()
+        stop()
     return counts

@@ -41,6 +41,39 @@ def url_number_notice(key: str, low: float, high: float) -> None:
                    f"{low:g} to {high:g}; showing the default instead.")
 
 
+def url_int(key: str, low: int, high: int) -> int | None:
+    """?key= as an integer in [low, high], parsed with bounds before use; None when absent, and
+    None with a notice (the parameter dropped) when it is not such an integer."""
+    raw = st.query_params.get(key)
+    if raw is None:
+        return None
+    text = str(raw)
+    if (len(text) <= len(str(high)) + 1 and text.isascii() and text.lstrip("-").isdecimal()
+            and low <= int(text) <= high):
+        return int(text)
+    del st.query_params[key]
+    st.warning(f"URL parameter `{key}` had {md_literal(repr(text[:40]))}, not a whole number "
+               f"from {low:,} to {high:,}; showing the default instead.")
+    return None
+
+
+def url_text(key: str, max_chars: int, widget: bool = False) -> str | None:
+    """?key= as text of at most max_chars characters; longer is dropped with a notice. For a
+    text input bound to the key (widget=True, drawn with max_chars) the input keeps the first
+    max_chars characters, and the notice says so."""
+    raw = st.query_params.get(key)
+    if raw is None or len(str(raw)) <= max_chars:
+        return raw
+    if widget:
+        st.warning(f"URL parameter `{key}` was longer than {max_chars:,} characters; only the "
+                   "first ones are used.")
+        return str(raw)[:max_chars]
+    del st.query_params[key]
+    st.warning(f"URL parameter `{key}` was longer than {max_chars:,} characters; showing the "
+               "default instead.")
+    return None
+
+
 def url_number(container, label: str, low: float, high: float, default: float, *, key: str,
                step: float | None = None, integer: bool = False, **kwargs):
     """A number input bound to the URL parameter `key`. A value outside [low, high] is named
@@ -99,6 +132,14 @@ def open_page(stem: str, **params) -> None:
     st.switch_page(spec.path, query_params={"collection": collection_name(), **params})
 
 
+def reset_position(notice: str | None) -> None:
+    """Drop a keyset position from the URL, saying why when it was unusable (pager.problem)."""
+    if notice:
+        st.warning(notice)
+    for key in ("after", "at", "sig"):
+        st.query_params.pop(key, None)
+
+
 def set_position(position, sig: str) -> None:
     """Move a keyset list to `position` (its URL parameters) and rerun."""
     for key in ("after", "at", "sig"):
@@ -107,15 +148,30 @@ def set_position(position, sig: str) -> None:
     st.rerun()
 
 
-def with_record_links(frame: pd.DataFrame, id_col: str = "judge_record_id") -> pd.DataFrame:
-    """The frame with an `open` column: each row's Review URL (shown with RECORD_LINK)."""
+def with_record_links(frame: pd.DataFrame, id_col: str = "judge_record_id", **params) -> pd.DataFrame:
+    """The frame with an `open` column: each row's Review URL (shown with RECORD_LINK), carrying
+    `params` too (the list it came from, its filters), so Review walks that list."""
     from judgescope.web import navigation
 
     review = navigation.page("review")
-    links = [navigation.href(review, collection=collection_name(), record=i) for i in frame[id_col]]
+    links = [navigation.href(review, collection=collection_name(), **params, record=i) for i in frame[id_col]]
     return frame.assign(open=links)[["open", *frame.columns]]
 
 
 RECORD_LINK = {"Open": st.column_config.LinkColumn("Open", display_text="record", width="small")}
+
+
+def record_table(frame: pd.DataFrame, key: str, shown: pd.DataFrame | None = None,
+                 id_col: str = "judge_record_id", column_config: dict | None = None, **params):
+    """A list of audit records: selecting a row opens it on Review in this tab, with `params`
+    (the list and its filters); the Open column is the same URL, for a new tab or to share."""
+    from judgescope.web import ui
+
+    table = with_record_links(frame if shown is None else shown, id_col, **params)
+    picked = ui.table(table, key=key, on_select="rerun", selection_mode="single-row", placeholder="n/a",
+                      column_config={**RECORD_LINK, **(column_config or {})})
+    if picked and picked.selection.rows:
+        open_page("review", **params, record=str(frame[id_col].iloc[picked.selection.rows[0]]))
+    return picked
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from fractions import Fraction
 
+from judgescope.calibration import corrected
 from judgescope.calibration import panel as calibration
 from judgescope.sources.catalog import get_catalog, open_store
 from judgescope.cli import EXIT_OK, EXIT_PROBLEMS, load_source, print_ledger, write_json
@@ -70,7 +71,7 @@ def run(args) -> int:
     (items, judgements), inputs = load_frames(args)
     ledger = print_ledger(*inputs)
     rep = calibration.report(items, judgements, args.judge_gate, args.panel_gate,
-                             exclude_ties=args.exclude_three_way_ties)
+                             exclude_ties=args.exclude_three_way_ties, qa=True)
     print(f"{rep['n_items']} items · Scott's pi vs the human 2-of-3 majority · {rep['ci_method']}")
     print(calibration.definitions_sentence(rep))
     print(calibration.summary_table(rep).to_string(index=False))
@@ -80,6 +81,19 @@ def run(args) -> int:
     print(f"Humans: Fleiss' kappa {calibration.fmt(rep['humans']['fleiss_kappa'])}, "
           f"Krippendorff's alpha {calibration.fmt(rep['humans']['krippendorff_alpha'])}, "
           f"three-way ties: {', '.join(rep['humans']['three_way_ties']) or 'none'}")
+    for _, label, r in calibration.rater_reports(rep):
+        print(f"Bias direction, {label}: {r['bias']['sentence']}")
+        if r["label_budget"]:
+            print(f"Label budget, {label} (INCONCLUSIVE): {r['label_budget']['sentence']}")
+    print(rep["ceiling"]["sentence"])
+    for name, probe in (rep["length_probe"] or {}).items():
+        if probe:
+            print(f"Length probe, {name}: {probe['sentence']}")
+    unlabelled = open_store({"items": inputs[0], "judgements": inputs[1]}).run(
+        "calib_unlabelled_counts")
+    rep["corrected_rates"] = corrected.for_report(rep, unlabelled)
+    for name, c in rep["corrected_rates"].items():
+        print(f"Corrected pass rate, {name}: {corrected.sentence(c)}")
     write_json(rep, args.json)
     rows = [r for _, _, r in calibration.rater_reports(rep)]
     gates = EXIT_OK if all(r["verdict"] == "PASS" for r in rows) else EXIT_PROBLEMS

@@ -9,21 +9,21 @@ import argparse
 from judgescope.calibration import panel as calibration
 from judgescope.significance import paired as sig
 from judgescope.significance import tables
-from judgescope.cli import print_ledger, write_json
+from judgescope.cli import resamples_arg, seed_arg, print_ledger, write_json
 from judgescope.cli.commands.calibrate import add_inputs, load_frames
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_inputs(p)
     p.add_argument("--json", metavar="FILE", help="write the pairs as JSON")
-    p.add_argument("--resamples", type=int, default=sig.DEFAULT_RESAMPLES)
-    p.add_argument("--seed", type=int, default=sig.DEFAULT_SEED)
+    p.add_argument("--resamples", type=resamples_arg, default=sig.DEFAULT_RESAMPLES)
+    p.add_argument("--seed", type=seed_arg, default=sig.DEFAULT_SEED)
 
 
 def compute(items, judgements, resamples=sig.DEFAULT_RESAMPLES, seed=sig.DEFAULT_SEED) -> dict:
     rows = tables.judge_pairs(calibration.build_frame(items, judgements), resamples, seed)
     return {"pairs": tables.json_pairs(rows), "rule": tables.JUDGE_RULE,
-            "correction": f"{sig.HOLM} over {len(rows)} pairs", "test": sig.MCNEMAR,
+            "correction": tables.holm_text(rows), "test": sig.MCNEMAR,
             "resamples": resamples, "seed": seed}
 
 

@@ -10,14 +10,14 @@ from judgescope.sources.catalog import open_store
 from judgescope.ranking import decisions as ranking
 from judgescope.significance import paired as sig
 from judgescope.significance import tables
-from judgescope.cli import add_source_arguments, load_source, print_ledger, write_json
+from judgescope.cli import resamples_arg, seed_arg, add_source_arguments, load_source, print_ledger, write_json
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_source_arguments(p, "ranking")
     p.add_argument("--json", metavar="FILE", help="write the pairs and clusters as JSON")
-    p.add_argument("--resamples", type=int, default=sig.DEFAULT_RESAMPLES)
-    p.add_argument("--seed", type=int, default=sig.DEFAULT_SEED)
+    p.add_argument("--resamples", type=resamples_arg, default=sig.DEFAULT_RESAMPLES)
+    p.add_argument("--seed", type=seed_arg, default=sig.DEFAULT_SEED)
 
 
 def compute(decisions, resamples=sig.DEFAULT_RESAMPLES, seed=sig.DEFAULT_SEED) -> dict:
@@ -39,7 +39,15 @@ def run(args) -> int:
     _, decisions = ranking.load(store.run, loaded.spec.name)
     report = compute(decisions, args.resamples, args.seed) if not decisions.empty else \
         {"datasets": {}, "note": "no model decision columns: nothing to compare"}
+    if not report["datasets"]:
+        report.setdefault("note", "no dataset has two method/model decision columns on the same "
+                                  "pairs: nothing to compare")
+        print(report["note"])
     for name, res in report["datasets"].items():
+        if not res["pairs"]:
+            print(f"{name}: one method/model only ({', '.join(c['name'] for c in res['clusters'])}):"
+                  " nothing to compare")
+            continue
         print(f"{name}: " + ", ".join(f"{c['rank']}. {c['name']}" for c in res["clusters"]))
     write_json(report, args.json)
     return print_ledger(loaded)

@@ -1,6 +1,9 @@
 """Write SUMMARY.json, BY_LANGUAGE.csv and BOOTSTRAP.json of a judge audit (the pages' numbers).
 
-Exit 0 when every row was used, 1 when rows were excluded (the tables are still written), 2 when
+With --out FOLDER the three files are written there (and the folder named); without it the same
+content is printed to stdout as one JSON document ({"summary", "by_language", "bootstrap"}), so
+nothing lands in the current folder unasked. Exit 0 when every row was used (or excluded as the
+manifest declares), 1 when rows were excluded otherwise (the tables are still written), 2 when
 the audit is unusable."""
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import pandas as pd
 
 from judgescope.audit import summary as audit
 from judgescope.sources.catalog import open_store
-from judgescope.cli import add_source_arguments, load_source, print_ledger
+from judgescope.cli import add_source_arguments, load_source, print_ledger, resamples_arg, seed_arg
 from judgescope.sources.manifest import SourceError
 
 SUMMARY_KEYS = ["n", "mean", "median", "sd"] + audit.threshold_columns()
@@ -24,9 +27,10 @@ SUMMARY_KEYS = ["n", "mean", "median", "sd"] + audit.threshold_columns()
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_source_arguments(p, "audit")
-    p.add_argument("--out", default=".", help="folder for the three files (default: here)")
-    p.add_argument("--seed", type=int, default=audit.DEFAULT_SEED, help="bootstrap seed")
-    p.add_argument("--resamples", type=int, default=audit.DEFAULT_RESAMPLES,
+    p.add_argument("--out", help="folder for SUMMARY.json, BY_LANGUAGE.csv and BOOTSTRAP.json "
+                   "(default: print them to stdout as one JSON document)")
+    p.add_argument("--seed", type=seed_arg, default=audit.DEFAULT_SEED, help="bootstrap seed")
+    p.add_argument("--resamples", type=resamples_arg, default=audit.DEFAULT_RESAMPLES,
                    help="bootstrap resamples")
 
 
@@ -74,27 +78,41 @@ def _intervals(frame: pd.DataFrame) -> dict:
 
 
 class Progress:
-    """'bootstrap (D distinct scores, R resamples): k/N groups' on stderr, rewritten in place.
+    """Bootstrap progress on stderr: a tqdm bar on a terminal; piped, plain lines
+    ('bootstrap (D distinct scores, R resamples): k/N groups'), at most about ten and the last.
     A group costs at most stats.MAX_CATEGORIES draws per resample (float scores are binned), so
     this matters only with many groups."""
+
+    LINES = 10
 
     def __init__(self, total: int, distinct: int, resamples: int, file=None):
         self.total, self.done, self.file = total, 0, file or getattr(sys.stderr, "raw", sys.stderr)
         self.head = f"bootstrap ({distinct:,} distinct scores, {resamples:,} resamples)"
         self.lock = threading.Lock()
-        self._show()
+        self.bar = None
+        isatty = getattr(self.file, "isatty", None)
+        if isatty and isatty():
+            from tqdm import tqdm
 
-    def _show(self) -> None:
-        print(f"\r{self.head}: {self.done:,}/{self.total:,} groups", end="", file=self.file,
-              flush=True)
+            self.bar = tqdm(total=total, desc=self.head, unit="group", file=self.file, leave=True)
+        self.every = max(1, -(-total // self.LINES))
+
+    def _line(self) -> None:
+        print(f"{self.head}: {self.done:,}/{self.total:,} groups", file=self.file, flush=True)
 
     def step(self) -> None:
         with self.lock:
             self.done += 1
-            self._show()
+            if self.bar is not None:
+                self.bar.update(1)
+            elif self.done % self.every == 0 or self.done == self.total:
+                self._line()
 
     def close(self) -> None:
-        print(file=self.file, flush=True)
+        if self.bar is not None:
+            self.bar.close()
+        elif self.done % self.every and self.done != self.total:
+            self._line()
 
 
 GROUPINGS = (["unit"], [], ["target_language", "unit"], ["target_language"])
@@ -124,16 +142,23 @@ def run(args) -> int:
     loaded = load_source(args.audit, "judge_audit", args.config, args.split, args.form)
     if not loaded.report["rows_used"]:
         raise SourceError(f"no usable rows ({loaded.report['rows_excluded']:,} excluded; "
-                          "see `python -m judgescope validate`)", dataset=loaded.spec.name)
+                          "see `judgescope validate`)", dataset=loaded.spec.name)
     if args.resamples < 1:
         raise SourceError("--resamples must be at least 1")
     store = open_store({"audit": loaded})
+    tables = (summary(store.run), by_language(store.run),
+              bootstrap(store.run, args.resamples, args.seed))
+    if args.out is None:  # stdout holds the JSON; the ledger goes to stderr
+        print(json.dumps({"summary": tables[0],
+                          "by_language": json.loads(tables[1].to_json(orient="records")),
+                          "bootstrap": tables[2]}, indent=1, ensure_ascii=False, allow_nan=False))
+        return print_ledger(loaded, file=sys.stderr)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    _write(out / "SUMMARY.json", summary(store.run))
-    by_language(store.run).to_csv(out / "BY_LANGUAGE.csv", index=False)
-    _write(out / "BOOTSTRAP.json", bootstrap(store.run, args.resamples, args.seed))
-    print(f"wrote SUMMARY.json, BY_LANGUAGE.csv, BOOTSTRAP.json to {out} "
+    _write(out / "SUMMARY.json", tables[0])
+    tables[1].to_csv(out / "BY_LANGUAGE.csv", index=False)
+    _write(out / "BOOTSTRAP.json", tables[2])
+    print(f"wrote SUMMARY.json, BY_LANGUAGE.csv, BOOTSTRAP.json to {out.resolve()} "
           f"({loaded.report['rows_used']:,} rows of {loaded.spec.name})")
     return print_ledger(loaded)
 

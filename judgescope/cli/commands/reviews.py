@@ -38,7 +38,7 @@ def run(args) -> int:
             print(f"imported {n:,} new reviews from {args.file}")
         else:
             summary(args)
-    except (ValueError, OSError, reviews.ReviewStoreBusy) as err:
+    except (ValueError, OSError, reviews.ReviewStoreBusy, reviews.ReviewStoreUnavailable) as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_UNUSABLE
     return EXIT_OK

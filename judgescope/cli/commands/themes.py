@@ -9,13 +9,13 @@ import argparse
 from judgescope.sources import db
 from judgescope.sources.catalog import open_store
 from judgescope.audit import themes
-from judgescope.cli import add_source_arguments, load_source, print_ledger, write_json
+from judgescope.cli import finite_float, add_source_arguments, load_source, print_ledger, write_json
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_source_arguments(p, "audit")
     p.add_argument("--json", metavar="FILE", help="write the themes as JSON")
-    p.add_argument("--threshold", type=float, default=themes.DEFAULT_THRESHOLD,
+    p.add_argument("--threshold", type=finite_float, default=themes.DEFAULT_THRESHOLD,
                    help="low = score below this (default 60)")
     p.add_argument("--min-count", type=int, default=themes.MIN_LOW_COUNT,
                    help="least low-score occurrences of a term")
@@ -32,6 +32,11 @@ def run(args) -> int:
     loaded = load_source(args.audit, "judge_audit", args.config, args.split, args.form)
     report = compute(open_store({"audit": loaded}), args.threshold,
                      args.min_count, args.units)
+    if not any(report["by_language"].values()):
+        report["note"] = (f"no term is over-represented in the explanations of rows scoring "
+                          f"below {args.threshold:g} (with at least {args.min_count} low-score "
+                          f"occurrences) in any of {len(report['by_language'])} languages")
+        print(report["note"])
     for lang, terms in report["by_language"].items():
         if terms:
             print(f"{lang}: " + "; ".join(f"{t['term']} (z {t['z']:.2f}, {t['low_count']}/"

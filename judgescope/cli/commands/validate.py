@@ -1,11 +1,14 @@
-"""Validate datasets and print the excluded-rows ledger (exit 0 clean, 1 rows excluded, 2 unusable)."""
+"""Validate datasets and print the excluded-rows ledger (exit 0 clean, 1 rows excluded, 2 unusable).
+
+Rows a manifest excludes on purpose ([[dataset.exclude]]) are expected: counted, and exit 0."""
 
 from __future__ import annotations
 
 import argparse
 
 from judgescope.sources.catalog import get_catalog
-from judgescope.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE, load_source
+from judgescope.cli import (EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE, declared_excluded, load_source,
+                            unexpected_excluded)
 from judgescope.schema import KINDS
 from judgescope.sources.manifest import SourceError
 
@@ -38,12 +41,14 @@ def run(args) -> int:
             worst = EXIT_UNUSABLE
             continue
         rep = loaded.report
-        print(f"{'OK' if not rep['rows_excluded'] else 'EXCLUDED':9} {loaded.spec.name}: "
+        unexpected, declared = unexpected_excluded(loaded), declared_excluded(loaded)
+        note = f", {declared:,} as the manifest declares" if declared else ""
+        print(f"{'OK' if not unexpected else 'EXCLUDED':9} {loaded.spec.name}: "
               f"loaded {rep['rows_loaded']:,} = used {rep['rows_used']:,} + excluded "
-              f"{rep['rows_excluded']:,}  [{loaded.spec.kind}{', detected' if loaded.spec.kind_detected else ''}]")
+              f"{rep['rows_excluded']:,}{note}  [{loaded.spec.kind}{', detected' if loaded.spec.kind_detected else ''}]")
         for reason, count in rep["reasons"].items():
             print(f"          {count:>7,}  {reason}")
-        if rep["rows_excluded"]:
+        if unexpected:
             _print_rows(loaded)
             worst = max(worst, EXIT_PROBLEMS)
     return worst

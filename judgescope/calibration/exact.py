@@ -1,0 +1,210 @@
+"""Bootstrap intervals of small-table statistics without avoidable Monte Carlo noise.
+
+Resampling n items with replacement and counting them by pattern (a confusion cell) is one
+multinomial draw over the observed pattern counts. When the number of possible resampled tables
+is small enough, every one is enumerated with its multinomial probability and the percentiles
+are read off that exact distribution ("exact bootstrap"). Otherwise resamples are drawn, and their
+number is doubled until each endpoint's Monte Carlo standard error is below a tolerance.
+
+Conventions (stated in every result's `method`): cells observed 0 times cannot be drawn; a
+resampled table on which the statistic is undefined (NaN) is left out and the rest renormalised;
+the exact endpoints are the lower quantiles of the discrete distribution (the smallest value v
+with P(X <= v) >= q).
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+from scipy.special import gammaln
+
+from judgescope.calibration.agreement import kappa_pi_of_tables
+from judgescope.stats import DEFAULT_SEED
+
+MAX_OUTCOMES = 400_000
+MC_TOLERANCE = 0.002
+MC_START, MC_MAX = 10_000, 1_280_000
+_CHUNK = 100_000
+_Z95 = 1.959963984540054
+
+
+def n_outcomes(n: int, k: int) -> int:
+    """How many tables k cells of total n can hold: C(n + k - 1, k - 1)."""
+    return math.comb(n + k - 1, k - 1) if k else 0
+
+
+@lru_cache(maxsize=1024)
+def compositions(n: int, k: int) -> np.ndarray:
+    """Every vector of k non-negative integers summing to n (rows), by stars and bars."""
+    if k == 1:
+        return np.array([[n]], dtype=np.int64)
+    out = [np.column_stack([np.full(len(rest), first, dtype=np.int64), rest])
+           for first in range(n + 1) for rest in (compositions(n - first, k - 1),)]
+    return np.concatenate(out)
+
+
+def _weighted_quantile(values: np.ndarray, weights: np.ndarray, q: float) -> float:
+    order = np.argsort(values, kind="stable")
+    cdf = np.cumsum(weights[order])
+    cdf /= cdf[-1]
+    # 1e-12 forgives float rounding when q lands exactly on a step of the CDF.
+    return float(values[order][min(np.searchsorted(cdf, q - 1e-12), len(cdf) - 1)])
+
+
+@lru_cache(maxsize=16)
+def _exact_distribution(counts: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """Every resampled table of the observed counts and its log multinomial probability."""
+    c = np.asarray(counts, dtype=np.int64)
+    n, keep = int(c.sum()), c > 0
+    tables = np.zeros((n_outcomes(n, int(keep.sum())), c.size), dtype=np.int64)
+    tables[:, keep] = compositions(n, int(keep.sum()))
+    log_p = np.log(c[keep] / n)
+    logw = gammaln(n + 1) - gammaln(tables[:, keep] + 1).sum(1) + tables[:, keep] @ log_p
+    tables.setflags(write=False)
+    return tables, logw
+
+
+def exact_bootstrap(counts, stat, level: float = 0.95) -> dict:
+    """Percentile interval of stat over the exact multinomial bootstrap distribution."""
+    c = np.asarray(counts, dtype=np.int64).ravel()
+    tables, logw = _exact_distribution(tuple(int(x) for x in c))
+    values = np.asarray(stat(tables), dtype=float)
+    ok = ~np.isnan(values)
+    w = np.exp(logw[ok])
+    tail = (1 - level) / 2
+    return {"low": _weighted_quantile(values[ok], w, tail),
+            "high": _weighted_quantile(values[ok], w, 1 - tail),
+            "exact": True, "outcomes": int(len(tables)), "mc_error": 0.0,
+            "undefined_mass": float(np.exp(logw[~ok]).sum())}
+
+
+def _endpoint_se(sorted_values: np.ndarray, q: float) -> float:
+    """Distribution-free Monte Carlo SE of the q-quantile of B draws: half the width of the
+    order-statistic 95% interval around it, divided by 1.96 (binomial counts of draws below)."""
+    b = sorted_values.size
+    half = _Z95 * math.sqrt(b * q * (1 - q))
+    lo = int(max(0, math.floor(b * q - half)))
+    hi = int(min(b - 1, math.ceil(b * q + half)))
+    return float(sorted_values[hi] - sorted_values[lo]) / (2 * _Z95)
+
+
+def _draw(rng, n: int, p: np.ndarray, size: int, stat) -> np.ndarray:
+    parts = []
+    for start in range(0, size, _CHUNK):
+        draws = rng.multinomial(n, p, size=min(_CHUNK, size - start))
+        parts.append(np.asarray(stat(draws), dtype=float))
+    return np.concatenate(parts)
+
+
+def monte_carlo_bootstrap(counts, stat, level: float = 0.95, seed: int = DEFAULT_SEED,
+                          tolerance: float = MC_TOLERANCE, start: int = MC_START,
+                          max_resamples: int = MC_MAX) -> dict:
+    """Percentile interval over seeded multinomial resamples, B doubled from `start` until both
+    endpoints' Monte Carlo SE is below `tolerance` (or B reaches max_resamples, then said)."""
+    c = np.asarray(counts, dtype=np.int64).ravel()
+    n = int(c.sum())
+    rng = np.random.default_rng(seed)
+    tail = (1 - level) / 2
+    values = _draw(rng, n, c / n, start, stat)
+    while True:
+        ok = np.sort(values[~np.isnan(values)])
+        low, high = np.percentile(ok, [100 * tail, 100 * (1 - tail)])
+        err = max(_endpoint_se(ok, tail), _endpoint_se(ok, 1 - tail))
+        if err < tolerance or values.size >= max_resamples:
+            break
+        values = np.concatenate([values, _draw(rng, n, c / n, values.size, stat)])
+    return {"low": float(low), "high": float(high), "exact": False,
+            "resamples": int(values.size), "mc_error": float(err), "seed": seed,
+            "tolerance_met": bool(err < tolerance)}
+
+
+def table_ci(counts, stat, level: float = 0.95, seed: int = DEFAULT_SEED,
+             max_outcomes: int = MAX_OUTCOMES, unit: str = "items", patterns=None,
+             tolerance: float = MC_TOLERANCE, start: int = MC_START,
+             max_resamples: int = MC_MAX) -> dict:
+    """The interval of stat(tables) over resampled pattern counts: exact when the tables are at
+    most max_outcomes, else Monte Carlo to `tolerance`; `method` says which. With `patterns`
+    (one row per distinct resampling unit, e.g. a cluster's confusion counts), counts are how
+    many units show each pattern and stat sees draws @ patterns."""
+    c = np.asarray(counts, dtype=np.int64).ravel()
+    n = int(c.sum())
+    if n == 0:
+        return {"low": None, "high": None, "exact": None, "method": "undefined (no items)"}
+    if patterns is not None:
+        rows = np.asarray(patterns, dtype=np.int64)
+        inner, stat = stat, (lambda draws: inner(np.asarray(draws) @ rows))
+    k = int((c > 0).sum())
+    if n_outcomes(n, k) <= max_outcomes:
+        out = exact_bootstrap(c, stat, level)
+        out["method"] = (f"{level:.0%} exact percentile bootstrap over {unit}: all "
+                         f"{out['outcomes']:,} resampled tables enumerated with their multinomial "
+                         "probabilities, no Monte Carlo error")
+    else:
+        out = monte_carlo_bootstrap(c, stat, level, seed, tolerance, start, max_resamples)
+        met = "" if out["tolerance_met"] else " (the tolerance was not reached at this cap)"
+        out["method"] = (f"{level:.0%} percentile bootstrap over {unit}, {out['resamples']:,} "
+                         f"seeded resamples (seed {seed}), raised until each endpoint's Monte "
+                         f"Carlo SE < {tolerance}: SE {out['mc_error']:.4f}{met}")
+    if any(np.isnan(x) for x in (out["low"], out["high"])):
+        out["low"] = out["high"] = None
+    return out
+
+
+def cluster_patterns(clusters, cells, n_cells: int) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct per-cluster cell counts and how many clusters show each: clusters and cells
+    are aligned per item (cluster label, cell index 0..n_cells-1)."""
+    codes, index = np.unique(np.asarray(clusters).astype(str), return_inverse=True)
+    per_cluster = np.zeros((len(codes), n_cells), dtype=np.int64)
+    np.add.at(per_cluster, (index, np.asarray(cells, dtype=np.int64)), 1)
+    patterns, counts = np.unique(per_cluster, axis=0, return_counts=True)
+    return patterns, counts
+
+
+def clustered_table_ci(clusters, cells, n_cells: int, stat, level: float = 0.95,
+                       seed: int = DEFAULT_SEED, column: str = "cluster", **kwargs) -> dict:
+    """Cluster bootstrap of stat(summed table): whole clusters are resampled with replacement
+    (a multinomial over the distinct cluster patterns), so items of one cluster stay together."""
+    patterns, counts = cluster_patterns(clusters, cells, n_cells)
+    out = table_ci(counts, stat, level, seed, patterns=patterns,
+                   unit=f"clusters of {column} ({int(counts.sum()):,} clusters, "
+                        f"{int(patterns.sum(1) @ counts):,} items)", **kwargs)
+    out["clusters"], out["cluster_column"] = int(counts.sum()), column
+    return out
+
+
+def agreement_of(tables) -> np.ndarray:
+    """Observed agreement of flattened 2 × 2 tables."""
+    t = np.asarray(tables, dtype=float).reshape(-1, 4)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return (t[:, 0] + t[:, 3]) / t.sum(1)
+
+
+def _binary_parts(tables):
+    """p_o and the two '1' marginals of flattened 2 × 2 tables [00, 01, 10, 11] (rows: A)."""
+    t = np.asarray(tables, dtype=float).reshape(-1, 4)
+    n = t.sum(1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return (t[:, 0] + t[:, 3]) / n, (t[:, 2] + t[:, 3]) / n, (t[:, 1] + t[:, 3]) / n
+
+
+def kappa_of(tables, k: int = 2) -> np.ndarray:
+    """Cohen's κ of each table (NaN where chance agreement is 1); 2 × 2 column-wise, fast."""
+    if k != 2:
+        return kappa_pi_of_tables(np.asarray(tables).reshape(-1, k, k))[0]
+    p_o, a, b = _binary_parts(tables)
+    p_e = a * b + (1 - a) * (1 - b)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(1 - p_e > 1e-12, (p_o - p_e) / (1 - p_e), np.nan)
+
+
+def pi_of(tables, k: int = 2) -> np.ndarray:
+    """Scott's π of each table (pooled marginals; NaN where chance agreement is 1)."""
+    if k != 2:
+        return kappa_pi_of_tables(np.asarray(tables).reshape(-1, k, k))[1]
+    p_o, a, b = _binary_parts(tables)
+    m = (a + b) / 2
+    p_e = m * m + (1 - m) * (1 - m)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(1 - p_e > 1e-12, (p_o - p_e) / (1 - p_e), np.nan)

@@ -1,0 +1,43 @@
+"""Stability of a judge that scored the same units more than once: ICC(1), within-unit SD, flip rate (exit 0, 1 rows excluded, 2 unusable)."""
+
+from __future__ import annotations
+
+import argparse
+
+from judgescope.audit import stability
+from judgescope.cli import add_source_arguments, load_source, print_ledger, write_json
+from judgescope.sources.catalog import open_store
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    add_source_arguments(p)
+    p.add_argument("--kind", default="raw_judge_records",
+                   help="raw_judge_records (default) or judge_audit")
+    p.add_argument("--threshold", type=float, help="verdict = score below this (for flip rates)")
+    p.add_argument("--json", metavar="FILE", help="write the full result as JSON")
+
+
+def run(args) -> int:
+    loaded = load_source(args.source, args.kind, args.config, args.split, args.form)
+    records = open_store({"raw_records": loaded}).run("audit_repeat_scores")
+    result = stability.stability(records, args.threshold)
+    result["flipping_records"] = (records[records["unit_key"].isin(
+        result["flips"]["flipping_units"])].to_dict("records") if result["flips"] else [])
+    print(f"{loaded.spec.name}: {result['units_repeated']:,} units scored more than once by the "
+          "same judge")
+    if not result["units_repeated"]:
+        print("  no repeated scores: stability (ICC, SD, flip rate) is not measurable here")
+    else:
+        icc = result["icc"]
+        print(f"  ICC(1) {_f(icc['icc'])} [{_f(icc['ci'][0])}, {_f(icc['ci'][1])}] · mean "
+              f"within-unit SD {_f(result['spread']['mean_sd'])}")
+        if result["flips"]:
+            fl = result["flips"]
+            print(f"  flip rate ({fl['definition']}): {fl['flipped']} of {fl['units']} "
+                  f"({_f(fl['flip_rate'])}, 95% CI [{_f(fl['ci'][0])}, {_f(fl['ci'][1])}])")
+    write_json(result, args.json)
+    return print_ledger(loaded)
+
+
+def _f(x) -> str:
+    return "n/a" if x is None else f"{x:.3f}"

@@ -1,0 +1,73 @@
+"""The headline numbers and what makes each: the Python functions (outermost first) and the
+named queries whose rows they take. "how" under a number on its page, and
+`judgescope explain NUMBER`, read this one table; tests check every function and query exists.
+Pure (no streamlit)."""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Number:
+    name: str
+    title: str
+    page: str  # the page file that shows it
+    functions: tuple[str, ...]  # dotted paths, outermost first
+    queries: tuple[str, ...]  # queries/<name>.sql
+
+
+NUMBERS: tuple[Number, ...] = (
+    Number("unit_mean", "Mean score per unit with its bootstrap CI", "pages/distributions.py",
+           ("judgescope.audit.summary.distribution_table", "judgescope.audit.summary.bootstrap_table",
+            "judgescope.stats.bootstrap_mean_ci_from_counts"), ("audit_score_counts",)),
+    Number("language_cell", "Languages cell: mean, n and bootstrap CI of one language × unit",
+           "pages/languages.py",
+           ("judgescope.audit.summary.bootstrap_table", "judgescope.stats.bootstrap_mean_ci_from_counts"),
+           ("audit_score_counts",)),
+    Number("share_below", "Share below the threshold per language × unit, with its Wilson CI",
+           "pages/languages.py", ("judgescope.audit.summary.tails_table", "judgescope.stats.wilson_ci"),
+           ("audit_score_counts",)),
+    Number("hash_verified", "Integrity: audit rows whose texts hash to the stored digests",
+           "pages/integrity.py", ("judgescope.integrity.hashes.summarise",), ("verify_summary",)),
+    Number("exact_copies", "Candidates byte-identical to their source", "pages/exact_copies.py",
+           (), ("audit_exact_copy_counts",)),
+    Number("excluded_rows", "Rows excluded at validation, by reason", "pages/excluded.py",
+           (), ("ledger_summary",)),
+    Number("judge_pi", "Each judge's and the panel's Scott's π against the human majority, gate "
+           "verdict and CI", "pages/calibration.py",
+           ("judgescope.calibration.panel.rater_stats", "judgescope.stats.scotts_pi_fraction",
+            "judgescope.calibration.exact.clustered_table_ci", "judgescope.calibration.exact.table_ci",
+            "judgescope.stats.gate_verdict"),
+           ("calib_items", "calib_item_judgements")),
+    Number("human_agreement", "Human–human agreement: pairwise Cohen's κ, Fleiss' κ, "
+           "Krippendorff's α with CIs", "pages/calibration_humans.py",
+           ("judgescope.calibration.agreement.human_agreement",
+            "judgescope.calibration.agreement.pairwise_kappa"), ("calib_items",)),
+    Number("ranking_accuracy", "Ranking accuracy per method and model with its Wilson CI",
+           "pages/ranking.py", ("judgescope.ranking.decisions.results",
+                                "judgescope.ranking.decisions.summarize", "judgescope.stats.wilson_ci"),
+           ("rank_pairs", "rank_columns", "rank_decisions")),
+)
+
+
+def number(name: str) -> Number:
+    for n in NUMBERS:
+        if n.name == name:
+            return n
+    raise KeyError(name)
+
+
+def names() -> list[str]:
+    return [n.name for n in NUMBERS]
+
+
+def on_page(page: str) -> list[Number]:
+    return [n for n in NUMBERS if n.page == page]
+
+
+def resolve(path: str):
+    """The object a dotted path names (module attribute), or ImportError/AttributeError."""
+    module, _, attr = path.rpartition(".")
+    return getattr(importlib.import_module(module), attr)

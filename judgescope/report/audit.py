@@ -1,0 +1,196 @@
+"""The audit part of a report: distributions, the language × unit heatmap, weak cells, exact
+copies, integrity, excluded rows and explanation themes, from the functions Distributions,
+Languages, Integrity, Themes and `report` / `verify` / `themes` use."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from judgescope import findings
+from judgescope import format as fmt
+from judgescope.audit import summary as audit
+from judgescope.audit import themes as themes_mod
+from judgescope.integrity import hashes
+from judgescope.report import svg
+from judgescope.report.ledger import Ledger, key as idkey
+from judgescope.schema import language_name, sort_units
+from judgescope.report.calibration import short
+
+S = "judgescope.audit.summary."
+THEMES_PER_LANGUAGE = 3
+MAX_ROWS = 50
+
+
+def score_bins(counts: pd.DataFrame, top: float) -> list[dict]:
+    """Ten equal score bins over the audit's scale, read from its highest score `top` (0–100
+    scores: [0, 10), [10, 20), …, [90, 100])."""
+    high = 100.0 if top > 10 else (5.0 if top > 1 else 1.0)
+    width = high / 10
+    v, c = counts["score"].to_numpy(float), counts["n"].to_numpy()
+    out = []
+    for i in range(10):
+        lo = i * width
+        inside = (v >= lo) & ((v < lo + width) if i < 9 else (v <= high))
+        out.append({"lo": lo, "hi": lo + width, "n": int(c[inside].sum()),
+                    "label": f"{lo:g}–{lo + width:g}"})
+    return out
+
+
+def build(run, ledger: Ledger, *, name: str, seed: int, resamples: int, explanations: bool,
+          snapshot: dict | None) -> tuple[dict, list[str]]:
+    """(the audit section for the template, what it could not measure)."""
+    counts = audit.score_counts(run)
+    if counts.empty or int(counts["n"].sum()) == 0:
+        return {"empty": True}, ["Every audit statistic: the audit has no usable row."]
+    q, rep = "audit_score_counts", ["report", "SUMMARY.json"]
+    boot_cli = ["report", "BOOTSTRAP.json"]
+    units = audit.unit_summary(counts, shares=False)
+    ub = audit.bootstrap_table(counts, ["unit"], resamples, seed)
+    whole = audit.bootstrap_table(counts, [], resamples, seed).iloc[0]
+    cells = audit.bootstrap_table(counts, ["target_language", "unit"], resamples, seed)
+    n_all = int(counts["n"].sum())
+    f = S + "bootstrap_table"
+    overall = {
+        "n": ledger.add("audit.overall.n", n_all, fmt.count(n_all), query=q,
+                        function=S + "unit_summary", cli=rep + ["overall", "n"]),
+        "mean": ledger.add("audit.overall.mean", whole["mean"], fmt.mean(whole["mean"]), query=q,
+                           function=f, cli=rep + ["overall", "mean"]),
+        "ci": _ci(ledger, "audit.overall", whole, f, boot_cli + ["overall"])}
+    rows = []
+    for _, u in units[units.unit != audit.OVERALL].iterrows():
+        key, b = u["unit"], ub[ub.unit == u["unit"]].iloc[0]
+        row = {"unit": key, "ci": _ci(ledger, f"audit.unit.{idkey(key)}", b, f, boot_cli + ["by_unit", key])}
+        for col in ["n", "mean", "median", "sd"] + audit.threshold_columns():
+            shown = fmt.count(u[col]) if col == "n" or col.startswith(("below", "at_")) else fmt.mean(u[col])
+            row[col] = ledger.add(f"audit.unit.{idkey(key)}.{col}", u[col], shown, query=q,
+                                  function=S + "unit_summary", cli=rep + ["by_unit", key, col])
+        part = counts[counts.unit == key]
+        bins = score_bins(part, float(counts["score"].max()))
+        for b_ in bins:
+            b_["shown"] = ledger.add(f"audit.unit.{idkey(key)}.bin.{b_['label']}", b_["n"], fmt.count(b_["n"]),
+                                     query=q, function="judgescope.report.audit.score_bins")
+        row["histogram"] = svg.histogram(bins)
+        rows.append(row)
+    section = {"empty": False, "name": name, "overall": overall, "units": rows,
+               "thresholds": audit.threshold_columns(), "ci_label": audit.ci_label(resamples, seed)}
+    section["heatmap"], section["weak"] = _heatmap(ledger, counts, cells, whole["mean"], q, f, boot_cli)
+    section["weak_rule"] = findings.WEAK_RULE
+    section["copies"] = _copies(run, ledger)
+    missing = []
+    section["integrity"] = _integrity(run, ledger, snapshot, missing)
+    section["themes"] = _themes(run, ledger, explanations, missing)
+    section["origins"] = _origins(run, ledger)
+    return section, missing
+
+
+def _ci(ledger: Ledger, id: str, row, function: str, cli: list) -> str:
+    low = ledger.add(f"{id}.ci_low", row["low"], fmt.mean(row["low"]), query="audit_score_counts",
+                     function=function, cli=cli + ["low"])
+    high = ledger.add(f"{id}.ci_high", row["high"], fmt.mean(row["high"]), query="audit_score_counts",
+                      function=function, cli=cli + ["high"])
+    return f"[{low}, {high}]"
+
+
+def _heatmap(ledger: Ledger, counts, cells, overall_mean, q, f, boot_cli):
+    table = audit.language_summary(counts)
+    table = table[table.unit != audit.OVERALL]
+    units = [u for u in sort_units(set(table.unit))]
+    langs = sorted(set(table.target_language))
+    grid, rows = {}, []
+    weak = findings.weak_cells(cells, overall_mean)
+    weak_keys = {(w["target_language"], w["unit"]) for w in weak}
+    for _, r in table.iterrows():
+        lang, unit = r["target_language"], r["unit"]
+        b = cells[(cells.target_language == lang) & (cells.unit == unit)].iloc[0]
+        id = f"audit.cell.{idkey(lang)}.{idkey(unit)}"
+        mean = ledger.add(f"{id}.mean", r["mean"], fmt.mean(r["mean"]), query=q,
+                          function=S + "language_summary", cli=["report", "BY_LANGUAGE.csv", lang, unit, "mean"])
+        n = ledger.add(f"{id}.n", r["n"], fmt.count(r["n"]), query=q, function=S + "language_summary",
+                       cli=["report", "BY_LANGUAGE.csv", lang, unit, "n"])
+        ci = _ci(ledger, id, b, f, boot_cli + ["by_language", lang, unit])
+        cell = {"value": float(r["mean"]), "shown": mean, "n": n, "ci": ci, "lang": lang,
+                "language": language_name(lang), "unit": unit, "weak": (lang, unit) in weak_keys}
+        grid[(lang, unit)] = cell
+        rows.append(cell)
+    values = [c["value"] for c in rows if c["value"] is not None and not math.isnan(c["value"])]
+    chart = svg.heatmap(langs, units, grid, min(values), max(values))
+    weak_rows = [grid[(w["target_language"], w["unit"])] for w in weak][:MAX_ROWS]
+    return {"chart": chart, "rows": sorted(rows, key=lambda c: (c["value"], c["lang"], c["unit"])),
+            "units": units, "lo": fmt.mean(min(values)), "hi": fmt.mean(max(values))}, \
+        {"cells": weak_rows, "count": len(weak)}
+
+
+def _copies(run, ledger: Ledger) -> list[dict]:
+    copies = run("audit_exact_copy_counts").groupby("unit")[["hashed", "exact_copies"]].sum()
+    out = []
+    for unit in sort_units(list(copies.index)):
+        hashed = int(copies.hashed[unit])
+        value = int(copies.exact_copies[unit]) if hashed else None
+        shown = fmt.count(value) if hashed else "n/a (no hashes)"
+        out.append({"unit": unit, "copies": ledger.add(
+            f"audit.exact_copies.{idkey(unit)}", value, shown, query="audit_exact_copy_counts",
+            function="judgescope.report.audit._copies (summed per unit, as report's SUMMARY.json)",
+            cli=["report", "SUMMARY.json", "exact_copies", unit])})
+    return out
+
+
+def _integrity(run, ledger: Ledger, snapshot: dict | None, missing: list[str]) -> dict | None:
+    if snapshot is None:
+        missing.append("Integrity (SHA-256 of every audited text against the source snapshot): "
+                       "this collection has no source snapshot.")
+        return None
+    if snapshot["problems"]:
+        missing.append("Integrity: the audit cannot be joined to its snapshot: "
+                       + "; ".join(snapshot["problems"]))
+        return None
+    summary = hashes.summarise(run)
+    fn, q = "judgescope.integrity.hashes.summarise", "verify_summary"
+    out = {"origin": snapshot["origin"], "rows": [],
+           "checked": ledger.add("integrity.checked", summary.checked, fmt.count(summary.checked),
+                                 query=q, function=fn, cli=["verify", "--json", "checked"]),
+           "verified": ledger.add("integrity.verified", summary.verified, fmt.count(summary.verified),
+                                  query=q, function=fn, cli=["verify", "--json", "verified"]),
+           "ok": summary.checked > 0 and summary.unverified == 0}
+    for cls in hashes.PROBLEMS:
+        n = summary.counts[cls]
+        out["rows"].append({"label": hashes.CLASS_LABELS[cls], "rows": ledger.add(
+            f"integrity.{cls}", n, fmt.count(n), query=q, function=fn,
+            cli=["verify", "--json", cls, "len"])})
+    return out
+
+
+def _themes(run, ledger: Ledger, explanations: bool, missing: list[str]) -> dict | None:
+    if not explanations:
+        missing.append("Explanation themes: the audit has no judge_explanation column.")
+        return None
+    rows = run("audit_theme_texts", languages=[], units=[], threshold=themes_mod.DEFAULT_THRESHOLD,
+               per_group=themes_mod.PER_GROUP)
+    found = themes_mod.to_json(themes_mod.DEFAULT_THRESHOLD, themes_mod.themes_by_language(rows))
+    out = []
+    for lang, terms in found["by_language"].items():
+        for i, t in enumerate(terms[:THEMES_PER_LANGUAGE]):
+            id = f"themes.{idkey(lang)}.{i}"
+            out.append({"language": language_name(lang), "term": t["term"],
+                        "z": ledger.add(f"{id}.z", t["z"], f"{t['z']:.2f}", query="audit_theme_texts",
+                                        function="judgescope.audit.themes.themes_by_language",
+                                        cli=["themes", "--json", "by_language", lang, i, "z"]),
+                        "low": ledger.add(f"{id}.low_count", t["low_count"], fmt.count(t["low_count"]),
+                                          query="audit_theme_texts",
+                                          function="judgescope.audit.themes.themes_by_language",
+                                          cli=["themes", "--json", "by_language", lang, i, "low_count"])})
+    if not out:
+        missing.append(f"Explanation themes: no term reaches {themes_mod.MIN_LOW_COUNT} low-score "
+                       f"occurrences below {themes_mod.DEFAULT_THRESHOLD:g} in any language.")
+    return {"rows": out[:MAX_ROWS], "more": max(0, len(out) - MAX_ROWS), "method": found["method"],
+            "threshold": f"{themes_mod.DEFAULT_THRESHOLD:g}"}
+
+
+def _origins(run, ledger: Ledger) -> list[dict]:
+    origins = run("audit_origin_counts").groupby("score_origin")["n"].sum().sort_values(ascending=False)
+    return [{"origin": short(k), "n": ledger.add(f"audit.score_origin.{idkey(k)}", int(v), fmt.count(v),
+                                               query="audit_origin_counts",
+                                               function="judgescope.report.audit._origins (summed per origin)",
+                                               cli=["report", "SUMMARY.json", "score_origin", str(k)])}
+            for k, v in list(origins.items())[:MAX_ROWS]]

@@ -1,0 +1,124 @@
+"""The calibration part of a report: one gate badge per judge and the panel, their confusion
+matrices, human–human agreement and the disagreements, from calibration.panel.report (the
+function Judges vs humans and `calibrate --json` use)."""
+
+from __future__ import annotations
+
+from judgescope import findings
+from judgescope import format as fmt
+from judgescope.calibration import panel as cal
+from judgescope.report import svg
+from judgescope.report.ledger import Ledger, key as idkey
+
+F = "judgescope.calibration.panel.report"
+Q = "calib_items + calib_item_judgements"
+MAX_ROWS = 50
+TEXT_CHARS = 160
+
+
+def short(text, limit: int = TEXT_CHARS) -> str:
+    """Data text cut to a readable length (the report never carries whole rows)."""
+    text = "" if text is None else str(text)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def build(run, ledger: Ledger, deviations: dict) -> tuple[dict | None, list[str]]:
+    items = run("calib_items", **cal.split_params([]))
+    judgements = run("calib_item_judgements", **cal.split_params([]))
+    if items.empty or judgements.empty:
+        return None, ["Judge calibration: no judgement shares a key with the calibration items."]
+    rep = cal.report(items, judgements)
+    raters = []
+    for rid, label, r in cal.rater_reports(rep):
+        key = "panel" if rid == cal.PANEL else label
+        raters.append(_rater(ledger, key, label, r, deviations.get(key)))
+    section = {"n_items": ledger.add("calibration.n_items", rep["n_items"], fmt.count(rep["n_items"]),
+                                     query=Q, function=F, cli=["calibrate", "--json", "n_items"]),
+               "raters": raters, "ci_method": rep["pi_ci_method"], "gate_rule": findings.GATE_RULE,
+               "definitions": cal.definitions_sentence(rep),
+               "forest": svg.forest([{"label": r["label"], "value": r["pi_value"], "low": r["low_value"],
+                                      "high": r["high_value"], "tag": r["badge"]} for r in raters],
+                                    0.0, 1.0, [{"value": v, "label": f"gate {fmt.gate_value(v)}"}
+                                               for v in sorted({float(r["gate_value"]) for r in raters})],
+                                    fmt=lambda x: f"{x:.1f}")}
+    section["humans"] = _humans(ledger, rep["humans"])
+    section["disagreements"] = _disagreements(ledger, items, rep)
+    return section, []
+
+
+def _rater(ledger: Ledger, key: str, label: str, r: dict, deviation: str | None) -> dict:
+    cli = ["calibrate", "--json"] + (["panel"] if key == "panel" else ["judges", key])
+    id = f"calibration.{idkey(key)}"
+    out = {"key": key, "label": short(label), "deviation": deviation}
+    for name in ("n", "tp", "fp", "fn", "tn"):
+        out[name] = ledger.add(f"{id}.{name}", r[name], fmt.count(r[name]), query=Q, function=F,
+                               cli=cli + [name])
+    out["agreement"] = ledger.add(f"{id}.agreement", r["agreement"], fmt.agreement(r["agreement"]),
+                                  query=Q, function=F, cli=cli + ["agreement"])
+    out["pi"] = ledger.add(f"{id}.scotts_pi", r["scotts_pi"], r["scotts_pi_shown"] or fmt.NA,
+                           query=Q, function=F, cli=cli + ["scotts_pi"])
+    out["kappa"] = ledger.add(f"{id}.cohen_kappa", r["cohen_kappa"], fmt.agreement(r["cohen_kappa"]),
+                              query=Q, function=F, cli=cli + ["cohen_kappa"])
+    low, high = r["ci"]
+    out["ci"] = "[{}, {}]".format(
+        ledger.add(f"{id}.ci_low", low, fmt.agreement(low), query=Q, function=F, cli=cli + ["ci", 0]),
+        ledger.add(f"{id}.ci_high", high, fmt.agreement(high), query=Q, function=F, cli=cli + ["ci", 1]))
+    out["gate"] = ledger.add(f"{id}.gate", float(r["gate"]), fmt.gate_value(r["gate"]), query=None,
+                             function=F, cli=cli + ["gate"])
+    out["badge"], out["colour"], out["sentence"] = findings.gate_badge(r)
+    out["verdict"] = ledger.add(f"{id}.verdict", r["verdict"], r["verdict"], query=Q, function=F,
+                                cli=cli + ["verdict"])
+    out.update(pi_value=r["scotts_pi"], low_value=low, high_value=high, gate_value=r["gate"],
+               matrix=svg.confusion(r["tp"], r["fp"], r["fn"], r["tn"]))
+    return out
+
+
+def _humans(ledger: Ledger, h: dict) -> dict:
+    cli = ["calibrate", "--json", "humans"]
+    rows = []
+    for name, label in (("fleiss_kappa", "Fleiss' κ (3 humans)"),
+                        ("krippendorff_alpha", "Krippendorff's α (nominal, 3 humans)")):
+        rows.append(_stat(ledger, f"calibration.humans.{name}", label, h[name], h[f"{name}_ci"],
+                          cli + [name], cli + [f"{name}_ci"]))
+    for i, p in enumerate(h["pairwise_cohen_kappa"]):
+        label = f"Cohen's κ {p['rater_a'].removesuffix('_verdict')} × {p['rater_b'].removesuffix('_verdict')}"
+        rows.append(_stat(ledger, f"calibration.humans.pairwise.{i}", label, p["cohen_kappa"], p["ci"],
+                          cli + ["pairwise_cohen_kappa", i, "cohen_kappa"],
+                          cli + ["pairwise_cohen_kappa", i, "ci"]))
+    return {"rows": rows, "ties": len(h["three_way_ties"]),
+            "forest": svg.forest([{"label": r["label"], "value": r["value"], "low": r["low"],
+                                   "high": r["high"]} for r in rows], 0.0, 1.0, (),
+                                 fmt=lambda x: f"{x:.1f}")}
+
+
+def _stat(ledger, id, label, value, ci, cli, ci_cli, function=F, query=Q) -> dict:
+    low, high = ci if ci else (None, None)
+    return {"label": label, "value": value, "low": low, "high": high,
+            "shown": ledger.add(id, value, fmt.agreement(value), query=query, function=function, cli=cli),
+            "ci": "[{}, {}]".format(
+                ledger.add(f"{id}.ci_low", low, fmt.agreement(low), query=query, function=function,
+                           cli=ci_cli + [0]),
+                ledger.add(f"{id}.ci_high", high, fmt.agreement(high), query=query, function=function,
+                           cli=ci_cli + [1]))}
+
+
+def _disagreements(ledger: Ledger, items, rep: dict) -> dict:
+    summary = rep["disagreement_summary"]
+    by_key = items.set_index("key") if "key" in items else None
+    rows = []
+    for key in summary["keys"][:MAX_ROWS]:
+        row = by_key.loc[key] if by_key is not None and key in by_key.index else {}
+        if hasattr(row, "ndim") and row.ndim > 1:
+            row = row.iloc[0]
+        rows.append({"key": short(key, 60), "question": short(row.get("question")) if len(row) else "",
+                     "humans": " / ".join(str(row.get(c, "")) for c in cal.HUMAN_COLS) if len(row) else "",
+                     "unanimous": key in summary["unanimous_human"]})
+    return {"rows": rows,
+            "n": ledger.add("calibration.disagreements.n", summary["n"], fmt.count(summary["n"]),
+                            query=Q, function="judgescope.calibration.panel.disagreement_summary",
+                            cli=["calibrate", "--json", "disagreement_summary", "n"]),
+            "supported": ledger.add("calibration.disagreements.with_human_support",
+                                    summary["with_human_support"], fmt.count(summary["with_human_support"]),
+                                    query=Q, function="judgescope.calibration.panel.disagreement_summary",
+                                    cli=["calibrate", "--json", "disagreement_summary", "with_human_support"]),
+            "more": max(0, len(summary["keys"]) - MAX_ROWS)}

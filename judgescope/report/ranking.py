@@ -1,0 +1,82 @@
+"""The ranking part of a report: accuracy against the coin and "always Translation 1" with Wilson
+CIs, position bias, and what pairwise data without model decisions holds; from
+ranking.decisions (the functions Ranking accuracy, Position bias and `rank --json` use)."""
+
+from __future__ import annotations
+
+from judgescope import format as fmt
+from judgescope.ranking import decisions as ranking
+from judgescope.report import svg
+from judgescope.report.calibration import short
+from judgescope.report.ledger import Ledger
+
+F = "judgescope.ranking.decisions.results"
+Q = "rank_pairs + rank_columns + rank_decisions"
+MAX_ROWS = 50
+
+
+def build(run, ledger: Ledger, dataset: str) -> tuple[dict, list[str]]:
+    pairs, decisions = ranking.load(run, dataset)
+    humans = ranking.human_summary(pairs)
+    held = []
+    for i, h in enumerate(humans.to_dict("records")):
+        id = f"ranking.pairs.{i}"
+        held.append({"dataset": short(h["dataset"]),
+                     "pairs": ledger.add(f"{id}.pairs", h["pairs"], fmt.count(h["pairs"]), query="rank_pairs",
+                                         function="judgescope.ranking.decisions.human_summary"),
+                     "ties": ledger.add(f"{id}.human_ties", h["human_ties"], fmt.count(h["human_ties"]),
+                                        query="rank_pairs", function="judgescope.ranking.decisions.human_summary"),
+                     "first": ledger.add(f"{id}.human_first_rate", h["human_first_rate"],
+                                         fmt.share(h["human_first_rate"]), query="rank_pairs",
+                                         function="judgescope.ranking.decisions.human_summary")})
+    section = {"held": held[:MAX_ROWS], "rows": [], "ci_method": ranking.CI_METHOD,
+               "rule": ranking.DECISION_RULE, "has_decisions": not decisions.empty}
+    if decisions.empty:
+        return section, [
+            "Ranking accuracy and position bias: the pairs carry no model decision columns "
+            "(<method>/<model>), so no judge can be scored; the pairs, their human scores and ties "
+            "are read by the Pairs page, and the human preference for Translation 1 above."]
+    # Per dataset × method × model, the same rows as `rank --json` (results without the total).
+    rows = ranking.results(decisions)
+    for i, r in enumerate(rows):
+        rows[i] = _row(ledger, i, r)
+    section["rows"] = rows[:MAX_ROWS]
+    scored = [r for r in rows if r["acc_value"] is not None]
+    section["best"] = max(scored, key=lambda r: (r["acc_value"], r["n_value"])) if scored else None
+    section["more"] = max(0, len(rows) - MAX_ROWS)
+    chart_rows = [{"label": f"{r['dataset']} · {r['method']} / {r['model']}", "value": r["acc_value"],
+                   "low": r["low_value"], "high": r["high_value"], "first": r["first_value"]}
+                  for r in rows[:MAX_ROWS]]
+    section["forest"] = svg.forest(chart_rows, 0.0, 1.0, [{"value": 0.5, "label": "coin 50 %"}],
+                                   fmt=lambda x: f"{100 * x:.0f} %")
+    section["bias"] = svg.forest(
+        [{"label": c["label"], "value": r["first_choice_value"], "low": r["first_choice_value"],
+          "high": r["first_choice_value"], "first": r["human_first_value"]}
+         for c, r in zip(chart_rows, rows)], 0.0, 1.0, [{"value": 0.5, "label": "50 %"}],
+        fmt=lambda x: f"{100 * x:.0f} %")
+    return section, []
+
+
+def _row(ledger: Ledger, i: int, r: dict) -> dict:
+    id, cli = f"ranking.results.{i}", ["rank", "--json", "results", i]
+    low, high = r["ci"]
+    out = {"dataset": short(r["dataset"]), "method": short(r["method"]), "model": short(r["model"]),
+           "acc_value": r["accuracy"], "low_value": low, "high_value": high,
+           "first_value": r["always_first"]["rate"], "first_choice_value": r["first_choice"]["rate"],
+           "human_first_value": r["human_first"]["rate"], "n_value": r["n"]}
+    out["n"] = ledger.add(f"{id}.n", r["n"], fmt.count(r["n"]), query=Q, function=F, cli=cli + ["n"])
+    out["accuracy"] = ledger.add(f"{id}.accuracy", r["accuracy"], fmt.share(r["accuracy"]), query=Q,
+                                 function=F, cli=cli + ["accuracy"])
+    out["ci"] = "[{}, {}]".format(
+        ledger.add(f"{id}.ci_low", low, fmt.share(low), query=Q, function=F, cli=cli + ["ci", 0]),
+        ledger.add(f"{id}.ci_high", high, fmt.share(high), query=Q, function=F, cli=cli + ["ci", 1]))
+    out["always_first"] = ledger.add(f"{id}.always_first", r["always_first"]["rate"],
+                                     fmt.share(r["always_first"]["rate"]), query=Q, function=F)
+    out["first_choice"] = ledger.add(f"{id}.first_choice_rate", r["first_choice"]["rate"],
+                                     fmt.share(r["first_choice"]["rate"]), query=Q, function=F,
+                                     cli=cli + ["first_choice_rate"])
+    out["human_first"] = ledger.add(f"{id}.human_first_rate", r["human_first"]["rate"],
+                                    fmt.share(r["human_first"]["rate"]), query=Q, function=F,
+                                    cli=cli + ["human_first_rate"])
+    out["beats_coin"] = low is not None and low > 0.5
+    return out

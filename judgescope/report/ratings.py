@@ -1,0 +1,71 @@
+"""The human-ratings part of a report: Krippendorff's α per scale and Fleiss' / pairwise Cohen's
+κ on verdicts, with CIs where the function gives them, and each rater's summary; from
+calibration.human_ratings (the functions Human ratings and `agreement --json` use)."""
+
+from __future__ import annotations
+
+from judgescope import format as fmt
+from judgescope.calibration import human_ratings as hr
+from judgescope.report import svg
+from judgescope.report.calibration import _stat, short
+from judgescope.report.ledger import Ledger
+
+F = "judgescope.calibration.human_ratings.agreement"
+Q = "ratings_long"
+RESAMPLES = 1_000  # `agreement`'s default
+
+
+def columns(missing) -> tuple[str | None, str | None]:
+    """(score column, verdict column) present, as `agreement` picks them."""
+    missing = set(missing)
+    score = next((c for c in ("score", "mqm") if c not in missing), None)
+    return score, (None if "verdict" in missing else "verdict")
+
+
+def build(run, ledger: Ledger, missing_columns, seed: int) -> tuple[dict, list[str]]:
+    score, verdict = columns(missing_columns)
+    frame = run("ratings_long")
+    result = hr.agreement(frame, score, verdict, resamples=RESAMPLES, seed=seed)
+    cli = ["agreement", "--json"]
+    out = {"items": ledger.add("ratings.items", result["items"], fmt.count(result["items"]), query=Q,
+                               function=F, cli=cli + ["items"]),
+           "raters": ledger.add("ratings.raters", result["raters"], fmt.count(result["raters"]), query=Q,
+                                function=F, cli=cli + ["raters"]),
+           "ratings": ledger.add("ratings.ratings", result["ratings"], fmt.count(result["ratings"]),
+                                 query=Q, function=F, cli=cli + ["ratings"]),
+           "alpha": [], "kappa": []}
+    missing = []
+    for i, (name, value) in enumerate(result["alpha"].items()):
+        out["alpha"].append({"label": f"Krippendorff's α, {name}", "value": value, "low": None,
+                             "high": None, "ci": "no CI (point estimate)",
+                             "shown": ledger.add(f"ratings.alpha.{i}", value, fmt.agreement(value),
+                                                 query=Q, function=F, cli=cli + ["alpha", name])})
+    if verdict and "verdicts" in result:
+        v = result["verdicts"]
+        out["kappa"].append(_stat(ledger, "ratings.fleiss_kappa", f"Fleiss' κ ({verdict})",
+                                  v["fleiss_kappa"]["value"], v["fleiss_kappa"]["ci"],
+                                  cli + ["verdicts", "fleiss_kappa", "value"],
+                                  cli + ["verdicts", "fleiss_kappa", "ci"], F, Q))
+        out["kappa"].append(_stat(ledger, "ratings.verdict_alpha", f"Krippendorff's α ({verdict}, nominal)",
+                                  v["krippendorff_alpha"]["value"], v["krippendorff_alpha"]["ci"],
+                                  cli + ["verdicts", "krippendorff_alpha", "value"],
+                                  cli + ["verdicts", "krippendorff_alpha", "ci"], F, Q))
+        for i, p in enumerate(v["pairwise"]):
+            out["kappa"].append(_stat(ledger, f"ratings.pairwise.{i}",
+                                      f"Cohen's κ {short(p['rater_a'], 60)} × {short(p['rater_b'], 60)} (n = {p['n']})",
+                                      p["cohen_kappa"], p["ci"],
+                                      cli + ["verdicts", "pairwise", i, "cohen_kappa"],
+                                      cli + ["verdicts", "pairwise", i, "ci"], F, Q))
+    else:
+        missing.append("Fleiss' and Cohen's κ: the ratings have no verdict column.")
+    if not score:
+        missing.append("Krippendorff's α on scores: the ratings have no score or mqm column.")
+    if score:
+        missing.append("A CI on Krippendorff's α of the scores: computed as a point estimate only "
+                       "(the verdicts' α and κ carry bootstrap CIs).")
+    shown = out["kappa"][:50]
+    out["forest"] = svg.forest([{"label": r["label"], "value": r["value"], "low": r["low"],
+                                 "high": r["high"]} for r in out["alpha"] + shown],
+                               -0.2, 1.0, [{"value": 0.0, "label": "chance"}], fmt=lambda x: f"{x:.1f}")
+    out["kappa"] = shown
+    return out, missing

@@ -1,0 +1,154 @@
+"""The SQL console's query, run in a child process so every limit is a hard one: the child
+bounds its own memory (RLIMIT_DATA) before importing DuckDB, opens a locked connection over the
+collection's views with no spill folder (it cannot write a file anywhere), refuses a plan that
+writes (console_guard.check_plan), and streams at most max_rows rows and max_bytes bytes back as
+Arrow IPC. The parent kills it when the wall limit (planning, running and fetching) passes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import NamedTuple
+
+import pandas as pd
+
+MAX_BYTES = 50_000_000  # the result's Arrow size; the row cap holds too
+MEMORY_BOUND = 5 << 29  # bytes of heap the child may allocate (DuckDB's own strings included)
+CHILD_MEMORY_LIMIT = "1GB"  # DuckDB's buffer pool inside that bound
+BATCH_ROWS = 64
+MAX_RUNNING = 2  # console queries running at once in this process; the next waits its turn
+_RUNNING = threading.BoundedSemaphore(MAX_RUNNING)
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+class ConsoleResult(NamedTuple):
+    rows: pd.DataFrame
+    truncated: str | None  # None, "rows" (the row cap cut it) or "bytes" (the byte cap did)
+
+
+def run(views: dict, statement: str, max_rows: int, seconds: float, max_bytes: int,
+        memory_limit: str) -> ConsoleResult:
+    """The checked statement's capped result, from a child process killed after `seconds`."""
+    from judgescope.sources.console_guard import Refused
+
+    job = json.dumps({"views": {k: [str(p) for p in v] for k, v in views.items()},
+                      "sql": statement, "max_rows": int(max_rows), "max_bytes": int(max_bytes)})
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(ROOT),
+           "PYTHONDONTWRITEBYTECODE": "1", "HOME": os.environ.get("HOME", "/"),
+           "LANG": "C.UTF-8"}
+    # The roots error messages are redacted against (cache.redact) name the same folders here.
+    env |= {k: os.environ[k] for k in ("JUDGESCOPE_CACHE", "HF_HUB_CACHE") if k in os.environ}
+    start = time.monotonic()
+    if not _RUNNING.acquire(timeout=seconds):  # the wait counts towards the wall limit
+        raise Refused(f"stopped: {MAX_RUNNING} console queries were running for {seconds:g} s; "
+                      "try again")
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "judgescope.sources.console_worker"],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, cwd=ROOT, env=env)
+        try:
+            out, err = proc.communicate(job.encode("utf-8"),
+                                        timeout=max(0.1, seconds - (time.monotonic() - start)))
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            raise Refused(f"stopped: the query ran longer than {seconds:g} s") from None
+    finally:
+        _RUNNING.release()
+    return _result(out, err, proc.returncode)
+
+
+def _result(out: bytes, err: bytes, code: int) -> ConsoleResult:
+    import duckdb
+    import pyarrow as pa
+
+    from judgescope.sources.console_guard import Refused
+
+    lines = err.decode("utf-8", "replace").strip().splitlines()
+    try:
+        status = json.loads(lines[-1]) if lines else {}
+    except json.JSONDecodeError:
+        status = {}
+    if status.get("status") == "ok":
+        table = pa.ipc.open_stream(out).read_all()
+        con = duckdb.connect(":memory:")
+        try:
+            return ConsoleResult(con.from_arrow(table).df(), status.get("truncated"))
+        finally:
+            con.close()
+    if status.get("status") == "refused":
+        raise Refused(status["message"])
+    if status.get("status") == "error":
+        kind = getattr(duckdb, str(status.get("kind")), None)
+        kind = kind if isinstance(kind, type) and issubclass(kind, duckdb.Error) else duckdb.Error
+        raise kind(status["message"])
+    raise Refused(f"stopped: the query needed more than the console's {MEMORY_BOUND / (1 << 30):g} GB "
+                  f"of memory (exit {code})")
+
+
+def _child(job: dict) -> None:
+    import pyarrow as pa
+
+    from judgescope.sources import console_guard as guard
+    from judgescope.sources import db
+
+    con = db.locked_connection({k: [Path(p) for p in v] for k, v in job["views"].items()},
+                               CHILD_MEMORY_LIMIT, None, spill=False)
+    cur = con.cursor()
+    guard.check_plan(cur, job["sql"])
+    reader = cur.sql(job["sql"]).limit(job["max_rows"] + 1).to_arrow_reader(BATCH_ROWS)
+    kept, rows, size, truncated = [], 0, 0, None
+    for batch in reader:
+        for i in range(batch.num_rows):
+            row = batch.slice(i, 1)
+            if rows == job["max_rows"]:
+                truncated = "rows"
+                break
+            if size + row.nbytes > job["max_bytes"]:
+                truncated = "bytes"
+                break
+            kept.append(row)
+            rows, size = rows + 1, size + row.nbytes
+        if truncated:
+            break
+    table = pa.Table.from_batches(kept, schema=reader.schema)
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table)
+    sys.stdout.buffer.write(sink.getvalue().to_pybytes())
+    sys.stdout.flush()
+    _status({"status": "ok", "truncated": truncated})
+
+
+def _status(status: dict) -> None:
+    sys.stderr.write("\n" + json.dumps(status) + "\n")
+    sys.stderr.flush()
+
+
+def main() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_DATA, (MEMORY_BOUND, MEMORY_BOUND))
+    import duckdb
+
+    from judgescope.sources import console_guard as guard
+
+    job = json.loads(sys.stdin.buffer.read().decode("utf-8"))
+    try:
+        _child(job)
+    except guard.Refused as err:
+        _status({"status": "refused", "message": str(err)})
+    except duckdb.Error as err:
+        _status({"status": "error", "kind": type(err).__name__,
+                 "message": guard.redact(str(err))})
+    except MemoryError:
+        sys.exit(3)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,86 @@
+"""Judge-QA sections of the calibration pages: bias direction per judge and the like-for-like
+human ceiling, each with its method next to the numbers."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from judgescope.calibration import corrected
+from judgescope.calibration import panel as cal
+from judgescope.calibration import qa_tables
+from judgescope.web import calibration as view
+from judgescope.web import ui
+
+
+def _table(frame) -> None:
+    st.dataframe(frame, hide_index=True, width="stretch")
+
+
+def bias_section(rep: dict) -> None:
+    """Judge vs human pass rate, paired CI, exact McNemar on FN vs FP, the direction."""
+    raters = cal.rater_reports(rep)
+    if not raters:
+        return
+    st.header("Bias direction")
+    for _, label, r in raters:
+        st.markdown(f"**{ui.md_literal(label)}**: {r['bias']['sentence']}")
+    _table(qa_tables.bias_table(raters))
+    b = raters[0][2]["bias"]
+    st.caption(f"{b['method']}. A direction is named when p < {b['alpha']}. "
+               + qa_tables.MDD_NOTE)
+
+
+def ceiling_section(rep: dict, judges: bool = True) -> None:
+    """Each judge against each single human beside human against human, binary, with CIs."""
+    ceiling = rep.get("ceiling")
+    if not ceiling:
+        return
+    st.header("Human ceiling, like for like")
+    st.markdown(ceiling["sentence"])
+    _table(qa_tables.mean_table(ceiling) if judges else qa_tables.human_human_table(ceiling))
+    if judges:
+        with st.expander("Every pair"):
+            _table(qa_tables.judge_human_table(ceiling))
+            _table(qa_tables.human_human_table(ceiling))
+    st.caption(f"Scale: {ceiling['scale']}. Pairwise CIs: {ceiling['ci_method']}. Means: "
+               "bootstrap over items, every rater of an item resampled together.")
+
+
+def budget_section(rep: dict) -> None:
+    """For each INCONCLUSIVE gate: how many more labelled items would decide it."""
+    undecided = [(label, r["label_budget"]) for _, label, r in cal.rater_reports(rep)
+                 if r.get("label_budget")]
+    if not undecided:
+        return
+    st.header("Label budget")
+    for label, b in undecided:
+        st.markdown(f"**{ui.md_literal(label)}** (INCONCLUSIVE): {b['sentence']}.")
+        st.caption("Chance the CI clears the gate, by items added: " + ", ".join(
+            f"{c['added']:,}: {c['chance']:.0%}" for c in b["chance"]))
+    st.caption(undecided[0][1]["method"])
+
+
+def corrected_section() -> None:
+    """The judges' pass rates on the unlabelled judgements, corrected with the calibration items
+    (Rogan–Gladen, PPI, PPI++), the raw rate beside them."""
+    st.header("Corrected pass rates")
+    _, rep = view.load([])
+    rates = corrected.for_report(rep, ui.run("calib_unlabelled_counts"))
+    if not any(c["n_unlabelled"] for c in rates.values()):
+        st.caption("Every judgement is on a calibration item: there are no unlabelled judgements "
+                   "to correct.")
+        return
+    _table(corrected.table(rates))
+    st.caption(corrected.METHODS_NOTE)
+
+
+def length_section(rep: dict) -> None:
+    """Does each judge's verdict move with the answer's length, human verdict held fixed?"""
+    probe = {k: v for k, v in (rep.get("length_probe") or {}).items() if v}
+    if not probe:
+        return
+    st.header("Length probe")
+    for name, p in probe.items():
+        st.markdown(f"**{ui.md_literal(name)}**: {p['sentence']}.")
+    st.caption(next(iter(probe.values()))["method"] + ". Length: characters of the answer "
+               "(model_response).")

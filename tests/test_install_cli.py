@@ -1,0 +1,160 @@
+"""Issue #25 items 3 and 4: an installable `judgescope` command that works from any folder, and
+the CLI's manners (report never writes into the current folder unasked, declared exclusions
+exit 0, progress as a bar on a terminal and plain lines when piped, `explain` lists queries)."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+import sysconfig
+import tomllib
+from pathlib import Path
+
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+import pytest
+
+from judgescope.cli import EXIT_OK, main
+from judgescope.cli.commands.report import Progress
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_pyproject_declares_an_installable_package_with_a_console_script():
+    doc = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    project = doc["project"]
+    assert project["name"] == "judgescope"
+    assert project["requires-python"] == ">=3.11"
+    assert set(project["dynamic"]) == {"version", "dependencies"}
+    dynamic = doc["tool"]["setuptools"]["dynamic"]
+    assert dynamic["dependencies"]["file"] == ["requirements.txt"]
+    assert dynamic["version"]["attr"] == "judgescope.__version__"
+    module, func = project["scripts"]["judgescope"].split(":")
+    import importlib
+
+    assert importlib.import_module(module).__dict__[func] is main
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert "pip install --quiet --no-deps -e ." in makefile
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> Path:
+    """`pip install -e .` into a scratch venv that sees this venv's packages (never this venv)."""
+    venv = tmp_path_factory.mktemp("venv")
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    site = next(venv.glob("lib/python*/site-packages"))
+    (site / "outer.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
+    done = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet",
+                           "--no-deps", "-e", str(ROOT)], capture_output=True, text=True)
+    if done.returncode and "setuptools" in done.stderr and "satisfies" in done.stderr:
+        pytest.skip("no setuptools wheel reachable to build the editable install")
+    assert done.returncode == 0, done.stderr
+    return venv / "bin" / "judgescope"
+
+
+def _run(cmd: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    return subprocess.run([str(cmd), *args], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_the_command_runs_from_a_folder_outside_the_repository(installed, tmp_path):
+    here = tmp_path / "elsewhere"
+    here.mkdir()
+    helped = _run(installed, "--help", cwd=here)
+    assert helped.returncode == 0 and "usage: judgescope" in helped.stdout
+    assert "open" in helped.stdout or "validate" in helped.stdout
+    validated = _run(installed, "validate", cwd=here)
+    assert validated.returncode == 0, validated.stdout + validated.stderr
+    assert "xhotpotqa_v2_audit" in validated.stdout
+    verified = _run(installed, "verify", "xhotpotqa_v2_audit", "xhotpotqa_v2_snapshot", cwd=here)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    reported = _run(installed, "report", "xhotpotqa_v2_audit", "--resamples", "30", cwd=here)
+    assert reported.returncode == 0, reported.stderr
+    doc = json.loads(reported.stdout)
+    assert set(doc) == {"summary", "by_language", "bootstrap"}
+    assert list(here.iterdir()) == []  # nothing written into the current folder
+
+
+def test_report_without_out_prints_json_and_writes_nothing(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["report", "xhotpotqa_v2_audit", "--resamples", "30"]) == EXIT_OK
+    out = capsys.readouterr()
+    doc = json.loads(out.out)
+    rows = pq.read_table(ROOT / "data/demo/xhotpotqa_judge_v2/data").num_rows \
+        if (ROOT / "data/demo/xhotpotqa_judge_v2/data").is_dir() else None
+    if rows is not None:
+        assert doc["summary"]["rows"] == rows
+    assert doc["bootstrap"]["resamples"] == 30
+    assert "xhotpotqa_v2_audit: loaded" in out.err  # the ledger on stderr, stdout stays JSON
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_report_with_out_names_the_folder(tmp_path, capsys):
+    out_dir = tmp_path / "tables"
+    assert main(["report", "xhotpotqa_v2_audit", "--resamples", "30", "--out", str(out_dir)]) == 0
+    assert sorted(p.name for p in out_dir.iterdir()) == ["BOOTSTRAP.json", "BY_LANGUAGE.csv",
+                                                        "SUMMARY.json"]
+    assert str(out_dir.resolve()) in capsys.readouterr().out
+
+
+def test_declared_exclusions_are_expected_and_counted(capsys):
+    assert main(["validate"]) == EXIT_OK
+    out = capsys.readouterr().out
+    raw = pq.read_table(next((ROOT / "data/demo/xhotpotqa_judge_v2_raw").rglob("*.parquet")))
+    declared = pc.sum(pc.equal(raw["run_group"], "partial_answer_run")).as_py()
+    assert declared > 0
+    assert f"excluded {declared:,}, {declared:,} as the manifest declares" in out
+    assert "EXCLUDED" not in out
+
+
+def test_undeclared_exclusions_still_exit_1(tmp_path, capsys):
+    src = tmp_path / "a.jsonl"
+    rows = [{"judge_record_id": "r1", "target_language": "de", "unit": "segment", "score": 50},
+            {"judge_record_id": "r2", "target_language": "de", "unit": "segment", "score": 500}]
+    src.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    assert main(["validate", str(src)]) == 1
+    assert "EXCLUDED" in capsys.readouterr().out
+
+
+class _Pipe(io.StringIO):
+    def isatty(self):
+        return False
+
+
+class _Tty(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_progress_piped_is_plain_lines():
+    out = _Pipe()
+    p = Progress(25, 3, 50, file=out)
+    for _ in range(25):
+        p.step()
+    p.close()
+    text = out.getvalue()
+    assert "\r" not in text
+    lines = text.splitlines()
+    assert 2 <= len(lines) <= Progress.LINES + 1
+    assert lines[-1] == "bootstrap (3 distinct scores, 50 resamples): 25/25 groups"
+
+
+def test_progress_on_a_terminal_is_a_bar():
+    out = _Tty()
+    p = Progress(4, 3, 50, file=out)
+    for _ in range(4):
+        p.step()
+    p.close()
+    text = out.getvalue()
+    assert "\r" in text and "4/4" in text and "bootstrap (3 distinct scores, 50 resamples)" in text
+
+
+def test_explain_without_a_query_lists_every_query(capsys):
+    assert main(["explain"]) == EXIT_OK
+    out = capsys.readouterr().out
+    listed = {line.split()[0] for line in out.splitlines() if line and not line.startswith("`")}
+    assert listed == {p.stem for p in (ROOT / "queries").glob("*.sql")}

@@ -1,0 +1,109 @@
+"""Issue #22 on the Review page (AppTest): the opened record's position and Prev / Next on the
+first row, a draft that stays on its record across Next, a verdict that takes only its own
+record's text, a draft restored on return and in a new session, and a record opened from Exact
+copies walking the exact copies."""
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from judgescope.reviews import store as reviews
+from judgescope.web import reviews as reviews_view
+
+APP = "../app.py"
+
+
+@pytest.fixture
+def state(tmp_path, monkeypatch):
+    path = tmp_path / "reviews.sqlite"
+    monkeypatch.setenv("JUDGESCOPE_STATE", str(path))
+    monkeypatch.delenv("JUDGESCOPE_REVIEWS", raising=False)
+    return path
+
+
+def _review(**params) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["collection"] = "xhotpotqa"
+    at.run()
+    for k, v in params.items():
+        at.query_params[k] = v
+    at.switch_page("pages/review.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _record(at) -> str:
+    value = at.query_params["record"]
+    return value[0] if isinstance(value, list) else value
+
+
+def _captions(at) -> str:
+    return " ".join(str(c.value) for c in at.caption).replace("\\", "").replace("\u2068", "").replace("\u2069", "")
+
+
+def _click(at, key):
+    at.button(key=key).click().run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def test_first_thai_row_has_prev_disabled_and_k_walks_back(state):
+    at = _review(lang="th")
+    at.selectbox(key="open_record").select_index(1).run()  # the list's first row
+    first = _record(at)
+    assert at.button(key="rec_prev").disabled and not at.button(key="rec_next").disabled
+    assert "Row 1 of" in _captions(at)
+    visited = [first]
+    for _ in range(10):
+        _click(at, "rec_next")
+        visited.append(_record(at))
+    assert "Row 11 of" in _captions(at) and len(set(visited)) == 11
+    back = []
+    for _ in range(10):
+        _click(at, "rec_prev")
+        back.append(_record(at))
+    assert back == visited[-2::-1]  # k ten times from row 11 visits rows 10 … 1
+    assert at.button(key="rec_prev").disabled
+
+
+def test_a_draft_stays_on_its_record_and_a_verdict_takes_only_its_own(state):
+    at = _review(lang="th")
+    at.selectbox(key="open_record").select_index(1).run()
+    a = _record(at)
+    at.text_input(key="reviewer_name_input").input("Ann").run()
+    tags_a, note_a = reviews_view.widget_keys("review", "Ann", a)
+    at.pills(key=tags_a).set_value(["untranslated"]).run()
+    at.text_area(key=note_a).input("typed on A").run()
+    _click(at, "rec_next")  # j without saving
+    b = _record(at)
+    assert b != a
+    _click(at, "review_verdict_too_harsh")  # 2 on B
+    log = reviews.log(state)
+    assert log[["judge_record_id", "verdict", "tags", "note"]].values.tolist() == [[b, "too_harsh", "[]", ""]]
+    toasts = " ".join(str(t.proto) for t in at.get("toast"))
+    assert f"Saved Too harsh on record {b}" in toasts, toasts
+    _click(at, "rec_prev")  # back on A: its draft is there
+    assert _record(at) == a
+    assert at.text_area(key=note_a).value == "typed on A" and at.pills(key=tags_a).value == ["untranslated"]
+    # A new session (a new tab the next day): the draft comes back from the server.
+    again = _review(lang="th", record=a)
+    again.text_input(key="reviewer_name_input").input("Ann").run()
+    assert again.text_area(key=note_a).value == "typed on A"
+    listed = [f.value for f in again.dataframe if "Draft" in f.value.columns]
+    assert listed and "unsaved draft" in listed[0]["Draft"].tolist()
+
+
+def test_a_record_opened_from_exact_copies_walks_the_exact_copies(state):
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["collection"] = "xhotpotqa"
+    at.run()
+    at.switch_page("pages/exact_copies.py").run()
+    (frame,) = [f.value for f in at.dataframe if "Open" in f.value.columns]
+    links = frame["Open"].tolist()
+    ids = frame["Judge record id"].astype(str).tolist()
+    assert links and all("list=exact_copies" in u and f"record=" in u for u in links)
+    second = links[1]
+    query = dict(p.split("=", 1) for p in second.split("?", 1)[1].split("&"))
+    at = _review(**{k: v for k, v in query.items() if k != "collection"})
+    assert _record(at) == ids[1]
+    assert f"Row 2 of {len(ids)} in the exact copies" in _captions(at)
+    _click(at, "rec_next")
+    assert _record(at) == ids[2]
