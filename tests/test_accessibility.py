@@ -223,17 +223,15 @@ CONTROLS = "() => {" + GROUP + """
     .map(group))]
     .map(e => e.dataset.a11yId || (e.dataset.a11yId = String(Math.random()).slice(2)));
 }"""
-# The focused element, and whether a ring shows on it or, for a hidden radio or checkbox input,
-# on the control a person sees.
+# The focused element, and whether a ring shows on it or, for a radio or checkbox (whose input
+# Streamlit hides), on the label a person sees.
 FOCUS = "() => {" + GROUP + """
     const e = document.activeElement;
     if (!e || e === document.body) return null;
     const ring = el => { const s = getComputedStyle(el);
         return (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 1)
                || (s.boxShadow && s.boxShadow !== 'none'); };
-    const r = e.getBoundingClientRect();
-    const shown = (r.width < 4 || r.height < 4 || getComputedStyle(e).opacity === '0')
-        ? e.closest('[data-baseweb="radio"], [data-baseweb="checkbox"]') || e : e;
+    const shown = ['radio', 'checkbox'].includes(e.type) ? e.closest('label') || e : e;
     return {id: group(e).dataset.a11yId || null, ring: ring(shown),
             what: (e.tagName + ' ' + (e.getAttribute('aria-label') || e.textContent || '')).slice(0, 80)};
 }"""

@@ -17,9 +17,9 @@ CSS = """
   outline: 2px solid currentColor !important;
   outline-offset: 2px;
 }
-/* Radio buttons, checkboxes and toggles hide their input: ring what a person sees. */
-[data-baseweb="radio"]:has(input:focus-visible),
-[data-baseweb="checkbox"]:has(input:focus-visible) {
+/* Radio buttons, checkboxes and toggles hide their input: ring the label a person sees. */
+label:has(input[type="radio"]:focus-visible),
+label:has(input[type="checkbox"]:focus-visible) {
   outline: 2px solid currentColor;
   outline-offset: 2px;
   border-radius: 4px;
