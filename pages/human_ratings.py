@@ -47,7 +47,9 @@ if verdict:
     ui.table(hr.pairwise_frame(v["pairwise"]))
 
 st.subheader("Per rater")
-ui.table(hr.per_rater(frame, score, verdict))
+per_rater = hr.per_rater(frame, score, verdict)
+ui.table(per_rater)
+ui.export_buttons(per_rater, "ratings_per_rater", {"score": score, "verdict": verdict})
 st.subheader("Coverage: items both raters rated")
 ui.table(hr.coverage(frame))
 ui.table(hr.ratings_per_item(frame))

@@ -41,6 +41,8 @@ def run(views: dict, statement: str, max_rows: int, seconds: float, max_bytes: i
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(ROOT),
            "PYTHONDONTWRITEBYTECODE": "1", "HOME": os.environ.get("HOME", "/"),
            "LANG": "C.UTF-8"}
+    # The roots error messages are redacted against (cache.redact) name the same folders here.
+    env |= {k: os.environ[k] for k in ("JUDGESCOPE_CACHE", "HF_HUB_CACHE") if k in os.environ}
     start = time.monotonic()
     if not _RUNNING.acquire(timeout=seconds):  # the wait counts towards the wall limit
         raise Refused(f"stopped: {MAX_RUNNING} console queries were running for {seconds:g} s; "

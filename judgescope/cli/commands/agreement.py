@@ -31,7 +31,7 @@ def run(args) -> int:
     print(f"{loaded.spec.name}: {result['items']:,} items, {result['raters']:,} raters, "
           f"{result['ratings']:,} ratings")
     if result["raters"] < 2:
-        print(f"  one rater only: agreement between raters needs two or more, so every "
+        print("  one rater only: agreement between raters needs two or more, so every "
               "coefficient below is n/a")
     for name, value in result["alpha"].items():
         print(f"  Krippendorff's alpha, {name}: {'n/a' if value is None else f'{value:.4f}'}")
