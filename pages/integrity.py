@@ -23,7 +23,7 @@ summary, origin, problems = ui.verification()
 for problem in problems:
     st.error(f"Cannot verify: {ui.md_literal(problem, limit=400)}. Set join_key for this collection in the manifest.")
 if summary is None:
-    st.stop()
+    ui.stop()
 
 text, colour = verify.badge(summary, origin)
 st.markdown(f":{colour}[**{text}**]")

@@ -15,6 +15,7 @@ import pandas as pd
 from judgescope.calibration import agreement as cs
 from judgescope.calibration import bias as bias_stats
 from judgescope.calibration import exact
+from judgescope.calibration.clustered import MIN_CLUSTERS
 from judgescope.calibration import power
 from judgescope.calibration import probes
 from judgescope import stats
@@ -109,12 +110,13 @@ def _cell_masks(truth: np.ndarray, pred: np.ndarray) -> dict:
 
 def cluster_ids(rated: pd.DataFrame) -> pd.Series | None:
     """The cluster of each item (its question_id; an item without one is its own cluster), or
-    None when no two items share a cluster (the item bootstrap is then the cluster bootstrap)."""
+    None when no two items share a cluster (the item bootstrap is then the cluster bootstrap)
+    or there are fewer than MIN_CLUSTERS (a cluster bootstrap would itself be unreliable)."""
     if CLUSTER_COLUMN not in rated or rated[CLUSTER_COLUMN].isna().all():
         return None
     qid = rated[CLUSTER_COLUMN]
     ids = ("q:" + qid.astype(str)).where(qid.notna(), "item:" + rated["key"].astype(str))
-    return None if ids.nunique() == len(ids) else ids
+    return None if ids.nunique() == len(ids) or ids.nunique() < MIN_CLUSTERS else ids
 
 
 def rater_stats(frame: pd.DataFrame, rater: str, gate, resamples=cs.RESAMPLES,
@@ -267,7 +269,10 @@ def human_ceiling(frame: pd.DataFrame, seed=stats.DEFAULT_SEED) -> dict:
               for i, c in enumerate(HUMAN_COLS, start=1)}
     raters_ = {rater_name(r) if r == PANEL else r.removeprefix(JUDGE_PREFIX):
                frame[column(r, "binary")].to_numpy(float) for r in raters(frame)}
-    out = bias_stats.human_ceiling(raters_, humans, seed=seed)
+    clusters = cluster_ids(frame)
+    out = bias_stats.human_ceiling(raters_, humans, seed=seed,
+                                   clusters=None if clusters is None else clusters.to_numpy(),
+                                   column=CLUSTER_COLUMN)
     out["sentence"] = bias_stats.ceiling_sentence(out)
     return out
 

@@ -342,6 +342,38 @@ def visible_text(text: str) -> str:
     return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
+SPAN_COLOURS = {"major": "#f6c1c1", "critical": "#f09a9a", "minor": "#fbe3a6"}
+
+
+def spans_block(pieces: list[tuple[str, str | None, str | None]]) -> None:
+    """A text with its error spans highlighted (as Marot shows MQM annotations): every piece and
+    label from the data is escaped; a span's category and severity follow it as text, so they
+    are read aloud and copied too, not only coloured."""
+    parts = []
+    for piece, label, severity in pieces:
+        shown = html.escape(visible_text(piece))
+        if label is None:
+            parts.append(shown)
+            continue
+        colour = SPAN_COLOURS.get(severity or "", "#dcdcf4")
+        tag = html.escape(visible_text(label))
+        parts.append(f'<mark style="background:{colour};border-radius:3px;padding:0 2px">{shown}'
+                     f'</mark><sup style="font-size:0.7rem;color:#444"> [{tag}]</sup>')
+    st.html('<div style="white-space:pre-wrap;overflow-wrap:anywhere;unicode-bidi:isolate;'
+            'line-height:1.8;border:1px solid #ddd;border-radius:6px;padding:0.6rem">'
+            + "".join(parts) + "</div>")
+
+
+_PLAIN_LABEL = re.compile(r"[^\W_]+(?:[ _\-][^\W_]+)*")
+
+
+def md_label(text: str, limit: int = 60) -> str:
+    """An option label of a widget that renders markdown (pills, radio): plain words stay as
+    they are (so a URL-bound widget's value round-trips), anything else goes through md_literal."""
+    text = str(text)
+    return text if len(text) <= limit and _PLAIN_LABEL.fullmatch(text) else md_literal(text, limit)
+
+
 def md_literal(text: str, limit: int = 120, isolate: bool = True) -> str:
     """Text shown literally inside markdown (URL values, data labels): every ASCII punctuation
     mark escaped, so no link, image, directive or formula can be formed; one line, shortened,

@@ -57,11 +57,17 @@ def url_int(key: str, low: int, high: int) -> int | None:
     return None
 
 
-def url_text(key: str, max_chars: int) -> str | None:
-    """?key= as text of at most max_chars characters; longer is dropped with a notice."""
+def url_text(key: str, max_chars: int, widget: bool = False) -> str | None:
+    """?key= as text of at most max_chars characters; longer is dropped with a notice. For a
+    text input bound to the key (widget=True, drawn with max_chars) the input keeps the first
+    max_chars characters, and the notice says so."""
     raw = st.query_params.get(key)
     if raw is None or len(str(raw)) <= max_chars:
         return raw
+    if widget:
+        st.warning(f"URL parameter `{key}` was longer than {max_chars:,} characters; only the "
+                   "first ones are used.")
+        return str(raw)[:max_chars]
     del st.query_params[key]
     st.warning(f"URL parameter `{key}` was longer than {max_chars:,} characters; showing the "
                "default instead.")
