@@ -27,8 +27,9 @@ with st.container(border=True):
     # A selectbox and pills: a multiselect's "Clear all" is the next Tab stop, and Enter wipes it.
     lang = urls.url_select(c[0], "Language", langs, key="lang", format_func=language_name,
                          everything="All languages")
-    unit = c[1].pills("Unit", units, key="unit", bind="query-params", selection_mode="multi",
-                      format_func=lambda u: ui.md_literal(u, 60))  # pills render markdown
+    # Bound by hand (urls.url_pills): a bound widget would put the escaped label in the URL.
+    unit = urls.url_pills(c[1], "Unit", units, key="unit",
+                          format_func=lambda u: ui.md_literal(u, 60))  # pills render markdown
     low = urls.url_number(c[2], "Score from", 0.0, 100.0, 0.0, key="min")
     high = urls.url_number(c[3], "to", 0.0, 100.0, 100.0, key="max")
     c = st.columns([2, 2, 3, 1.4])

@@ -118,6 +118,42 @@ def url_select(container, label: str, options: list, *, key: str, format_func=st
                                **kwargs)
 
 
+def url_choice(container, label: str, options: list, *, key: str, default, format_func=str, **kwargs):
+    """A required single choice whose URL parameter `key` holds the option value (an id such as
+    'judge:gptoss') while the widget shows `format_func` labels. The URL wins whenever it holds
+    a usable value (a link, reload or Back), so a drill-down lands on what it carried."""
+    wkey = f"_w_{key}"
+    raw = st.query_params.get(key)
+    if raw in options:
+        if st.session_state.get(wkey) != raw:
+            st.session_state[wkey] = raw
+    elif st.session_state.get(wkey) not in options:
+        st.session_state[wkey] = default
+
+    def write():
+        st.query_params[key] = str(st.session_state[wkey])
+
+    return container.selectbox(label, options, key=wkey, on_change=write, format_func=format_func,
+                               **kwargs)
+
+
+def url_pills(container, label: str, options: list, *, key: str, format_func=str, **kwargs) -> list:
+    """Multi-choice pills whose URL parameter `key` (repeated) holds the chosen options; the URL
+    wins whenever it differs from the widget (a link, reload or Back), values it names that are
+    not options are left to url_value_notice. A plain widget bound by hand: a link that opens the
+    page inside a session seeds it as a page load would."""
+    wkey = f"_w_{key}"
+    raw = [v for v in st.query_params.get_all(key) if v in options]
+    if st.session_state.get(wkey) is None or list(st.session_state.get(wkey)) != raw:
+        st.session_state[wkey] = raw
+
+    def write():
+        st.query_params[key] = [str(v) for v in st.session_state[wkey] or []]
+
+    return container.pills(label, options, key=wkey, selection_mode="multi", on_change=write,
+                           format_func=format_func, **kwargs) or []
+
+
 def open_page(stem: str, **params) -> None:
     """Go to a registry page with these URL parameters and the collection (a drill-down)."""
     from judgescope.web import navigation
