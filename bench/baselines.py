@@ -15,7 +15,9 @@ from bench.pages import ALL, SLOW_S
 from bench.timing import peak_rss_mb, summary, timed
 from judgescope.audit import summary as audit
 from judgescope.audit import rows as audit_rows
+from judgescope.integrity import tables as integrity_tables
 from judgescope.sources import catalog
+from judgescope.sources import derived
 from judgescope.sources import db
 from judgescope.integrity import hashes as verify
 
@@ -126,11 +128,11 @@ def app_hashing(snapshot: Path) -> float:
 
 
 def join_build(audit_clean: Path, snapshot: Path, key, scratch: Path) -> float:
-    """Seconds for the once-per-revision-pair verification join (catalog.verification_views)."""
+    """Seconds for the once-per-revision-pair verification join (integrity/tables.verification_views)."""
     shutil.rmtree(scratch, ignore_errors=True)
     t = time.perf_counter()
-    catalog.build_derived({"audit": audit_clean, "snapshot_numbered": snapshot},
-                          catalog.verification_steps(key), scratch)
+    derived.build_derived({"audit": audit_clean, "snapshot_numbered": snapshot},
+                          integrity_tables.verification_steps(key), scratch)
     seconds = time.perf_counter() - t
     shutil.rmtree(scratch, ignore_errors=True)
     return seconds

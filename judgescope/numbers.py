@@ -38,7 +38,8 @@ NUMBERS: tuple[Number, ...] = (
     Number("judge_pi", "Each judge's and the panel's Scott's π against the human majority, gate "
            "verdict and CI", "pages/calibration.py",
            ("judgescope.calibration.panel.rater_stats", "judgescope.stats.scotts_pi_fraction",
-            "judgescope.calibration.agreement.multinomial_ci", "judgescope.stats.gate_verdict"),
+            "judgescope.calibration.exact.clustered_table_ci", "judgescope.calibration.exact.table_ci",
+            "judgescope.stats.gate_verdict"),
            ("calib_items", "calib_item_judgements")),
     Number("human_agreement", "Human–human agreement: pairwise Cohen's κ, Fleiss' κ, "
            "Krippendorff's α with CIs", "pages/calibration_humans.py",

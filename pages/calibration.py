@@ -46,6 +46,7 @@ view.ci_caption(rep)
 qa_view.budget_section(rep)
 qa_view.bias_section(rep)
 qa_view.ceiling_section(rep)
+qa_view.length_section(rep)
 
 st.subheader("Confusion matrices")
 st.caption("Rows: human majority. Columns: the judge (or panel). Click a count to list its items.")

@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from judgescope.calibration import clustered
 from judgescope.calibration import human_ratings as hr
 from judgescope.web import ui
 from judgescope.calibration.panel import fmt, fmt_ci
@@ -33,10 +34,15 @@ if verdict:
     v = stats["verdicts"]
     st.subheader("Verdict agreement (nominal)")
     c = st.columns(2)
+    by_doc = clustered.for_ratings(frame, ui.run("ratings_item_clusters"), verdict)
     c[0].metric("Fleiss' κ", fmt(v["fleiss_kappa"]["value"]))
-    c[0].caption(v["fleiss_kappa"].get("note") or f"95% CI {fmt_ci(v['fleiss_kappa']['ci'])}")
+    c[0].caption(v["fleiss_kappa"].get("note")
+                 or clustered.caption(by_doc, "fleiss_kappa", v["fleiss_kappa"]["ci"])
+                 or f"95% CI {fmt_ci(v['fleiss_kappa']['ci'])}")
     c[1].metric("Krippendorff's α (nominal)", fmt(v["krippendorff_alpha"]["value"]))
-    c[1].caption(f"95% CI {fmt_ci(v['krippendorff_alpha']['ci'])} · {v['ci_method']}")
+    c[1].caption((clustered.caption(by_doc, "krippendorff_alpha", v["krippendorff_alpha"]["ci"])
+                  or f"95% CI {fmt_ci(v['krippendorff_alpha']['ci'])}") + f" · item-level: {v['ci_method']}"
+                 + (f" · documents: {by_doc['krippendorff_alpha']['method']}" if by_doc else ""))
     st.caption("Pairwise Cohen's κ on the items both raters rated")
     ui.table(hr.pairwise_frame(v["pairwise"]))
 

@@ -3,6 +3,7 @@
 import streamlit as st
 
 from judgescope.web import review as review_view
+from judgescope.web import findings as findings_view
 from judgescope.web import ui
 from judgescope.web import urls
 from judgescope.integrity import hashes as verify
@@ -22,7 +23,7 @@ summary, origin, problems = ui.verification()
 for problem in problems:
     st.error(f"Cannot verify: {ui.md_literal(problem, limit=400)}. Set join_key for this collection in the manifest.")
 if summary is None:
-    st.stop()
+    ui.stop()
 
 text, colour = verify.badge(summary, origin)
 st.markdown(f":{colour}[**{text}**]")
@@ -31,6 +32,7 @@ c[0].metric("Audit rows checked", ui.fmt_n(summary.checked))
 c[1].metric("Verified", ui.fmt_n(summary.verified))
 c[2].metric("Problems", ui.fmt_n(summary.unverified))
 c[3].metric("Snapshot rows no audit row uses", ui.fmt_n(summary.unreferenced))
+findings_view.how("hash_verified")
 by_class, by_cell = st.tabs(["By class", "By language × unit"])
 by_class.dataframe(verify.class_table(summary).rename(columns=verify.LABELS), hide_index=True)
 by_cell.dataframe(verify.by_language_unit(summary).rename(columns=verify.LABELS), hide_index=True,

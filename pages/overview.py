@@ -7,12 +7,21 @@ import streamlit as st
 from judgescope import format as fmt
 from judgescope.web import findings as findings_view
 from judgescope.web import ui
+from judgescope.web import upload
 from judgescope.schema import SCHEMAS
 
 coll = ui.catalog().manifest.collections[ui.collection_name()]
 ui.title(coll.title)
 if coll.description:
     st.caption(coll.description)
+st.subheader("Findings")  # first: a stakeholder reads these before anything else
+found = findings_view.findings()
+if not found:
+    st.info("No dataset of this collection could be summarised; see the datasets below.")
+for f in found:
+    findings_view.finding(f)
+findings_view.download_report()
+
 others = [n for n in ui.visible_collections() if n != coll.name]
 if others:  # the sidebar's picker is folded away on a phone: the switch is here too
     with st.container(horizontal=True, gap="small"):
@@ -25,13 +34,7 @@ for problem in ui.catalog().manifest.problems:
 for notice in ui.catalog().notices(coll.name, detail=False):  # errors are shown per dataset below
     st.warning(ui.md_literal(notice, limit=1_000))
 
-st.subheader("Findings")
-found = findings_view.findings()
-if not found:
-    st.info("No dataset of this collection could be summarised; see the datasets below.")
-for f in found:
-    findings_view.finding(f)
-findings_view.download_report()
+upload.draw()
 
 st.subheader("Datasets and provenance")
 for loaded in ui.catalog().collection_datasets(coll.name):

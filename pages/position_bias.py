@@ -4,6 +4,7 @@ import streamlit as st
 
 from judgescope.ranking import decisions as ranking
 from judgescope.ranking import charts as ranking_charts
+from judgescope.ranking import position
 from judgescope.web import ui
 from judgescope.web import urls
 from judgescope.ranking import tables as rt
@@ -30,3 +31,9 @@ st.caption("Accuracy when the human-preferred translation was shown first (Trans
 frame = rt.bias_frame(chosen)
 ui.table(frame, width="stretch")
 ui.export_buttons(frame, "position_bias", {"dataset": ds})
+
+st.subheader("By the humans' score gap")
+by_gap = position.for_dataset(decisions, pairs, ds)
+st.caption(f"{position.METHOD}. Cut points: {', '.join(f'{c:g}' for c in by_gap['cuts']) or 'n/a'}."
+           " A bias that grows as the gap shrinks is a position preference, not a quality one.")
+ui.table(position.table(by_gap), width="stretch")

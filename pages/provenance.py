@@ -3,6 +3,7 @@
 import streamlit as st
 
 from judgescope.audit import rows as audit_rows
+from judgescope.audit import stability
 from judgescope.web import ui
 
 ui.title("Provenance of the scores")
@@ -28,8 +29,16 @@ models = ui.run("audit_model_provenance")
 ui.table(models, column_config={"Judge prompt sha256": st.column_config.TextColumn(width="large")})
 ui.export_buttons(models, "prompt_model_provenance", {})
 
-st.subheader("Raw records excluded from the release")
 raw = ui.dataset_for("raw_records")
+if raw is not None:
+    st.subheader("Stability: units one judge scored more than once")
+    result = stability.stability(ui.run("audit_repeat_scores"))
+    st.markdown(stability.sentence(result))
+    st.caption(f"{stability.ICC_METHOD}. Every run group of the raw records counts. Flip rates "
+               "need a verdict threshold: `judgescope stability DATASET --threshold T` lists the "
+               "units that flip and their records.")
+
+st.subheader("Raw records excluded from the release")
 if raw is None:
     st.info("This collection has no raw judge records dataset, so exclusions from a release "
             "cannot be shown.")

@@ -14,6 +14,7 @@ from judgescope.schema import language_name, sort_units
 ORDERS = ["lowest first", "highest first"]
 PAGE_SIZE = 50
 MAX_ID_CHARS = 1_000
+MAX_Q_CHARS = 500
 
 ui.title("Review scores")
 values = ui.run("audit_filter_values")
@@ -27,15 +28,15 @@ with st.container(border=True):
     # A selectbox and pills: a multiselect's "Clear all" is the next Tab stop, and Enter wipes it.
     lang = urls.url_select(c[0], "Language", langs, key="lang", format_func=language_name,
                          everything="All languages")
-    # Bound by hand (urls.url_pills): a bound widget would put the escaped label in the URL.
-    unit = urls.url_pills(c[1], "Unit", units, key="unit",
-                          format_func=lambda u: ui.md_literal(u, 60))  # pills render markdown
+    unit = c[1].pills("Unit", units, key="unit", bind="query-params", selection_mode="multi",
+                      format_func=ui.md_label)  # pills render markdown
     low = urls.url_number(c[2], "Score from", 0.0, 100.0, 0.0, key="min")
     high = urls.url_number(c[3], "to", 0.0, 100.0, 100.0, key="max")
     c = st.columns([2, 2, 3, 1.4])
     origin = c[0].multiselect("Score origin", origins, key="origin", bind="query-params")
     run_group = c[1].multiselect("Run group", runs, key="run", bind="query-params")
-    q = c[2].text_input("Explanation contains", key="q", bind="query-params")
+    urls.url_text("q", MAX_Q_CHARS, widget=True)  # a longer ?q= is cut to MAX_Q_CHARS, and named
+    q = c[2].text_input("Explanation contains", key="q", bind="query-params", max_chars=MAX_Q_CHARS)
     order = c[3].selectbox("Order", ORDERS, key="order", bind="query-params")
 filters = {"languages": [lang] if lang else [], "units": unit, "origins": origin, "run_groups": run_group,
            "min_score": float(low), "max_score": float(high), "q": q.strip()}

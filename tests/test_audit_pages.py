@@ -85,7 +85,7 @@ def test_every_audit_page_runs_on_the_fixture(fixture_manifest, page):
 
 def test_review_link_opens_filtered_view(fixture_manifest):
     at = open_page("pages/review.py", "fx", lang="th", unit="answer")
-    assert at.selectbox(key="_w_lang").value == "th" and at.pills(key="_w_unit").value == ["answer"]
+    assert at.selectbox(key="_w_lang").value == "th" and at.pills(key="unit").value == ["answer"]
     assert any(m.value.startswith("**3** rows match") for m in at.markdown)
     at = open_page("pages/review.py", "fx", lang="th", q="latin")
     assert any(m.value.startswith("**1** rows match") for m in at.markdown)

@@ -9,8 +9,8 @@ import pytest
 from judgescope.audit import summary as audit
 from judgescope.audit import rows as audit_rows
 from judgescope.sources import db
-from judgescope.sources.catalog import (audit_summary_views, compare_views, exact_copy_views,
-                                        verification_views)
+from judgescope.audit.tables import audit_summary_views, compare_views, exact_copy_views
+from judgescope.integrity.tables import verification_views
 from judgescope.schema import SCHEMAS
 
 AUDIT_COLUMNS = [c.name for c in SCHEMAS["judge_audit"].columns]

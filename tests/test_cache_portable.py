@@ -8,7 +8,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from judgescope.sources import catalog
+from judgescope.sources import catalog, derived
 
 ROOT = Path(__file__).resolve().parent.parent
 COLLECTION = "xhotpotqa"  # validation entries plus every kind of derived table (verify, copies, compare)
@@ -60,7 +60,7 @@ def test_a_copied_cache_is_used_without_rebuilding(built, tmp_path, monkeypatch)
         raise AssertionError("rebuilt an entry the copied cache holds")
 
     monkeypatch.setattr(catalog, "build_dataset", refuse)
-    monkeypatch.setattr(catalog, "build_derived", refuse)
+    monkeypatch.setattr(derived, "build_derived", refuse)
     cat = _build(moved, monkeypatch)
     assert all(d.ok for d in cat.collection_datasets(COLLECTION))
     assert sorted(p.name for p in moved.iterdir()) == before
@@ -71,10 +71,10 @@ def test_a_changed_input_is_rebuilt(built, tmp_path, monkeypatch):
     """The relative key still tells a different clean file apart (its folder is its content hash)."""
     moved = tmp_path / "cache"
     shutil.copytree(built, moved, copy_function=shutil.copyfile)
-    for derived in moved.glob("verify-*"):
-        shutil.rmtree(derived)
+    for entry in moved.glob("verify-*"):
+        shutil.rmtree(entry)
     calls = []
-    real = catalog.build_derived
-    monkeypatch.setattr(catalog, "build_derived", lambda *a: calls.append(a) or real(*a))
+    real = derived.build_derived
+    monkeypatch.setattr(derived, "build_derived", lambda *a: calls.append(a) or real(*a))
     _build(moved, monkeypatch)
     assert len(calls) == 1

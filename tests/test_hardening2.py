@@ -661,10 +661,12 @@ def test_damaged_derived_table_is_rebuilt(tmp_path):
 
     jsonl(tmp_path / "a.jsonl", AUDIT)
     d = load(tmp_path, "a.jsonl")
-    views = catalog.audit_summary_views(d.path("clean"))
+    from judgescope.audit.tables import audit_summary_views
+
+    views = audit_summary_views(d.path("clean"))
     (path,) = views["audit_record_index"]
     path.write_bytes(path.read_bytes()[:50])
-    views = catalog.audit_summary_views(d.path("clean"))
+    views = audit_summary_views(d.path("clean"))
     assert catalog.damage(path.parent) is None
     assert any("audit_record_index.parquet" in n and "rebuilt" in n for n in catalog.REBUILT)
 

@@ -140,8 +140,11 @@ def test_exported_column_names_are_neutralised():
 
 
 def test_examples_name_views_the_collection_has():
-    assert sql_console.examples({"audit": []})
-    assert sql_console.examples({"snapshot": []}) == []
+    assert [label for label, _ in sql_console.examples({"audit": []})][0] == \
+        "Rows and mean score per language"
+    assert [label for label, _ in sql_console.examples({"ranking": []})] == \
+        ["First 20 rows of ranking", "Columns of ranking summarised"]
+    assert sql_console.examples({"ledger": []}) == []
 
 
 SAFE_PARTS = st.sampled_from([
@@ -170,3 +173,15 @@ def test_any_accepted_sql_leaves_the_file_system_unchanged(store, folders, parts
         pass
     assert listing(root) == before
     assert (listing(cache) if cache.exists() else {}) == cache_before
+
+
+@pytest.mark.parametrize("collection", ["xhotpotqa", "transevalnia", "localgate"])
+def test_every_example_query_of_a_demo_collection_runs(collection):
+    from judgescope.sources.catalog import get_catalog
+
+    store = get_catalog().store(collection)
+    listed = sql_console.examples(sql_console.schema(store.run("console_columns")))
+    assert listed
+    for label, sql in listed:
+        rows, _ = sql_console.run_console(store, sql, seconds=120)
+        assert len(rows), label

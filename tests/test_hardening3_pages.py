@@ -92,3 +92,9 @@ def test_review_pills_and_record_fields_show_data_as_text(hostile_units, record)
     assert not markdown_leaks(at), markdown_leaks(at)
     if record:
         assert any(m.label == "Unit" for m in at.metric)
+
+
+def test_review_with_a_huge_search_text_is_cut_with_a_notice():
+    at = open_page("pages/review.py", "xhotpotqa", q="x" * 100_000)
+    assert any("`q` was longer" in w.value for w in at.warning)
+    assert len(at.text_input(key="q").value) <= 500

@@ -156,3 +156,17 @@ def test_disagreements_keep_datasets_apart():
     latest, _ = _two_datasets()
     got = reviews_stats.disagreements(latest)
     assert got[["dataset", "judge_record_id"]].values.tolist() == [["d2", "r1"]]
+
+
+def test_a_hostile_shared_log_is_refused_and_the_others_merge(tmp_path, monkeypatch):
+    from judgescope.reviews import hub
+
+    monkeypatch.setattr(hub, "REFUSED", [])
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    pd.DataFrame([_row(0, reviewer="bob")]).to_parquet(shared / "good.parquet")
+    pd.DataFrame([_row(1, tags="not json")]).to_parquet(shared / "bad.parquet")
+    db = tmp_path / "r.sqlite"
+    assert hub.pull(shared, db) == 1
+    assert reviews.log(db).reviewer.tolist() == ["bob"]
+    assert len(hub.REFUSED) == 1 and "bad.parquet: row 0, column tags" in hub.REFUSED[0]

@@ -47,11 +47,13 @@ def _bound_widgets(tree: ast.AST) -> dict[str, str]:
         func = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
         if func == "url_number" and isinstance(kw.get("key"), ast.Constant):
             out[kw["key"].value] = "number_input"  # urls.url_number binds a number input
-        elif func in ("url_select", "url_multiselect") and isinstance(kw.get("key"), ast.Constant):
+        elif func in ("url_select", "url_multiselect", "url_choice") and isinstance(kw.get("key"), ast.Constant):
             out[kw["key"].value] = func  # read from the URL once, written back on change
         elif getattr(kw.get("bind"), "value", None) == "query-params" and \
                 isinstance(kw.get("key"), ast.Constant):
             out[kw["key"].value] = func
+        elif func == "url_text" and node.args and isinstance(node.args[0], ast.Constant):
+            out.setdefault(node.args[0].value, "query")  # urls.url_text reads a bounded text
         elif func in QUERY_READS and isinstance(node.func.value, ast.Attribute) and \
                 node.func.value.attr == "query_params" and node.args and \
                 isinstance(node.args[0], ast.Constant):

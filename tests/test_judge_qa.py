@@ -157,6 +157,7 @@ def test_demo_ceiling_like_for_like(demo_report):
                                                                           "qwen")]
     assert (round(min(judge_means), 2), round(max(judge_means), 2)) == (0.76, 0.81)
     assert len(ceiling["judge_vs_human"]) == 4 * 3 and len(ceiling["human_vs_human"]) == 3
+    assert "clusters of question_id (90 clusters, 100 items)" in ceiling["ci_method"]
     lo, hi = ceiling["human_mean_kappa"]["ci"]
     assert lo < ceiling["human_mean_kappa"]["mean_kappa"] < hi
 
@@ -172,6 +173,8 @@ def test_demo_bias_and_exact_pi_ci(demo_report):
     assert low < 0.8 < high and rep["panel"]["inconclusive"]
     assert rep["panel"]["label_budget"]["added_items"] is None
     assert all(j["label_budget"] is None for j in rep["judges"].values())  # decided gates
+    probe = rep["length_probe"]["gptoss"]
+    assert probe["cluster_column"] == "question_id" and probe["clusters"] == 90
 
 
 def test_calibrate_json_carries_bias_and_ceiling(tmp_path, monkeypatch):
@@ -196,6 +199,7 @@ def test_pages_show_bias_and_ceiling(tmp_path, monkeypatch):
     shown = [plain(x.value) for x in at.markdown]
     assert "**gptoss**: stricter than the humans (45 % vs 52 % pass, p = 0.016)" in shown
     assert any(x.startswith("Like for like (binary verdicts") for x in shown)
+    assert any("points per doubling of length" in x for x in shown)
     assert any("Newcombe" in plain(c.value) for c in at.caption)
     assert any(x.startswith("**panel (strict majority of 3 judges)** (INCONCLUSIVE): no budget")
                for x in shown)

@@ -57,3 +57,21 @@ def test_no_import_runs_upward(layer):
             if parts[0] == "judgescope" and len(parts) > 1 and parts[1] in FORBIDDEN[layer]:
                 upward.add((_rel(path), f"judgescope.{parts[1]}"))
     assert upward - KNOWN_UPWARD == set()
+
+
+def test_sources_builds_no_domain_table():
+    """Issue #27 item 3: the domains own their derived tables (integrity/tables.py,
+    audit/tables.py) and register them; sources/ only loads, validates, caches and serves, so no
+    build query of a derived view is named in sources/ outside the view registry."""
+    from judgescope.sources import derived, views
+
+    builds = {v.source for v in views.VIEWS if v.origin == "derived"}
+    named = {f"{_rel(p)}: {q}" for p in (PACKAGE / "sources").glob("*.py") if p.name != "views.py"
+             for q in builds if f'"{q}"' in p.read_text(encoding="utf-8")}
+    assert named == set()
+    owners = {t.what: t.build.__module__ for t in derived.providers(
+        {"audit", "snapshot", "audit_previous"})}
+    assert owners == {"hash verification": "judgescope.integrity.tables",
+                      "record index and provenance": "judgescope.audit.tables",
+                      "exact copies": "judgescope.audit.tables",
+                      "version comparison": "judgescope.audit.tables"}

@@ -240,3 +240,20 @@ def test_a_recorded_deviation_is_shown_beside_its_badge(tmp_path, monkeypatch):
                      r"the recorded deviation &lt;b&gt;D-1&lt;/b&gt;.</bdi>", text)
     assert manifest_of(out)["deviations"] == {
         "panel": "Bulk judging proceeded under the recorded deviation <b>D-1</b>."}
+
+
+def test_human_ratings_report_on_real_mqm_equals_agreement_json(realdata, monkeypatch, tmp_path):
+    (realdata / "sources.toml").write_text('[[collection]]\nname = "mqm"\ndatasets = ["mqm"]\n'
+                                           '[[dataset]]\nname = "mqm"\nkind = "human_ratings"\n'
+                                           'path = "multirater_sxs_mqm_wmt23_ende.jsonl"\n')
+    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(realdata / "sources.toml"))
+    out = tmp_path / "mqm.html"
+    cli.main(["report-html", "mqm", "--out", str(out), "--generated-at", AT])
+    cli.main(["agreement", "mqm", "--json", str(tmp_path / "a.json")])
+    twin = json.loads((tmp_path / "a.json").read_text())
+    numbers = [n for n in manifest_of(out)["numbers"] if n.get("cli", [""])[0] == "agreement"]
+    assert len(numbers) >= 8
+    for n in numbers:
+        assert same(n["value"], _resolve(twin, n["cli"][2:])), n
+    text = out.read_text(encoding="utf-8")
+    assert "Krippendorff&#39;s α (verdict, nominal)" in text and "id=\"ratings\"" in text

@@ -75,3 +75,20 @@ def test_stability_command_on_repeated_runs(tmp_path, capsys):
     msb, msw = 3 * scores.mean(1).var(ddof=1), scores.var(1, ddof=1).mean()
     assert got["icc"]["icc"] == pytest.approx((msb - msw) / (msb + 2 * msw))
     assert "ICC(1)" in capsys.readouterr().out
+
+
+def test_sentence_for_the_page():
+    records = _long(SHROUT_FLEISS)
+    text = stability.sentence(stability.stability(records))
+    assert text.startswith("6 units scored more than once: ICC(1) 0.166")
+    assert "not measurable" in stability.sentence(stability.stability(records.iloc[:1]))
+
+
+def test_provenance_page_states_stability(monkeypatch):
+    from streamlit.testing.v1 import AppTest
+    at = AppTest.from_file("../app.py", default_timeout=120)
+    at.query_params["collection"] = "xhotpotqa"
+    at.run()
+    at.switch_page("pages/provenance.py").run()
+    assert not at.exception
+    assert any("No unit was scored more than once" in m.value for m in at.markdown)

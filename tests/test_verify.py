@@ -12,7 +12,8 @@ import pytest
 
 from judgescope.sources import db
 from judgescope.integrity import hashes as verify
-from judgescope.sources.catalog import Catalog, verification_views
+from judgescope.integrity.tables import verification_views
+from judgescope.sources.catalog import Catalog
 from judgescope.sources.manifest import SourceError, load_manifest
 
 KEY = ["instance_id", "target_language", "unit", "paragraph_id"]
@@ -205,11 +206,11 @@ def test_queries_bind_strictly(store, name):
 
 
 def test_a_derived_table_that_cannot_be_built_is_named_not_fatal(tmp_path, monkeypatch):
-    from judgescope.sources import catalog
+    from judgescope.audit import tables as audit_tables
 
     def broken(*_args):
         raise SourceError("disk full")
-    monkeypatch.setattr(catalog, "exact_copy_views", broken)
+    monkeypatch.setattr(audit_tables, "exact_copy_views", broken)
     cat = Catalog(load_manifest(write_fixture(tmp_path / "fx")))
     store = cat.store("fx")  # the collection still opens
     assert "audit_exact_copies" not in store.views and "hash_verification" in store.views

@@ -86,3 +86,15 @@ def stability(records: pd.DataFrame, threshold: float | None = None,
         out["flips"] = flips(verdicts, level=level)
         out["flips"]["definition"] = f"verdict = score < {threshold:g}"
     return out
+
+
+def sentence(result: dict) -> str:
+    """One line for a page: how many units repeat, ICC(1) with CI, mean within-unit SD."""
+    if not result["units_repeated"]:
+        return ("No unit was scored more than once by the same judge: stability (ICC, SD, flip "
+                "rate) is not measurable here.")
+    icc, spread = result["icc"], result["spread"]
+    ci = "" if icc["ci"][0] is None else f" (95% CI {icc['ci'][0]:.3f} to {icc['ci'][1]:.3f})"
+    value = "n/a" if icc["icc"] is None else f"{icc['icc']:.3f}"
+    return (f"{result['units_repeated']:,} units scored more than once: ICC(1) {value}{ci}; "
+            f"mean within-unit SD {spread['mean_sd']:.3g}, largest {spread['max_sd']:.3g}.")

@@ -129,14 +129,21 @@ def bias_direction(truth, pred, alpha: float = ALPHA, level: float = 0.95) -> di
     return out
 
 
-def binary_pair(a, b, level: float = 0.95, seed: int = stats.DEFAULT_SEED) -> dict:
+def binary_pair(a, b, level: float = 0.95, seed: int = stats.DEFAULT_SEED,
+                clusters=None, column: str = "cluster") -> dict:
     """Cohen's κ and Scott's π of two aligned binary label vectors, with bootstrap CIs over
-    items (exact enumeration where feasible, else Monte Carlo to a stated tolerance)."""
+    items, or over clusters when `clusters` (one label per item) is given (exact enumeration
+    where feasible, else Monte Carlo to a stated tolerance)."""
     a, b = np.asarray(a).astype(int), np.asarray(b).astype(int)
     table = np.bincount(a * 2 + b, minlength=4)
     kappa, pi = exact.kappa_of(table)[0], exact.pi_of(table)[0]
-    k_ci = exact.table_ci(table, exact.kappa_of, level, seed)
-    p_ci = exact.table_ci(table, exact.pi_of, level, seed)
+    if clusters is None:
+        k_ci = exact.table_ci(table, exact.kappa_of, level, seed)
+        p_ci = exact.table_ci(table, exact.pi_of, level, seed)
+    else:
+        k_ci = exact.clustered_table_ci(clusters, a * 2 + b, 4, exact.kappa_of, level, seed,
+                                        column)
+        p_ci = exact.clustered_table_ci(clusters, a * 2 + b, 4, exact.pi_of, level, seed, column)
     return {"n": int(a.size), "agreement": float((a == b).mean()) if a.size else None,
             "cohen_kappa": None if np.isnan(kappa) else float(kappa),
             "kappa_ci": [k_ci["low"], k_ci["high"]],
@@ -158,9 +165,11 @@ def _pair_tables(draws: np.ndarray, width: int, i: int, j: int) -> np.ndarray:
 
 
 def mean_pairwise_kappa(columns: list[np.ndarray], pairs: list[tuple[int, int]],
-                        level: float = 0.95, seed: int = stats.DEFAULT_SEED) -> dict:
+                        level: float = 0.95, seed: int = stats.DEFAULT_SEED, clusters=None,
+                        column: str = "cluster") -> dict:
     """Mean Cohen's κ over the given column pairs, with a bootstrap CI resampling items jointly
-    (every column of an item together), on items every column rated."""
+    (every column of an item together), or whole clusters when `clusters` is given, on items
+    every column rated."""
     cols = [np.asarray(c, dtype=float) for c in columns]
     ok = np.all([~np.isnan(c) for c in cols], axis=0)
     cols = [c[ok].astype(int) for c in cols]
@@ -173,20 +182,27 @@ def mean_pairwise_kappa(columns: list[np.ndarray], pairs: list[tuple[int, int]],
 
     counts = _pattern_counts(cols)
     point = float(stat(counts[None, :])[0])
-    ci = exact.table_ci(counts, stat, level, seed)
+    if clusters is None:
+        ci = exact.table_ci(counts, stat, level, seed)
+    else:
+        code = sum(c << i for i, c in enumerate(cols))
+        ci = exact.clustered_table_ci(np.asarray(clusters)[ok], code, 2 ** width, stat, level,
+                                      seed, column)
     return {"mean_kappa": None if np.isnan(point) else point, "ci": [ci["low"], ci["high"]],
             "n": int(ok.sum()), "pairs": len(pairs), "ci_method": ci["method"]}
 
 
 def human_ceiling(raters: dict, humans: dict, level: float = 0.95,
-                  seed: int = stats.DEFAULT_SEED) -> dict:
+                  seed: int = stats.DEFAULT_SEED, clusters=None, column: str = "cluster") -> dict:
     """Like for like on the binary scale: each rater (judges, panel) against each single human,
     beside each human against each other human. raters / humans: name → aligned 0/1 arrays
-    (NaN = not rated; a pair uses the items both rated)."""
+    (NaN = not rated; a pair uses the items both rated); clusters: one label per item, whole
+    clusters resampled (None: items)."""
     def pair(x, y):
         x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
         both = ~np.isnan(x) & ~np.isnan(y)
-        return binary_pair(x[both], y[both], level, seed)
+        groups = None if clusters is None else np.asarray(clusters)[both]
+        return binary_pair(x[both], y[both], level, seed, groups, column)
 
     judge_rows = [{"rater": r, "human": h, **pair(v, hv)}
                   for r, v in raters.items() for h, hv in humans.items()]
@@ -200,10 +216,10 @@ def human_ceiling(raters: dict, humans: dict, level: float = 0.95,
     per_rater = {r: span([x for x in judge_rows if x["rater"] == r], "cohen_kappa")
                  for r in raters}
     h = list(humans.values())
-    means = {r: mean_pairwise_kappa([v, *h], [(0, i + 1) for i in range(len(h))], level, seed)
-             for r, v in raters.items()}
+    means = {r: mean_pairwise_kappa([v, *h], [(0, i + 1) for i in range(len(h))], level, seed,
+                                    clusters, column) for r, v in raters.items()}
     human_mean = mean_pairwise_kappa(h, list(itertools.combinations(range(len(h)), 2)),
-                                     level, seed)
+                                     level, seed, clusters, column)
     return {"judge_vs_human": judge_rows, "human_vs_human": human_rows,
             "judge_kappa_range": per_rater, "judge_mean_kappa": means,
             "human_mean_kappa": human_mean,

@@ -16,6 +16,7 @@ from judgescope.calibration import agreement as cs
 from judgescope.calibration import bias as bias_stats
 from judgescope.calibration import exact
 from judgescope.calibration import power
+from judgescope.calibration import probes
 from judgescope import stats
 # The rules live in calibration/rules.py; pages and the CLI reach them through this module too.
 from judgescope.calibration.rules import (  # noqa: F401
@@ -240,6 +241,9 @@ def report(items: pd.DataFrame, judgements: pd.DataFrame, judge_gate=JUDGE_GATE,
         "ci_method": cs.ci_method(resamples, seed),
         "pi_ci_method": pi_ci_method(rows),
         "ceiling": human_ceiling(scored, seed) if qa else None,
+        "length_probe": {(rater_name(r) if r == PANEL else r.removeprefix(JUDGE_PREFIX)):
+                         probes.length_probe(scored, column(r, "binary"))
+                         for r in raters(frame)} if qa else None,
     }
 
 
@@ -263,7 +267,10 @@ def human_ceiling(frame: pd.DataFrame, seed=stats.DEFAULT_SEED) -> dict:
               for i, c in enumerate(HUMAN_COLS, start=1)}
     raters_ = {rater_name(r) if r == PANEL else r.removeprefix(JUDGE_PREFIX):
                frame[column(r, "binary")].to_numpy(float) for r in raters(frame)}
-    out = bias_stats.human_ceiling(raters_, humans, seed=seed)
+    clusters = cluster_ids(frame)
+    out = bias_stats.human_ceiling(raters_, humans, seed=seed,
+                                   clusters=None if clusters is None else clusters.to_numpy(),
+                                   column=CLUSTER_COLUMN)
     out["sentence"] = bias_stats.ceiling_sentence(out)
     return out
 

@@ -46,6 +46,10 @@ def build(run, ledger: Ledger, missing_columns, seed: int) -> tuple[dict, list[s
                                   v["fleiss_kappa"]["value"], v["fleiss_kappa"]["ci"],
                                   cli + ["verdicts", "fleiss_kappa", "value"],
                                   cli + ["verdicts", "fleiss_kappa", "ci"], F, Q))
+        out["kappa"].append(_stat(ledger, "ratings.verdict_alpha", f"Krippendorff's α ({verdict}, nominal)",
+                                  v["krippendorff_alpha"]["value"], v["krippendorff_alpha"]["ci"],
+                                  cli + ["verdicts", "krippendorff_alpha", "value"],
+                                  cli + ["verdicts", "krippendorff_alpha", "ci"], F, Q))
         for i, p in enumerate(v["pairwise"]):
             out["kappa"].append(_stat(ledger, f"ratings.pairwise.{i}",
                                       f"Cohen's κ {short(p['rater_a'], 60)} × {short(p['rater_b'], 60)} (n = {p['n']})",
@@ -56,8 +60,9 @@ def build(run, ledger: Ledger, missing_columns, seed: int) -> tuple[dict, list[s
         missing.append("Fleiss' and Cohen's κ: the ratings have no verdict column.")
     if not score:
         missing.append("Krippendorff's α on scores: the ratings have no score or mqm column.")
-    missing.append("A CI on Krippendorff's α per scale: the human_ratings function gives the point "
-                   "estimate only.")
+    if score:
+        missing.append("A CI on Krippendorff's α of the scores: computed as a point estimate only "
+                       "(the verdicts' α and κ carry bootstrap CIs).")
     shown = out["kappa"][:50]
     out["forest"] = svg.forest([{"label": r["label"], "value": r["value"], "low": r["low"],
                                  "high": r["high"]} for r in out["alpha"] + shown],

@@ -49,11 +49,23 @@ def write_outbox(state: Path, outbox: Path, lock) -> Path:
     return target
 
 
+# Shared log files refused on import (a hostile or broken row names its row and column); the
+# others are merged. Shown once on the pages that review.
+REFUSED: list[str] = []
+
+
 def pull(folder: Path | None, state: Path) -> int:
-    """Import every log file under folder; returns the rows that were new here."""
+    """Import every log file under folder; returns the rows that were new here. A file with a
+    bad row is refused whole and named in REFUSED; the other files still merge."""
     if folder is None:
         return 0
-    return sum(reviews.import_file(f, state) for f in sorted(Path(folder).rglob("*.parquet")))
+    added = 0
+    for f in sorted(Path(folder).rglob("*.parquet")):
+        try:
+            added += reviews.import_file(f, state)
+        except (ValueError, OSError) as err:
+            REFUSED.append(str(err).splitlines()[0][:300])
+    return added
 
 
 class FolderTarget:

@@ -374,7 +374,7 @@ def import_file(file: Path | str, path=None) -> int:
     frame = read_file(file)
     if "score" in frame:
         frame["score"] = pd.to_numeric(frame["score"], errors="coerce")
-    return import_frame(frame, path, str(file))
+    return import_frame(frame, path, Path(file).name)
 
 
 def export_file(out: Path | str, path=None) -> int:

@@ -26,6 +26,10 @@ SNAPSHOT_DIGESTS = (", sha256(CAST(source_text AS VARCHAR)) AS source_sha256_com
                     ", sha256(CAST(candidate_text AS VARCHAR)) AS candidate_sha256_computed")
 # Validation runs in the app's process on first use of a revision: bounded so the process stays
 # under 2 GB RSS, spilling to disk beyond.
+# Bump when validation changes what it writes, so cached tables are rebuilt. The code that
+# builds a dataset's tables is hashed into its cache key too (catalog.build_code_sha256), as
+# derived tables hash their SQL, so a change to it never serves old numbers.
+BUILD_VERSION = 6
 BUILD_MEMORY = "1536MB"
 SCORED_KINDS = ("judge_audit", "raw_judge_records")
 # Rows per Parquet row group of every cached table. Lookups (a Review page, a record, a snapshot

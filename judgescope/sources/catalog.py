@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
-import tempfile
-import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -15,32 +12,28 @@ from judgescope import __version__
 from judgescope.sources import db
 from judgescope.sources import hub, join_key
 from judgescope.sources import views as registry
-from judgescope.sources.cache import (cache_root, damage, parquet_ok, redact, seal, spill_dir, sweep,
-                                      temp_prefix)
+from judgescope.sources import derived
+from judgescope.sources.cache import cache_root, damage, parquet_ok, redact, spill_dir, sweep
 from judgescope.sources.cache import ensure as _ensure
-from judgescope.sources.build import (BUILD_MEMORY, ROW_GROUP_ROWS, SCORED_KINDS,  # noqa: F401 (re-exported)
+from judgescope.sources.build import (BUILD_MEMORY, BUILD_VERSION, SCORED_KINDS,  # noqa: F401 (re-exported)
                                       SNAPSHOT_DIGESTS, build_dataset, safe_name, write_counts)
 from judgescope.sources.collection_notes import assign_roles, notices
 from judgescope.sources.kinds import detect_resolved
 from judgescope.sources.layout import ResolvedFiles, resolve_local
 from judgescope.sources.manifest import DatasetSpec, Manifest, SourceError, load_manifest
 
-# Bump when validation changes what it writes, so cached tables are rebuilt. The code that
-# builds a dataset's tables is hashed into its cache key too (build_code_sha256), as derived
-# tables hash their SQL, so a change to it never serves old numbers.
-BUILD_VERSION = 6
 BUILD_MODULES = ("judgescope.sources.catalog", "judgescope.sources.build", "judgescope.sources.cache",
                  "judgescope.sources.layout", "judgescope.sources.readers",
                  "judgescope.sources.readers_csv", "judgescope.sources.readers_base",
                  "judgescope.sources.validate",
                  "judgescope.sources.snapshot", "judgescope.sources.manifest", "judgescope.schema")
 _PACKAGE_ROOT = Path(__file__).resolve().parent.parent.parent  # the folder holding judgescope/
-_LOCK = threading.RLock()
-# Bounds for DuckDB: derived tables (derived_views) and a collection's queries spill to disk
-# rather than take the machine (validation's bound, BUILD_MEMORY, is in build.py).
-DERIVED_MEMORY, STORE_MEMORY = "1GB", "1536MB"
+_LOCK = derived.LOCK  # one build at a time writes the cache
+# A collection's queries spill to disk rather than take the machine (validation's bound,
+# BUILD_MEMORY, is in build.py; derived tables', DERIVED_MEMORY, in derived.py).
+STORE_MEMORY = "1536MB"
 _HASHES: dict[tuple, str] = {}
-REBUILT: list[str] = []  # derived entries found damaged and rebuilt (named on Overview)
+REBUILT = derived.REBUILT  # derived entries found damaged and rebuilt (named on Overview)
 
 
 def file_sha256(path: Path) -> str:
@@ -171,117 +164,6 @@ def load_dataset(spec: DatasetSpec, expected: dict | None = None) -> Loaded:
         return Loaded(spec, None, redact(text, spec.base))
 
 
-def derived_views(kind: str, inputs: dict[str, Path], steps: list[tuple[str, str, dict]]
-                  ) -> dict[str, list[Path]]:
-    """Tables derived from clean files by named queries, built once and cached on disk.
-
-    inputs: view name → clean file; steps: (output view, query name, params), run in order, each
-    output readable as a view by the next. Cached per (inputs, queries with the macros, params):
-    clean files are written once and renamed into place, so (path, size, mtime) identify them;
-    a clean file in the cache is named by its folder (a content hash) and size instead, so a
-    cache copied to another machine or folder keeps its derived tables (issue #17 item 3).
-    """
-    sql = "".join(p.read_text(encoding="utf-8") for p in sorted((db.QUERIES_DIR / "macros").glob("*.sql")))
-    sql += "".join(db.query_text(q) for _, q, _ in steps)
-    stamp = [BUILD_VERSION, kind, [[v, q, params] for v, q, params in steps],
-             hashlib.sha256(sql.encode()).hexdigest()]
-    for view, path in sorted(inputs.items()):
-        st = path.stat()
-        stamp.append([view, *_input_identity(path.resolve(), st)])
-    digest = hashlib.sha256(json.dumps(stamp, sort_keys=True).encode()).hexdigest()[:20]
-    folder = _ensure(cache_root()) / f"{kind}-{digest}"
-    with _LOCK:
-        hurt = damage(folder) if folder.exists() else "missing"
-        if hurt:
-            build_derived(inputs, steps, folder)
-        if hurt not in (None, "missing"):
-            REBUILT.append(f"derived tables {folder.name}: damaged ({hurt}); rebuilt")
-    return {view: [folder / f"{view}.parquet"] for view, _, _ in steps}
-
-
-def _input_identity(path: Path, st) -> list:
-    try:
-        return [path.relative_to(cache_root().resolve()).as_posix(), st.st_size]
-    except ValueError:
-        return [str(path), st.st_size, st.st_mtime_ns]
-
-
-def build_derived(inputs: dict[str, Path], steps: list[tuple[str, str, dict]], folder: Path) -> None:
-    """Run the steps of derived_views into `folder` (built beside it, renamed when complete)."""
-    tmp = Path(tempfile.mkdtemp(prefix=temp_prefix(folder.name), dir=_ensure(folder.parent)))
-    spill = folder.parent / f".spill-{tmp.name}"
-    con = db.scratch(temp_dir=spill, memory_limit=DERIVED_MEMORY)
-    try:
-        for view, path in inputs.items():
-            con.execute(db.view_sql(view, [path]))
-        db.create_macros(con)
-        for view, query, params in steps:
-            out = tmp / f"{view}.parquet"
-            con.execute(f"COPY ({db.query_text(query)}\n) TO $out "
-                        f"(FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE {ROW_GROUP_ROWS})",
-                        {**params, "out": str(out)})
-            con.execute(db.view_sql(view, [out]))
-        if folder.exists():
-            shutil.rmtree(folder)
-        tmp.rename(folder)
-        seal(folder)
-    except db.DBError as err:
-        raise SourceError(f"building {folder.name} failed: {redact(str(err).splitlines()[0])}") from err
-    finally:
-        con.close()
-        shutil.rmtree(tmp, ignore_errors=True)
-        shutil.rmtree(spill, ignore_errors=True)
-
-
-def verification_steps(key: list[str]) -> list[tuple[str, str, dict]]:
-    return [("hash_verification", "verify_build_rows", {"key": list(key)}),
-            ("hash_verification_summary", "verify_build_summary", {})]
-
-
-def verification_views(audit: Path, snapshot: Path, key: list[str]) -> dict[str, list[Path]]:
-    """Views `hash_verification` (every audit row's class and hint, in class order),
-    `hash_verification_summary` (counts per language × unit × class × hint, and unreferenced
-    snapshot rows) and `snapshot_numbered` (the snapshot with file_row_number), built once per
-    (audit file, snapshot file, join key): the join of millions of audit keys to millions of
-    snapshot keys is the expensive part of verification; pages and the badge read a few rows."""
-    inputs = {"audit": audit, "snapshot_numbered": snapshot}
-    return derived_views("verify", inputs, verification_steps(key)) | {"snapshot_numbered": [snapshot]}
-
-
-def exact_copy_views(audit: Path, verification: dict[str, list[Path]] | None = None
-                     ) -> dict[str, list[Path]]:
-    """Views `audit_exact_copies` (every exact-copy row, with its candidate text when the audit
-    is joined to a snapshot: `verification` holds Integrity's hash_verification and
-    snapshot_numbered views, so the text is that of the row Integrity checked) and
-    `audit_exact_copy_summary` (counts per language × unit), built once per audit (and
-    verification): the Exact copies page then filters a few rows."""
-    joined = verification and "hash_verification" in verification
-    inputs = {"audit": audit}
-    if joined:
-        inputs |= {"hash_verification": verification["hash_verification"][0],
-                   "snapshot_numbered": verification["snapshot_numbered"][0]}
-    rows = "audit_build_exact_copies_texts" if joined else "audit_build_exact_copies"
-    return derived_views("copies", inputs, [("audit_exact_copies", rows, {}),
-                                            ("audit_exact_copy_summary", "audit_build_exact_copy_counts", {})])
-
-
-def compare_views(audit: Path, previous: Path) -> dict[str, list[Path]]:
-    """Views `audit_version_overlap` and `audit_paired_diffs` (Compare versions), built once per
-    pair of audit files: both join every row of one version to the other."""
-    return derived_views("compare", {"audit": audit, "audit_previous": previous},
-                         [("audit_version_overlap", "audit_build_overlap", {}),
-                          ("audit_paired_diffs", "audit_build_paired_diff_counts", {})])
-
-
-def audit_summary_views(audit: Path) -> dict[str, list[Path]]:
-    """Views built once per audit file: `audit_record_index` (judge_record_id, score sorted by
-    id: opening one record reads a row group of it, then only the audit's row groups holding that
-    score, the audit being stored sorted by score) and `audit_model_provenance_summary`."""
-    return derived_views("audit", {"audit": audit},
-                         [("audit_record_index", "audit_build_record_index", {}),
-                          ("audit_model_provenance_summary", "audit_build_model_provenance", {})])
-
-
 def dataset_views(roles: dict[str, Loaded]) -> dict[str, list[Path]]:
     """Each dataset's validated rows under its role, and the parts validation wrote beside them
     (per-score counts, excluded rows) under their registered names."""
@@ -297,19 +179,31 @@ def _declared_store(views: dict[str, list[Path]]) -> db.Store:
     return db.Store(views, memory_limit=STORE_MEMORY, temp_dir=_ensure(spill_dir()))
 
 
-def open_store(roles: dict[str, Loaded], key: list[str] | None = None) -> db.Store:
-    """A store over datasets the CLI loaded, built as the app builds a collection's: their views,
-    the hash verification (when an audit and a snapshot are given with a join key) and the
-    audit's derived tables, each by the same builders; a build failure raises SourceError."""
-    views = dataset_views(roles)
+def derived_tables(roles: dict[str, Loaded], key: list[str] | None, failed) -> dict[str, list[Path]]:
+    """The derived tables every domain registered (sources/derived.py) that the datasets can
+    feed, in registration order, each seeing the views built before it; keyed tables only with
+    a join key. failed(tables, error) is told of a build that failed; the rest go on."""
     clean = {role: d.path("clean") for role, d in roles.items()}
-    verification = (verification_views(clean["audit"], clean["snapshot"], key)
-                    if key and "audit" in clean and "snapshot" in clean else {})
-    views |= verification
-    if "audit" in clean:
-        views |= audit_summary_views(clean["audit"]) | exact_copy_views(clean["audit"], verification)
-        if "audit_previous" in clean:
-            views |= compare_views(clean["audit"], clean["audit_previous"])
+    built: dict[str, list[Path]] = {}
+    for tables in derived.providers(clean):
+        if tables.keyed and not key:
+            continue
+        try:
+            built |= tables.build(clean, built, key)
+        except (SourceError, db.DBError) as err:
+            failed(tables, err)
+    return built
+
+
+def open_store(roles: dict[str, Loaded], key: list[str] | None = None) -> db.Store:
+    """A store over datasets the CLI loaded, built as the app builds a collection's: their views
+    and the derived tables the domains registered (the hash verification when an audit and a
+    snapshot are given with a join key), each by the same builders; a build failure raises
+    SourceError."""
+    def failed(tables, err):
+        raise err if isinstance(err, SourceError) else SourceError(f"{tables.what}: {err}")
+
+    views = dataset_views(roles) | derived_tables(roles, key, failed)
     views["ledger"] = [d.path("ledger") for d in roles.values() if d.path("ledger").exists()] \
         or [_empty_ledger()]
     return _declared_store(views)
@@ -363,8 +257,7 @@ class Catalog:
             if collection not in self._stores:
                 loaded = [d for d in self.collection_datasets(collection) if d.ok]
                 roles = self.roles(collection)
-                verification = self._verification(collection, roles)
-                views = dataset_views(roles) | verification | self._derived(roles, verification)
+                views = dataset_views(roles) | self._derived(collection, roles)
                 views["ledger"] = [d.path("ledger") for d in loaded] or [_empty_ledger()]
                 self._stores[collection] = _declared_store(views)
                 self.manifest.problems += [n for n in REBUILT if n not in self.manifest.problems]
@@ -399,40 +292,28 @@ class Catalog:
         self.store(collection)
         return self._verify_problems.get(collection, [])
 
-    def _derived(self, roles: dict[str, Loaded], verification: dict[str, list[Path]]
-                 ) -> dict[str, list[Path]]:
-        """The audit's derived tables; one that cannot be built is named on Overview and the
-        rest of the collection keeps working (its page then says the table is missing)."""
-        clean = {role: d.path("clean") for role, d in roles.items()}
-        wanted = []
-        if "audit" in clean:
-            wanted += [("record index and provenance", lambda: audit_summary_views(clean["audit"])),
-                       ("exact copies", lambda: exact_copy_views(clean["audit"], verification))]
-        if "audit" in clean and "audit_previous" in clean:
-            wanted.append(("version comparison",
-                           lambda: compare_views(clean["audit"], clean["audit_previous"])))
-        views: dict[str, list[Path]] = {}
-        for what, build in wanted:
-            try:
-                views |= build()
-            except SourceError as err:
-                self.manifest.problems.append(redact(f"{what} of {roles['audit'].spec.name}: {err}"))
-        return views
+    def _derived(self, collection: str, roles: dict[str, Loaded]) -> dict[str, list[Path]]:
+        """The collection's derived tables. A join key that cannot be used, or a verification
+        that fails, is named on Integrity (verify_problems); another table that cannot be built
+        is named on Overview; the rest of the collection keeps working either way."""
+        key = None
+        if "audit" in roles and "snapshot" in roles:
+            key = self.join_key(collection)
+            missing = roles["audit"].report["columns_missing"], roles["snapshot"].report["columns_missing"]
+            problems = join_key.input_problems(key, *missing) if key else [join_key.no_shared_key(*missing)]
+            if problems:
+                self._verify_problems[collection], key = problems, None
+            else:
+                key = join_key.check_key(key)
 
-    def _verification(self, collection: str, roles: dict[str, Loaded]) -> dict[str, list[Path]]:
-        if "audit" not in roles or "snapshot" not in roles:
-            return {}
-        key = self.join_key(collection)
-        missing = roles["audit"].report["columns_missing"], roles["snapshot"].report["columns_missing"]
-        problems = join_key.input_problems(key, *missing) if key else [join_key.no_shared_key(*missing)]
-        try:
-            if not problems:
-                return verification_views(roles["audit"].path("clean"),
-                                          roles["snapshot"].path("clean"), join_key.check_key(key))
-        except (SourceError, db.DBError) as err:
-            problems = [f"verification failed: {redact(str(err).splitlines()[0])}"]
-        self._verify_problems[collection] = problems
-        return {}
+        def failed(tables, err):
+            text = redact(str(err).splitlines()[0])
+            if tables.keyed:
+                self._verify_problems[collection] = [f"verification failed: {text}"]
+            else:
+                self.manifest.problems.append(f"{tables.what} of {roles['audit'].spec.name}: {text}")
+
+        return derived_tables(roles, key, failed)
 
 
 def _empty_ledger() -> Path:

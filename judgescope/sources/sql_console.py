@@ -48,9 +48,18 @@ def run_console(store: db.Store, sql: str, max_rows: int = ROW_CAP,
     return store.run_console(sql, max_rows, seconds, max_bytes)
 
 
+# Views whose first rows and column summary make a useful start when the audit is absent.
+BROWSABLE = ("ranking", "items", "judgements", "ratings", "verification", "snapshot")
+
+
 def examples(views) -> list[tuple[str, str]]:
-    """The example queries this collection's views can run."""
-    return [(label, sql) for label, needs, sql in EXAMPLES if needs <= set(views)]
+    """The example queries this collection's views can run (at most four)."""
+    views = set(views)
+    out = [(label, sql) for label, needs, sql in EXAMPLES if needs <= views]
+    for view in (v for v in BROWSABLE if v in views):
+        out += [(f"First 20 rows of {view}", f"SELECT *\nFROM {view}\nLIMIT 20"),
+                (f"Columns of {view} summarised", f"SUMMARIZE {view}")]
+    return out[:4]
 
 
 def truncation_note(truncated: str | None, rows: int) -> str | None:

@@ -7,7 +7,7 @@ Four origins:
   that role, judgescope.schema gives the role of each kind);
 - part: another file validation writes beside the clean rows (per-score counts, excluded rows);
 - derived: a table built once per input revision by a named query in queries/ and cached on disk
-  (catalog.derived_views);
+  (sources/derived.py; each domain registers its own);
 - ledger: the excluded-rows ledger of every dataset of the collection.
 Pure (no streamlit, no DuckDB).
 """

@@ -72,3 +72,15 @@ def corrected_section() -> None:
         return
     _table(corrected.table(rates))
     st.caption(corrected.METHODS_NOTE)
+
+
+def length_section(rep: dict) -> None:
+    """Does each judge's verdict move with the answer's length, human verdict held fixed?"""
+    probe = {k: v for k, v in (rep.get("length_probe") or {}).items() if v}
+    if not probe:
+        return
+    st.subheader("Length probe")
+    for name, p in probe.items():
+        st.markdown(f"**{ui.md_literal(name)}**: {p['sentence']}.")
+    st.caption(next(iter(probe.values()))["method"] + ". Length: characters of the answer "
+               "(model_response).")

@@ -45,12 +45,24 @@ def _findings(manifest: str, collection: str) -> tuple[list, list]:
         items = run("calib_items", **cal.split_params([]))
         judgements = run("calib_item_judgements", **cal.split_params([]))
         if not items.empty and not judgements.empty:
-            out += findings.calibration(cal.report(items, judgements))
+            deviations = cat.manifest.collections[collection].deviations
+            out += findings.calibration(cal.report(items, judgements), deviations=deviations)
     if "ranking" in have:
-        _, decisions = ranking.load(run, have["ranking"].spec.name)
+        pairs, decisions = ranking.load(run, have["ranking"].spec.name)
         if not decisions.empty:
             out += findings.ranking_findings(ranking.results(decisions, with_total=True),
                                              ranking.ALL_DATASETS)
+        elif not pairs.empty:
+            out += findings.pairs_findings(ranking.human_summary(pairs))
+    if "ratings" in have:
+        from judgescope.calibration import human_ratings as hr
+
+        missing = set(have["ratings"].report["columns_missing"])
+        score = next((c for c in ("score", "mqm") if c not in missing), None)
+        verdict = None if "verdict" in missing else "verdict"
+        frame = run("ratings_long")
+        if not frame.empty:
+            out += findings.ratings_findings(hr.agreement(frame, score, verdict), verdict)
     return out, list(dict.fromkeys(used))
 
 
@@ -122,12 +134,23 @@ def badge_md(status: str | None, colour: str) -> str:
 
 
 def finding(f) -> None:
-    """One finding: a coloured badge, the sentence as text, and a link to the view proving it."""
+    """One finding: a coloured badge (and a recorded deviation beside it), the sentence as text
+    whose numbers copy as typed, its method on one line below, the full rule folded, and a link
+    to the view proving it."""
     from judgescope.web import navigation
 
     spec = navigation.page(f.page)
-    text, link = st.columns([5, 2], vertical_alignment="center")
-    text.markdown(badge_md(f.status, f.colour) + ui.md_literal(f.text, limit=2_000))
+    text, link = st.columns([5, 2], vertical_alignment="top")
+    with text:
+        st.markdown(badge_md(f.status, f.colour) + ui.md_literal(f.text, limit=2_000, isolate=False))
+        if f.note:
+            st.markdown(":orange-badge[:material/flag: recorded deviation] "
+                        + ui.md_literal(f.note, limit=500))
+        if f.method:
+            st.caption(ui.md_literal(f.method, limit=300, isolate=False))
+        if f.how:
+            with st.expander("How", icon=":material/info:"):
+                st.caption(ui.md_literal(f.how, limit=3_000, isolate=False))
     link.page_link(spec.path, label=f"{ui.md_literal(f.link, limit=80)} →", icon=spec.icon,
                    query_params={"collection": ui.collection_name(), **f.params})
 

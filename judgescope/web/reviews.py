@@ -70,6 +70,8 @@ def _sharing(path: str):
 def sharing():
     """The Hub (or folder) sharing of this process; None when not configured or unreachable."""
     share, error = _sharing(str(state_path()))
+    for refused in reviews_hub.REFUSED[:3]:
+        st.warning(ui.md_literal(f"A shared review log was not merged: {refused}", limit=400))
     if error:
         st.warning(f"Shared reviews are unavailable ({error}); verdicts are kept on this server "
                    "only until it restarts with the Hub reachable.")

@@ -39,13 +39,30 @@ def warm() -> None:
         log.exception("warm-up failed")
 
 
+def upload_options(args: list[str]) -> list[str]:
+    """Streamlit options for the upload box: the browser refuses a file over the cap before
+    sending it; and inside a Hugging Face Space (an iframe on another site) Streamlit's XSRF
+    cookie is a third-party cookie the browser does not send, so every upload would fail with
+    403 — when uploads are switched on there (JUDGESCOPE_ALLOW_UPLOAD=1), XSRF protection, which
+    guards only uploads, is switched off. Options given explicitly win."""
+    from judgescope.sources import upload
+
+    out = list(args)
+    given = " ".join(args)
+    if "maxUploadSize" not in given:
+        out.append(f"--server.maxUploadSize={max(1, -(-upload.max_bytes() // (1024 * 1024)))}")
+    if upload.public_deployment() and upload.allowed() and "enableXsrfProtection" not in given:
+        out.append("--server.enableXsrfProtection=false")
+    return out
+
+
 def main() -> None:
     from streamlit.runtime.pages_manager import PagesManager
     from streamlit.web import cli
 
     PagesManager.uses_pages_directory = False
     threading.Thread(target=warm, name="judgescope-warm", daemon=True).start()
-    sys.argv = ["streamlit", "run", str(APP), *sys.argv[1:]]
+    sys.argv = ["streamlit", "run", str(APP), *upload_options(sys.argv[1:])]
     sys.exit(cli.main())
 
 

@@ -51,11 +51,15 @@ def visible_collections() -> list[str]:
     named by the URL): one visitor's opened datasets are not listed to another."""
     from judgescope.sources.hub_open import SESSION_COLLECTIONS
 
+    from judgescope.sources.upload import UPLOAD_COLLECTIONS
+
     mine = st.session_state.setdefault("_opened_collections", set())
+    uploaded = st.session_state.setdefault("_uploaded_collections", set())  # never by URL
     linked = st.query_params.get("collection")
     if linked in SESSION_COLLECTIONS:
         mine.add(linked)
-    return [n for n in catalog().manifest.collections if n not in SESSION_COLLECTIONS or n in mine]
+    return [n for n in catalog().manifest.collections
+            if (n not in SESSION_COLLECTIONS or n in mine) and (n not in UPLOAD_COLLECTIONS or n in uploaded)]
 
 
 def switch_collection(new: str | None = None) -> None:
@@ -328,7 +332,9 @@ def verification_for(collection: str):
 # Control characters other than tab, newline and carriage return, shown as their Unicode "control pictures".
 _CONTROLS = {c: 0x2400 + c for c in range(0x20) if c not in (9, 10, 13)} | {0x7F: 0x2421}
 _MD_PUNCT = re.compile(r"([!-/:-@\[-`{-~])")
-_AUTOLINK_BREAK = re.compile(r"\\[:.@]")
+# '.' and ':' between two digits are left alone: a number (94.68, 12:30) forms no autolink and
+# copies as typed; '@' is always broken (a1@2.3 would be an e-mail address).
+_AUTOLINK_BREAK = re.compile(r"\\@|(?<!\d)\\[:.]|\\[:.](?!\d)")
 
 
 def visible_text(text: str) -> str:
@@ -338,17 +344,29 @@ def visible_text(text: str) -> str:
     return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
-def md_literal(text: str, limit: int = 120) -> str:
+_PLAIN_LABEL = re.compile(r"[^\W_]+(?:[ _\-][^\W_]+)*")
+
+
+def md_label(text: str, limit: int = 60) -> str:
+    """An option label of a widget that renders markdown (pills, radio): plain words stay as
+    they are (so a URL-bound widget's value round-trips), anything else goes through md_literal."""
+    text = str(text)
+    return text if len(text) <= limit and _PLAIN_LABEL.fullmatch(text) else md_literal(text, limit)
+
+
+def md_literal(text: str, limit: int = 120, isolate: bool = True) -> str:
     """Text shown literally inside markdown (URL values, data labels): every ASCII punctuation
     mark escaped, so no link, image, directive or formula can be formed; one line, shortened,
-    isolated (U+2068…U+2069) so a right-to-left override inside cannot flip the text after it."""
+    isolated (U+2068…U+2069) so a right-to-left override inside cannot flip the text after it
+    (isolate=False: a sentence whose data labels are isolated already, findings.isolated)."""
     text = visible_text(str(text)).replace("\n", " ")
     if len(text) > limit:
         text = text[:limit] + "…"
     # Escaping ':' and '.' does not stop GFM's autolink literals (http://…, www.…, a@b.c): a
     # word joiner (U+2060, invisible) before every ':', '.' and '@' does ("http⁠:" is no scheme).
     text = _MD_PUNCT.sub(r"\\\1", text)
-    return "\u2068" + _AUTOLINK_BREAK.sub("\u2060\\g<0>", text) + "\u2069"
+    text = _AUTOLINK_BREAK.sub("\u2060\\g<0>", text)
+    return "\u2068" + text + "\u2069" if isolate else text
 
 
 @st.cache_data(max_entries=64, show_spinner="Bootstrapping…")

@@ -57,11 +57,17 @@ def url_int(key: str, low: int, high: int) -> int | None:
     return None
 
 
-def url_text(key: str, max_chars: int) -> str | None:
-    """?key= as text of at most max_chars characters; longer is dropped with a notice."""
+def url_text(key: str, max_chars: int, widget: bool = False) -> str | None:
+    """?key= as text of at most max_chars characters; longer is dropped with a notice. For a
+    text input bound to the key (widget=True, drawn with max_chars) the input keeps the first
+    max_chars characters, and the notice says so."""
     raw = st.query_params.get(key)
     if raw is None or len(str(raw)) <= max_chars:
         return raw
+    if widget:
+        st.warning(f"URL parameter `{key}` was longer than {max_chars:,} characters; only the "
+                   "first ones are used.")
+        return str(raw)[:max_chars]
     del st.query_params[key]
     st.warning(f"URL parameter `{key}` was longer than {max_chars:,} characters; showing the "
                "default instead.")
@@ -124,6 +130,10 @@ def url_choice(container, label: str, options: list, *, key: str, default, forma
     a usable value (a link, reload or Back), so a drill-down lands on what it carried."""
     wkey = f"_w_{key}"
     raw = st.query_params.get(key)
+    labels = {str(format_func(o)): o for o in options}
+    if raw not in options and raw in labels:  # an older link named the option by its label
+        raw = labels[raw]
+        st.query_params[key] = str(raw)
     if raw in options:
         if st.session_state.get(wkey) != raw:
             st.session_state[wkey] = raw
@@ -135,23 +145,6 @@ def url_choice(container, label: str, options: list, *, key: str, default, forma
 
     return container.selectbox(label, options, key=wkey, on_change=write, format_func=format_func,
                                **kwargs)
-
-
-def url_pills(container, label: str, options: list, *, key: str, format_func=str, **kwargs) -> list:
-    """Multi-choice pills whose URL parameter `key` (repeated) holds the chosen options; the URL
-    wins whenever it differs from the widget (a link, reload or Back), values it names that are
-    not options are left to url_value_notice. A plain widget bound by hand: a link that opens the
-    page inside a session seeds it as a page load would."""
-    wkey = f"_w_{key}"
-    raw = [v for v in st.query_params.get_all(key) if v in options]
-    if st.session_state.get(wkey) is None or list(st.session_state.get(wkey)) != raw:
-        st.session_state[wkey] = raw
-
-    def write():
-        st.query_params[key] = [str(v) for v in st.session_state[wkey] or []]
-
-    return container.pills(label, options, key=wkey, selection_mode="multi", on_change=write,
-                           format_func=format_func, **kwargs) or []
 
 
 def open_page(stem: str, **params) -> None:

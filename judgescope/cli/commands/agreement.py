@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from judgescope.calibration import clustered
 from judgescope.calibration import human_ratings as hr
 from judgescope.cli import resamples_arg, add_source_arguments, load_source, print_ledger, write_json
 from judgescope.sources.catalog import open_store
@@ -20,8 +21,11 @@ def run(args) -> int:
     missing = set(loaded.report["columns_missing"])
     score = next((c for c in ("score", "mqm") if c not in missing), None)
     verdict = None if "verdict" in missing else "verdict"
-    frame = open_store({"ratings": loaded}).run("ratings_long")
+    store = open_store({"ratings": loaded})
+    frame = store.run("ratings_long")
     result = hr.agreement(frame, score, verdict, resamples=args.resamples)
+    result["verdicts_by_doc"] = clustered.for_ratings(frame, store.run("ratings_item_clusters"),
+                                                      verdict)
     result["per_rater"] = hr.per_rater(frame, score, verdict).to_dict("records")
     result["ratings_per_item"] = hr.ratings_per_item(frame).to_dict("records")
     print(f"{loaded.spec.name}: {result['items']:,} items, {result['raters']:,} raters, "
@@ -36,5 +40,11 @@ def run(args) -> int:
         note = result["verdicts"]["fleiss_kappa"].get("note")
         print(f"  Fleiss' kappa ({verdict}): {'n/a' if fleiss is None else f'{fleiss:.4f}'}"
               + (f" ({note})" if fleiss is None and note else ""))
+    if result["verdicts_by_doc"]:
+        for name in ("fleiss_kappa", "krippendorff_alpha"):
+            if name in result["verdicts_by_doc"]:
+                ci = result["verdicts_by_doc"][name]["ci"]
+                print(f"  {name} ({verdict}, nominal) 95% CI resampling documents: [{ci[0]:.4f}, {ci[1]:.4f}] "
+                      f"({result['verdicts_by_doc']['clusters']} docs)")
     write_json(result, args.json)
     return print_ledger(loaded)

@@ -86,6 +86,9 @@ def run(args) -> int:
         if r["label_budget"]:
             print(f"Label budget, {label} (INCONCLUSIVE): {r['label_budget']['sentence']}")
     print(rep["ceiling"]["sentence"])
+    for name, probe in (rep["length_probe"] or {}).items():
+        if probe:
+            print(f"Length probe, {name}: {probe['sentence']}")
     unlabelled = open_store({"items": inputs[0], "judgements": inputs[1]}).run(
         "calib_unlabelled_counts")
     rep["corrected_rates"] = corrected.for_report(rep, unlabelled)

@@ -10,6 +10,7 @@ import sys
 
 from judgescope.sources.catalog import open_store
 from judgescope.ranking import decisions as ranking
+from judgescope.ranking import position
 from judgescope.cli import add_source_arguments, load_source, print_ledger, write_json
 
 
@@ -24,7 +25,8 @@ def compute(loaded) -> dict:
     pairs, decisions = ranking.load(store.run, loaded.spec.name)
     return {"dataset": loaded.spec.name, "rows": int(len(pairs)),
             "ci_method": ranking.CI_METHOD, "decision_rule": ranking.DECISION_RULE,
-            "results": ranking.cli_results(decisions) if not decisions.empty else []}
+            "results": ranking.cli_results(decisions) if not decisions.empty else [],
+            "position_by_gap": position.by_gap(decisions, pairs)}
 
 
 def run(args) -> int:

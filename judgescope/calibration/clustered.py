@@ -1,0 +1,63 @@
+"""Agreement intervals that resample whole clusters (documents) of human-rated items.
+
+Items of one document share its context and raters, so their agreements are not independent;
+resampling documents keeps each document's items together. Each document is the counts of its
+items' rating patterns; a resample is a multinomial over the distinct document patterns
+(calibration/exact.py), so the interval is exact when the documents are few and Monte Carlo to a
+stated tolerance otherwise.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from judgescope.calibration import agreement as cs
+from judgescope.calibration import exact
+from judgescope.calibration import human_ratings as hr
+from judgescope.stats import DEFAULT_SEED
+
+
+def verdict_cis(wide: pd.DataFrame, clusters: pd.Series, categories=None, column: str = "doc",
+                level: float = 0.95, seed: int = DEFAULT_SEED) -> dict | None:
+    """Fleiss' κ (when every item has the same number of ratings) and Krippendorff's α
+    (nominal) of items × raters `wide`, with cluster-bootstrap CIs; clusters: item → cluster
+    label (None when no two items share a cluster, or a cluster is unknown)."""
+    groups = clusters.reindex(wide.index)
+    if groups.isna().any() or groups.nunique() == len(groups):
+        return None
+    counts, _ = cs.category_counts(wide, categories)
+    pats, index = np.unique(counts, axis=0, return_inverse=True)
+    per_item = counts.sum(1)
+    out = {"column": column, "clusters": int(groups.nunique()), "items": int(len(groups))}
+    stats = {"krippendorff_alpha": cs.alpha_nominal_of_patterns}
+    if per_item.size and (per_item == per_item[0]).all() and per_item[0] >= 2:
+        stats["fleiss_kappa"] = cs.fleiss_of_patterns
+    for name, fn in stats.items():
+        ci = exact.clustered_table_ci(groups.to_numpy(), index.ravel(), len(pats),
+                                      lambda w, fn=fn: fn(pats, w), level, seed, column)
+        out[name] = {"ci": [ci["low"], ci["high"]], "method": ci["method"]}
+    return out
+
+
+def for_ratings(frame: pd.DataFrame, item_clusters: pd.DataFrame, verdict: str | None,
+                level: float = 0.95, seed: int = DEFAULT_SEED) -> dict | None:
+    """verdict_cis of a ratings_long frame, clusters from ratings_item_clusters (item, cluster);
+    None without verdicts or without a cluster column shared by items."""
+    if not verdict or item_clusters["cluster"].isna().all():
+        return None
+    wide = cs.ratings_from_long(frame, "item", "rater", verdict)
+    order = hr.verdict_order(frame[verdict])
+    clusters = item_clusters.drop_duplicates("item").set_index("item")["cluster"]
+    return verdict_cis(wide, clusters, list(order) if order else None, "doc", level, seed)
+
+
+def caption(result: dict | None, name: str, item_ci) -> str:
+    """'95% CI [a, b], resampling N docs (headline); item-level [c, d]' for a page."""
+    if not result or name not in result:
+        return ""
+    lo, hi = result[name]["ci"]
+    ci = "n/a" if lo is None else f"[{lo:.3f}, {hi:.3f}]"
+    item = "n/a" if item_ci[0] is None else f"[{item_ci[0]:.3f}, {item_ci[1]:.3f}]"
+    return (f"95% CI {ci} resampling whole {result['column']}s ({result['clusters']:,} clusters of "
+            f"{result['items']:,} items); item-level {item}")

@@ -1,0 +1,30 @@
+"""The integrity domain's derived tables: every audit row joined to the snapshot on the join key
+and classified (hash_verification), and its summary per language × unit × class
+(hash_verification_summary), built once per (audit file, snapshot file, join key)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from judgescope.sources import derived
+from judgescope.sources.derived import derived_views
+
+
+def verification_steps(key: list[str]) -> list[tuple[str, str, dict]]:
+    return [("hash_verification", "verify_build_rows", {"key": list(key)}),
+            ("hash_verification_summary", "verify_build_summary", {})]
+
+
+def verification_views(audit: Path, snapshot: Path, key: list[str]) -> dict[str, list[Path]]:
+    """Views `hash_verification` (every audit row's class and hint, in class order),
+    `hash_verification_summary` (counts per language × unit × class × hint, and unreferenced
+    snapshot rows) and `snapshot_numbered` (the snapshot with file_row_number), built once per
+    (audit file, snapshot file, join key): the join of millions of audit keys to millions of
+    snapshot keys is the expensive part of verification; pages and the badge read a few rows."""
+    inputs = {"audit": audit, "snapshot_numbered": snapshot}
+    return derived_views("verify", inputs, verification_steps(key)) | {"snapshot_numbered": [snapshot]}
+
+
+TABLES = derived.register(derived.Tables(
+    "hash verification", ("audit", "snapshot"), keyed=True,
+    build=lambda clean, built, key: verification_views(clean["audit"], clean["snapshot"], key)))

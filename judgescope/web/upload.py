@@ -1,0 +1,49 @@
+"""Overview's upload box: a file becomes a collection of this browser session only (see
+judgescope/sources/upload.py); its problems are shown as the CLI's `validate` words them."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from judgescope.sources import upload
+from judgescope.sources.manifest import SourceError
+from judgescope.web import navigation, ui
+
+SESSION_KEY = "_uploaded_collections"
+
+
+def mine() -> set[str]:
+    return st.session_state.setdefault(SESSION_KEY, set())
+
+
+def draw() -> None:
+    if not upload.allowed():
+        return
+    with st.expander("Open a file of your own (this browser session only)"):
+        st.caption(f"A Parquet, JSONL or CSV file up to {upload.max_bytes():,} bytes. Its kind is "
+                   "detected from its columns and it is validated as a manifest dataset is; "
+                   "only this session lists it. `judgescope open FILE` does the same from a "
+                   "terminal, without a size cap.")
+        with st.form("upload", clear_on_submit=True):
+            file = st.file_uploader("File", type=["parquet", "jsonl", "ndjson", "json", "csv"])
+            sent = st.form_submit_button("Open")
+        if not (sent and file is not None):
+            return
+        try:
+            name = upload.add_upload(ui.catalog(), file.name, file.getvalue())
+        except SourceError as err:
+            st.error(ui.md_literal(str(err), limit=1_000))
+            return
+        mine().add(name)
+        loaded = ui.catalog().dataset(name)
+        if not loaded.ok:
+            st.error(ui.md_literal(loaded.error, limit=1_000))
+            return
+        rep = loaded.report
+        st.success(ui.md_literal(f"{file.name}: {loaded.spec.kind}, loaded {rep['rows_loaded']:,} "
+                                 f"= used {rep['rows_used']:,} + excluded {rep['rows_excluded']:,}",
+                                 limit=500))
+        st.caption(ui.md_literal(f"Open {loaded.spec.title}:"))
+        for page in navigation.available(ui.catalog().roles(name)):
+            st.page_link(page.path, label=page.title, icon=page.icon,
+                         query_params={"collection": name})
