@@ -75,7 +75,11 @@ HUMAN_RATING_COLUMNS = (
     _c("system"), _c("score", NUMBER, doc="Numeric rating (any scale)"),
     _c("mqm", NUMBER, doc="MQM score (errors weighted; lower is better)"),
     _c("verdict", doc="Categorical rating, e.g. no_error / minor / major"),
-    _c("error_spans", ANY), _c("source_language"), _c("target_language"),
+    _c("error_spans", ANY, doc="The rater's error spans: a JSON list of {start, end, category, "
+       "severity}, character offsets into target_text"),
+    _c("source_language"), _c("target_language"),
+    _c("source_text", doc="The source the item translates (shown with the error spans)"),
+    _c("target_text", doc="The translation rated; error_spans point into it"),
 )
 
 SCHEMAS: dict[str, Schema] = {s.kind: s for s in (

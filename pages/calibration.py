@@ -41,7 +41,10 @@ for name, r in rep["judges"].items():
                 + ui.md_literal(sentence, limit=500))
 
 st.subheader("Per judge and panel")
-view.table(cal.summary_table(rep))
+per_judge = cal.summary_table(rep)
+view.table(per_judge)
+ui.export_buttons(per_judge, "judges_vs_humans", {"splits": splits, "judge_gate": judge_gate,
+                                                    "panel_gate": panel_gate})
 view.ci_caption(rep)
 qa_view.budget_section(rep)
 qa_view.bias_section(rep)

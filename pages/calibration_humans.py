@@ -29,7 +29,9 @@ findings_view.how("human_agreement")
 view.ci_caption(rep, gates=False)
 
 st.subheader("Pairwise Cohen's κ")
-view.table(cal.pairwise_table(rep))
+pairwise = cal.pairwise_table(rep)
+view.table(pairwise)
+ui.export_buttons(pairwise, "human_pairwise_kappa", {"splits": splits})
 st.caption(qa_tables.MULTI_CATEGORY_NOTE)
 qa_view.ceiling_section(rep, judges=False)
 

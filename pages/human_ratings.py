@@ -46,8 +46,43 @@ if verdict:
     st.caption("Pairwise Cohen's κ on the items both raters rated")
     ui.table(hr.pairwise_frame(v["pairwise"]))
 
+if score and "system" not in missing:
+    st.subheader("By system")
+    systems = hr.by_system(ui.run("ratings_by_system_items", value=score))
+    st.caption(f"Mean {score} per system with its 95% CI: {hr.BY_SYSTEM_METHOD}; "
+               f"{systems['method'].iloc[0] if len(systems) else ''}. 10,000 resamples, seed 20260810."
+               + (" Lower MQM is better." if score == "mqm" else ""))
+    ui.table(systems.drop(columns=["method"]), column_config={
+        c: st.column_config.NumberColumn(format="%.3f") for c in ("Mean", "Ci low", "Ci high")})
+
 st.subheader("Per rater")
-ui.table(hr.per_rater(frame, score, verdict))
+per_rater = hr.per_rater(frame, score, verdict)
+ui.table(per_rater)
+ui.export_buttons(per_rater, "ratings_per_rater", {"score": score, "verdict": verdict})
 st.subheader("Coverage: items both raters rated")
 ui.table(hr.coverage(frame))
 ui.table(hr.ratings_per_item(frame))
+
+if "error_spans" not in missing and "target_text" not in missing:
+    st.subheader("Error spans on the record")
+    items = ui.run("ratings_span_items", limit=hr.MAX_SPAN_ITEMS)
+    if items.empty:
+        st.info("No rating of this dataset marks an error span.")
+    else:
+        st.caption(f"{len(items):,} items{' (the first ' + str(hr.MAX_SPAN_ITEMS) + ')' if len(items) >= hr.MAX_SPAN_ITEMS else ''}"
+                   " have ratings that mark error spans. Each rater's spans are highlighted in "
+                   "the translation with their category and severity.")
+        keys = items["item"].tolist()
+        item = st.selectbox("Item", keys, key="span_item",
+                            format_func=lambda k: ui.visible_text(" · ".join(k.split(chr(31))))[:200])
+        rows = ui.run("ratings_item", item=item)
+        if len(rows) and rows["source_text"].notna().any():
+            st.caption("Source")
+            ui.text_block(rows["source_text"].dropna().iloc[0])
+        for r in rows.itertuples(index=False):
+            value = " · ".join(str(x) for x in (r.verdict, f"MQM {r.mqm:g}" if r.mqm == r.mqm and r.mqm is not None else None) if x)
+            st.caption(ui.md_literal(f"{r.rater}" + (f" — {value}" if value else ""), limit=200))
+            pieces, problems = hr.span_pieces(r.target_text, r.error_spans)
+            ui.spans_block(pieces)
+            for problem in problems:
+                st.caption(ui.md_literal(problem, limit=300))

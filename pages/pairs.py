@@ -21,6 +21,7 @@ listed = rt.pair_list(pairs, chosen, human)
 st.caption(f"{len(listed):,} of {len(pairs):,} pairs. Select a row to open it.")
 picked = ui.table(listed, width="stretch", on_select="rerun", selection_mode="single-row",
                   key="pair_table", column_config={"File": None})
+ui.export_buttons(listed, "pairs", {"dataset": chosen, "human": human})
 if picked and picked.selection.rows:
     first = listed.iloc[picked.selection.rows[0]]
     st.query_params["file"], st.query_params["row"] = first["file"], str(first["row"])

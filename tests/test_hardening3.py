@@ -185,3 +185,13 @@ def test_every_example_query_of_a_demo_collection_runs(collection):
     for label, sql in listed:
         rows, _ = sql_console.run_console(store, sql, seconds=120)
         assert len(rows), label
+
+
+@pytest.mark.parametrize("sql", ["SELECT * FROM sqlite_scan('a.db', 't')",
+                                 "SELECT * FROM read_xlsx('a.xlsx')",
+                                 "SELECT * FROM st_read('a.shp')"])
+def test_extension_error_text_names_no_server_path(store, sql):
+    with pytest.raises((duckdb.Error, db.Refused)) as err:
+        sql_console.run_console(store, sql)
+    text = str(err.value)
+    assert str(Path.home()) not in text and "/root" not in text and "/tmp/" not in text

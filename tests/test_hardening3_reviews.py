@@ -1,11 +1,9 @@
 """Hardening, part 3: review state survives a damaged or read-only database and hostile
 imports; reviewer statistics group rows by (dataset, record id)."""
 
-import json
 import os
 import shutil
 import subprocess
-from pathlib import Path
 
 import pandas as pd
 import pytest

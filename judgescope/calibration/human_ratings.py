@@ -123,3 +123,78 @@ def pairwise_frame(pairs: list[dict]) -> pd.DataFrame:
     frame[["ci_low", "ci_high"]] = pd.DataFrame(frame.pop("ci").tolist(), index=frame.index,
                                                 columns=["ci_low", "ci_high"]) if len(frame) else None
     return frame
+
+
+MAX_SPAN_ITEMS = 2_000  # items offered in the record view's picker
+MAX_SPANS = 200  # spans read per rating: a hostile list cannot make the page draw thousands
+
+
+def span_pieces(text: str | None, spans_json: str | None) -> tuple[list[tuple[str, str | None, str | None]], list[str]]:
+    """The text cut at a rating's error spans: [(piece, label or None, severity or None)], and
+    one sentence per span that could not be drawn (not a list of {start, end}, outside the
+    text, overlapping an earlier one). The label is "category · severity"; nothing from the data
+    is interpreted (the caller shows every piece as text)."""
+    import json
+
+    text = "" if text is None else str(text)
+    problems: list[str] = []
+    if spans_json is None or (isinstance(spans_json, float) and np.isnan(spans_json)):
+        return [(text, None, None)], problems
+    try:
+        spans = json.loads(str(spans_json)) if isinstance(spans_json, str) else spans_json
+    except ValueError:
+        return [(text, None, None)], ["error_spans is not valid JSON"]
+    if isinstance(spans, str):  # a JSON string holding the list (double-encoded)
+        try:
+            spans = json.loads(spans)
+        except ValueError:
+            return [(text, None, None)], ["error_spans is not a list of spans"]
+    if not isinstance(spans, list):
+        return [(text, None, None)], ["error_spans is not a list of spans"]
+    if len(spans) > MAX_SPANS:
+        problems.append(f"{len(spans):,} spans; the first {MAX_SPANS} are drawn")
+    good = []
+    for i, s in enumerate(spans[:MAX_SPANS]):
+        start = s.get("start") if isinstance(s, dict) else None
+        end = s.get("end") if isinstance(s, dict) else None
+        if not (isinstance(start, int) and isinstance(end, int) and not isinstance(start, bool)
+                and not isinstance(end, bool) and 0 <= start < end <= len(text)):
+            problems.append(f"span {i + 1} has no start < end inside the text")
+            continue
+        good.append((start, end, str(s.get("category") or "error"), str(s.get("severity") or "")))
+    pieces, at = [], 0
+    for start, end, category, severity in sorted(good):
+        if start < at:
+            problems.append(f"span {category} at {start}–{end} overlaps an earlier one; not drawn")
+            continue
+        if start > at:
+            pieces.append((text[at:start], None, None))
+        label = f"{category} · {severity}" if severity else category
+        pieces.append((text[start:end], label, severity.lower() or None))
+        at = end
+    if at < len(text) or not pieces:
+        pieces.append((text[at:], None, None))
+    return pieces, problems
+
+
+BY_SYSTEM_METHOD = ("mean over items of each item's mean rating; percentile bootstrap over "
+                    "items (resampling whole items, so a rater's several ratings of one item "
+                    "move together)")
+
+
+def by_system(items: pd.DataFrame, resamples: int = 10_000, seed: int = 20260810,
+              level: float = 0.95) -> pd.DataFrame:
+    """Per system: items, ratings, the mean of item means and its bootstrap CI (stats.py's
+    seeded percentile bootstrap over the distinct item means and their counts)."""
+    from judgescope import stats
+
+    rows = []
+    for system, g in items.groupby("system", sort=True):
+        counts = g["item_mean"].round(9).value_counts()
+        ci = stats.bootstrap_mean_ci_from_counts(counts.index.to_numpy(dtype=float),
+                                                 counts.to_numpy(), resamples, seed, level)
+        rows.append({"system": system, "items": len(g), "ratings": int(g["ratings"].sum()),
+                     "mean": ci["mean"], "ci_low": ci["low"], "ci_high": ci["high"],
+                     "method": ci["method"]})
+    return pd.DataFrame(rows, columns=["system", "items", "ratings", "mean", "ci_low", "ci_high",
+                                       "method"])

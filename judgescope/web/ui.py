@@ -344,6 +344,28 @@ def visible_text(text: str) -> str:
     return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
+SPAN_COLOURS = {"major": "#f6c1c1", "critical": "#f09a9a", "minor": "#fbe3a6"}
+
+
+def spans_block(pieces: list[tuple[str, str | None, str | None]]) -> None:
+    """A text with its error spans highlighted (as Marot shows MQM annotations): every piece and
+    label from the data is escaped; a span's category and severity follow it as text, so they
+    are read aloud and copied too, not only coloured."""
+    parts = []
+    for piece, label, severity in pieces:
+        shown = html.escape(visible_text(piece))
+        if label is None:
+            parts.append(shown)
+            continue
+        colour = SPAN_COLOURS.get(severity or "", "#dcdcf4")
+        tag = html.escape(visible_text(label))
+        parts.append(f'<mark style="background:{colour};border-radius:3px;padding:0 2px">{shown}'
+                     f'</mark><sup style="font-size:0.7rem;color:#444"> [{tag}]</sup>')
+    st.html('<div style="white-space:pre-wrap;overflow-wrap:anywhere;unicode-bidi:isolate;'
+            'line-height:1.8;border:1px solid #ddd;border-radius:6px;padding:0.6rem">'
+            + "".join(parts) + "</div>")
+
+
 _PLAIN_LABEL = re.compile(r"[^\W_]+(?:[ _\-][^\W_]+)*")
 
 

@@ -31,7 +31,7 @@ def run(args) -> int:
     print(f"{loaded.spec.name}: {result['items']:,} items, {result['raters']:,} raters, "
           f"{result['ratings']:,} ratings")
     if result["raters"] < 2:
-        print(f"  one rater only: agreement between raters needs two or more, so every "
+        print("  one rater only: agreement between raters needs two or more, so every "
               "coefficient below is n/a")
     for name, value in result["alpha"].items():
         print(f"  Krippendorff's alpha, {name}: {'n/a' if value is None else f'{value:.4f}'}")
@@ -45,6 +45,8 @@ def run(args) -> int:
             if name in result["verdicts_by_doc"]:
                 ci = result["verdicts_by_doc"][name]["ci"]
                 print(f"  {name} ({verdict}, nominal) 95% CI resampling documents: [{ci[0]:.4f}, {ci[1]:.4f}] "
-                      f"({result['verdicts_by_doc']['clusters']} docs)")
+                      f"({result['verdicts_by_doc']['clusters']} docs"
+                      + (", too few to rely on" if result["verdicts_by_doc"]["few_clusters"]
+                         else "") + ")")
     write_json(result, args.json)
     return print_ledger(loaded)
