@@ -46,6 +46,15 @@ if verdict:
     st.caption("Pairwise Cohen's κ on the items both raters rated")
     ui.table(hr.pairwise_frame(v["pairwise"]))
 
+if score and "system" not in missing:
+    st.subheader("By system")
+    systems = hr.by_system(ui.run("ratings_by_system_items", value=score))
+    st.caption(f"Mean {score} per system with its 95% CI: {hr.BY_SYSTEM_METHOD}; "
+               f"{systems['method'].iloc[0] if len(systems) else ''}. 10,000 resamples, seed 20260810."
+               + (" Lower MQM is better." if score == "mqm" else ""))
+    ui.table(systems.drop(columns=["method"]), column_config={
+        c: st.column_config.NumberColumn(format="%.3f") for c in ("Mean", "Ci low", "Ci high")})
+
 st.subheader("Per rater")
 per_rater = hr.per_rater(frame, score, verdict)
 ui.table(per_rater)

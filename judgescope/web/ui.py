@@ -62,15 +62,17 @@ def visible_collections() -> list[str]:
             if (n not in SESSION_COLLECTIONS or n in mine) and (n not in UPLOAD_COLLECTIONS or n in uploaded)]
 
 
-def switch_collection() -> None:
-    """The picker's callback: the new collection starts clean (filters, record, page position)."""
-    new = st.session_state[PICKER_KEY]
+def switch_collection(new: str | None = None) -> None:
+    """The picker's callback (and Overview's collection chips', with `new`): the new collection
+    starts clean (filters, record, page position), in the URL and in the sidebar's picker."""
+    new = new or st.session_state[PICKER_KEY]
     for key in list(st.query_params):
         st.session_state.pop(key, None)  # a URL-bound widget would write its old value back
         st.session_state.pop(f"_w_{key}", None)
     st.query_params.clear()
     st.query_params["collection"] = new
     st.session_state["_collection"] = new
+    st.session_state[PICKER_KEY] = new
 
 
 def title(text: str) -> None:

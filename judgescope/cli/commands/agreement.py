@@ -46,6 +46,8 @@ def run(args) -> int:
             if name in result["verdicts_by_doc"]:
                 ci = result["verdicts_by_doc"][name]["ci"]
                 print(f"  {name} ({verdict}, nominal) 95% CI resampling documents: [{ci[0]:.4f}, {ci[1]:.4f}] "
-                      f"({result['verdicts_by_doc']['clusters']} docs)")
+                      f"({result['verdicts_by_doc']['clusters']} docs"
+                      + (", too few to rely on" if result["verdicts_by_doc"]["few_clusters"]
+                         else "") + ")")
     write_json(result, args.json)
     return print_ledger(loaded)
