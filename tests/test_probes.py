@@ -43,3 +43,37 @@ def test_length_probe_finds_a_planted_length_bias():
     none = x.assign(binary__j=x["human_correct"].astype(float))  # the judge copies the humans
     flat = probes.length_probe(none, "binary__j")
     assert flat["slope_per_doubling"] == pytest.approx(0, abs=1e-9)
+
+
+def test_audit_length_probe_per_language_against_statsmodels():
+    rng = np.random.default_rng(12)
+    n = 90
+    rows = pd.DataFrame({"target_language": np.repeat(["de", "th"], n),
+                         "cluster": [f"i{i // 3}" for i in range(2 * n)],
+                         "source_chars": rng.integers(50, 400, 2 * n)})
+    ratio = rng.uniform(0.6, 1.6, 2 * n)
+    rows["candidate_chars"] = (rows["source_chars"] * ratio).round().astype(int)
+    # Planted: Thai scores drop 5 points per doubling of the candidate's length.
+    slope = np.where(rows["target_language"] == "th", -5.0, 0.0)
+    rows["score"] = 80 + slope * np.log2(rows["candidate_chars"]) + rng.normal(0, 3, 2 * n)
+    out = {r["target_language"]: r for r in probes.audit_length_probe(rows)["languages"]}
+    th = rows[rows["target_language"] == "th"]
+    x = sm.add_constant(np.log2(th["candidate_chars"].to_numpy(float)))
+    ref = sm.OLS(th["score"].to_numpy(), x).fit(cov_type="cluster",
+                                                 cov_kwds={"groups": pd.factorize(th["cluster"])[0]})
+    assert out["th"]["length_slope"] == pytest.approx(ref.params[1])
+    assert out["th"]["length_ci"] == pytest.approx(list(ref.conf_int()[1]))
+    assert out["th"]["length_ci"][1] < 0 and out["de"]["length_ci"][0] < 0 < out["de"]["length_ci"][1]
+    assert out["th"]["clusters"] == 30
+
+
+def test_probe_length_command_on_the_demo(tmp_path):
+    import json
+    from judgescope import cli
+    out = tmp_path / "probe.json"
+    assert cli.main(["probe-length", "xhotpotqa_v2_audit", "xhotpotqa_v2_snapshot",
+                     "--json", str(out)]) == 0
+    got = json.loads(out.read_text())
+    assert got["rows"] > 0 and got["join_key_source"].startswith("declared by collection")
+    assert all("length_ci" in r or "note" in r for r in got["languages"])
+    assert "cluster-robust" in got["method"]

@@ -72,3 +72,33 @@ def _sentence(slope: float, low: float, high: float) -> str:
     if high < 0:
         return f"passes shorter answers more often, humans held fixed: {pts}"
     return f"no clear length effect: {pts}"
+
+
+AUDIT_METHOD = ("per language: OLS of the score on log2(candidate length, characters) and, "
+                "separately, on log2(candidate / source length); slope = score change per "
+                "doubling; {level:.0%} CI from the cluster-robust (CR1) SE, clusters = "
+                "instance_id (a record without one is its own cluster); rows whose join key finds "
+                "exactly one snapshot row")
+
+
+def audit_length_probe(rows, level: float = 0.95, min_rows: int = 10) -> dict:
+    """Per target language: the score's slope on candidate length and on the target/source
+    length ratio (both log2), with cluster-robust CIs, from audit_lengths rows."""
+    out = []
+    for lang, g in rows.groupby("target_language", sort=True):
+        g = g[(g["candidate_chars"] > 0) & (g["source_chars"] > 0)]
+        if len(g) < min_rows:
+            out.append({"target_language": lang, "n": int(len(g)), "note": f"fewer than "
+                        f"{min_rows} rows with both texts"})
+            continue
+        y = g["score"].to_numpy(float)
+        row = {"target_language": lang, "n": int(len(g)),
+               "clusters": int(g["cluster"].nunique())}
+        for name, x in (("length", np.log2(g["candidate_chars"].to_numpy(float))),
+                        ("ratio", np.log2(g["candidate_chars"].to_numpy(float)
+                                          / g["source_chars"].to_numpy(float)))):
+            fit = ols_cluster(y, np.column_stack([np.ones(len(g)), x]), g["cluster"], level)
+            row[f"{name}_slope"] = float(fit["beta"][1])
+            row[f"{name}_ci"] = [float(fit["low"][1]), float(fit["high"][1])]
+        out.append(row)
+    return {"languages": out, "method": AUDIT_METHOD.format(level=level)}
