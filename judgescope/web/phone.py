@@ -3,6 +3,7 @@ alone, for a sorted table of the same numbers (the server cannot know the screen
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 NARROW = 640  # px: below this width the table replaces the chart
@@ -16,7 +17,7 @@ def swap(wide_key: str, narrow_key: str) -> None:
             f" .st-key-{narrow_key} {{ display: block; }} }}</style>")
 
 
-def sorted_cells(cells, review_href) -> "pd.DataFrame":
+def sorted_cells(cells, review_href) -> pd.DataFrame:
     """The heatmap's cells as rows, lowest mean first: language, unit, mean, CI, n, Review link."""
     from judgescope.schema import language_name
 
