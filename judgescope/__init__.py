@@ -2,7 +2,7 @@
 
 __version__ = "0.1.0"
 
-# Start-up: each domain registers the derived tables it owns with sources/derived.py (the
-# integrity domain first: the audit's exact copies read its verification).
-from judgescope.integrity import tables as _integrity_tables  # noqa: E402,F401
-from judgescope.audit import tables as _audit_tables  # noqa: E402,F401
+# The domains that own derived tables, each registering them with sources/derived.py when
+# imported; derived.py imports them on first use, in this order (the audit's exact copies read
+# the integrity domain's verification). Nothing heavy is imported with the package itself.
+TABLE_MODULES = ("judgescope.integrity.tables", "judgescope.audit.tables")

@@ -46,6 +46,15 @@ if verdict:
     st.caption("Pairwise Cohen's κ on the items both raters rated")
     ui.table(hr.pairwise_frame(v["pairwise"]))
 
+if score and "system" not in missing:
+    st.header("By system")
+    systems = hr.by_system(ui.run("ratings_by_system_items", value=score))
+    st.caption(f"Mean {score} per system with its 95% CI: {hr.BY_SYSTEM_METHOD}; "
+               f"{systems['method'].iloc[0] if len(systems) else ''}. 10,000 resamples, seed 20260810."
+               + (" Lower MQM is better." if score == "mqm" else ""))
+    ui.table(systems.drop(columns=["method"]), column_config={
+        c: st.column_config.NumberColumn(format="%.3f") for c in ("Mean", "Ci low", "Ci high")})
+
 st.header("Per rater")
 per_rater = hr.per_rater(frame, score, verdict)
 ui.table(per_rater)
@@ -60,7 +69,8 @@ if "error_spans" not in missing and "target_text" not in missing:
     if items.empty:
         st.info("No rating of this dataset marks an error span.")
     else:
-        st.caption(f"{len(items):,} items{' (the first ' + str(hr.MAX_SPAN_ITEMS) + ')' if len(items) >= hr.MAX_SPAN_ITEMS else ''}"
+        capped = f" (the first {hr.MAX_SPAN_ITEMS})" if len(items) >= hr.MAX_SPAN_ITEMS else ""
+        st.caption(f"{len(items):,} items{capped}"
                    " have ratings that mark error spans. Each rater's spans are highlighted in "
                    "the translation with their category and severity.")
         keys = items["item"].tolist()
@@ -71,7 +81,8 @@ if "error_spans" not in missing and "target_text" not in missing:
             st.caption("Source")
             ui.text_block(rows["source_text"].dropna().iloc[0])
         for r in rows.itertuples(index=False):
-            value = " · ".join(str(x) for x in (r.verdict, f"MQM {r.mqm:g}" if r.mqm == r.mqm and r.mqm is not None else None) if x)
+            mqm = f"MQM {r.mqm:g}" if r.mqm == r.mqm and r.mqm is not None else None
+            value = " · ".join(str(x) for x in (r.verdict, mqm) if x)
             st.caption(ui.md_literal(f"{r.rater}" + (f" — {value}" if value else ""), limit=200))
             pieces, problems = hr.span_pieces(r.target_text, r.error_spans)
             ui.spans_block(pieces)

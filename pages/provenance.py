@@ -29,6 +29,13 @@ models = ui.run("audit_model_provenance")
 ui.table(models, column_config={"Judge prompt sha256": st.column_config.TextColumn(width="large")})
 ui.export_buttons(models, "prompt_model_provenance", {})
 
+if "audit_previous" in ui.roles():
+    st.header("Stability against the earlier run")
+    rerun = stability.from_pairs(ui.run("audit_rerun_pairs"))
+    st.markdown(stability.sentence(rerun).replace("units scored more than once", "units in both runs"))
+    st.caption(f"Repeated unit: {rerun['definition']}. {stability.ICC_METHOD}. `judgescope "
+               "stability AUDIT --against EARLIER --threshold T` adds flip rates and lists the "
+               "units that flip.")
 raw = ui.dataset_for("raw_records")
 if raw is not None:
     st.header("Stability: units one judge scored more than once")

@@ -67,3 +67,15 @@ def test_agreement_json_resamples_documents(tmp_path):
     cli.main(["agreement", str(path), "--json", str(out)])
     got = json.loads(out.read_text())["verdicts_by_doc"]
     assert got["clusters"] == 12 and got["fleiss_kappa"]["ci"][0] < got["fleiss_kappa"]["ci"][1]
+
+
+def test_few_clusters_are_flagged_not_headlined():
+    frame, clusters = _synthetic(docs=4, per_doc=10)
+    wide = frame.pivot(index="item", columns="rater", values="verdict")
+    out = clustered.verdict_cis(wide, clusters, CATS)
+    assert out["few_clusters"] and out["clusters"] == 4
+    text = clustered.caption(out, "fleiss_kappa", [0.1, 0.2])
+    assert text.startswith("95% CI [0.100, 0.200] item-level") and "not the headline" in text
+    many = clustered.verdict_cis(*(lambda f, c: (f.pivot(index="item", columns="rater",
+                                                         values="verdict"), c))(*_synthetic()), CATS)
+    assert not many["few_clusters"]

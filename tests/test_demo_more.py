@@ -111,3 +111,15 @@ def test_every_page_the_new_collections_fill_opens(collection):
     for spec in navigation.available(get_catalog().roles(collection)):
         if spec.url_path != "hub_open":
             assert open_page(spec.path, collection).title, spec.path
+
+
+def test_human_ratings_shows_scores_by_system_with_intervals():
+    frame = _parquet("mqm_ratings")
+    want = frame.groupby(["system", "doc", "doc_seg_id"])["mqm"].mean().groupby("system").mean()
+    at = open_page("pages/human_ratings.py", "mqm_ratings")
+    table = next(d.value for d in at.dataframe if "System" in d.value.columns)
+    assert list(table["System"]) == sorted(want.index)
+    for row in table.itertuples(index=False):
+        assert row.Mean == pytest.approx(want[row.System])
+        assert row._4 < row.Mean < row._5  # Ci low < mean < Ci high
+        assert row.Items == 40

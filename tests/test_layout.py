@@ -75,3 +75,52 @@ def test_sources_builds_no_domain_table():
                       "record index and provenance": "judgescope.audit.tables",
                       "exact copies": "judgescope.audit.tables",
                       "version comparison": "judgescope.audit.tables"}
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(ROOT).with_suffix("")
+    parts = rel.parts[:-1] if rel.name == "__init__" else rel.parts
+    return ".".join(parts)
+
+
+def test_no_import_circle_between_modules():
+    """Issue #27: readers.py and readers_csv.py imported each other (as did db.py and the console's
+    worker); no two modules may now, directly or through others (every import counts, also one
+    inside a function)."""
+    files = sorted(PACKAGE.rglob("*.py"))
+    names = {_module_name(p) for p in files}
+    graph = {}
+    for path in files:
+        found = set()
+        for m in _modules(ast.parse(path.read_text(encoding="utf-8"))):
+            while m and m not in names:  # `from a.b import c`: c may be a name, not a module
+                m = m.rpartition(".")[0]
+            if m and m != _module_name(path):
+                found.add(m)
+        graph[_module_name(path)] = found - {"judgescope"}
+    circles, state = [], {}
+
+    def visit(node, stack):
+        state[node] = "open"
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == "open":
+                circles.append(stack[stack.index(nxt):] + [nxt])
+            elif nxt not in state:
+                visit(nxt, stack + [nxt])
+        state[node] = "done"
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node, [node])
+    assert circles == []
+
+
+def test_text_escaping_lives_outside_web():
+    """Issue #27 item 4: the escaper is pure text (judgescope/text.py, no streamlit); web/ui.py
+    only passes it on to the pages."""
+    from judgescope import text
+    from judgescope.web import ui
+
+    assert ui.md_literal is text.md_literal and ui.visible_text is text.visible_text
+    assert "streamlit" not in {m.split(".")[0] for m in _modules(ast.parse(
+        (PACKAGE / "text.py").read_text(encoding="utf-8")))}

@@ -17,6 +17,7 @@ from judgescope.sources import infer
 from judgescope.sources.catalog import get_catalog
 from judgescope.sources.manifest import load_manifest
 from judgescope.web import navigation
+from test_hub import hub_cache  # noqa: F401 — the fixture lays out an offline Hub cache
 
 ROOT = Path(__file__).resolve().parent.parent
 REAL_FILES = sorted(p.name for p in REALDATA.glob("*.jsonl")) if REALDATA.is_dir() else []
@@ -178,3 +179,17 @@ def test_all_real_files_at_once_group_and_verify(tmp_path, monkeypatch):
     assert get_catalog().verify_problems("judge_audit_gemba_wmt22") == []
     for spec in _pages_for("judge_audit_gemba_wmt22"):
         open_page(spec.path, "judge_audit_gemba_wmt22")
+
+
+def test_a_pinned_hub_id_opens_like_a_folder(hub_cache, tmp_path, monkeypatch):
+    from test_hub import COMMIT, REPO
+
+    out = tmp_path / "sources.toml"
+    assert main(["init", f"{REPO}@{COMMIT}", "--save", str(out)]) == EXIT_OK
+    manifest = load_manifest(out)
+    assert manifest.problems == []
+    (spec,) = manifest.datasets.values()
+    assert (spec.hub, spec.revision, spec.kind) == (REPO, COMMIT, "judge_audit")
+    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(out))
+    assert main(["validate"]) == EXIT_OK
+    assert main(["init", f"{REPO}@main", "--save", str(tmp_path / "b.toml")]) == EXIT_UNUSABLE

@@ -92,3 +92,26 @@ def test_provenance_page_states_stability(monkeypatch):
     at.switch_page("pages/provenance.py").run()
     assert not at.exception
     assert any("No unit was scored more than once" in m.value for m in at.markdown)
+
+
+def test_rerun_stability_on_the_demo_rescore(tmp_path):
+    import json
+    from judgescope import cli
+    from streamlit.testing.v1 import AppTest
+    out = tmp_path / "rerun.json"
+    cli.main(["stability", "xhotpotqa_v2_rescore", "--against", "xhotpotqa_v2_audit",
+              "--threshold", "60", "--json", str(out)])
+    got = json.loads(out.read_text())
+    # Every re-scored unit is a V2 unit with the same texts, judge and prompt.
+    from pathlib import Path
+    folder = Path(__file__).resolve().parent.parent / "data/demo/xhotpotqa_judge_v2_rescore"
+    current = pd.read_parquet(next(folder.rglob("*.parquet")))
+    assert got["units_repeated"] == len(current)
+    assert got["icc"]["ci"][0] < got["icc"]["icc"] < got["icc"]["ci"][1]
+    assert got["flips"]["units"] == len(current)
+    at = AppTest.from_file("../app.py", default_timeout=120)
+    at.query_params["collection"] = "xhotpotqa_rescore"
+    at.run()
+    at.switch_page("pages/provenance.py").run()
+    assert not at.exception
+    assert any(m.value.startswith(f"{len(current)} units in both runs: ICC(1)") for m in at.markdown)

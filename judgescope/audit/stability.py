@@ -8,7 +8,6 @@ flip (not unanimous), with a Wilson CI, and the units that flip.
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
@@ -98,3 +97,19 @@ def sentence(result: dict) -> str:
     value = "n/a" if icc["icc"] is None else f"{icc['icc']:.3f}"
     return (f"{result['units_repeated']:,} units scored more than once: ICC(1) {value}{ci}; "
             f"mean within-unit SD {spread['mean_sd']:.3g}, largest {spread['max_sd']:.3g}.")
+
+
+RERUN_DEFINITION = ("the same unit scored once in each audit by the same judge (requested model "
+                    "and prompt version) on the same texts (source and candidate SHA-256)")
+
+
+def from_pairs(pairs: pd.DataFrame, threshold: float | None = None,
+               level: float = 0.95) -> dict:
+    """stability() of audit_rerun_pairs rows (unit_key, score, previous_score), each unit once
+    per run; the definition of a repeated unit is stated."""
+    records = pd.concat([pairs[["unit_key", "score"]],
+                         pairs[["unit_key", "previous_score"]].rename(
+                             columns={"previous_score": "score"})], ignore_index=True)
+    out = stability(records, threshold, level)
+    out["definition"] = RERUN_DEFINITION
+    return out

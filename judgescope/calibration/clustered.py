@@ -18,6 +18,11 @@ from judgescope.calibration import human_ratings as hr
 from judgescope.stats import DEFAULT_SEED
 
 
+# Below this many clusters a cluster bootstrap's percentile interval is itself unreliable (too
+# few distinct resamples; Cameron, Gelbach & Miller 2008): it is shown, flagged, not headlined.
+MIN_CLUSTERS = 10
+
+
 def verdict_cis(wide: pd.DataFrame, clusters: pd.Series, categories=None, column: str = "doc",
                 level: float = 0.95, seed: int = DEFAULT_SEED) -> dict | None:
     """Fleiss' κ (when every item has the same number of ratings) and Krippendorff's α
@@ -29,7 +34,8 @@ def verdict_cis(wide: pd.DataFrame, clusters: pd.Series, categories=None, column
     counts, _ = cs.category_counts(wide, categories)
     pats, index = np.unique(counts, axis=0, return_inverse=True)
     per_item = counts.sum(1)
-    out = {"column": column, "clusters": int(groups.nunique()), "items": int(len(groups))}
+    out = {"column": column, "clusters": int(groups.nunique()), "items": int(len(groups)),
+           "few_clusters": bool(groups.nunique() < MIN_CLUSTERS)}
     stats = {"krippendorff_alpha": cs.alpha_nominal_of_patterns}
     if per_item.size and (per_item == per_item[0]).all() and per_item[0] >= 2:
         stats["fleiss_kappa"] = cs.fleiss_of_patterns
@@ -59,5 +65,9 @@ def caption(result: dict | None, name: str, item_ci) -> str:
     lo, hi = result[name]["ci"]
     ci = "n/a" if lo is None else f"[{lo:.3f}, {hi:.3f}]"
     item = "n/a" if item_ci[0] is None else f"[{item_ci[0]:.3f}, {item_ci[1]:.3f}]"
-    return (f"95% CI {ci} resampling whole {result['column']}s ({result['clusters']:,} clusters of "
-            f"{result['items']:,} items); item-level {item}")
+    clustered = (f"resampling whole {result['column']}s ({result['clusters']:,} clusters of "
+                 f"{result['items']:,} items)")
+    if result["few_clusters"]:
+        return (f"95% CI {item} item-level; {ci} {clustered}, but with fewer than "
+                f"{MIN_CLUSTERS} clusters that interval is unreliable, so it is not the headline")
+    return f"95% CI {ci} {clustered}; item-level {item}"

