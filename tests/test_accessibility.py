@@ -224,14 +224,15 @@ CONTROLS = "() => {" + GROUP + """
     .map(e => e.dataset.a11yId || (e.dataset.a11yId = String(Math.random()).slice(2)));
 }"""
 # The focused element, and whether a ring shows on it or, for a radio or checkbox (whose input
-# Streamlit hides), on the label a person sees.
+# Streamlit hides), on the label a person sees, and for a table's cell, around the table.
 FOCUS = "() => {" + GROUP + """
     const e = document.activeElement;
     if (!e || e === document.body) return null;
     const ring = el => { const s = getComputedStyle(el);
         return (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 1)
                || (s.boxShadow && s.boxShadow !== 'none'); };
-    const shown = ['radio', 'checkbox'].includes(e.type) ? e.closest('label') || e : e;
+    const shown = ['radio', 'checkbox'].includes(e.type) ? e.closest('label') || e
+        : e.closest('[data-testid="stDataFrame"]') || e;
     return {id: group(e).dataset.a11yId || null, ring: ring(shown),
             what: (e.tagName + ' ' + (e.getAttribute('aria-label') || e.textContent || '')).slice(0, 80)};
 }"""

@@ -17,6 +17,11 @@ CSS = """
   outline: 2px solid currentColor !important;
   outline-offset: 2px;
 }
+/* A table (a canvas grid) moves focus among hidden cells: ring the whole table meanwhile. */
+[data-testid="stDataFrame"]:has(:focus-visible) {
+  outline: 2px solid currentColor;
+  outline-offset: 2px;
+}
 /* Radio buttons, checkboxes and toggles hide their input: ring the label a person sees. */
 label:has(input[type="radio"]:focus-visible),
 label:has(input[type="checkbox"]:focus-visible) {
