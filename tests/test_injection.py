@@ -50,6 +50,8 @@ def _bound_widgets(tree: ast.AST) -> dict[str, str]:
             out[kw["key"].value] = "number_input"  # urls.url_number binds a number input
         elif func in ("url_select", "url_multiselect", "url_choice") and isinstance(kw.get("key"), ast.Constant):
             out[kw["key"].value] = func  # read from the URL once, written back on change
+        elif func in ("url_text", "url_int") and node.args and isinstance(node.args[0], ast.Constant):
+            out.setdefault(node.args[0].value, "query")  # urls.url_text / url_int read the URL
         elif getattr(kw.get("bind"), "value", None) == "query-params" and \
                 isinstance(kw.get("key"), ast.Constant):
             out[kw["key"].value] = func

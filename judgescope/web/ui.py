@@ -352,13 +352,13 @@ def spans_block(pieces: list[tuple[str, str | None, str | None]]) -> None:
     label from the data is escaped; a span's category and severity follow it as text, so they
     are read aloud and copied too, not only coloured."""
     parts = []
-    for piece, label, severity in pieces:
+    for piece, span_label, severity in pieces:
         shown = html.escape(visible_text(piece))
-        if label is None:
+        if span_label is None:
             parts.append(shown)
             continue
         colour = SPAN_COLOURS.get(severity or "", "#dcdcf4")
-        tag = html.escape(visible_text(label))
+        tag = html.escape(visible_text(span_label))
         parts.append(f'<mark style="background:{colour};border-radius:3px;padding:0 2px">{shown}'
                      f'</mark><sup style="font-size:0.7rem;color:#444"> [{tag}]</sup>')
     st.html('<div style="white-space:pre-wrap;overflow-wrap:anywhere;unicode-bidi:isolate;'
