@@ -62,15 +62,17 @@ def visible_collections() -> list[str]:
             if (n not in SESSION_COLLECTIONS or n in mine) and (n not in UPLOAD_COLLECTIONS or n in uploaded)]
 
 
-def switch_collection() -> None:
-    """The picker's callback: the new collection starts clean (filters, record, page position)."""
-    new = st.session_state[PICKER_KEY]
+def switch_collection(new: str | None = None) -> None:
+    """The picker's callback (and Overview's collection chips', with `new`): the new collection
+    starts clean (filters, record, page position), in the URL and in the sidebar's picker."""
+    new = new or st.session_state[PICKER_KEY]
     for key in list(st.query_params):
         st.session_state.pop(key, None)  # a URL-bound widget would write its old value back
         st.session_state.pop(f"_w_{key}", None)
     st.query_params.clear()
     st.query_params["collection"] = new
     st.session_state["_collection"] = new
+    st.session_state[PICKER_KEY] = new
 
 
 def title(text: str) -> None:
@@ -350,13 +352,13 @@ def spans_block(pieces: list[tuple[str, str | None, str | None]]) -> None:
     label from the data is escaped; a span's category and severity follow it as text, so they
     are read aloud and copied too, not only coloured."""
     parts = []
-    for piece, label, severity in pieces:
+    for piece, span_label, severity in pieces:
         shown = html.escape(visible_text(piece))
-        if label is None:
+        if span_label is None:
             parts.append(shown)
             continue
         colour = SPAN_COLOURS.get(severity or "", "#dcdcf4")
-        tag = html.escape(visible_text(label))
+        tag = html.escape(visible_text(span_label))
         parts.append(f'<mark style="background:{colour};border-radius:3px;padding:0 2px">{shown}'
                      f'</mark><sup style="font-size:0.7rem;color:#444"> [{tag}]</sup>')
     st.html('<div style="white-space:pre-wrap;overflow-wrap:anywhere;unicode-bidi:isolate;'
