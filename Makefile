@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8501
 
-.PHONY: run test test-fast demo bench soak clean
+.PHONY: run test test-fast lint demo bench soak clean
 
 $(VENV)/.installed: requirements.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -26,7 +26,10 @@ else
 endif
 
 test: $(VENV)/.installed-dev
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q --durations=25
+
+lint: $(VENV)/.installed-dev
+	$(PY) -m ruff check .
 
 test-fast: $(VENV)/.installed-dev
 	$(PY) -m pytest -q -m "not browser"

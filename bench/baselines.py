@@ -75,7 +75,7 @@ def pandas_vs_app(store: db.Store, clean: Path, repeats: int) -> dict:
     rows = []
     for name, app_fn, pandas_fn in aggregations(store):
         rows.append({"aggregation": name, "app": summary(timed(app_fn, repeats)),
-                     "pandas": summary(timed(lambda: pandas_fn(df), repeats))})
+                     "pandas": summary(timed(lambda fn=pandas_fn: fn(df), repeats))})
     return {"load_s": load, "frame_mb": float(df.memory_usage(deep=True).sum() / 1e6),
             "aggregations": rows}
 

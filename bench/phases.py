@@ -74,7 +74,6 @@ def _store(args):
 def page_timings(args) -> dict:
     """Every page interaction through db.Store.run (+ its judgescope function) and in raw DuckDB."""
     cat, store = _store(args)
-    key = cat.manifest.collections[COLLECTION].join_key
     first = store.run("audit_review_page", **pages.ALL, after_score=-1.0, after_id="", page_size=50)
     last = (float(first.score.iloc[-1]), str(first.judge_record_id.iloc[-1]))
     record = str(first.judge_record_id.iloc[len(first) // 2])

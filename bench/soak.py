@@ -177,7 +177,9 @@ def soak(sessions: int = 20, seconds: float = 60, url: str | None = None) -> dic
             proc.terminate()
             proc.wait(timeout=10)
     times = sorted(out["times"])
-    pct = (lambda q: times[min(len(times) - 1, int(q * len(times)))] if times else float("nan"))
+    def pct(q):
+        return times[min(len(times) - 1, int(q * len(times)))] if times else float("nan")
+
     return {"sessions": sessions, "seconds": seconds, "updates": len(times),
             "errors": out["errors"], "p50_s": pct(0.50), "p95_s": pct(0.95),
             "mean_s": statistics.fmean(times) if times else float("nan"),

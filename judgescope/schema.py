@@ -113,7 +113,8 @@ SCHEMAS: dict[str, Schema] = {s.kind: s for s in (
         _c("dataset"), _c("src_text", required=True), _c("tgt_texts", TEXT_PAIR, required=True),
         _c("src_lang"), _c("tgt_lang"), _c("src_lang_long"), _c("tgt_lang_long"),
         _c("human_scores", NUMBER_PAIR, required=True),
-    ), alternatives={"tgt_texts": ("translations",)}, doc="Two translations, two human scores, model ranking decisions (TransEvalnia)."),
+    ), alternatives={"tgt_texts": ("translations",)},
+        doc="Two translations, two human scores, model ranking decisions (TransEvalnia)."),
     Schema("human_verification", "verification", (
         _c("idx", INT), _c("subset"), _c("source", required=True), _c("translation", required=True),
         _c("evaluation", required=True), _c("annotations", ANY), _c("system"),

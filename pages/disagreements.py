@@ -29,15 +29,13 @@ only_unanimous = st.toggle("Only the panel's disagreements against all three hum
 names, cells = cal.raters(frame), cal.cell_options(frame)
 urls.url_value_notice("judge", names)
 urls.url_value_notice("cell", cells)
-judge = c[1].selectbox("Judge", names, index=len(names) - 1, key="judge", bind="query-params",
-                       format_func=cal.rater_name)
-cell = c[2].selectbox("Cell", cells, index=cells.index(cal.DISAGREE), key="cell",
-                      bind="query-params", help=view.CELL_HELP)
+judge = urls.url_choice(c[1], "Judge", names, key="judge", default=names[-1], format_func=cal.rater_name)
+cell = urls.url_choice(c[2], "Cell", cells, key="cell", default=cal.DISAGREE, help=view.CELL_HELP)
 listed = cal.cell_items(frame, judge, cell)
 if only_unanimous:
     unanimous = summary["unanimous_human"]
     listed = frames.keep(listed, key=unanimous) if unanimous else listed.iloc[0:0]
-item = urls.url_text("item", 1_000)
+item = urls.url_text("item", 10_000)
 if item is not None:
     listed = listed[listed["key"].astype(str) == item].reset_index(drop=True)
     st.caption(f"Showing one item, {ui.md_literal(item)}, from its link.")

@@ -34,7 +34,8 @@ table = ui.distribution_table(counts, thresholds, split, resamples, seed)
 st.subheader("Summary per unit")
 if not split:
     st.info(ui.md_literal(audit.headline(table, thresholds), limit=1_000))
-st.caption(f"Mean with {audit.ci_label(resamples, seed, method=table.attrs.get('ci_method'))}. SD is the sample SD (ddof = 1). "
+st.caption(f"Mean with {audit.ci_label(resamples, seed, method=table.attrs.get('ci_method'))}. "
+           "SD is the sample SD (ddof = 1). "
            "The overall row weighs every row equally (a row-weighted mean across units). "
            "n/a = undefined (e.g. SD of one row).")
 shown = table.rename(columns={"facet": audit.FACETS[facet]}) if split else table
@@ -83,4 +84,5 @@ missing = sorted(set(audit.FACETS) - set(facets))
 if missing:
     st.caption("Facets this audit does not record, so they are not offered: "
                + ", ".join(audit.FACETS[m] for m in missing) + ".")
-st.page_link(navigation.page("languages").path, label="Where are the tails? Languages × units", icon=":material/translate:")
+st.page_link(navigation.page("languages").path, label="Where are the tails? Languages × units",
+             icon=":material/translate:")

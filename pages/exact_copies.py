@@ -57,5 +57,6 @@ reviews_view.pick_and_review(rows)
 ui.export_buttons(rows, "exact_copies", {"languages": lang, "units": unit, "limit": limit},
                   available=total)
 if lang or unit:
-    st.page_link(navigation.page("review").path, label="Review these languages and units", icon=":material/rate_review:",
+    st.page_link(navigation.page("review").path, label="Review these languages and units",
+                 icon=":material/rate_review:",
                  query_params={"collection": ui.collection_name(), "lang": lang, "unit": unit})

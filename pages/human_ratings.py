@@ -69,7 +69,8 @@ if "error_spans" not in missing and "target_text" not in missing:
     if items.empty:
         st.info("No rating of this dataset marks an error span.")
     else:
-        st.caption(f"{len(items):,} items{' (the first ' + str(hr.MAX_SPAN_ITEMS) + ')' if len(items) >= hr.MAX_SPAN_ITEMS else ''}"
+        capped = f" (the first {hr.MAX_SPAN_ITEMS})" if len(items) >= hr.MAX_SPAN_ITEMS else ""
+        st.caption(f"{len(items):,} items{capped}"
                    " have ratings that mark error spans. Each rater's spans are highlighted in "
                    "the translation with their category and severity.")
         keys = items["item"].tolist()
@@ -80,7 +81,8 @@ if "error_spans" not in missing and "target_text" not in missing:
             st.caption("Source")
             ui.text_block(rows["source_text"].dropna().iloc[0])
         for r in rows.itertuples(index=False):
-            value = " · ".join(str(x) for x in (r.verdict, f"MQM {r.mqm:g}" if r.mqm == r.mqm and r.mqm is not None else None) if x)
+            mqm = f"MQM {r.mqm:g}" if r.mqm == r.mqm and r.mqm is not None else None
+            value = " · ".join(str(x) for x in (r.verdict, mqm) if x)
             st.caption(ui.md_literal(f"{r.rater}" + (f" — {value}" if value else ""), limit=200))
             pieces, problems = hr.span_pieces(r.target_text, r.error_spans)
             ui.spans_block(pieces)

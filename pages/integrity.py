@@ -17,7 +17,8 @@ st.caption("Each audit row is joined to the snapshot on the collection's key, an
 key = ui.catalog().join_key(ui.collection_name())
 declared = ui.catalog().manifest.collections[ui.collection_name()].join_key_declared
 st.caption(f"Joined on {ui.md_literal(', '.join(key) or 'no shared column')}"
-           f"{'' if declared else ' (inferred: the key columns both datasets have)'}. The snapshot's texts are hashed once per file revision "
+           f"{'' if declared else ' (inferred: the key columns both datasets have)'}. "
+           "The snapshot's texts are hashed once per file revision "
            "and the join is built once per pair of revisions, then read from the cache.")
 summary, origin, problems = ui.verification()
 for problem in problems:
@@ -47,7 +48,8 @@ chosen = st.radio("Class", present, index=present.index(default), key="class",
                   bind="query-params", horizontal=True)
 rows = verify.class_rows(ui.run, chosen, LIST_LIMIT)
 shown = summary.counts[chosen]
-st.caption(f"{shown:,} row{'s' if shown != 1 else ''}" + (f"; the first {LIST_LIMIT:,} in snapshot order are listed" if shown > LIST_LIMIT else "")
+listed = f"; the first {LIST_LIMIT:,} in snapshot order are listed" if shown > LIST_LIMIT else ""
+st.caption(f"{shown:,} row{'s' if shown != 1 else ''}" + listed
            + f"; texts of the first {min(DETAIL_ROWS, len(rows))} below. Differences are marked ⟦…⟧ "
            "with invisible characters written out (⟨space⟩, ⟨U+0301⟩).")
 urls.record_table(rows, "class_rows", rows.drop(columns=["source_text", "candidate_text"]),

@@ -6,6 +6,7 @@ import streamlit as st
 from judgescope.audit import summary as audit
 from judgescope.audit import charts
 from judgescope.web import navigation
+from judgescope.web import phone
 from judgescope.web import findings as findings_view
 from judgescope.web import ui
 from judgescope.web import urls
@@ -38,6 +39,16 @@ cells = ui.cell_bootstrap(counts)
 event = st.plotly_chart(charts.mean_heatmap(audit.mean_matrix(counts), reference, detail=cells,
                                             absolute=scale == "absolute"),
                         key="heatmap", on_select="rerun", selection_mode="points")
+# On a phone the grid would overprint its values: the same cells as a table, lowest mean first.
+review = navigation.page("review")
+phone.swap("heatmap", "heatmap_table")
+with st.container(key="heatmap_table"):
+    ui.table(phone.sorted_cells(cells, lambda lang, unit: navigation.href(
+        review, collection=ui.collection_name(), lang=lang, unit=unit)), placeholder="n/a",
+        column_config={"Review": st.column_config.LinkColumn("Review", display_text="open rows"),
+                       "Mean": st.column_config.NumberColumn(format="%.2f"),
+                       "Low": st.column_config.NumberColumn(format="%.2f"),
+                       "High": st.column_config.NumberColumn(format="%.2f")})
 findings_view.how("language_cell")
 points = event.selection.points if event and event.selection else []
 if points:
@@ -49,7 +60,6 @@ findings_view.how("share_below")
 st.caption(f"P5 and P10 are linear-interpolated percentiles (numpy's default); the share below "
            f"{threshold} has a 95% Wilson score CI. Sort by any column header; each row's "
            "Review link opens its rows (or select the row).")
-review = navigation.page("review")
 shown = tails.assign(
     review=[navigation.href(review, collection=ui.collection_name(), lang=r.target_language, unit=r.unit)
             for r in tails.itertuples()],

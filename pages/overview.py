@@ -26,9 +26,9 @@ others = [n for n in ui.visible_collections() if n != coll.name]
 if others:  # the sidebar's picker is folded away on a phone: the switch is here too
     with st.container(horizontal=True, gap="small"):
         st.caption("Other collections:")
-        for name in others:
-            st.page_link("pages/overview.py", label=ui.catalog().manifest.collections[name].title,
-                         query_params={"collection": name})
+        for name in others:  # a switch like the picker's: the URL and the sidebar follow
+            st.button(ui.catalog().manifest.collections[name].title, key=f"other_collection_{name}",
+                      type="tertiary", on_click=ui.switch_collection, args=(name,))
 for problem in ui.catalog().manifest.problems:
     st.warning(ui.md_literal(problem, limit=500))
 for notice in ui.catalog().notices(coll.name, detail=False):  # errors are shown per dataset below

@@ -50,7 +50,7 @@ st.subheader("Model decisions")
 shown = rt.pair_decisions(decisions, file, int(row))
 if shown.empty:
     st.caption("None in this dataset.")
-for method, group in shown.groupby("method", sort=False):
+for _method, group in shown.groupby("method", sort=False):
     for col, (_, d) in zip(st.columns(len(group)), group.iterrows()):
         with col.container(border=True):
             st.markdown(f"**{lit(d['method'])} · {lit(d['model'])}** → **{d['decision']}** ({d['outcome']})")

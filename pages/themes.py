@@ -54,7 +54,7 @@ for code, frame in found.items():
     st.markdown(f"**{ui.md_literal(language_name(code))}** · {n_low:,} low-score and "
                 f"{n_rest:,} other explanations")
     links = [navigation.href(review, collection=ui.collection_name(), lang=code, unit=unit,
-                             q=t, min="0", max=top) for t in frame["term"]]
+                             q=t, max=top) for t in frame["term"]]  # min: Review's default, 0
     shown = frame.assign(open=links)[["open", "term", "folded", "z", "low_count", "rest_count",
                                       "delta"]]
     ui.table(shown, key=f"themes_{code}", column_config={

@@ -2,7 +2,6 @@
 
 import streamlit as st
 
-from judgescope.ranking import decisions as ranking
 from judgescope.web import ui
 from judgescope.web import urls
 from judgescope.ranking import tables as rt

@@ -6,7 +6,7 @@ SELECT judge_record_id, dataset_version, dataset_revision, instance_id, source_i
        target_language, unit, paragraph_id, score, score_origin, judge_explanation,
        source_text_sha256, candidate_text_sha256, requested_judge_model, resolved_judge_revision,
        judge_prompt_version, judge_prompt_sha256, run_group, raw_artifact_sha256, raw_line_number,
-       _file, _row
+       system, _file, _row
 FROM audit
 WHERE judge_record_id = $record_id
   AND score IN (SELECT score FROM audit_record_index WHERE judge_record_id = $record_id)

@@ -29,7 +29,7 @@ def rows() -> pd.DataFrame:
 
 
 def test_describe_counts_matches_row_statistics(rows):
-    for (unit, lang), part in rows.groupby(["unit", "target_language"]):
+    for _key, part in rows.groupby(["unit", "target_language"]):
         v, c = np.unique(part.score, return_counts=True)
         assert audit.describe_counts(v, c) == pytest.approx(R.describe(part.score, THRESHOLDS))
 

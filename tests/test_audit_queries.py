@@ -7,7 +7,6 @@ import pandas as pd
 import pytest
 
 from judgescope.audit import summary as audit
-from judgescope.audit import rows as audit_rows
 from judgescope.sources import db
 from judgescope.audit.tables import audit_summary_views, compare_views, exact_copy_views
 from judgescope.integrity.tables import verification_views

@@ -75,7 +75,9 @@ def test_prebuilt_counts_equal_direct_group_by(bench_store, facet, column):
     direct = rows.groupby(keys + ["score"], dropna=False).size().rename("n").reset_index()
     direct = direct.rename(columns={column: "facet"}) if column else direct.assign(facet=None)
     cols = ["unit", "target_language", "facet", "score", "n"]
-    sort = lambda f: f[cols].astype({"score": float, "n": int, "facet": object}).sort_values(cols[:4]).reset_index(drop=True)  # noqa: E731
+    def sort(f):
+        typed = f[cols].astype({"score": float, "n": int, "facet": object})
+        return typed.sort_values(cols[:4]).reset_index(drop=True)
     pd.testing.assert_frame_equal(sort(prebuilt), sort(direct), check_dtype=False)
 
 

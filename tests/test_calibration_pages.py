@@ -81,7 +81,7 @@ def test_panel_fn_cell_lists_eight_items(open_page):
     items = [e for e in at.main.expander if not e.label.startswith("How is this computed?")]
     assert len(listed) == 8 and len(items) == 8  # one per listed item (the frame's are not counted)
     assert (listed["Human majority"] == 1).all() and (listed["Panel (binary)"] == 0).all()
-    assert at.selectbox(key="cell").value == "FN"
+    assert at.selectbox(key="_w_cell").value == "FN"
     m = _metrics(at)
     assert m["Panel disagreements with the human majority"] == "10"
     assert m["… with at least one human on the panel's side"] == "8"

@@ -11,7 +11,7 @@ import pytest
 import reference_stats as R
 from judgescope.calibration import agreement as cs
 from judgescope import stats
-from test_stats import (AP_A, AP_B, FLEISS_1971, FLEISS_1971_COUNTS, KRIPPENDORFF_2011,
+from test_stats import (AP_A, AP_B, FLEISS_1971_COUNTS, KRIPPENDORFF_2011,
                         WIKIPEDIA_FLEISS)
 
 WMT = Path(__file__).resolve().parent.parent.parent / "shared" / "realdata" / \

@@ -35,7 +35,7 @@ UNUSABLE = {
     "broken_yaml": ('kind = "judge_audit"\npath = "repo"', ["README.md", "YAML"]),
     "unknown_kind": ('kind = "judge_thing"\npath = "scores.jsonl"', ["unknown kind"]),
     "escaping_path": ('kind = "judge_audit"\npath = "../../etc/passwd"', ["escapes the manifest folder"]),
-    "unpinned": (f'kind = "judge_audit"\nhub = "owner/name"\nrevision = "main"', ["not pinned"]),
+    "unpinned": ('kind = "judge_audit"\nhub = "owner/name"\nrevision = "main"', ["not pinned"]),
     "malformed_revision": ('kind = "judge_audit"\nhub = "owner/name"\nrevision = "' + "z" * 40 + '"',
                            ["not pinned"]),
     "repo_tricks": (f'kind = "judge_audit"\nhub = "owner/../../etc"\nrevision = "{REV}"', ["owner/name"]),

@@ -208,8 +208,8 @@ def test_bom_costs_no_row(tmp_path):
 def test_bare_cr_in_jsonl_splits_no_record(tmp_path):
     """A raw CR inside a JSON string: one record, listed once (a raw control is not JSON)."""
     path = jsonl(tmp_path / "a.jsonl", AUDIT)
-    path.write_bytes(path.read_bytes() + json.dumps(dict(AUDIT[0], judge_record_id="x",
-                                                         judge_explanation="a\rb")).replace("\\r", "\r").encode() + b"\n")
+    line = json.dumps(dict(AUDIT[0], judge_record_id="x", judge_explanation="a\rb")).replace("\\r", "\r")
+    path.write_bytes(path.read_bytes() + line.encode() + b"\n")
     d = load(tmp_path, path.name)
     assert (d.report["rows_loaded"], d.report["rows_used"]) == (7, 6)
     assert [(r, why) for r, why, _ in _ledger(d)] == [(7, "invalid JSON line")]

@@ -5,7 +5,6 @@ never let it form markdown (links, images), and keep rendering.
 A collection holding every kind is built in tmp from the demo, its text fields overwritten.
 """
 
-import json
 import urllib.parse
 from pathlib import Path
 

@@ -8,7 +8,6 @@ import itertools
 import json
 
 import numpy as np
-import pandas as pd
 import pytest
 from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.contingency_tables import mcnemar

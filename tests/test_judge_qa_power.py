@@ -5,7 +5,6 @@ known properties of a 95% interval, never from the functions under test."""
 
 import numpy as np
 import pandas as pd
-import pytest
 
 from judgescope.calibration import exact, power
 from judgescope.calibration import panel as cal

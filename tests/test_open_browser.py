@@ -72,7 +72,7 @@ def test_every_page_of_every_inferred_collection_opens(opened):
         page.on("pageerror", lambda e: errors.append(str(e)))
         try:
             opened_pages = 0
-            for name, coll in manifest.collections.items():
+            for name in manifest.collections:
                 for spec in navigation.available(catalog.roles(name)):
                     if spec.url_path == "hub_open":
                         continue

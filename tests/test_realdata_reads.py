@@ -96,3 +96,9 @@ def test_titles_default_to_something_readable(write_manifest):
                                      '[[dataset]]\nname = "my_audit-v2"\npath = "x.jsonl"\n'))
     assert m.collections["gemba_wmt22"].title == "Gemba wmt22"
     assert m.datasets["my_audit-v2"].title == "My audit v2"
+
+
+def test_review_names_the_system_of_the_opened_record(real_like):
+    at = open_page("pages/review.py", "a", record="r1")
+    captions = [plain(c.value) for c in at.caption]
+    assert "System (whose output was judged): sys1" in captions, captions

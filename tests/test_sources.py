@@ -1,14 +1,13 @@
 """Manifest, resolution and validation: every bad input gets a clear message; no row is lost."""
 
 import json
-import shutil
 
 import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from judgescope.sources.catalog import Catalog, load_dataset
+from judgescope.sources.catalog import Catalog
 from judgescope.sources.manifest import SourceError, check_revision, load_manifest
 
 AUDIT_ROWS = [
@@ -179,8 +178,10 @@ def test_locked_store_refuses_file_access(tmp_path, write_manifest):
 
 def test_realdata_pairwise_shapes_normalise(realdata, write_manifest):
     body = ('[[collection]]\nname = "c"\ndatasets = ["ted", "sample"]\n'
-            '[[dataset]]\nname = "ted"\nkind = "pairwise_ranking"\npath = "realdata/pairwise_ted_mqm_ende_human_only.jsonl"\n'
-            '[[dataset]]\nname = "sample"\nkind = "pairwise_ranking"\npath = "realdata/transevalnia_sample_with_wmt21_systems.jsonl"\n')
+            '[[dataset]]\nname = "ted"\nkind = "pairwise_ranking"\n'
+            'path = "realdata/pairwise_ted_mqm_ende_human_only.jsonl"\n'
+            '[[dataset]]\nname = "sample"\nkind = "pairwise_ranking"\n'
+            'path = "realdata/transevalnia_sample_with_wmt21_systems.jsonl"\n')
     cat = Catalog(load_manifest(write_manifest(body)))
     assert cat.dataset("ted").report["rows_used"] == 200
     assert cat.dataset("sample").report["rows_used"] == 10

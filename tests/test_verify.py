@@ -2,7 +2,6 @@
 
 import hashlib
 import json
-import re
 import unicodedata
 from pathlib import Path
 
@@ -178,7 +177,7 @@ def test_class_list_is_the_first_rows_in_order(tmp_path):
     """verify_rows relies on the materialised file's order (snapshot order within a class)."""
     cases = [(f"r{i:03d}", f"i{i}", lang, unit, None, f"s{i}", f"c{i}", [(f"s{i}", f"c{i}")],
               "verified", None)
-             for i, (lang, unit) in enumerate([(l, u) for l in ("th", "ar", "de") for u in
+             for i, (lang, unit) in enumerate([(lg, u) for lg in ("th", "ar", "de") for u in
                                                 ("answer", "question")] * 7)]
     st = Catalog(load_manifest(write_fixture(tmp_path / "o", cases))).store("fx")
     got = verify.class_rows(st.run, "verified", 10)

@@ -112,7 +112,8 @@ def mean_heatmap(matrix: pd.DataFrame, reference: float, span: float | None = No
     fig = go.Figure(go.Heatmap(
         z=z, x=[plot_text(label(u)) for u in units], y=[plot_text(language_name(c)) for c in languages],
         text=text, texttemplate="%{text}", textfont=dict(size=13), xgap=2, ygap=2,
-        colorbar=dict(title=dict(text="Mean" if absolute else f"Mean<br>(centre {reference:g})"),
+        colorbar=dict(title=dict(text="Mean" if absolute else f"Mean<br>(centre {reference:g})",
+                                 side="right"),  # beside the bar: never over its top tick
                       thickness=12),
         hoverinfo="skip", **scale))
     # Heatmap cells emit no selection events; a near-invisible marker on each cell does, and

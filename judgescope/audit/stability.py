@@ -8,7 +8,6 @@ flip (not unanimous), with a Wilson CI, and the units that flip.
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 from scipy import stats as sps
 

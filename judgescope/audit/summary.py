@@ -25,7 +25,8 @@ DEFAULT_SEED = stats.DEFAULT_SEED
 LEVEL = 0.95
 OVERALL = "overall"
 # Facets a page may split by: value → label; the SQL picks the column with a CASE on the value.
-FACETS = {"none": "no split", "target_language": "target language", "source_split": "source split", "run_group": "run group",
+FACETS = {"none": "no split", "target_language": "target language", "source_split": "source split",
+          "run_group": "run group",
           "score_origin": "score origin", "dataset_version": "dataset version",
           "judge_prompt_version": "prompt version", "requested_judge_model": "requested judge model",
           "system": "system"}

@@ -51,7 +51,7 @@ def pair_agreement(pairs: pd.DataFrame, resamples=cs.RESAMPLES, seed=DEFAULT_SEE
                  .reindex(index=cats, columns=cats).fillna(0).to_numpy(dtype=np.int64))
         kappa, pi = cs.kappa_pi_of_tables(table)
         k = len(cats)
-        ci = cs.multinomial_ci(table, lambda d: cs.kappa_pi_of_tables(d.reshape(-1, k, k))[0],
+        ci = cs.multinomial_ci(table, lambda d, k=k: cs.kappa_pi_of_tables(d.reshape(-1, k, k))[0],
                                resamples, seed)
         n = int(table.sum())
         m = cats.index("match") if "match" in cats else None

@@ -409,14 +409,14 @@ def judgement(alias, spec, vote, kind, q, n_in, r) -> dict:
             "reasoning_effort": "low" if alias == "gptoss" else None}
 
 
-S, I = pa.string(), pa.int64()
-ITEM_SCHEMA = pa.schema([("key", S), ("question_id", S), ("rep", I), ("question", S),
+S, INT64 = pa.string(), pa.int64()
+ITEM_SCHEMA = pa.schema([("key", S), ("question_id", S), ("rep", INT64), ("question", S),
                          ("reference_answer", S), ("model_response", S),
-                         *[(c, S) for c in HUMAN_COLS], ("human_correct", I),
-                         ("panel_correct", I), ("split", S), ("category", S)])
-JUDGE_SCHEMA = pa.schema([("key", S), ("question_id", S), ("rep", I), ("judge", S),
-                          ("judge_model", S), ("verdict", S), ("verdict_binary", I),
-                          ("reason", S), ("tokens_in", I), ("tokens_out", I),
+                         *[(c, S) for c in HUMAN_COLS], ("human_correct", INT64),
+                         ("panel_correct", INT64), ("split", S), ("category", S)])
+JUDGE_SCHEMA = pa.schema([("key", S), ("question_id", S), ("rep", INT64), ("judge", S),
+                          ("judge_model", S), ("verdict", S), ("verdict_binary", INT64),
+                          ("reason", S), ("tokens_in", INT64), ("tokens_out", INT64),
                           ("finish_reason", S), ("prompts", S), ("template", S),
                           ("output_mode", S), ("reasoning_effort", S)])
 

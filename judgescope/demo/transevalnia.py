@@ -484,7 +484,7 @@ def _check_layout(df: pd.DataFrame) -> None:
                 and (part["tgt_lang_long"] == LANG_LONG[tgt]).all()
                 and (part["src_lang_long"] == LANG_LONG[src]).all(), f"{name}: languages")
         script = {"en": "[A-Za-z]"}.get(tgt, SCRIPT[tgt])
-        _expect(part["tgt_texts"].map(lambda ts: all(re.search(script, t) for t in ts)).all(),
+        _expect(part["tgt_texts"].map(lambda ts, script=script: all(re.search(script, t) for t in ts)).all(),
                 f"{name}: translations not in {LANG_LONG[tgt]} script")
         _expect(part["src_text"].str.contains({"en": "[A-Za-z]"}.get(src, SCRIPT[src])).all(),
                 f"{name}: sources not in {LANG_LONG[src]} script")

@@ -694,7 +694,7 @@ def assign_sources(rng, rows: list[dict], parity: int, by_kind: bool) -> None:
     for r in rows:
         kind = r.get("kind") if (by_kind and r["unit"] == "answer") else None
         groups.setdefault((r["lang"], r["unit"], r["split"], kind), []).append(r)
-    for (lang, unit, split, kind), members in sorted(groups.items(), key=lambda kv: str(kv[0])):
+    for (_lang, unit, split, kind), members in sorted(groups.items(), key=lambda kv: str(kv[0])):
         pool = pools[(split, kind)]
         for r, j in zip(members, rng.choice(len(pool), len(members), replace=False)):
             r["source_id"] = pool[int(j)]

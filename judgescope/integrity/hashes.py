@@ -17,7 +17,6 @@ import pandas as pd
 
 from judgescope.sources.join_key import (  # noqa: F401  (the join-key rules, re-used here)
     HASH_COLUMNS, INFERRED_KEY, JOIN_COLUMNS, check_key, infer_key, input_problems, no_shared_key)
-from judgescope.sources.manifest import SourceError
 
 # Columns both an audit and a snapshot carry; a join key is chosen from these only.
 CLASSES = ("verified", "source_mismatch", "candidate_mismatch", "both_mismatch", "missing",

@@ -16,6 +16,11 @@ _e = html.escape
 COIN, ALWAYS_1 = "baseline · fair coin", "baseline · always Translation 1"
 
 
+def _wrapped(label: str) -> str:
+    """'method · model' on two lines (escaped), so the labels leave the grid its width."""
+    return "<br>".join(_e(part) for part in label.split(" · ", 1))
+
+
 def _fmt(v) -> str:
     return "n/a" if v is None else f"{v:.3f}"
 
@@ -52,7 +57,9 @@ def accuracy_grid(rows: list[dict]) -> go.Figure:
     fig = go.Figure(go.Heatmap(
         z=z, x=datasets, y=ys, text=text, texttemplate="%{text}", hovertext=hover,
         hoverinfo="skip", colorscale="PuOr", zmin=0.3, zmax=1.0, xgap=2, ygap=2,  # orange = worse, as on every page
-        colorbar={"title": {"text": "accuracy"}}))
+        # A horizontal colour bar under the grid: on a phone the grid keeps the width.
+        colorbar={"title": {"text": "accuracy", "side": "top"}, "orientation": "h", "y": -0.02,
+                  "yanchor": "top", "thickness": 10, "len": 0.9}))
     # Heatmap cells emit no selection events; a near-invisible marker on each cell does, and
     # carries the cell's keys (dataset, "<method>/<model>"; "" for a baseline row) for the click.
     column = {row_label(r["method"], r["model"]): f"{r['method']}/{r['model']}" for r in rows}
@@ -61,11 +68,11 @@ def accuracy_grid(rows: list[dict]) -> go.Figure:
                              customdata=[[x, column.get(y, "")] for y in ys for x in datasets],
                              hoverinfo="text", showlegend=False, marker={
                                  "symbol": "square", "size": 28, "opacity": 0.01, "color": "grey"}))
-    fig.update_layout(height=120 + 34 * len(ys), margin={"l": 10, "r": 10, "t": 30, "b": 10},
+    fig.update_layout(height=170 + 42 * len(ys), margin={"l": 10, "r": 10, "t": 30, "b": 10},
                       xaxis={"title": {"text": "dataset"}, "side": "top", "tickvals": datasets,
                              "ticktext": [_e(d) for d in datasets]},
                       yaxis={"title": {"text": "method · model"}, "autorange": "reversed",
-                             "tickvals": ys, "ticktext": [_e(y) for y in ys]})
+                             "tickvals": ys, "ticktext": [_wrapped(y) for y in ys]})
     return fig
 
 

@@ -39,44 +39,50 @@ def build(run, ledger: Ledger, dataset: str) -> tuple[dict, list[str]]:
     # Per dataset × method × model, the same rows as `rank --json` (results without the total).
     rows = ranking.results(decisions)
     for i, r in enumerate(rows):
-        rows[i] = _row(ledger, i, r)
+        rows[i] = _row(ledger, f"ranking.results.{i}", ["rank", "--json", "results", i], r)
     section["rows"] = rows[:MAX_ROWS]
-    scored = [r for r in rows if r["acc_value"] is not None]
-    section["best"] = max(scored, key=lambda r: (r["acc_value"], r["n_value"])) if scored else None
     section["more"] = max(0, len(rows) - MAX_ROWS)
-    chart_rows = [{"label": f"{r['dataset']} · {r['method']} / {r['model']}", "value": r["acc_value"],
+    # The charts and the headline: each method × model pooled over every dataset (one row each).
+    pooled = [r for r in ranking.results(decisions, with_total=True)
+              if r["dataset"] == ranking.ALL_DATASETS] or ranking.results(decisions)
+    pooled = [_row(ledger, f"ranking.pooled.{i}", None, r) for i, r in enumerate(pooled[:MAX_ROWS])]
+    section["pooled"] = pooled
+    scored = [r for r in pooled if r["acc_value"] is not None]
+    section["best"] = max(scored, key=lambda r: (r["acc_value"], r["n_value"])) if scored else None
+    chart_rows = [{"label": f"{r['method']} / {r['model']}", "value": r["acc_value"],
                    "low": r["low_value"], "high": r["high_value"], "first": r["first_value"]}
-                  for r in rows[:MAX_ROWS]]
+                  for r in pooled]
     section["forest"] = svg.forest(chart_rows, 0.0, 1.0, [{"value": 0.5, "label": "coin 50 %"}],
                                    fmt=lambda x: f"{100 * x:.0f} %")
     section["bias"] = svg.forest(
         [{"label": c["label"], "value": r["first_choice_value"], "low": r["first_choice_value"],
           "high": r["first_choice_value"], "first": r["human_first_value"]}
-         for c, r in zip(chart_rows, rows)], 0.0, 1.0, [{"value": 0.5, "label": "50 %"}],
+         for c, r in zip(chart_rows, pooled)], 0.0, 1.0, [{"value": 0.5, "label": "50 %"}],
         fmt=lambda x: f"{100 * x:.0f} %")
     return section, []
 
 
-def _row(ledger: Ledger, i: int, r: dict) -> dict:
-    id, cli = f"ranking.results.{i}", ["rank", "--json", "results", i]
+def _row(ledger: Ledger, id: str, cli: list | None, r: dict) -> dict:
+    """One result row, every number recorded (cli: its place in `rank --json`, when there)."""
+    twin = (lambda *path: cli + list(path)) if cli else (lambda *path: None)
     low, high = r["ci"]
     out = {"dataset": short(r["dataset"]), "method": short(r["method"]), "model": short(r["model"]),
            "acc_value": r["accuracy"], "low_value": low, "high_value": high,
            "first_value": r["always_first"]["rate"], "first_choice_value": r["first_choice"]["rate"],
            "human_first_value": r["human_first"]["rate"], "n_value": r["n"]}
-    out["n"] = ledger.add(f"{id}.n", r["n"], fmt.count(r["n"]), query=Q, function=F, cli=cli + ["n"])
+    out["n"] = ledger.add(f"{id}.n", r["n"], fmt.count(r["n"]), query=Q, function=F, cli=twin("n"))
     out["accuracy"] = ledger.add(f"{id}.accuracy", r["accuracy"], fmt.share(r["accuracy"]), query=Q,
-                                 function=F, cli=cli + ["accuracy"])
+                                 function=F, cli=twin("accuracy"))
     out["ci"] = "[{}, {}]".format(
-        ledger.add(f"{id}.ci_low", low, fmt.share(low), query=Q, function=F, cli=cli + ["ci", 0]),
-        ledger.add(f"{id}.ci_high", high, fmt.share(high), query=Q, function=F, cli=cli + ["ci", 1]))
+        ledger.add(f"{id}.ci_low", low, fmt.share(low), query=Q, function=F, cli=twin("ci", 0)),
+        ledger.add(f"{id}.ci_high", high, fmt.share(high), query=Q, function=F, cli=twin("ci", 1)))
     out["always_first"] = ledger.add(f"{id}.always_first", r["always_first"]["rate"],
                                      fmt.share(r["always_first"]["rate"]), query=Q, function=F)
     out["first_choice"] = ledger.add(f"{id}.first_choice_rate", r["first_choice"]["rate"],
                                      fmt.share(r["first_choice"]["rate"]), query=Q, function=F,
-                                     cli=cli + ["first_choice_rate"])
+                                     cli=twin("first_choice_rate"))
     out["human_first"] = ledger.add(f"{id}.human_first_rate", r["human_first"]["rate"],
                                     fmt.share(r["human_first"]["rate"]), query=Q, function=F,
-                                    cli=cli + ["human_first_rate"])
+                                    cli=twin("human_first_rate"))
     out["beats_coin"] = low is not None and low > 0.5
     return out

@@ -10,7 +10,8 @@ import json
 
 import pandas as pd
 
-from judgescope.schema import (HUMAN_ITEM_COLUMNS, HUMAN_RATING_VALUES, ANY, BINARY, DIGEST, INT, NUMBER, NUMBER_PAIR, SCORE, TEXT,
+from judgescope.schema import (HUMAN_ITEM_COLUMNS, HUMAN_RATING_VALUES, ANY, BINARY, DIGEST, INT, NUMBER,
+                               NUMBER_PAIR, SCORE, TEXT,
                                TEXT_PAIR, VERDICT, VERDICTS, Schema)
 from judgescope.sources.manifest import Exclusion, SourceError
 
@@ -94,7 +95,8 @@ def _rules(col: str, type_: str, required: bool, nullable: bool, cast: str) -> l
                 NUMBER_PAIR: "a list of 2 numbers"}.get(type_, "a number")
         rules.append((f"{c} IS NOT NULL AND {cast} IS NULL", f"{col} is not {word}"))
     if type_ in (INT, BINARY):
-        rules.append((f"{cast} IS NOT NULL AND TRY_CAST({_numeric_text(f'CAST({c} AS VARCHAR)', 'VARCHAR')} AS DOUBLE) <> {cast}",
+        as_text = _numeric_text(f'CAST({c} AS VARCHAR)', 'VARCHAR')
+        rules.append((f"{cast} IS NOT NULL AND TRY_CAST({as_text} AS DOUBLE) <> {cast}",
                       f"{col} is not {'0 or 1' if type_ == BINARY else 'an integer'}"))
     if type_ in (NUMBER, SCORE):
         rules.append((f"isnan({cast})", f"{col} is NaN"))

@@ -102,7 +102,8 @@ def parts_of(role: str) -> list[View]:
 
 
 _NAME = re.compile(r"(?<!DISTINCT )\b(?:FROM|JOIN)\s+([A-Za-z_][A-Za-z0-9_]*)\b(?!\s*\()", re.IGNORECASE)
-_CTE = re.compile(r"(?:\bWITH\s+(?:RECURSIVE\s+)?|,\s*)([A-Za-z_][A-Za-z0-9_]*)\s+AS\s*(?:NOT\s+)?(?:MATERIALIZED\s*)?\(",
+_CTE = re.compile(r"(?:\bWITH\s+(?:RECURSIVE\s+)?|,\s*)([A-Za-z_][A-Za-z0-9_]*)"
+                  r"\s+AS\s*(?:NOT\s+)?(?:MATERIALIZED\s*)?\(",
                   re.IGNORECASE)
 
 

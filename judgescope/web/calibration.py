@@ -80,7 +80,8 @@ def _row(first: int, rest: int, n: int) -> list:
 def binary_matrix(rater: str, name: str, r: dict, splits: list[str]) -> None:
     """2 × 2 confusion (rows: human majority; columns: this rater) with linked counts."""
     label = ui.md_literal(name)
-    st.markdown(f"**{label}** · π {r['scotts_pi_shown']} · {findings_view.badge_md(r['verdict'], 'green' if r['verdict'] == 'PASS' else 'red')}")
+    badge = findings_view.badge_md(r['verdict'], 'green' if r['verdict'] == 'PASS' else 'red')
+    st.markdown(f"**{label}** · π {r['scotts_pi_shown']} · {badge}")
     head = _row(120, 100, 3)
     head[0].caption("judge says →")
     head[1].caption("match")

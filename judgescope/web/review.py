@@ -105,6 +105,8 @@ def review_record(r: pd.Series, filters: dict, desc: bool, has_snapshot: bool, t
         with m[3]:  # origins are long phrases: shown whole, wrapped, not as a clipped metric
             st.caption("Score origin")
             st.text(r["score_origin"] or "not recorded")
+        if pd.notna(r.get("system")):
+            st.caption("System (whose output was judged): " + md_literal(str(r["system"]), 200))
         if has_snapshot:
             texts = audit_rows.snapshot_texts(run, [str(r["judge_record_id"])])
             if texts.empty:

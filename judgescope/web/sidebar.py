@@ -12,8 +12,10 @@ def draw(current: navigation.PageSpec) -> None:
     cat = ui.catalog()
     names = ui.visible_collections()
     coll = ui.collection_name()
+    if st.session_state.get(ui.PICKER_KEY) != coll:  # the URL names the collection: the picker follows
+        st.session_state[ui.PICKER_KEY] = coll
     with st.sidebar:
-        st.selectbox("Collection", names, index=names.index(coll), key=ui.PICKER_KEY,
+        st.selectbox("Collection", names, key=ui.PICKER_KEY,
                      format_func=lambda n: cat.manifest.collections[n].title,
                      on_change=ui.switch_collection, help=f"Collection id in the URL: {coll}")
         _load(cat, coll)

@@ -124,6 +124,29 @@ def url_select(container, label: str, options: list, *, key: str, format_func=st
                                **kwargs)
 
 
+def url_choice(container, label: str, options: list, *, key: str, default, format_func=str, **kwargs):
+    """A required single choice whose URL parameter `key` holds the option value (an id such as
+    'judge:gptoss') while the widget shows `format_func` labels. The URL wins whenever it holds
+    a usable value (a link, reload or Back), so a drill-down lands on what it carried."""
+    wkey = f"_w_{key}"
+    raw = st.query_params.get(key)
+    labels = {str(format_func(o)): o for o in options}
+    if raw not in options and raw in labels:  # an older link named the option by its label
+        raw = labels[raw]
+        st.query_params[key] = str(raw)
+    if raw in options:
+        if st.session_state.get(wkey) != raw:
+            st.session_state[wkey] = raw
+    elif st.session_state.get(wkey) not in options:
+        st.session_state[wkey] = default
+
+    def write():
+        st.query_params[key] = str(st.session_state[wkey])
+
+    return container.selectbox(label, options, key=wkey, on_change=write, format_func=format_func,
+                               **kwargs)
+
+
 def open_page(stem: str, **params) -> None:
     """Go to a registry page with these URL parameters and the collection (a drill-down)."""
     from judgescope.web import navigation

@@ -1,4 +1,5 @@
-"""Human-rating agreement of long-format ratings: Krippendorff's α, Fleiss' and pairwise κ (exit 0, 1 rows excluded, 2 unusable)."""
+"""Human-rating agreement of long-format ratings: Krippendorff's α, Fleiss' and pairwise κ
+(exit 0, 1 rows excluded, 2 unusable)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Judge-vs-human calibration: confusion, Scott's pi, gates (exit 0 all pass, 1 a gate fails or rows were excluded, 2 unusable)."""
+"""Judge-vs-human calibration: confusion, Scott's pi, gates (exit 0 all pass, 1 a gate fails or
+rows were excluded, 2 unusable)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Paired tests between judges on the calibration items both judged: exact McNemar, Holm, agreement difference with a paired bootstrap CI.
+"""Paired tests between judges on the calibration items both judged: exact McNemar, Holm,
+agreement difference with a paired bootstrap CI.
 
 Exit 0 when every row was used, 1 when rows were excluded, 2 when the input is unusable."""
 

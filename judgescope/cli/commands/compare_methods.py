@@ -1,4 +1,5 @@
-"""Paired tests between ranking methods/models on the same pairs: McNemar, sign-flip permutation, Holm, significance clusters.
+"""Paired tests between ranking methods/models on the same pairs: McNemar, sign-flip permutation,
+Holm, significance clusters.
 
 Exit 0 when every row was used, 1 when rows were excluded, 2 when the input is unusable."""
 

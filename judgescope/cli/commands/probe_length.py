@@ -1,4 +1,5 @@
-"""Length probe of a judge audit: per language, does the score move with the candidate's length or its length relative to the source? (exit 0, 1 rows excluded, 2 unusable)."""
+"""Length probe of a judge audit: per language, does the score move with the candidate's length
+or its length relative to the source? (exit 0, 1 rows excluded, 2 unusable)."""
 
 from __future__ import annotations
 

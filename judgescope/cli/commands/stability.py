@@ -1,4 +1,5 @@
-"""Stability of a judge that scored the same units more than once: ICC(1), within-unit SD, flip rate (exit 0, 1 rows excluded, 2 unusable)."""
+"""Stability of a judge that scored the same units more than once: ICC(1), within-unit SD, flip
+rate (exit 0, 1 rows excluded, 2 unusable)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Words and 2–3-word phrases over-represented in each language's low-score explanations (log-odds with an informative Dirichlet prior).
+"""Words and 2–3-word phrases over-represented in each language's low-score explanations
+(log-odds with an informative Dirichlet prior).
 
 Exit 0 when every row was used, 1 when rows were excluded, 2 when the input is unusable."""
 

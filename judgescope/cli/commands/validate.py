@@ -45,7 +45,8 @@ def run(args) -> int:
         note = f", {declared:,} as the manifest declares" if declared else ""
         print(f"{'OK' if not unexpected else 'EXCLUDED':9} {loaded.spec.name}: "
               f"loaded {rep['rows_loaded']:,} = used {rep['rows_used']:,} + excluded "
-              f"{rep['rows_excluded']:,}{note}  [{loaded.spec.kind}{', detected' if loaded.spec.kind_detected else ''}]")
+              f"{rep['rows_excluded']:,}{note}  "
+              f"[{loaded.spec.kind}{', detected' if loaded.spec.kind_detected else ''}]")
         for reason, count in rep["reasons"].items():
             print(f"          {count:>7,}  {reason}")
         if unexpected:
