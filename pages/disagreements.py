@@ -35,7 +35,7 @@ listed = cal.cell_items(frame, judge, cell)
 if only_unanimous:
     unanimous = summary["unanimous_human"]
     listed = frames.keep(listed, key=unanimous) if unanimous else listed.iloc[0:0]
-item = urls.url_text("item", 10_000)
+item = urls.url_text("item", 1_000)
 if item is not None:
     listed = listed[listed["key"].astype(str) == item].reset_index(drop=True)
     st.caption(f"Showing one item, {ui.md_literal(item)}, from its link.")

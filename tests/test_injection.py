@@ -50,8 +50,6 @@ def _bound_widgets(tree: ast.AST) -> dict[str, str]:
             out[kw["key"].value] = "number_input"  # urls.url_number binds a number input
         elif func in ("url_select", "url_multiselect", "url_choice") and isinstance(kw.get("key"), ast.Constant):
             out[kw["key"].value] = func  # read from the URL once, written back on change
-        elif func in ("url_text", "url_int") and node.args and isinstance(node.args[0], ast.Constant):
-            out.setdefault(node.args[0].value, "query")  # urls.url_text / url_int read the URL
         elif getattr(kw.get("bind"), "value", None) == "query-params" and \
                 isinstance(kw.get("key"), ast.Constant):
             out[kw["key"].value] = func
@@ -59,6 +57,8 @@ def _bound_widgets(tree: ast.AST) -> dict[str, str]:
             # urls.url_text: a bounded text, dropped (and named) when longer than its bound
             out.setdefault(node.args[0].value, "query" if getattr(kw.get("widget"), "value", False)
                            else "bounded")
+        elif func == "url_int" and node.args and isinstance(node.args[0], ast.Constant):
+            out.setdefault(node.args[0].value, "query")  # urls.url_int: a bounded whole number
         elif func in QUERY_READS and isinstance(node.func.value, ast.Attribute) and \
                 node.func.value.attr == "query_params" and node.args and \
                 isinstance(node.args[0], ast.Constant):

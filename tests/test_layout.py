@@ -113,3 +113,14 @@ def test_no_import_circle_between_modules():
         if node not in state:
             visit(node, [node])
     assert circles == []
+
+
+def test_text_escaping_lives_outside_web():
+    """Issue #27 item 4: the escaper is pure text (judgescope/text.py, no streamlit); web/ui.py
+    only passes it on to the pages."""
+    from judgescope import text
+    from judgescope.web import ui
+
+    assert ui.md_literal is text.md_literal and ui.visible_text is text.visible_text
+    assert "streamlit" not in {m.split(".")[0] for m in _modules(ast.parse(
+        (PACKAGE / "text.py").read_text(encoding="utf-8")))}

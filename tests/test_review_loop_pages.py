@@ -107,3 +107,22 @@ def test_a_record_opened_from_exact_copies_walks_the_exact_copies(state):
     assert f"Row 2 of {len(ids)} in the exact copies" in _captions(at)
     _click(at, "rec_next")
     assert _record(at) == ids[2]
+
+
+def test_the_review_export_carries_the_review_state(state, monkeypatch):
+    from judgescope.reviews import stats
+    from judgescope.web import export
+    seen = {}
+    monkeypatch.setattr(export, "buttons", lambda frame, stem, *a, **k: seen.setdefault(stem, frame))
+    at = _review(lang="th")
+    at.selectbox(key="open_record").select_index(1).run()
+    rid = _record(at)
+    at.text_input(key="reviewer_name_input").input("Ann").run()
+    _click(at, "review_verdict_judge_right")
+    at.toggle(key="prepare_export").set_value(True).run()
+    assert not at.exception, [e.value for e in at.exception]
+    frame = seen["review_rows"].set_index("judge_record_id")
+    assert set(stats.STATE_COLUMNS) <= set(frame.columns)
+    assert frame.at[rid, "verdicts_by_reviewer"] == "Ann: judge_right" and frame.at[rid, "reviewers"] == 1
+    others = frame.drop(index=rid)
+    assert (others.review_state == "not yet reviewed").all() and not others.disputed.any()

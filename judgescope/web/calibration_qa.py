@@ -36,7 +36,7 @@ def ceiling_section(rep: dict, judges: bool = True) -> None:
     if not ceiling:
         return
     st.subheader("Human ceiling, like for like")
-    st.markdown(ceiling["sentence"])
+    st.markdown(ui.md_literal(ceiling["sentence"], limit=2_000))  # judge names are data
     _table(qa_tables.mean_table(ceiling) if judges else qa_tables.human_human_table(ceiling))
     if judges:
         with st.expander("Every pair"):
