@@ -172,11 +172,13 @@ def _plain_name(code: str) -> str | None:
     return LANGUAGE_NAMES.get(str(code).split("-")[0].split("_")[0].lower())
 
 
-def language_name(code: str | None) -> str:
+def language_name(code: str | None, pair: bool = True) -> str:
+    """'German (de)'; for a target language of an audit with several source languages (and
+    `pair`), 'English → German (en-de)'. A source language's own label passes pair=False."""
     if code is None:
         return NOT_RECORDED
     name = _plain_name(code)
-    source = dict(_PAIRS.get()).get(str(code))
+    source = dict(_PAIRS.get()).get(str(code)) if pair else None
     if source is not None:
         return f"{_plain_name(source) or source} → {name or code} ({source}-{code})"
     return f"{name} ({code})" if name else str(code)

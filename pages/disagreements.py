@@ -3,6 +3,7 @@
 import streamlit as st
 
 from judgescope import frames
+from judgescope.audit import rows as audit_rows
 from judgescope.web import calibration as view
 from judgescope.calibration import panel as cal
 from judgescope.web import navigation
@@ -37,6 +38,15 @@ if only_unanimous:
     listed = frames.keep(listed, key=unanimous) if unanimous else listed.iloc[0:0]
 item = urls.url_text("item", 1_000)
 if item is not None:
+    # Prev / Next walk the cell's items in their one order (by key, as the list shows them).
+    before, after, position = audit_rows.list_step(listed["key"].astype(str).tolist(), item)
+    b = st.columns([1, 1, 4], vertical_alignment="center")
+    for col, label, target, short in ((b[0], "◀ Prev item", before, "k"), (b[1], "Next item ▶", after, "j")):
+        if col.button(label, key=f"item_{short}", disabled=target is None, shortcut=short):
+            st.query_params["item"] = target
+            st.rerun()
+    b[2].caption(f"Item {position} of {len(listed)} in this cell." if position else
+                 "This item is not in this cell.")
     listed = listed[listed["key"].astype(str) == item].reset_index(drop=True)
     st.caption(f"Showing one item, {ui.md_literal(item)}, from its link.")
 

@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from judgescope.audit import rows as audit_rows
 from judgescope.web import ui
 from judgescope.web import urls
 from judgescope.ranking import tables as rt
@@ -22,9 +23,12 @@ st.caption(f"{len(listed):,} of {len(pairs):,} pairs. Select a row to open it.")
 picked = ui.table(listed, width="stretch", on_select="rerun", selection_mode="single-row",
                   key="pair_table", column_config={"File": None})
 ui.export_buttons(listed, "pairs", {"dataset": chosen, "human": human})
-if picked and picked.selection.rows:
+if picked and picked.selection.rows:  # a selection persists across reruns: act on a new one
     first = listed.iloc[picked.selection.rows[0]]
-    st.query_params["file"], st.query_params["row"] = first["file"], str(first["row"])
+    chosen_pair = (str(first["file"]), str(first["row"]))
+    if st.session_state.get("_selected_pair") != chosen_pair:
+        st.session_state["_selected_pair"] = chosen_pair
+        st.query_params["file"], st.query_params["row"] = chosen_pair
 
 file, row = urls.url_text("file", 1_000), urls.url_int("row", 0, 10**9)
 if not file or row is None:
@@ -35,6 +39,15 @@ if detail.empty:
     st.warning(f"No pair at file {ui.md_literal(file)}, row {row} in this collection.")
     ui.stop()
 p = detail.iloc[0]
+# Prev / Next walk the listed pairs in their one order (file, then row).
+keys = [f"{f}#{r}" for f, r in zip(listed["file"], listed["row"])]
+before, after, position = audit_rows.list_step(keys, f"{file}#{int(row)}")
+b = st.columns([1, 1, 4], vertical_alignment="center")
+for col, label, target, short in ((b[0], "◀ Prev pair", before, "k"), (b[1], "Next pair ▶", after, "j")):
+    if col.button(label, key=f"pair_{short}", disabled=target is None, shortcut=short):
+        st.query_params["file"], _, st.query_params["row"] = target.rpartition("#")
+        st.rerun()
+b[2].caption(f"Pair {position} of {len(keys)} listed." if position else "This pair is not in the list above.")
 lit = ui.md_literal
 st.header(f"{lit(p['dataset'] or ui.dataset_for('ranking').spec.name)} · row {p['row']}")
 st.caption(f"{lit(p['src_lang_long'] or p['src_lang'] or 'source')} → "

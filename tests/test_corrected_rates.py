@@ -105,3 +105,25 @@ def test_bulk_page_corrects_unlabelled_judgements(tmp_path, monkeypatch):
     assert row["Unlabelled N"] == 100 and row["Raw judge rate"] == "0.450"
     # The unlabelled copy has the same judge verdicts, so PPI recovers the human rate 0.52.
     assert row["PPI [95% CI]"].startswith("0.520")
+
+
+def test_demo_bulk_collection_shows_corrected_rates():
+    from streamlit.testing.v1 import AppTest
+    at = AppTest.from_file("../app.py", default_timeout=120)
+    at.query_params["collection"] = "localgate_bulk"
+    at.run()
+    at.switch_page("pages/judgements.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    table = next(d.value for d in at.dataframe if "Rogan–Gladen [95% CI]" in d.value.columns)
+    assert (table["Unlabelled N"] == 600).all() and len(table) == 3
+
+
+@pytest.mark.parametrize("page", ["pages/overview.py", "pages/calibration.py",
+                                  "pages/calibration_humans.py", "pages/disagreements.py"])
+def test_demo_bulk_collection_pages_open(page):
+    from streamlit.testing.v1 import AppTest
+    at = AppTest.from_file("../app.py", default_timeout=120)
+    at.query_params["collection"] = "localgate_bulk"
+    at.run()
+    at.switch_page(page).run()
+    assert not at.exception, [e.value for e in at.exception]

@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
@@ -76,3 +77,30 @@ def test_perturbation_makes_check_raise(tmp_path, name, mutate, message):
     _rewrite(tmp_path, name, mutate)
     with pytest.raises(AssertionError, match=message):
         localgate.check(tmp_path)
+
+
+def test_bulk_demo_plants_a_rate_the_corrections_recover(generated):
+    """The bulk run beside the calibration demo (localgate_bulk): the calibration's 300 rows
+    unchanged, 600 unlabelled answers whose planted correct rate is TRUE_RATE; each judge's raw
+    rate misses it, Rogan–Gladen and PPI intervals cover it."""
+    from judgescope.calibration import corrected
+    from judgescope.demo import localgate_bulk
+    root, _ = generated
+    localgate_bulk.generate(root)
+    bulk = pd.read_parquet(root / "localgate_bulk" / "data" / "calibration-train.parquet")
+    items, judg = localgate.load(root)
+    assert len(bulk) == 300 + 3 * localgate_bulk.BULK_QUESTIONS * localgate_bulk.ATTEMPTS
+    same = bulk[bulk["key"].isin(items["key"])].reset_index(drop=True)
+    assert same[judg.columns].equals(judg[judg.columns].reset_index(drop=True))
+    truth = items.set_index("key")["human_correct"]
+    for judge, g in bulk.groupby("judge_model"):
+        lab = g[g["key"].isin(items["key"])]
+        t, v = truth.reindex(lab["key"]).to_numpy(), lab["verdict_binary"].to_numpy()
+        tp, fp = int(((t == 1) & (v == 1)).sum()), int(((t == 0) & (v == 1)).sum())
+        fn, tn = int(((t == 1) & (v == 0)).sum()), int(((t == 0) & (v == 0)).sum())
+        unl = g[~g["key"].isin(items["key"])]
+        rates = corrected.corrected_rates(tp, fp, fn, tn, int(unl["verdict_binary"].sum()), len(unl))
+        for name in ("rogan_gladen", "ppi"):
+            low, high = rates[name]["ci"]
+            assert low <= localgate_bulk.TRUE_RATE <= high, (judge, name)
+        assert rates["raw_judge_rate"] < localgate_bulk.TRUE_RATE - 0.03

@@ -27,7 +27,7 @@ from judgescope.web import navigation
 from textutil import plain
 
 ROOT = Path(__file__).resolve().parent.parent
-REALDATA = ROOT.parent / "shared" / "realdata"
+from conftest import REALDATA  # noqa: E402 — ../shared/realdata, or JUDGESCOPE_SHARED
 CHROMIUM = "/usr/bin/chromium"
 SHOTS = ROOT / "screenshots" / "journeys"
 CHROME_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

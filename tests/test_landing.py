@@ -154,3 +154,10 @@ def test_pairs_without_decisions_say_what_they_hold(real):
     text = " ".join(plain(t) for t in _texts(at))
     assert "200 pairs of translations with human scores, 93 of them human ties" in text
     assert "Pairs shows each pair" in text
+
+
+def test_overview_offers_the_report_for_download():
+    at = open_page(OVERVIEW, "localgate")
+    buttons = [b for b in at.get("download_button") if b.proto.label == "Download report"]
+    assert len(buttons) == 1
+    assert "check-report" in buttons[0].proto.help

@@ -102,3 +102,15 @@ def test_review_names_the_system_of_the_opened_record(real_like):
     at = open_page("pages/review.py", "a", record="r1")
     captions = [plain(c.value) for c in at.caption]
     assert "System (whose output was judged): sys1" in captions, captions
+
+
+def test_a_source_language_heading_is_not_read_as_a_pair():
+    # "en" is a target (from zh) and a source (to de): a source heading says English alone
+    from judgescope.audit.rows import language_heading
+
+    use_language_pairs({"en": "zh"})
+    try:
+        assert language_heading("en", "Source") == "English (en)"
+        assert language_name("en") == "Mandarin Chinese → English (zh-en)"
+    finally:
+        use_language_pairs({})

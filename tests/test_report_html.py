@@ -257,3 +257,11 @@ def test_human_ratings_report_on_real_mqm_equals_agreement_json(realdata, monkey
         assert same(n["value"], _resolve(twin, n["cli"][2:])), n
     text = out.read_text(encoding="utf-8")
     assert "Krippendorff&#39;s α (verdict, nominal)" in text and "id=\"ratings\"" in text
+
+
+def test_overview_download_gives_the_cli_bytes(reports, monkeypatch):
+    from judgescope.report import build
+    from judgescope.web import findings as findings_view
+
+    monkeypatch.setattr(build, "now", lambda: AT)  # the button's generation time
+    assert findings_view.report_html("localgate") == reports["localgate"][0].read_bytes()

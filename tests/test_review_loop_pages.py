@@ -107,3 +107,56 @@ def test_a_record_opened_from_exact_copies_walks_the_exact_copies(state):
     assert f"Row 2 of {len(ids)} in the exact copies" in _captions(at)
     _click(at, "rec_next")
     assert _record(at) == ids[2]
+
+
+def test_the_review_export_carries_the_review_state(state, monkeypatch):
+    from judgescope.reviews import stats
+    from judgescope.web import export
+    seen = {}
+    monkeypatch.setattr(export, "buttons", lambda frame, stem, *a, **k: seen.setdefault(stem, frame))
+    at = _review(lang="th")
+    at.selectbox(key="open_record").select_index(1).run()
+    rid = _record(at)
+    at.text_input(key="reviewer_name_input").input("Ann").run()
+    _click(at, "review_verdict_judge_right")
+    at.toggle(key="prepare_export").set_value(True).run()
+    assert not at.exception, [e.value for e in at.exception]
+    frame = seen["review_rows"].set_index("judge_record_id")
+    assert set(stats.STATE_COLUMNS) <= set(frame.columns)
+    assert frame.at[rid, "verdicts_by_reviewer"] == "Ann: judge_right" and frame.at[rid, "reviewers"] == 1
+    others = frame.drop(index=rid)
+    assert (others.review_state == "not yet reviewed").all() and not others.disputed.any()
+
+
+def _page(page, collection, **params) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["collection"] = collection
+    at.run()
+    for k, v in params.items():
+        at.query_params[k] = v
+    at.switch_page(page).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_disagreement_items_walk_their_cell_both_ways():
+    at = _page("pages/disagreements.py", "localgate", judge="judge:gptoss", cell="TP")
+    (frame,) = [f.value for f in at.dataframe if "Key" in f.value.columns]
+    keys = frame["Key"].astype(str).tolist()
+    at = _page("pages/disagreements.py", "localgate", judge="judge:gptoss", cell="TP", item=keys[0])
+    assert at.button(key="item_k").disabled and f"Item 1 of {len(keys)}" in _captions(at)
+    _click(at, "item_j")
+    assert at.query_params["item"] in (keys[1], [keys[1]])
+    _click(at, "item_k")
+    assert at.query_params["item"] in (keys[0], [keys[0]])  # Prev after Next: the same item
+
+
+def test_pairs_walk_the_listed_pairs_both_ways():
+    at = _page("pages/pairs.py", "transevalnia")
+    (frame,) = [f.value for f in at.dataframe if "Src preview" in f.value.columns or "Row" in f.value.columns]
+    at = _page("pages/pairs.py", "transevalnia", file=str(frame["File"].iloc[0]) if "File" in frame
+               else "", row=str(frame["Row"].iloc[0]))
+    assert at.button(key="pair_k").disabled and "Pair 1 of" in _captions(at)
+    _click(at, "pair_j")
+    _click(at, "pair_k")
+    assert at.button(key="pair_k").disabled  # back on the first pair

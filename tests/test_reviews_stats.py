@@ -105,3 +105,17 @@ def test_review_storage_and_statistics_do_not_import_streamlit():
             "judgescope.cli.commands.reviews; print('streamlit' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_review_state_for_export_names_each_reviewers_latest_verdict():
+    from judgescope.reviews import stats as reviews_stats
+    rows = pd.DataFrame({"judge_record_id": ["a", "b", "c"], "score": [1.0, 2.0, 3.0]})
+    latest = pd.DataFrame({"judge_record_id": ["a", "a", "b", "zz"],
+                           "reviewer": ["bob", "ann", "ann", "ann"],
+                           "verdict": ["too_harsh", "judge_right", "unsure", "unsure"]})
+    out = reviews_stats.review_state(rows, latest)
+    assert out.review_state.tolist() == ["disputed", "unsure", "not yet reviewed"]
+    assert out.reviewers.tolist() == [2, 1, 0]
+    assert out.verdicts_by_reviewer.tolist() == ["ann: judge_right; bob: too_harsh", "ann: unsure", ""]
+    assert out.disputed.tolist() == [True, False, False]
+    assert out.score.tolist() == [1.0, 2.0, 3.0]  # the rows themselves unchanged, in order

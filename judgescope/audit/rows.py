@@ -173,7 +173,8 @@ def match_note(texts_row) -> str:
 def language_heading(code, fallback: str) -> str:
     """'Thai (th)' for a code; the fallback ('Source', 'Candidate') when the data has none."""
     from judgescope.schema import language_name
-    return fallback if code is None or code != code or str(code) == "" else language_name(code)
+    # a source language is named alone: the pair label belongs to the target
+    return fallback if code is None or code != code or str(code) == "" else language_name(code, pair=False)
 
 
 # The Review list's one total order: (score, judge_record_id) ascending; "highest first" is its

@@ -150,3 +150,28 @@ def calibration_table(latest: pd.DataFrame, low_score: float = LOW_SCORE) -> pd.
                          "verdict_binary": int(verdict == "match"), "reason": reason})
     out = pd.DataFrame(rows, columns=["key", "judge_model", "verdict", "verdict_binary", "reason"])
     return out.drop_duplicates(["key", "judge_model"]).reset_index(drop=True)
+
+
+STATE_COLUMNS = ("review_state", "reviewers", "verdicts_by_reviewer", "disputed")
+
+
+def review_state(rows: pd.DataFrame, latest: pd.DataFrame) -> pd.DataFrame:
+    """The rows with their review state for export: `review_state` (not yet reviewed, disputed,
+    or the one verdict all reviewers gave), `reviewers` (how many have a standing verdict),
+    `verdicts_by_reviewer` ("reviewer: verdict" of each one's latest, by name) and `disputed`
+    (reviewers' latest verdicts differ). `latest` is each reviewer's latest non-retracted verdict
+    (store.latest), so a retraction leaves a row unreviewed by that reviewer."""
+    mine = latest[latest["judge_record_id"].isin(rows["judge_record_id"])].sort_values(["judge_record_id", "reviewer"])
+    groups = {rid: g for rid, g in mine.groupby("judge_record_id")}
+    state, n, said, disputed = [], [], [], []
+    for rid in rows["judge_record_id"]:
+        g = groups.get(rid)
+        if g is None:
+            state.append("not yet reviewed"), n.append(0), said.append(""), disputed.append(False)
+            continue
+        differ = g["verdict"].nunique() > 1
+        state.append("disputed" if differ else str(g["verdict"].iloc[0]))
+        n.append(int(g["reviewer"].nunique()))
+        said.append("; ".join(f"{r}: {v}" for r, v in zip(g["reviewer"], g["verdict"])))
+        disputed.append(bool(differ))
+    return rows.assign(review_state=state, reviewers=n, verdicts_by_reviewer=said, disputed=disputed)

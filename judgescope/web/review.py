@@ -168,9 +168,14 @@ def queue(r: pd.Series | None, filters: dict, desc: bool, origin, reviewed) -> N
 
 
 def review_export(filters: dict, has_snapshot: bool) -> pd.DataFrame:
-    """The filtered rows for export, with their snapshot texts when the collection has one."""
+    """The filtered rows for export, with their snapshot texts when the collection has one and
+    their review state (reviews.stats.review_state) when reviewing is on."""
+    from judgescope.reviews import stats as reviews_stats
+
     rows = run("audit_review_export", **filters)
-    if not has_snapshot or rows.empty:
+    if has_snapshot and not rows.empty:
+        texts = audit_rows.snapshot_texts(run, rows.judge_record_id.tolist())
+        rows = rows.merge(texts.rename(columns={"class": "hash_class"}), on="judge_record_id", how="left")
+    if reviews_view.mode() == "off":
         return rows
-    texts = audit_rows.snapshot_texts(run, rows.judge_record_id.tolist())
-    return rows.merge(texts.rename(columns={"class": "hash_class"}), on="judge_record_id", how="left")
+    return reviews_stats.review_state(rows, reviews_view.reviewed_ids())

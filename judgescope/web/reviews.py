@@ -247,18 +247,18 @@ def verdict_panel(r: pd.Series, key: str = "review", guidelines: str | None = No
         if st.session_state.get(tkey) or st.session_state.get(nkey):
             st.caption(f"Unsaved draft on record {ui.md_literal(ctx['judge_record_id'], 80)}: kept "
                        "on the server for you until you give a verdict on this record.")
-        cols = st.columns(len(BUTTONS) + 1)
-        for col, (verdict, label, short) in zip(cols, BUTTONS):
-            col.button(label, key=f"{key}_verdict_{verdict}", shortcut=short, on_click=_save,
-                       args=(ctx, verdict, who, key),
-                       help=f"Record “{label}” on this record as {who} ({short})")
-        mine = existing[existing.reviewer == who]
-        cols[-1].button("Retract mine", key=f"{key}_verdict_retracted", disabled=mine.empty,
-                        on_click=_save, args=(ctx, "retracted", who, key))
     if guide is not None:
         with guide.container(border=True):
             st.markdown("**Review guidelines**")
             ui.text_block(guidelines)
+    cols = st.columns(len(BUTTONS) + 1)
+    for col, (verdict, label, short) in zip(cols, BUTTONS):
+        col.button(label, key=f"{key}_verdict_{verdict}", shortcut=short, on_click=_save,
+                   args=(ctx, verdict, who, key),
+                   help=f"Record “{label}” on this record as {who} ({short})")
+    mine = existing[existing.reviewer == who]
+    cols[-1].button("Retract mine", key=f"{key}_verdict_retracted", disabled=mine.empty,
+                    on_click=_save, args=(ctx, "retracted", who, key))
 
 
 def reviewed_ids(dataset: str | None = None) -> pd.DataFrame:

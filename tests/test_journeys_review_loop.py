@@ -1,0 +1,158 @@
+"""The reviewer's loop in a real headless Chromium (issue #22), as sequences: a note and a tag
+typed on record A, `j` without saving, `2` on record B — B is saved without A's text and A's
+draft is back on return, also in a new tab that remembers the reviewer; on the first Thai row
+Prev is disabled and `k` ten times from row 11 visits rows 10 … 1; gptoss's TP cell in its
+confusion matrix lists gptoss's own items, as many as the cell says. Screenshots land in
+screenshots/journeys/ (r*-*.png)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from judgescope.reviews import store as reviews
+from test_journeys import (CHROMIUM, ROOT, _free_port, browser, manifest, main_text,  # noqa: F401
+                           no_exception, open_url, params, settle, shot, wait_for_param)
+from pathlib import Path
+
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian chromium")]
+
+
+@pytest.fixture(scope="module")
+def loop_server(manifest, tmp_path_factory):  # noqa: F811
+    """The app on the demo manifest with a reviews database of its own."""
+    port = _free_port()
+    folder = tmp_path_factory.mktemp("loop")
+    state = folder / "reviews.sqlite"
+    env = dict(os.environ, PYTHONPATH=str(ROOT), JUDGESCOPE_SOURCES=str(manifest),
+               JUDGESCOPE_STATE=str(state), JUDGESCOPE_REVIEWS="open")
+    with open(folder / "server.log", "wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "judgescope.web.serve", "--server.headless", "true",
+             "--server.address", "127.0.0.1", "--server.port", str(port)],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            if urllib.request.urlopen(f"{base}/_stcore/health", timeout=1).status == 200:
+                break
+        except OSError:
+            if time.monotonic() > deadline:
+                proc.kill()
+                pytest.fail("server did not start: " + (folder / "server.log").read_text()[-2000:])
+            time.sleep(0.2)
+    yield base, state
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+def thai_ids() -> list[str]:
+    """Every Thai row of the demo audit in Review's order (score, then judge_record_id)."""
+    import duckdb
+
+    rows = duckdb.sql(
+        "SELECT judge_record_id FROM read_parquet($p) WHERE target_language = 'th' "
+        "ORDER BY score, judge_record_id",
+        params={"p": str(ROOT / "data/demo/xhotpotqa_judge_v2/data/*.parquet")})
+    return [r[0] for r in rows.fetchall()]
+
+
+def record(page) -> str:
+    return params(page)["record"][0]
+
+
+def press(page, key: str, expect: str) -> None:
+    page.locator("h1").first.click()  # focus on no input: the key goes to the app
+    page.keyboard.press(key)
+    wait_for_param(page, "record", expect)
+
+
+def test_the_reviewer_loop_in_a_browser(loop_server, browser):  # noqa: F811
+    base, state = loop_server
+    ids = thai_ids()
+    context, page = open_url(browser, f"{base}/review?collection=xhotpotqa&lang=th&record={ids[0]}",
+                             height=1600)
+    try:
+        # First Thai row: Prev is disabled, Next is not, the position is shown.
+        assert page.get_by_role("button", name=re.compile("◀ Prev Shortcut")).is_disabled()
+        assert not page.get_by_role("button", name=re.compile("Next ▶ Shortcut")).is_disabled()
+        assert f"Row 1 of {len(ids)} in the filtered list" in main_text(page)
+        shot(page, "r1-first-thai-row")
+
+        # k ten times from row 11 visits rows 10 … 1.
+        page.goto(f"{base}/review?collection=xhotpotqa&lang=th&record={ids[10]}")
+        settle(page)
+        assert f"Row 11 of {len(ids)}" in main_text(page)
+        for i in range(9, -1, -1):
+            press(page, "k", ids[i])
+        assert page.get_by_role("button", name=re.compile("◀ Prev Shortcut")).is_disabled()
+        shot(page, "r2-back-to-row-1")
+
+        # A note and a tag on A, j without saving, 2 on B.
+        a, b = ids[0], ids[1]
+        page.get_by_label(re.compile("Your reviewer name")).fill("Ann")
+        page.keyboard.press("Enter")
+        settle(page)
+        page.locator('[data-testid="stButtonGroup"]').get_by_text("untranslated", exact=True).last.click()
+        settle(page)
+        page.get_by_label("Note (optional)").fill("typed on A only")
+        page.locator("h1").first.click()  # the note is sent when the field loses focus
+        settle(page)
+        assert "Unsaved draft on record" in main_text(page)
+        press(page, "j", b)
+        page.locator("h1").first.click()
+        page.keyboard.press("2")
+        settle(page)
+        page.wait_for_timeout(500)
+        log = reviews.log(state)
+        assert log[["judge_record_id", "verdict", "tags", "note"]].values.tolist() == [
+            [b, "too_harsh", "[]", ""]], log
+        shot(page, "r3-verdict-on-b")
+
+        # Back on A: its draft is there.
+        press(page, "k", a)
+        assert page.get_by_label("Note (optional)").input_value() == "typed on A only"
+        shot(page, "r4-draft-restored")
+
+        # A new tab (the next day): the reviewer is remembered, A's draft is still there.
+        tab = context.new_page()
+        tab.goto(f"{base}/review?collection=xhotpotqa&lang=th&record={a}", wait_until="domcontentloaded")
+        settle(tab)
+        assert tab.get_by_label(re.compile("Your reviewer name")).input_value() == "Ann"
+        assert tab.get_by_label("Note (optional)").input_value() == "typed on A only"
+        assert "Unsaved draft on record" in main_text(tab)  # (the list marks it too: a canvas)
+        shot(tab, "r5-new-tab")
+        no_exception(page)
+        no_exception(tab)
+    finally:
+        context.close()
+
+
+def test_gptoss_confusion_cell_lists_gptoss_items(loop_server, browser):  # noqa: F811
+    base, _ = loop_server
+    context, page = open_url(browser, f"{base}/calibration?collection=localgate", height=2400)
+    try:
+        link = page.locator('a[href*="judge=judge%3Agptoss"][href*="cell=TP"]').first
+        link.scroll_into_view_if_needed()
+        count = int(re.findall(r"\d+", link.inner_text())[-1])
+        link.click()
+        page.wait_for_url(re.compile(r"/disagreements\?"))
+        settle(page)
+        assert params(page)["judge"] == ["judge:gptoss"] and params(page)["cell"] == ["TP"]
+        assert f"gptoss · TP: both match: {count} items" in main_text(page)
+        shot(page, "r6-gptoss-tp")
+        # Loaded directly, the same.
+        page.goto(f"{base}/disagreements?collection=localgate&cell=TP&judge=judge:gptoss")
+        settle(page)
+        assert f"gptoss · TP: both match: {count} items" in main_text(page)
+        no_exception(page)
+    finally:
+        context.close()
