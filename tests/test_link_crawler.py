@@ -139,7 +139,7 @@ def test_per_judge_confusion_cell_lists_that_judges_items():
     listed the panel's items; it lists gptoss's own, as many as its matrix cell counts."""
     at = _open("pages/disagreements.py", [("collection", "localgate"), ("cell", "TP"),
                                           ("judge", "judge:gptoss")])
-    heading = " ".join(str(h.value) for h in at.subheader).replace("\\", "")
+    heading = " ".join(str(h.value) for h in at.header).replace("\\", "")
     assert "gptoss" in heading and "panel" not in heading, heading
     cal = AppTest.from_file(APP, default_timeout=120)
     cal.query_params["collection"] = "localgate"
