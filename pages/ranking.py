@@ -31,7 +31,6 @@ if points:
     picked = tuple(points[0].get("customdata") or ("", ""))  # (dataset, method/model)
     if picked != st.session_state.get("_grid_applied") and picked[1] in columns:
         st.session_state["dataset"], st.session_state["decision"] = picked
-        st.query_params["dataset"], st.query_params["decision"] = picked  # the selection is a URL
     st.session_state["_grid_applied"] = picked
 
 with st.expander("All results as a table (with baselines), each row a link to its pairs"):
