@@ -336,7 +336,8 @@ def test_tails_row_link_opens_review(server, browser):
     base, _ = server
     context, page = open_url(browser, base + "/languages?collection=xhotpotqa")
     try:
-        grid = page.locator('[data-testid="stDataFrame"]').first
+        # The first visible table (the heatmap's phone table is hidden on a desktop screen).
+        grid = page.locator('[data-testid="stDataFrame"]:visible').first
         grid.wait_for(state="visible")
         click_grid_row(page, grid, 0)  # the first tails row: the first language's first unit
         page.wait_for_url(re.compile(r"/review\?"), timeout=30_000)
@@ -395,11 +396,16 @@ def test_ranking_grid_cell_lists_its_pairs(server, browser):
         chart = page.locator('[data-testid="stPlotlyChart"]').first
         chart.wait_for(state="visible")
         page.wait_for_selector("g.draglayer .nsewdrag", state="attached")
-        ys = [y.strip() for y in chart.locator("g.ytick text").evaluate_all("els => els.map(e => e.textContent)")]
+        # A row label is "method · model" drawn on two lines (one tspan each): join them back.
+        ys = chart.locator("g.ytick text").evaluate_all(
+            "els => els.map(e => { const l = Array.from(e.querySelectorAll('tspan.line'))"
+            ".map(t => t.textContent.trim()); return l.length ? l.join(' · ') : e.textContent.trim(); })")
         xs = [x.strip() for x in chart.locator("g.xtick text").evaluate_all("els => els.map(e => e.textContent)")]
         # Not the first row or column: those are the selectors' defaults, which the URL leaves out.
         row, column = ys[1], xs[-1]
-        page.mouse.click(*heatmap_cell(chart, row, column))
+        y_tick = chart.locator("g.ytick text").nth(1).bounding_box()
+        x_tick = chart.locator("g.xtick text").filter(has_text=column).first.bounding_box()
+        page.mouse.click(x_tick["x"] + x_tick["width"] / 2, y_tick["y"] + y_tick["height"] / 2)
         wait_for_param(page, "decision")
         picked, dataset = params(page)["decision"][0], params(page).get("dataset", [xs[0]])[0]
         assert picked.replace("/", " · ") == row and dataset == column
