@@ -53,9 +53,10 @@ def accuracy_grid(rows: list[dict]) -> go.Figure:
     ys = labels + [ALWAYS_1, COIN]
     z = [[cells.get((y, x), (None, ""))[0] for x in datasets] for y in ys]
     hover = [[cells.get((y, x), (None, "no data"))[1] for x in datasets] for y in ys]
-    text = [[_fmt(v) if v is not None else "" for v in row] for row in z]
+    # Two decimals at a fixed 10 px in the cells (fits a phone's narrow cells); three on hover.
+    text = [[f"{v:.2f}" if v is not None else "" for v in row] for row in z]
     fig = go.Figure(go.Heatmap(
-        z=z, x=datasets, y=ys, text=text, texttemplate="%{text}", hovertext=hover,
+        z=z, x=datasets, y=ys, text=text, texttemplate="%{text}", textfont={"size": 10}, hovertext=hover,
         hoverinfo="skip", colorscale="PuOr", zmin=0.3, zmax=1.0, xgap=2, ygap=2,  # orange = worse, as on every page
         # A horizontal colour bar under the grid: on a phone the grid keeps the width.
         colorbar={"title": {"text": "accuracy", "side": "top"}, "orientation": "h", "y": -0.02,
