@@ -5,10 +5,12 @@ import streamlit as st
 
 from judgescope.web import navigation
 from judgescope.web import sidebar
+from judgescope.web import style
 from judgescope.web import findings as findings_view
 from judgescope.web import ui
 
 st.set_page_config(page_title="JudgeScope", page_icon=":material/balance:", layout="wide")
+style.apply()  # contrast and focus where Streamlit's defaults fall short (WCAG 2.2 AA)
 
 # Every page is routable (a shared URL always opens); the sidebar lists only those the
 # collection can fill, so the built-in menu is hidden.

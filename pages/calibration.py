@@ -40,7 +40,7 @@ for name, r in rep["judges"].items():
     st.markdown(f"{findings_view.badge_md(verdict, colour)}**{ui.md_literal(name)}** · "
                 + ui.md_literal(sentence, limit=500))
 
-st.subheader("Per judge and panel")
+st.header("Per judge and panel")
 per_judge = cal.summary_table(rep)
 view.table(per_judge)
 ui.export_buttons(per_judge, "judges_vs_humans", {"splits": splits, "judge_gate": judge_gate,
@@ -51,7 +51,7 @@ qa_view.bias_section(rep)
 qa_view.ceiling_section(rep)
 qa_view.length_section(rep)
 
-st.subheader("Confusion matrices")
+st.header("Confusion matrices")
 st.caption("Rows: human majority. Columns: the judge (or panel). Click a count to list its items.")
 raters = cal.rater_reports(rep)
 for start in range(0, len(raters), 2):
@@ -59,7 +59,7 @@ for start in range(0, len(raters), 2):
         with col.container(border=True):
             view.binary_matrix(rater, name, r, splits)
 
-st.subheader("Three-way verdicts")
+st.header("Three-way verdicts")
 st.caption("Rows: the verdict at least two humans gave. Columns: the judge's verdict (panel: the "
            "verdict a strict majority of the judges gave). Click a count to list its items.")
 for tab, (rater, name, _) in zip(st.tabs([ui.md_literal(n) for _, n, _ in raters]), raters):

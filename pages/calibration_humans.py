@@ -28,20 +28,20 @@ m[2].metric("Three-way ties", len(humans["three_way_ties"]))
 findings_view.how("human_agreement")
 view.ci_caption(rep, gates=False)
 
-st.subheader("Pairwise Cohen's κ")
+st.header("Pairwise Cohen's κ")
 pairwise = cal.pairwise_table(rep)
 view.table(pairwise)
 ui.export_buttons(pairwise, "human_pairwise_kappa", {"splits": splits})
 st.caption(qa_tables.MULTI_CATEGORY_NOTE)
 qa_view.ceiling_section(rep, judges=False)
 
-st.subheader("Binary majority")
+st.header("Binary majority")
 ui.table(cal.vote_counts(frame))
 if humans["recorded_majority_mismatches"]:
     st.warning("The recorded human_correct differs from the recomputed 2-of-3 majority for: "
                + ui.md_literal(", ".join(humans["recorded_majority_mismatches"]), limit=2_000))
 
-st.subheader("Three-way ties")
+st.header("Three-way ties")
 ties = cal.tie_items(frame)
 if ties.empty:
     st.caption("No item has three different human verdicts.")

@@ -34,14 +34,14 @@ label = audit.compare_ci_label(resamples, seed)
 previous, current = ui.run("audit_previous_score_counts"), audit.score_counts(ui.run)
 fmt = {c: st.column_config.NumberColumn(format="%.3f") for c in
        ("Previous mean", "Current mean", "Diff", "Low", "High")}
-st.subheader("Per unit")
+st.header("Per unit")
 units = audit.unit_compare(previous, current, resamples, seed)
 st.plotly_chart(charts.diff_chart(units), key="unit_diff")
 st.caption(label)
 ui.table(units, column_config=fmt, placeholder="n/a")
 ui.export_buttons(units, "compare_units", {"resamples": resamples, "seed": seed})
 
-st.subheader("Per language (all units together)")
+st.header("Per language (all units together)")
 langs = audit.compare_table(previous, current, ["target_language"], resamples, seed)
 st.caption(label)
 ui.table(langs.assign(target_language=langs.target_language.map(language_name)),
@@ -49,7 +49,7 @@ ui.table(langs.assign(target_language=langs.target_language.map(language_name)),
 ui.export_buttons(langs, "compare_languages", {"resamples": resamples, "seed": seed})
 
 if not small:
-    st.subheader("Paired view on the overlapping units")
+    st.header("Paired view on the overlapping units")
     paired = audit.paired_table(ui.run("audit_paired_diff_counts"), resamples, seed)
     st.caption(audit.compare_ci_label(resamples, seed, paired=True))
     ui.table(paired, placeholder="n/a")

@@ -50,7 +50,7 @@ if item is not None:
     listed = listed[listed["key"].astype(str) == item].reset_index(drop=True)
     st.caption(f"Showing one item, {ui.md_literal(item)}, from its link.")
 
-st.subheader(f"{ui.md_literal(cal.rater_name(judge))} · {view.cell_label(cell)}"
+st.header(f"{ui.md_literal(cal.rater_name(judge))} · {view.cell_label(cell)}"
              + (" · against all three humans" if only_unanimous else "") + f": {len(listed)} items")
 st.caption("Reasons are machine-generated explanations, not verified ground truth.")
 page = navigation.page("disagreements")

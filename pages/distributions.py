@@ -31,7 +31,7 @@ counts = ui.audit_counts(facet)
 split = facet != "none"
 table = ui.distribution_table(counts, thresholds, split, resamples, seed)
 
-st.subheader("Summary per unit")
+st.header("Summary per unit")
 if not split:
     st.info(ui.md_literal(audit.headline(table, thresholds), limit=1_000))
 st.caption(f"Mean with {audit.ci_label(resamples, seed, method=table.attrs.get('ci_method'))}. "
@@ -57,6 +57,11 @@ log = st.toggle("Log scale for the histogram (shows the lower tail's small bars)
 st.caption("Dotted lines mark the thresholds. Click a bar to review its rows.")
 
 
+BAR_COLUMNS = {"Series": st.column_config.TextColumn("Bar series"),
+               "Share": st.column_config.NumberColumn(format="percent"),
+               "Review": st.column_config.LinkColumn("Review", display_text="open rows")}
+
+
 def charts_for(part, key: str, unit=None) -> None:
     a, b = st.columns(2)
     event = a.plotly_chart(charts.histogram(part, colour, thresholds=thresholds, log=log),
@@ -71,6 +76,14 @@ def charts_for(part, key: str, unit=None) -> None:
         picked = series[p["curve_number"]] if p.get("curve_number", 0) < len(series) else None
         urls.open_page("review", **audit.review_params_for_bin(lo, hi, unit or (picked if colour == "unit" else None),
                                                             picked if facet == "target_language" else None))
+    with a.expander("The bars as a table, each row a link to its rows in Review"):
+        bars = charts.histogram_bins(part, colour)
+        links = [navigation.href(navigation.page("review"), collection=ui.collection_name(),
+                                 **audit.review_params_for_bin(b.bin_start, b.bin_end,
+                                                               unit or (b.series if colour == "unit" else None),
+                                                               b.series if facet == "target_language" else None))
+                 for b in bars.itertuples()]
+        ui.table(bars.assign(review=links), key=f"bars_{key}", column_config=BAR_COLUMNS)
 
 
 if split:

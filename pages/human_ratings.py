@@ -26,13 +26,13 @@ for column, n in stats["missing_values"].items():
 if stats.get("unpairable_items"):
     st.warning(f"{stats['unpairable_items']:,} items have one rating only and enter no α.")
 
-st.subheader("Krippendorff's α")
+st.header("Krippendorff's α")
 cols = st.columns(max(len(stats["alpha"]), 1))
 for col, (name, value) in zip(cols, stats["alpha"].items()):
     col.metric(f"α · {name}", fmt(value))
 if verdict:
     v = stats["verdicts"]
-    st.subheader("Verdict agreement (nominal)")
+    st.header("Verdict agreement (nominal)")
     c = st.columns(2)
     by_doc = clustered.for_ratings(frame, ui.run("ratings_item_clusters"), verdict)
     c[0].metric("Fleiss' κ", fmt(v["fleiss_kappa"]["value"]))
@@ -47,7 +47,7 @@ if verdict:
     ui.table(hr.pairwise_frame(v["pairwise"]))
 
 if score and "system" not in missing:
-    st.subheader("By system")
+    st.header("By system")
     systems = hr.by_system(ui.run("ratings_by_system_items", value=score))
     st.caption(f"Mean {score} per system with its 95% CI: {hr.BY_SYSTEM_METHOD}; "
                f"{systems['method'].iloc[0] if len(systems) else ''}. 10,000 resamples, seed 20260810."
@@ -55,16 +55,16 @@ if score and "system" not in missing:
     ui.table(systems.drop(columns=["method"]), column_config={
         c: st.column_config.NumberColumn(format="%.3f") for c in ("Mean", "Ci low", "Ci high")})
 
-st.subheader("Per rater")
+st.header("Per rater")
 per_rater = hr.per_rater(frame, score, verdict)
 ui.table(per_rater)
 ui.export_buttons(per_rater, "ratings_per_rater", {"score": score, "verdict": verdict})
-st.subheader("Coverage: items both raters rated")
+st.header("Coverage: items both raters rated")
 ui.table(hr.coverage(frame))
 ui.table(hr.ratings_per_item(frame))
 
 if "error_spans" not in missing and "target_text" not in missing:
-    st.subheader("Error spans on the record")
+    st.header("Error spans on the record")
     items = ui.run("ratings_span_items", limit=hr.MAX_SPAN_ITEMS)
     if items.empty:
         st.info("No rating of this dataset marks an error span.")

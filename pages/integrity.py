@@ -39,7 +39,7 @@ by_class.dataframe(verify.class_table(summary).rename(columns=verify.LABELS), hi
 by_cell.dataframe(verify.by_language_unit(summary).rename(columns=verify.LABELS), hide_index=True,
                   height=300)
 
-st.subheader("Rows of one class")
+st.header("Rows of one class")
 present = [cl for cl in verify.CLASSES if summary.counts[cl]]
 default = next((cl for cl in verify.PROBLEMS if summary.counts[cl]), "verified")
 urls.url_value_notice("class", present)
@@ -73,7 +73,7 @@ for _, row in rows.head(DETAIL_ROWS).iterrows():
                     st.caption(f"After {row['hint']} normalisation (matches the stored hash):")
                     ui.text_block(view["diff"], lang)
 
-st.subheader("Data files")
+st.header("Data files")
 st.caption("SHA-256 and size of every file, checked once per process against the recorded "
            "checksums and, for Hub snapshots, the Hub's LFS sha256.")
 ui.table(verify.file_table([ui.dataset_for("audit"), ui.dataset_for("snapshot")]))

@@ -34,18 +34,18 @@ if counts.empty:
     st.info("No judgements remain: the held-out view keeps only judgements on questions that "
             "never appear among the calibration items.")
     ui.stop()
-st.subheader("Verdicts per judge")
+st.header("Verdicts per judge")
 ui.table(bulk.verdict_distribution(counts), width="stretch")
 
 if has_items:
     qa_view.corrected_section()
 
-st.subheader("Judge–judge agreement")
+st.header("Judge–judge agreement")
 st.caption("Pairs of judges on the same key, three-way verdicts; binary agreement treats "
            "no_match and no_answer alike. κ CI: " + bulk.ci_method())
 st.dataframe(bulk.pair_agreement(ui.run(QUERIES[held]["pairs"])), hide_index=True)
 
-st.subheader("Provenance")
+st.header("Provenance")
 st.caption("One row per judge and distinct recorded settings. A missing value is shown as "
            "“not recorded”, never as a value.")
 prov = bulk.provenance_table(ui.run(QUERIES[held]["provenance"]))

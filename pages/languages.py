@@ -55,22 +55,27 @@ if points:
     lang, unit = points[0]["customdata"][:2]
     urls.open_page("review", lang=lang, unit=unit)
 
-st.subheader("Lower tail per language and unit")
+st.header("Lower tail per language and unit")
 findings_view.how("share_below")
-st.caption(f"P5 and P10 are linear-interpolated percentiles (numpy's default); the share below "
+st.caption(f"Every heatmap cell is a row here, with its n and the mean's 95% CI (the hover's). "
+           f"P5 and P10 are linear-interpolated percentiles (numpy's default); the share below "
            f"{threshold} has a 95% Wilson score CI. Sort by any column header; each row's "
            "Review link opens its rows (or select the row).")
-shown = tails.assign(
+mean_ci = cells[["target_language", "unit", "low", "high"]].rename(
+    columns={"low": "mean_ci_low", "high": "mean_ci_high"})
+shown = tails.merge(mean_ci, on=["target_language", "unit"], how="left").assign(
     review=[navigation.href(review, collection=ui.collection_name(), lang=r.target_language, unit=r.unit)
             for r in tails.itertuples()],
-    target_language=tails["target_language"].map(language_name))
+    target_language=lambda f: f["target_language"].map(language_name))
 picked = ui.table(shown, key="tails", on_select="rerun", selection_mode="single-row",
                   placeholder="n/a", column_config={
                       "Review": st.column_config.LinkColumn("Review", display_text="open rows"),
                       "Share below": st.column_config.NumberColumn(format="percent"),
                       "Share low": st.column_config.NumberColumn(format="percent"),
                       "Share high": st.column_config.NumberColumn(format="percent"),
-                      "Mean": st.column_config.NumberColumn(format="%.2f")})
+                      "Mean": st.column_config.NumberColumn(format="%.2f"),
+                      "Mean ci low": st.column_config.NumberColumn("Mean 95% CI low", format="%.2f"),
+                      "Mean ci high": st.column_config.NumberColumn("Mean 95% CI high", format="%.2f")})
 if picked and picked.selection.rows:
     row = tails.iloc[picked.selection.rows[0]]
     urls.open_page("review", lang=row["target_language"], unit=row["unit"])

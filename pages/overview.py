@@ -14,7 +14,7 @@ coll = ui.catalog().manifest.collections[ui.collection_name()]
 ui.title(coll.title)
 if coll.description:
     st.caption(coll.description)
-st.subheader("Findings")  # first: a stakeholder reads these before anything else
+st.header("Findings")  # first: a stakeholder reads these before anything else
 found = findings_view.findings()
 if not found:
     st.info("No dataset of this collection could be summarised; see the datasets below.")
@@ -36,7 +36,7 @@ for notice in ui.catalog().notices(coll.name, detail=False):  # errors are shown
 
 upload.draw()
 
-st.subheader("Datasets and provenance")
+st.header("Datasets and provenance")
 for loaded in ui.catalog().collection_datasets(coll.name):
     spec, rep = loaded.spec, loaded.report or {}
     tag = " · synthetic demo" if spec.synthetic else ""

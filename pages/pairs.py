@@ -49,7 +49,7 @@ for col, label, target, short in ((b[0], "◀ Prev pair", before, "k"), (b[1], "
         st.rerun()
 b[2].caption(f"Pair {position} of {len(keys)} listed." if position else "This pair is not in the list above.")
 lit = ui.md_literal
-st.subheader(f"{lit(p['dataset'] or ui.dataset_for('ranking').spec.name)} · row {p['row']}")
+st.header(f"{lit(p['dataset'] or ui.dataset_for('ranking').spec.name)} · row {p['row']}")
 st.caption(f"{lit(p['src_lang_long'] or p['src_lang'] or 'source')} → "
            f"{lit(p['tgt_lang_long'] or p['tgt_lang'] or 'target')} · file {lit(p['file'])} · "
            f"humans prefer: {rt.human_label(p['human_1'], p['human_2'])}")
@@ -59,7 +59,7 @@ for i, col in enumerate(st.columns(2), start=1):
         st.markdown(f"**Translation {i}** · human score {rt.fmt_score(p[f'human_{i}'])}")
         ui.text_block(p[f"tgt_{i}"], p["tgt_lang"])
 
-st.subheader("Model decisions")
+st.header("Model decisions")
 shown = rt.pair_decisions(decisions, file, int(row))
 if shown.empty:
     st.caption("None in this dataset.")

@@ -24,7 +24,7 @@ st.caption("Rows: pairs without a human tie on which the model picked one transl
            "no seed).")
 st.plotly_chart(ranking_charts.first_choice_chart(chosen), width="stretch")
 
-st.subheader("Picks and accuracy by position of the better translation")
+st.header("Picks and accuracy by position of the better translation")
 st.caption("Accuracy when the human-preferred translation was shown first (Translation 1) versus "
            "second (Translation 2), over pairs without a human tie; model ties and unparsed "
            f"decisions count as wrong. Each cell: rate [{ranking.CI_METHOD} CI] (k/n).")
@@ -32,7 +32,7 @@ frame = rt.bias_frame(chosen)
 ui.table(frame, width="stretch")
 ui.export_buttons(frame, "position_bias", {"dataset": ds})
 
-st.subheader("By the humans' score gap")
+st.header("By the humans' score gap")
 by_gap = position.for_dataset(decisions, pairs, ds)
 st.caption(f"{position.METHOD}. Cut points: {', '.join(f'{c:g}' for c in by_gap['cuts']) or 'n/a'}."
            " A bias that grows as the gap shrinks is a position preference, not a quality one.")

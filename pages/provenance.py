@@ -11,7 +11,7 @@ missing = ui.missing_columns("audit")
 if missing:
     st.caption("Not recorded by this audit (shown as “not recorded”): " + ", ".join(sorted(missing)))
 
-st.subheader("Score origin")
+st.header("Score origin")
 origins = ui.run("audit_origin_counts")
 ui.table(origins)
 gaps = int(origins["missing_explanation"].sum())
@@ -22,7 +22,7 @@ if gaps:
         ui.table(rows, placeholder="not recorded")
         ui.export_buttons(rows, "missing_explanations", {"limit": 5_000}, available=gaps)
 
-st.subheader("Prompt, judge model and run group per unit")
+st.header("Prompt, judge model and run group per unit")
 st.caption("Requested = the model string sent to the endpoint; resolved = the checkpoint the "
            "provider reports. A null is shown as “not recorded”.")
 models = ui.run("audit_model_provenance")
@@ -30,7 +30,7 @@ ui.table(models, column_config={"Judge prompt sha256": st.column_config.TextColu
 ui.export_buttons(models, "prompt_model_provenance", {})
 
 if "audit_previous" in ui.roles():
-    st.subheader("Stability against the earlier run")
+    st.header("Stability against the earlier run")
     rerun = stability.from_pairs(ui.run("audit_rerun_pairs"))
     st.markdown(stability.sentence(rerun).replace("units scored more than once", "units in both runs"))
     st.caption(f"Repeated unit: {rerun['definition']}. {stability.ICC_METHOD}. `judgescope "
@@ -38,14 +38,14 @@ if "audit_previous" in ui.roles():
                "units that flip.")
 raw = ui.dataset_for("raw_records")
 if raw is not None:
-    st.subheader("Stability: units one judge scored more than once")
+    st.header("Stability: units one judge scored more than once")
     result = stability.stability(ui.run("audit_repeat_scores"))
     st.markdown(stability.sentence(result))
     st.caption(f"{stability.ICC_METHOD}. Every run group of the raw records counts. Flip rates "
                "need a verdict threshold: `judgescope stability DATASET --threshold T` lists the "
                "units that flip and their records.")
 
-st.subheader("Raw records excluded from the release")
+st.header("Raw records excluded from the release")
 if raw is None:
     st.info("This collection has no raw judge records dataset, so exclusions from a release "
             "cannot be shown.")

@@ -5,6 +5,7 @@ import streamlit as st
 from judgescope import frames
 from judgescope.ranking import decisions as ranking
 from judgescope.ranking import charts as ranking_charts
+from judgescope.web import navigation
 from judgescope.web import significance as significance_view
 from judgescope.web import findings as findings_view
 from judgescope.web import ui
@@ -30,12 +31,14 @@ if points:
     picked = tuple(points[0].get("customdata") or ("", ""))  # (dataset, method/model)
     if picked != st.session_state.get("_grid_applied") and picked[1] in columns:
         st.session_state["dataset"], st.session_state["decision"] = picked
-        st.query_params["dataset"], st.query_params["decision"] = picked  # the selection is a URL
     st.session_state["_grid_applied"] = picked
 
-with st.expander("All results as a table (with baselines)"):
+with st.expander("All results as a table (with baselines), each row a link to its pairs"):
     frame = rt.accuracy_frame(rows)
-    ui.table(frame, width="stretch")
+    here = navigation.page("ranking")
+    ui.table(frame.assign(open=[navigation.href(here, collection=ui.collection_name(), dataset=r.dataset,
+                                                decision=f"{r.method}/{r.model}") for r in frame.itertuples()]),
+             width="stretch", column_config={"Open": st.column_config.LinkColumn("Open", display_text="pairs")})
     ui.export_buttons(frame, "ranking_accuracy", {})
 
 urls.url_value_notice("dataset", datasets)
@@ -45,7 +48,7 @@ ds = c[0].selectbox("Dataset", datasets, key="dataset", bind="query-params")
 col = c[1].selectbox("Method / model", columns, key="decision", bind="query-params")
 cell = rt.cell_rows(decisions, pairs, ds, col, ui.collection_name())
 counts = cell["outcome"].value_counts()
-st.subheader(f"{ui.md_literal(col)} on {ui.md_literal(ds)}")
+st.header(f"{ui.md_literal(col)} on {ui.md_literal(ds)}")
 st.caption(rt.cell_summary(rows, ds, col))
 st.markdown(" · ".join(f"**{k}** {v:,}" for k, v in counts.items()))
 urls.url_value_notice("outcome", list(counts.index))

@@ -36,18 +36,18 @@ if share is not None:
                "of its judge right / too harsh / too lenient verdicts; unsure verdicts and ties "
                "leave it out.")
 
-st.subheader("Progress per language × unit")
+st.header("Progress per language × unit")
 prog = reviews_stats.progress(latest, ui.audit_counts())
 ui.table(prog.assign(target_language=prog.target_language.map(language_name)),
          column_config={"Share": st.column_config.ProgressColumn(min_value=0, max_value=1, format="percent")})
 
-st.subheader(f"The judge against its reviewers: rows scored below {reviews_stats.LOW_SCORE}")
+st.header(f"The judge against its reviewers: rows scored below {reviews_stats.LOW_SCORE}")
 by_lang = reviews_stats.judge_share_by_language(latest)
 ui.table(by_lang.assign(language=by_lang.language.map(language_name)), placeholder="n/a")
 st.caption("Share of reviewed low-score rows whose reviewer call is “judge right”, with its "
            "Wilson score 95% interval, per target language.")
 
-st.subheader("Rows where reviewers disagree")
+st.header("Rows where reviewers disagree")
 disputed = reviews_stats.disagreements(latest)
 if disputed.empty:
     st.caption("No row has verdicts that differ.")
@@ -57,13 +57,13 @@ else:
 notes = reviews_stats.changed_or_gone(latest, ui.run("audit_record_digests",
                                                      ids=sorted(latest.judge_record_id.unique())))
 stale = latest[notes.notna()].assign(status=notes[notes.notna()])
-st.subheader("Reviews of rows that changed or are gone")
+st.header("Reviews of rows that changed or are gone")
 if stale.empty:
     st.caption("Every review was made on the row as it is in this revision.")
 else:
     ui.table(stale[["judge_record_id", "reviewer", "verdict", "status", "note"]])
 
-st.subheader("Export")
+st.header("Export")
 log = reviews_view.log()
 filters = {"dataset": latest.dataset.iloc[0]}
 st.markdown(f"The whole review log of this audit ({len(log):,} rows, retractions included):")

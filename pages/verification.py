@@ -31,7 +31,7 @@ chosen = picked.selection.rows[0] if picked and picked.selection.rows else 0
 st.caption("Select a row to read its evaluation and annotations in full"
            + ("; showing the first row." if not (picked and picked.selection.rows) else "."))
 r = rows.iloc[chosen]
-st.subheader(f"{ui.md_literal(r['subset'] or 'no subset')} · idx {ui.fmt_n(r['idx'])} · "
+st.header(f"{ui.md_literal(r['subset'] or 'no subset')} · idx {ui.fmt_n(r['idx'])} · "
              f"system {ui.md_literal(r['system'] or 'n/a')}")
 left, right = st.columns(2)
 with left:

@@ -120,7 +120,7 @@ def test_compare_warns_when_unpaired_and_pairs_when_overlapping(fixture_manifest
     at = open_page("pages/compare.py", "fx2")
     assert "The samples are unpaired" in at.error[0].value
     at = open_page("pages/compare.py", "fx")
-    assert not at.error and any(s.value == "Paired view on the overlapping units" for s in at.subheader)
+    assert not at.error and any(s.value == "Paired view on the overlapping units" for s in at.header)
 
 
 @pytest.fixture

@@ -92,6 +92,12 @@ def open_page(browser, url: str):
     page.on("response", lambda r: errors.append(f"HTTP {r.status} {r.url}")
             if r.status >= 400 and not BENIGN_404.search(r.url) else None)
     page.goto(url, wait_until="domcontentloaded")
+    wait_until_drawn(page)
+    return context, page, errors
+
+
+def wait_until_drawn(page) -> None:
+    """After a navigation: Streamlit has run the script, and every visible chart and grid drew."""
     page.wait_for_selector('[data-testid="stApp"]', timeout=60_000)
     # app.py draws the sidebar's collection picker on every page: then the frame has run.
     page.wait_for_selector('[data-testid="stSidebar"] [data-testid="stSelectbox"]', timeout=90_000)
@@ -106,7 +112,6 @@ def open_page(browser, url: str):
     _settle(page, """() => [...document.querySelectorAll('[data-testid="stDataFrame"]')]
         .every(d => !d.checkVisibility() || d.querySelector('canvas'))""", "a visible table")
     page.wait_for_timeout(500)
-    return context, page, errors
 
 
 # Opened on a page's own path, Streamlit's frontend first probes <page>/_stcore/… to find its

@@ -136,6 +136,9 @@ def settle(page) -> None:
     page.wait_for_timeout(300)
     page.wait_for_function("""() => !document.querySelector('[data-testid="stStatusWidget"]')""",
                            timeout=90_000)
+    # A cached computation's spinner ("Computing agreement…") can run without the status widget.
+    page.wait_for_function("""() => !document.querySelector('[data-testid="stSpinner"]')""",
+                           timeout=90_000)
     page.wait_for_timeout(300)
 
 
@@ -172,6 +175,14 @@ def wait_for_param(page, key: str, value: str | None = None, timeout: int = 30_0
             return
         page.wait_for_timeout(200)
     raise AssertionError(f"URL never got {key}={value}: {page.url}")
+
+
+def wait_for_text(page, text: str, timeout: int = 90_000) -> None:
+    """Wait until the main block shows `text` (a page still computing shows its spinner)."""
+    deadline = time.monotonic() + timeout / 1000
+    while text not in main_text(page) and time.monotonic() < deadline:
+        page.wait_for_timeout(300)
+    settle(page)
 
 
 def main_text(page) -> str:
@@ -246,6 +257,7 @@ def test_stakeholder_reads_the_landing_page_and_follows_its_links(server, browse
         page.get_by_role("link", name=re.compile("panel's disagreements")).click()
         page.wait_for_url(re.compile(r"/disagreements\?"))
         settle(page)
+        wait_for_text(page, "All disagreements (FP + FN)")  # the page's first computation
         # judge=panel and cell=disagree are the page's defaults, which a bound widget leaves out.
         assert params(page).get("judge", ["panel"]) == ["panel"]
         assert "panel (all judges) · All disagreements (FP + FN): 10 items" in main_text(page)

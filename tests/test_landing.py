@@ -35,8 +35,8 @@ def test_findings_come_first_and_numbers_copy_as_plain_text():
     assert 0 <= float(value) <= 100
     for number in NUMBER.findall(copied):
         float(number.replace(",", ""))
-    # The findings heading is the page's first subheading, before the datasets.
-    heads = [h.value for h in at.subheader]
+    # The findings heading is the page's first section heading (h2), before the datasets.
+    heads = [h.value for h in at.header]
     assert heads.index("Findings") < heads.index("Datasets and provenance")
     # The method sits one line under the sentence; the full rule is folded under "How".
     assert any(plain(c.value).startswith("95 % CI: percentile bootstrap") for c in at.caption)

@@ -19,7 +19,7 @@ def _plain(text: str) -> str:
 
 
 def _text(at) -> str:
-    parts = [m.value for kind in ("markdown", "caption", "subheader", "info", "warning")
+    parts = [m.value for kind in ("markdown", "caption", "header", "info", "warning")
              for m in getattr(at, kind)]
     return "\n".join(_plain(p) for p in parts)
 
@@ -32,7 +32,7 @@ def _cell_table(at):
 def test_accuracy_cell_from_url_lists_its_pairs():
     at = _open("pages/ranking.py", dataset="wmt 2023 en-de", decision="two_step_ranking/qwen")
     assert at.selectbox(key="dataset").value == "wmt 2023 en-de"
-    assert "two_step_ranking/qwen on wmt 2023 en-de" in [_plain(s.value) for s in at.subheader]
+    assert "two_step_ranking/qwen on wmt 2023 en-de" in [_plain(s.value) for s in at.header]
     assert "Wilson score" in _text(at) and "always Translation 1" in _text(at)
     rows = _cell_table(at)
     assert len(rows) == 40 and set(rows["Dataset"]) == {"wmt 2023 en-de"}
@@ -59,7 +59,7 @@ def test_position_bias_per_dataset():
 
 def test_pair_detail_shows_every_decision():
     at = _open("pages/pairs.py", file="data/with_human_ranking-train.parquet", row="5")
-    assert any("row 5" in s.value for s in at.subheader)
+    assert any("row 5" in s.value for s in at.header)
     assert sum("→" in m.value for m in at.markdown) == 8  # 4 methods x 2 models
 
 
@@ -97,5 +97,5 @@ def test_pages_say_what_real_pairs_lack(real_pairs, page):
 
 def test_pairs_page_reads_a_real_pair(real_pairs):
     at = _open("pages/pairs.py", collection="ted", file="pairwise_ted_mqm_ende_human_only.jsonl", row="1")
-    assert any("ted · row 1" in _plain(s.value) for s in at.subheader)
+    assert any("ted · row 1" in _plain(s.value) for s in at.header)
     assert "humans prefer: tie" in _text(at)

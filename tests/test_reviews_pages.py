@@ -109,7 +109,7 @@ def test_reviews_page_shows_progress_share_and_disagreement(state):
     assert metrics["Judge right"] == "n/a"  # the one decisive row is a tie: no reviewer call
     cells = [v for d in at.dataframe for v in d.value.astype(str).to_numpy().ravel()]
     assert "from revision oldrev, row changed or gone" in cells
-    assert "disagree" in _markup(at) or at.subheader
+    assert "disagree" in _markup(at) or at.header
     frames = [d.value for d in at.dataframe]
     assert any(record in f.astype(str).to_numpy().ravel().tolist() for f in frames)
 

@@ -20,7 +20,7 @@ def _captions(at) -> str:
 
 def test_judge_pairs_matrix_on_calibration():
     at = _open("pages/calibration.py", "localgate", sig_resamples="500", sig_seed="9")
-    assert any(s.value == "Do two judges really differ?" for s in at.subheader)
+    assert any(s.value == "Do two judges really differ?" for s in at.header)
     pairs = _table(at, "B01")
     assert len(pairs) == 3  # three judges → three pairs
     assert "exact McNemar" in _captions(at) and "Holm" in _captions(at)
@@ -29,7 +29,7 @@ def test_judge_pairs_matrix_on_calibration():
 
 def test_version_tests_on_compare():
     at = _open("pages/compare.py", "xhotpotqa")
-    assert any(s.value == "Did the scores really change on the same units?" for s in at.subheader)
+    assert any(s.value == "Did the scores really change on the same units?" for s in at.header)
     tests = _table(at, "Wilcoxon p")
     assert len(tests) >= 1 and "sign-flip" in _captions(at)
 

@@ -11,6 +11,7 @@ import html
 import pandas as pd
 import plotly.graph_objects as go
 
+from judgescope.chart_style import INK, cell_fill, readable, text_on
 from judgescope.schema import label, language_name, sort_units
 
 OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
@@ -30,7 +31,7 @@ def _layout(fig: go.Figure, title: str, x: str, y: str, height: int = 420) -> go
                       margin=dict(l=60, r=20, t=60, b=50), template="plotly_white")
     fig.update_xaxes(title_text=x)
     fig.update_yaxes(title_text=y)
-    return fig
+    return readable(fig)
 
 
 def _series(counts: pd.DataFrame, colour: str):
@@ -40,24 +41,36 @@ def _series(counts: pd.DataFrame, colour: str):
         yield key, counts[keys == key], OKABE_ITO[i % len(OKABE_ITO)]
 
 
+def histogram_bins(counts: pd.DataFrame, colour: str = "unit", bin_width: float = 5) -> pd.DataFrame:
+    """The histogram's bars as rows: series (the value of `colour`), bin start and end, rows in
+    the bin and their share of the series. The chart and the table beside it both read this."""
+    parts = []
+    for key, part, _ in _series(counts, colour):
+        bins = (part["score"] // bin_width * bin_width).clip(upper=100 - bin_width)
+        per_bin = part.groupby(bins)["n"].sum()
+        parts.append(pd.DataFrame({"series": key, "bin_start": per_bin.index.astype(float),
+                                   "bin_end": [min(100.0, b + bin_width) for b in per_bin.index],
+                                   "rows": per_bin.values, "share": (per_bin / per_bin.sum()).values}))
+    columns = ["series", "bin_start", "bin_end", "rows", "share"]
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=columns)
+
+
 def histogram(counts: pd.DataFrame, colour: str = "unit", bin_width: float = 5,
               thresholds=(), log: bool = False) -> go.Figure:
     """Share of rows per score bin, one bar series per value of `colour` (counts: score, n).
     Thresholds are marked; `log` makes the lower tail's small bars visible. Each bar carries
     (rows, bin start, bin end) as customdata, for the drill-down to Review."""
     fig = go.Figure()
-    for key, part, col in _series(counts, colour):
-        bins = (part["score"] // bin_width * bin_width).clip(upper=100 - bin_width)
-        per_bin = part.groupby(bins)["n"].sum()
-        share = per_bin / per_bin.sum()
-        ends = [min(100.0, b + bin_width) for b in per_bin.index]
-        fig.add_bar(x=per_bin.index + bin_width / 2, y=share, name=plot_text(key), marker_color=col,
-                    customdata=list(zip(per_bin.values, per_bin.index, ends)),
+    bars = histogram_bins(counts, colour, bin_width)
+    for key, _, col in _series(counts, colour):
+        b = bars[bars["series"] == key]
+        fig.add_bar(x=b["bin_start"] + bin_width / 2, y=b["share"], name=plot_text(key), marker_color=col,
+                    customdata=list(zip(b["rows"], b["bin_start"], b["bin_end"])),
                     hovertemplate=f"{plot_text(key)}<br>scores %{{customdata[1]}}–%{{customdata[2]}}<br>"
                                   "share %{y:.1%} (%{customdata[0]} rows)<br>click: review them"
                                   "<extra></extra>")
     for t in thresholds:
-        fig.add_vline(x=t, line_dash="dot", line_color="#555", annotation_text=f"{t:g}",
+        fig.add_vline(x=t, line_dash="dot", line_color=INK, annotation_text=f"{t:g}",
                       annotation_position="top")
     fig.update_layout(barmode="group", bargap=0.1)
     if log:
@@ -109,29 +122,36 @@ def mean_heatmap(matrix: pd.DataFrame, reference: float, span: float | None = No
     scale = dict(colorscale=DIVERGING, zmin=0, zmax=100) if absolute else dict(
         colorscale=_clipped_diverging(reference, span, z), zmin=reference - span,
         zmax=_top(reference, span, z))
+    # Each value in black or white, whichever reads better on its cell (an empty cell shows
+    # the page background: INK).
+    ink = [[INK if pd.isna(v) else text_on(cell_fill(v, **scale)) for v in row] for row in z]
     fig = go.Figure(go.Heatmap(
         z=z, x=[plot_text(label(u)) for u in units], y=[plot_text(language_name(c)) for c in languages],
-        text=text, texttemplate="%{text}", textfont=dict(size=13), xgap=2, ygap=2,
-        colorbar=dict(title=dict(text="Mean" if absolute else f"Mean<br>(centre {reference:g})",
-                                 side="right"),  # beside the bar: never over its top tick
-                      thickness=12),
-        hoverinfo="skip", **scale))
+        xgap=2, ygap=2, hoverinfo="skip", colorbar=_bar("Mean" if absolute else f"Mean (centre {reference:g})"),
+        **scale))
     # Heatmap cells emit no selection events; a near-invisible marker on each cell does, and
-    # carries the hover (mean, n, CI) and the (language, unit) the drill-down needs.
+    # carries the value, the hover (mean, n, CI) and the (language, unit) the drill-down needs.
     xs = [plot_text(label(u)) for _ in languages for u in units]
     ys = [plot_text(language_name(c)) for c in languages for _ in units]
     fig.add_trace(go.Scatter(
-        x=xs, y=ys, mode="markers", showlegend=False,
+        x=xs, y=ys, mode="markers+text", showlegend=False,
         customdata=[[c, u, hover(c, u)] for c in languages for u in units],
-        text=[t for row in text for t in row],
+        text=[t for row in text for t in row], textfont=dict(size=12, color=sum(ink, [])),
         hovertemplate="%{y} · %{x}<br>mean %{text}<br>%{customdata[2]}<extra></extra>",
         marker=dict(symbol="square", size=26, opacity=0.01, color="grey")))
     fig.update_yaxes(autorange="reversed", automargin=True)
     fig.update_xaxes(side="top", automargin=True)
-    title = "Mean score per language and unit" + ("" if absolute else f" (centred on {reference:g})")
-    fig = _layout(fig, title, "", "", height=max(360, 30 * len(languages) + 120))
-    fig.update_layout(margin=dict(l=10, r=10, t=90, b=10))
+    # Two short lines and a colour bar below the cells: a phone's width goes to the values.
+    title = "Mean score per language and unit" + ("" if absolute else f"<br>(centred on {reference:g})")
+    fig = _layout(fig, title, "", "", height=max(380, 30 * len(languages) + 190))
+    fig.update_layout(margin=dict(l=10, r=10, t=110, b=70))
     return fig
+
+
+def _bar(title: str) -> dict:
+    """A horizontal colour bar under the plot."""
+    return dict(title=dict(text=title, side="top"), orientation="h", thickness=12, len=0.9,
+                x=0.5, xanchor="center", y=-0.02, yanchor="top")
 
 
 def _top(reference: float, span: float, z) -> float:
@@ -161,7 +181,7 @@ def diff_chart(table: pd.DataFrame, key: str = "unit") -> go.Figure:
         error_x=dict(type="data", symmetric=False, array=t["high"] - t["diff"],
                      arrayminus=t["diff"] - t["low"], color=OKABE_ITO[0]),
         hovertemplate="%{y}: %{x:+.3f}<extra></extra>"))
-    fig.add_vline(x=0, line_dash="dot", line_color="#555")
+    fig.add_vline(x=0, line_dash="dot", line_color=INK)
     fig.update_yaxes(autorange="reversed")
     return _layout(fig, "Current minus previous mean, with 95% CI (unpaired bootstrap)",
                    "Difference in mean score (points)", plot_text(label(key)),

@@ -6,6 +6,7 @@ import html
 
 import plotly.graph_objects as go
 
+from judgescope.chart_style import INK, cell_fill, readable, text_on
 from judgescope.ranking.decisions import CI_METHOD, row_label
 
 # Plotly reads a few HTML tags in labels and hover text: data names are escaped there (values
@@ -53,19 +54,22 @@ def accuracy_grid(rows: list[dict]) -> go.Figure:
     ys = labels + [ALWAYS_1, COIN]
     z = [[cells.get((y, x), (None, ""))[0] for x in datasets] for y in ys]
     hover = [[cells.get((y, x), (None, "no data"))[1] for x in datasets] for y in ys]
-    # Two decimals at a fixed 10 px in the cells (fits a phone's narrow cells); three on hover.
-    text = [[f"{v:.2f}" if v is not None else "" for v in row] for row in z]
+    text = [[_fmt(v) if v is not None else "" for v in row] for row in z]
+    scale = {"colorscale": "PuOr", "zmin": 0.3, "zmax": 1.0}  # orange = worse, as on every page
+    # Each value in black or white, whichever reads better on its cell.
+    ink = [INK if v is None else text_on(cell_fill(v, **scale)) for row in z for v in row]
     fig = go.Figure(go.Heatmap(
-        z=z, x=datasets, y=ys, text=text, texttemplate="%{text}", textfont={"size": 10}, hovertext=hover,
-        hoverinfo="skip", colorscale="PuOr", zmin=0.3, zmax=1.0, xgap=2, ygap=2,  # orange = worse, as on every page
+        z=z, x=datasets, y=ys, hovertext=hover, hoverinfo="skip", xgap=2, ygap=2,
         # A horizontal colour bar under the grid: on a phone the grid keeps the width.
         colorbar={"title": {"text": "accuracy", "side": "top"}, "orientation": "h", "y": -0.02,
-                  "yanchor": "top", "thickness": 10, "len": 0.9}))
+                  "yanchor": "top", "thickness": 10, "len": 0.9}, **scale))
     # Heatmap cells emit no selection events; a near-invisible marker on each cell does, and
-    # carries the cell's keys (dataset, "<method>/<model>"; "" for a baseline row) for the click.
+    # carries the value and the cell's keys (dataset, "<method>/<model>"; "" for a baseline row)
+    # for the click.
     column = {row_label(r["method"], r["model"]): f"{r['method']}/{r['model']}" for r in rows}
     xs, yv = [x for _ in ys for x in datasets], [y for y in ys for _ in datasets]
-    fig.add_trace(go.Scatter(x=xs, y=yv, mode="markers", hovertext=sum(hover, []),
+    fig.add_trace(go.Scatter(x=xs, y=yv, mode="markers+text", hovertext=sum(hover, []),
+                             text=sum(text, []), textfont={"size": 13, "color": ink},
                              customdata=[[x, column.get(y, "")] for y in ys for x in datasets],
                              hoverinfo="text", showlegend=False, marker={
                                  "symbol": "square", "size": 28, "opacity": 0.01, "color": "grey"}))
@@ -74,7 +78,7 @@ def accuracy_grid(rows: list[dict]) -> go.Figure:
                              "ticktext": [_e(d) for d in datasets]},
                       yaxis={"title": {"text": "method · model"}, "autorange": "reversed",
                              "tickvals": ys, "ticktext": [_wrapped(y) for y in ys]})
-    return fig
+    return readable(fig)
 
 
 def _errors(rates: list[dict]) -> dict:
@@ -103,4 +107,4 @@ def first_choice_chart(rows: list[dict]) -> go.Figure:
                       yaxis={"title": {"text": "method · model"}, "autorange": "reversed",
                              "tickvals": list(range(len(rows))), "ticktext": [_e(x) for x in labels]},
                       legend={"orientation": "h", "y": 1.08})
-    return fig
+    return readable(fig)

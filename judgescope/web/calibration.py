@@ -71,8 +71,9 @@ def _link(rater: str, cell: str, count: int, splits: list[str], label: str | Non
 
 
 def _row(first: int, rest: int, n: int) -> list:
-    """One matrix row of fixed-width cells that stays a row on a phone (st.columns stack)."""
-    row = st.container(horizontal=True, wrap=False, vertical_alignment="center", gap="small")
+    """One matrix row of fixed-width cells that stays a row on a phone (st.columns stack):
+    the widths fit a 390 px screen, inside a bordered box too, so nothing scrolls sideways."""
+    row = st.container(horizontal=True, wrap=False, vertical_alignment="center", gap="xsmall")
     with row:
         return [st.container(width=first)] + [st.container(width=rest) for _ in range(n - 1)]
 
@@ -82,12 +83,12 @@ def binary_matrix(rater: str, name: str, r: dict, splits: list[str]) -> None:
     label = ui.md_literal(name)
     badge = findings_view.badge_md(r['verdict'], 'green' if r['verdict'] == 'PASS' else 'red')
     st.markdown(f"**{label}** · π {r['scotts_pi_shown']} · {badge}")
-    head = _row(120, 100, 3)
+    head = _row(104, 96, 3)
     head[0].caption("judge says →")
     head[1].caption("match")
     head[2].caption("not match")
     for human, cells in (("Humans: match", ("TP", "FN")), ("Humans: not match", ("FP", "TN"))):
-        row = _row(120, 100, 3)
+        row = _row(104, 96, 3)
         row[0].caption(human)
         for col, cell in zip(row[1:], cells):
             with col:
@@ -98,12 +99,12 @@ def three_way_matrix(frame: pd.DataFrame, rater: str, name: str, splits: list[st
     """3 × 3 counts of (human modal verdict, rater verdict), each count a link."""
     table, left_out = cal.three_way_matrix(frame, rater)
     st.caption(f"Rows: humans · columns: {ui.md_literal(name)}")
-    head = _row(90, 80, 4)
+    head = _row(84, 76, 4)
     head[0].caption("&nbsp;")
     for col, v in zip(head[1:], VERDICTS):
         col.caption(v)
     for h in VERDICTS:
-        row = _row(90, 80, 4)
+        row = _row(84, 76, 4)
         row[0].caption(h)
         for col, v in zip(row[1:], VERDICTS):
             with col:

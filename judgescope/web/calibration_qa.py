@@ -21,7 +21,7 @@ def bias_section(rep: dict) -> None:
     raters = cal.rater_reports(rep)
     if not raters:
         return
-    st.subheader("Bias direction")
+    st.header("Bias direction")
     for _, label, r in raters:
         st.markdown(f"**{ui.md_literal(label)}**: {r['bias']['sentence']}")
     _table(qa_tables.bias_table(raters))
@@ -35,7 +35,7 @@ def ceiling_section(rep: dict, judges: bool = True) -> None:
     ceiling = rep.get("ceiling")
     if not ceiling:
         return
-    st.subheader("Human ceiling, like for like")
+    st.header("Human ceiling, like for like")
     st.markdown(ui.md_literal(ceiling["sentence"], limit=2_000))  # judge names are data
     _table(qa_tables.mean_table(ceiling) if judges else qa_tables.human_human_table(ceiling))
     if judges:
@@ -52,7 +52,7 @@ def budget_section(rep: dict) -> None:
                  if r.get("label_budget")]
     if not undecided:
         return
-    st.subheader("Label budget")
+    st.header("Label budget")
     for label, b in undecided:
         st.markdown(f"**{ui.md_literal(label)}** (INCONCLUSIVE): {b['sentence']}.")
         st.caption("Chance the CI clears the gate, by items added: " + ", ".join(
@@ -63,7 +63,7 @@ def budget_section(rep: dict) -> None:
 def corrected_section() -> None:
     """The judges' pass rates on the unlabelled judgements, corrected with the calibration items
     (Rogan–Gladen, PPI, PPI++), the raw rate beside them."""
-    st.subheader("Corrected pass rates")
+    st.header("Corrected pass rates")
     _, rep = view.load([])
     rates = corrected.for_report(rep, ui.run("calib_unlabelled_counts"))
     if not any(c["n_unlabelled"] for c in rates.values()):
@@ -79,7 +79,7 @@ def length_section(rep: dict) -> None:
     probe = {k: v for k, v in (rep.get("length_probe") or {}).items() if v}
     if not probe:
         return
-    st.subheader("Length probe")
+    st.header("Length probe")
     for name, p in probe.items():
         st.markdown(f"**{ui.md_literal(name)}**: {p['sentence']}.")
     st.caption(next(iter(probe.values()))["method"] + ". Length: characters of the answer "

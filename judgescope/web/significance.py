@@ -49,7 +49,7 @@ def _matrix(rows: list[dict], key: str, caption: str) -> None:
 
 def judges_section(frame: pd.DataFrame) -> None:
     """Judge × judge: exact McNemar on the items both judged, Holm across the matrix."""
-    st.subheader("Do two judges really differ?")
+    st.header("Do two judges really differ?")
     resamples, seed = _settings("sig_")
     rows = _judge_pairs(frame, resamples, seed)
     st.caption(tables.JUDGE_RULE)
@@ -66,7 +66,7 @@ def judges_section(frame: pd.DataFrame) -> None:
 
 def versions_section(diff_counts: pd.DataFrame, resamples: int, seed: int) -> None:
     """Sign-flip permutation and Wilcoxon per unit on the paired overlap."""
-    st.subheader("Did the scores really change on the same units?")
+    st.header("Did the scores really change on the same units?")
     tests = _version_tests(diff_counts, resamples, seed)
     st.caption(f"{tables.VERSION_RULE} Tests: {sig.SIGN_FLIP} (exact enumeration up to "
                f"{sig.EXACT_MAX} non-zero pairs, else Monte Carlo with {resamples:,} resamples, "
@@ -85,7 +85,7 @@ def versions_section(diff_counts: pd.DataFrame, resamples: int, seed: int) -> No
 
 def methods_section(decisions: pd.DataFrame, dataset: str) -> None:
     """Method/model pairs of one dataset: McNemar, permutation, Holm and clusters."""
-    st.subheader(f"Which methods really differ on {ui.md_literal(dataset)}?")
+    st.header(f"Which methods really differ on {ui.md_literal(dataset)}?")
     resamples, seed = _settings("sig_")
     if dataset not in set(decisions["dataset"]):  # "All datasets": every dataset's pairs pooled
         decisions = decisions.assign(dataset=dataset)
