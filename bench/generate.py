@@ -81,6 +81,9 @@ def _hex(x: np.ndarray, width: int) -> np.ndarray:
     return pa.Array.from_buffers(pa.string(), len(x), [None, offsets, data])
 
 
+SYSTEMS = ["mt-system-a", "mt-system-b", "mt-system-c"]  # the audit's optional `system` column
+
+
 def _pick(values, index) -> pa.Array:
     """values[index] as an Arrow string array (index: int array, or bool → 1/0)."""
     return pa.array(values).take(pa.array(np.asarray(index).astype(np.int64)))
@@ -201,6 +204,7 @@ def _audit_columns(i, j, lang, slot, is_q, snapshot, kind: str = "int") -> pa.Ta
         "score": pa.array(score.astype(np.int64) if kind == "int" else score),
         "score_origin": _pick(ORIGINS, (origin_h >= 90).astype(int) + (origin_h >= 97)),
         "judge_explanation": expl,
+        "system": _pick(SYSTEMS, _h(i, 28, len(SYSTEMS))),
         "requested_judge_model": _pick(["glm-5.2"], zero),
         "resolved_judge_revision": _pick(["glm-5.2-0611", "glm-5.2-0702"], recovery),
         "judge_prompt_version": _pick(["xhqa-judge-pq-v3", "xhqa-judge-a-v2"], slot == 5),

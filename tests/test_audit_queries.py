@@ -107,6 +107,7 @@ def store(tmp_path_factory) -> db.Store:
     views["ledger"] = [tmp / "l.parquet"]
     views |= audit_summary_views(views["audit"][0])
     views["snapshot_numbered"] = views["snapshot"]
+    views["raw_records"] = views["audit"]  # raw judge records have the audit's columns
     verification = verification_views(views["audit"][0], views["snapshot"][0], ["instance_id"])
     views |= verification | exact_copy_views(views["audit"][0], verification)
     views |= compare_views(views["audit"][0], views["audit_previous"][0])

@@ -54,5 +54,5 @@ def test_themes_json(tmp_path):
     report = json.loads(out.read_text())
     assert report["threshold"] == 60.0
     th = report["by_language"]["th"]
-    assert th and set(th[0]) == {"term", "z", "low_count", "rest_count"}
+    assert th and set(th[0]) == {"term", "z", "low_count", "rest_count", "folded"}  # folded: nested terms
     assert [t["z"] for t in th] == sorted((t["z"] for t in th), reverse=True)

@@ -38,8 +38,9 @@ WRITING_OPERATORS = frozenset({
     "UPDATE_EXTENSIONS", "VACUUM", "EXECUTE", "PREPARE", "EXPLAIN", "EXPLAIN_ANALYZE"})
 
 
-def statement(sql: str) -> str:
-    """The one SELECT of console SQL, checked by DuckDB's parser and syntax tree; Refused otherwise."""
+def statement(sql: str, connect) -> str:
+    """The one SELECT of console SQL, checked by DuckDB's parser and syntax tree; Refused otherwise.
+    connect(): an empty connection to parse on (db.scratch: every connection is db.py's)."""
     if not isinstance(sql, str) or not sql.strip():
         raise Refused("refused: no SQL")
     if len(sql) > MAX_CHARS:
@@ -54,13 +55,13 @@ def statement(sql: str) -> str:
         raise Refused(f"refused: a {statements[0].type.name} statement; only SELECT (or WITH … "
                       "SELECT) runs here")
     text = _without_final_semicolon(statements[0].query)
-    check_tree(syntax_tree(text))
+    check_tree(syntax_tree(text, connect))
     return text
 
 
-def syntax_tree(sql: str) -> dict:
+def syntax_tree(sql: str, connect) -> dict:
     """DuckDB's parse tree of one statement (json_serialize_sql, SQL passed as a parameter)."""
-    con = duckdb.connect(":memory:")
+    con = connect()
     try:
         tree = json.loads(con.execute("SELECT json_serialize_sql($sql)", {"sql": sql}).fetchone()[0])
     finally:

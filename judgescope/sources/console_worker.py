@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 class ConsoleResult(NamedTuple):
-    rows: pd.DataFrame
+    rows: pd.DataFrame  # (the worker's own result holds the Arrow table; db.py converts it)
     truncated: str | None  # None, "rows" (the row cap cut it) or "bytes" (the byte cap did)
 
 
@@ -77,12 +77,8 @@ def _result(out: bytes, err: bytes, code: int) -> ConsoleResult:
     except json.JSONDecodeError:
         status = {}
     if status.get("status") == "ok":
-        table = pa.ipc.open_stream(out).read_all()
-        con = duckdb.connect(":memory:")
-        try:
-            return ConsoleResult(con.from_arrow(table).df(), status.get("truncated"))
-        finally:
-            con.close()
+        # An Arrow table: db.Store.run_console turns it into a frame on a connection of its own.
+        return ConsoleResult(pa.ipc.open_stream(out).read_all(), status.get("truncated"))
     if status.get("status") == "refused":
         raise Refused(status["message"])
     if status.get("status") == "error":

@@ -24,12 +24,13 @@ DEFAULT_MEMORY_LIMIT = "1536MB"
 
 Refused = console_guard.Refused
 CONSOLE_MAX_CHARS = console_guard.MAX_CHARS
+PARSE_MEMORY = "256MB"  # the console's parse-only connection reads no data
 
 
 def console_statement(sql: str):
     """The one SELECT statement of console SQL, checked with DuckDB's own parser and syntax tree
     (judgescope/sources/console_guard.py): anything else is Refused."""
-    return console_guard.statement(sql)
+    return console_guard.statement(sql, lambda: scratch(memory_limit=PARSE_MEMORY))
 
 
 class UnknownQuery(KeyError):
@@ -188,8 +189,13 @@ class Store:
         from judgescope.sources import console_worker
 
         statement = console_statement(sql)  # the checked SELECT's text
-        return console_worker.run(self.views, statement, max_rows, seconds,
-                                  max_bytes or console_worker.MAX_BYTES, self.memory_limit)
+        result = console_worker.run(self.views, statement, max_rows, seconds,
+                                    max_bytes or console_worker.MAX_BYTES, self.memory_limit)
+        con = scratch(memory_limit=self.memory_limit)  # reads no file: the Arrow rows into pandas
+        try:
+            return result._replace(rows=con.from_arrow(result.rows).df())
+        finally:
+            con.close()
 
     def execute_raw(self, sql: str):
         """Run SQL on the locked connection (tests use it to prove the lock holds)."""
