@@ -204,9 +204,15 @@ def heatmap_cell(chart, row_label: str, column_label: str) -> tuple[float, float
     """Screen coordinates of one heatmap cell: where its row's and its column's tick labels
     point (the test's viewport is tall enough to show the whole chart)."""
     def centre(axis, text):
-        tick = chart.locator(f"g.{axis}tick text").filter(has_text=text).first.bounding_box()
+        ticks = chart.locator(f"g.{axis}tick text")
+        tick = ticks.nth(ticks.evaluate_all(TICK_LABELS).index(text)).bounding_box()
         return tick["x"] + tick["width"] / 2, tick["y"] + tick["height"] / 2
     return centre("x", column_label)[0], centre("y", row_label)[1]
+
+
+# A tick label as read: a label wrapped on two lines ("method<br>model") reads "method · model".
+TICK_LABELS = """els => els.map(e => { const lines = [...e.querySelectorAll('tspan.line')]
+    .map(t => t.textContent.trim()); return lines.length > 1 ? lines.join(' · ') : e.textContent.trim(); })"""
 
 
 def click_grid_row(page, grid, row: int) -> None:
@@ -336,8 +342,7 @@ def test_tails_row_link_opens_review(server, browser):
     base, _ = server
     context, page = open_url(browser, base + "/languages?collection=xhotpotqa")
     try:
-        # The first visible table (the heatmap's phone table is hidden on a desktop screen).
-        grid = page.locator('[data-testid="stDataFrame"]:visible').first
+        grid = page.locator('[data-testid="stDataFrame"]:visible').first  # the phone table is hidden here
         grid.wait_for(state="visible")
         click_grid_row(page, grid, 0)  # the first tails row: the first language's first unit
         page.wait_for_url(re.compile(r"/review\?"), timeout=30_000)
@@ -396,16 +401,11 @@ def test_ranking_grid_cell_lists_its_pairs(server, browser):
         chart = page.locator('[data-testid="stPlotlyChart"]').first
         chart.wait_for(state="visible")
         page.wait_for_selector("g.draglayer .nsewdrag", state="attached")
-        # A row label is "method · model" drawn on two lines (one tspan each): join them back.
-        ys = chart.locator("g.ytick text").evaluate_all(
-            "els => els.map(e => { const l = Array.from(e.querySelectorAll('tspan.line'))"
-            ".map(t => t.textContent.trim()); return l.length ? l.join(' · ') : e.textContent.trim(); })")
-        xs = [x.strip() for x in chart.locator("g.xtick text").evaluate_all("els => els.map(e => e.textContent)")]
+        ys = chart.locator("g.ytick text").evaluate_all(TICK_LABELS)
+        xs = chart.locator("g.xtick text").evaluate_all(TICK_LABELS)
         # Not the first row or column: those are the selectors' defaults, which the URL leaves out.
         row, column = ys[1], xs[-1]
-        y_tick = chart.locator("g.ytick text").nth(1).bounding_box()
-        x_tick = chart.locator("g.xtick text").filter(has_text=column).first.bounding_box()
-        page.mouse.click(x_tick["x"] + x_tick["width"] / 2, y_tick["y"] + y_tick["height"] / 2)
+        page.mouse.click(*heatmap_cell(chart, row, column))
         wait_for_param(page, "decision")
         picked, dataset = params(page)["decision"][0], params(page).get("dataset", [xs[0]])[0]
         assert picked.replace("/", " · ") == row and dataset == column

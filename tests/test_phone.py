@@ -95,7 +95,8 @@ def test_overview_findings_come_first_on_a_phone(server, browser):  # noqa: F811
     base, _ = server
     context, page = open_url(browser, base + "/?collection=xhotpotqa", **PHONE)
     try:
-        heads = page.locator('[data-testid="stMainBlockContainer"] h3').all_inner_texts()
+        heads = page.locator('[data-testid="stMainBlockContainer"] h2, '
+                             '[data-testid="stMainBlockContainer"] h3').all_inner_texts()
         assert heads and heads[0].strip() == "Findings"
         first = page.get_by_text("Mean judge score").first.bounding_box()
         datasets = page.get_by_text("Datasets and provenance").first.bounding_box()

@@ -54,7 +54,8 @@ def accuracy_grid(rows: list[dict]) -> go.Figure:
     ys = labels + [ALWAYS_1, COIN]
     z = [[cells.get((y, x), (None, ""))[0] for x in datasets] for y in ys]
     hover = [[cells.get((y, x), (None, "no data"))[1] for x in datasets] for y in ys]
-    text = [[_fmt(v) if v is not None else "" for v in row] for row in z]
+    # Two decimals at 10 px in the cells (they fit a phone's narrow cells); three on hover.
+    text = [[f"{v:.2f}" if v is not None else "" for v in row] for row in z]
     scale = {"colorscale": "PuOr", "zmin": 0.3, "zmax": 1.0}  # orange = worse, as on every page
     # Each value in black or white, whichever reads better on its cell.
     ink = [INK if v is None else text_on(cell_fill(v, **scale)) for row in z for v in row]
@@ -69,7 +70,7 @@ def accuracy_grid(rows: list[dict]) -> go.Figure:
     column = {row_label(r["method"], r["model"]): f"{r['method']}/{r['model']}" for r in rows}
     xs, yv = [x for _ in ys for x in datasets], [y for y in ys for _ in datasets]
     fig.add_trace(go.Scatter(x=xs, y=yv, mode="markers+text", hovertext=sum(hover, []),
-                             text=sum(text, []), textfont={"size": 13, "color": ink},
+                             text=sum(text, []), textfont={"size": 10, "color": ink},
                              customdata=[[x, column.get(y, "")] for y in ys for x in datasets],
                              hoverinfo="text", showlegend=False, marker={
                                  "symbol": "square", "size": 28, "opacity": 0.01, "color": "grey"}))
