@@ -13,7 +13,7 @@ from judgescope import __version__
 from judgescope import format as fmt
 from judgescope import stats
 from judgescope.audit import summary as audit_summary
-from judgescope.report import audit, calibration, ranking, ratings
+from judgescope.report import audit, calibration, ranking, ratings, reviews
 from judgescope.report.ledger import Ledger
 
 MANIFEST_VERSION = 1
@@ -91,9 +91,10 @@ def collect(catalog, collection: str, *, generated_at: str, seed: int = stats.DE
         if "audit_previous" not in roles:
             rep.not_measured.append("Version comparison (paired and unpaired differences): the "
                                     "collection names no earlier audit (`previous`).")
-        rep.not_measured.append("Reviewers' summary: reviews are a log kept beside the app, not "
-                                "pinned data, so a report that must match its data leaves them "
-                                "out; `python -m judgescope reviews summary --json` prints them.")
+        section, missing = reviews.build(rep.ledger, a.spec.name)
+        if section:
+            rep.sections["reviews"] = section
+        rep.not_measured += missing
     if "items" in roles and "judgements" in roles:
         section, missing = calibration.build(run, rep.ledger, rep.deviations)
         if section:

@@ -13,7 +13,7 @@ import markupsafe
 from judgescope import findings
 from judgescope.report.build import Report
 
-SECTIONS = ("audit", "calibration", "ranking", "ratings", "verification")
+SECTIONS = ("audit", "calibration", "ranking", "ratings", "verification", "reviews")
 MANIFEST_ID = "judgescope-manifest"
 _MANIFEST = re.compile(r'<script type="application/json" id="judgescope-manifest">(.*?)</script>', re.S)
 
