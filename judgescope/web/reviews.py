@@ -251,14 +251,14 @@ def verdict_panel(r: pd.Series, key: str = "review", guidelines: str | None = No
         with guide.container(border=True):
             st.markdown("**Review guidelines**")
             ui.text_block(guidelines)
-    cols = st.columns(len(BUTTONS) + 1)
-    for col, (verdict, label, short) in zip(cols, BUTTONS):
-        col.button(label, key=f"{key}_verdict_{verdict}", shortcut=short, on_click=_save,
+    row = st.container(horizontal=True)  # buttons as wide as their labels, wrapping on a phone
+    for verdict, label, short in BUTTONS:
+        row.button(label, key=f"{key}_verdict_{verdict}", shortcut=short, on_click=_save,
                    args=(ctx, verdict, who, key),
                    help=f"Record “{label}” on this record as {who} ({short})")
     mine = existing[existing.reviewer == who]
-    cols[-1].button("Retract mine", key=f"{key}_verdict_retracted", disabled=mine.empty,
-                    on_click=_save, args=(ctx, "retracted", who, key))
+    row.button("Retract mine", key=f"{key}_verdict_retracted", disabled=mine.empty,
+               on_click=_save, args=(ctx, "retracted", who, key))
 
 
 def reviewed_ids(dataset: str | None = None) -> pd.DataFrame:
