@@ -151,26 +151,24 @@ MAX_SEED = 2**63 - 1
 MAX_RESAMPLES = 200_000
 
 
-def seed_arg(text: str) -> int:
-    """--seed: a whole number from 0 to 2**63 − 1 (numpy's generators take no negative seed)."""
+def _whole(text: str, low: int, high: int, out_of_range: str) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
-    if not 0 <= value <= MAX_SEED:
-        raise argparse.ArgumentTypeError(f"a seed is a whole number from 0 to {MAX_SEED}")
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(out_of_range)
     return value
+
+
+def seed_arg(text: str) -> int:
+    """--seed: a whole number from 0 to 2**63 − 1 (numpy's generators take no negative seed)."""
+    return _whole(text, 0, MAX_SEED, f"a seed is a whole number from 0 to {MAX_SEED}")
 
 
 def resamples_arg(text: str) -> int:
     """--resamples: a whole number from 1 to MAX_RESAMPLES."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
-    if not 1 <= value <= MAX_RESAMPLES:
-        raise argparse.ArgumentTypeError(f"resamples are a whole number from 1 to {MAX_RESAMPLES:,}")
-    return value
+    return _whole(text, 1, MAX_RESAMPLES, f"resamples are a whole number from 1 to {MAX_RESAMPLES:,}")
 
 
 def finite_float(text: str) -> float:
