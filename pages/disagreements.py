@@ -57,8 +57,12 @@ page = navigation.page("disagreements")
 overview = cal.verdict_overview(listed)
 overview.insert(0, "open", [navigation.href(page, collection=ui.collection_name(), judge=judge, cell=cell,
                                             split=splits, item=k) for k in listed["key"]])
-ui.table(overview, width="stretch", key="cell_items", column_config={
-    "Open": st.column_config.LinkColumn("Open", display_text="item", width="small")})
+picked = ui.table(overview, width="stretch", key="cell_items", on_select="rerun", selection_mode="single-row",
+                  column_config={"Open": st.column_config.LinkColumn("Open", display_text="item", width="small")})
+chosen = str(listed["key"].iloc[picked.selection.rows[0]]) if picked and picked.selection.rows else None
+if chosen is not None and chosen != item:  # selecting an item shows it here, in this tab
+    st.query_params["item"] = chosen
+    st.rerun()
 ui.export_buttons(listed, view.export_stem(judge, cell),
                   {"judge": judge, "cell": cell, "split": splits, "unanimous": only_unanimous})
 for _, item in listed.iterrows():

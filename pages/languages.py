@@ -83,6 +83,5 @@ ui.export_buttons(tails, "language_tails", {"threshold": threshold})
 
 with st.expander(f"The {k} lowest-scoring rows of every language × unit"):
     worst = ui.run("audit_worst_rows", k=int(k), max_score=audit.worst_cutoff(counts, int(k)))
-    ui.table(urls.with_record_links(worst.assign(target_language=worst.target_language.map(language_name))),
-             placeholder="n/a", column_config=urls.RECORD_LINK)
+    urls.record_table(worst, "worst_rows", shown=worst.assign(target_language=worst.target_language.map(language_name)))
     ui.export_buttons(worst, "worst_rows", {"k": int(k)})

@@ -52,7 +52,7 @@ disputed = reviews_stats.disagreements(latest)
 if disputed.empty:
     st.caption("No row has verdicts that differ.")
 else:
-    ui.table(urls.with_record_links(disputed), column_config=urls.RECORD_LINK)
+    urls.record_table(disputed, "disputed_rows")
 
 notes = reviews_stats.changed_or_gone(latest, ui.run("audit_record_digests",
                                                      ids=sorted(latest.judge_record_id.unique())))

@@ -57,10 +57,14 @@ for code, frame in found.items():
                              q=t, max=top) for t in frame["term"]]  # min: Review's default, 0
     shown = frame.assign(open=links)[["open", "term", "folded", "z", "low_count", "rest_count",
                                       "delta"]]
-    ui.table(shown, key=f"themes_{code}", column_config={
-        "Open": st.column_config.LinkColumn("Open", display_text="rows", width="small"),
-        "Z": st.column_config.NumberColumn(format="%.2f"),
-        "Delta": st.column_config.NumberColumn(format="%.3f")})
+    picked = ui.table(shown, key=f"themes_{code}", on_select="rerun", selection_mode="single-row",
+                      column_config={
+                          "Open": st.column_config.LinkColumn("Open", display_text="rows", width="small"),
+                          "Z": st.column_config.NumberColumn(format="%.2f"),
+                          "Delta": st.column_config.NumberColumn(format="%.3f")})
+    if picked and picked.selection.rows:  # selecting a term opens its rows in this tab
+        term = str(frame["term"].iloc[picked.selection.rows[0]])
+        urls.open_page("review", lang=code, q=term, max=str(top), **({"unit": list(unit)} if unit else {}))
     export.append(frame.assign(target_language=code))
 if export:
     ui.export_buttons(pd.concat(export, ignore_index=True), "themes",

@@ -513,3 +513,29 @@ def test_server_log_has_no_traceback_after_the_journeys(server):
     _, log = server
     logged = log.read_text(errors="replace")
     assert "Traceback" not in logged, logged[-3000:]
+
+
+def test_selecting_a_row_opens_it_in_the_same_tab(server, browser):
+    """Issue #22 item 5: a Disagreements item and a Themes term open in this tab when their row
+    is selected (the Open column is the same URL, for a new tab or to share)."""
+    base, _ = server
+    context, page = open_url(browser, base + "/disagreements?collection=localgate&judge=judge%3Agptoss&cell=FN")
+    try:
+        grid = page.locator('[data-testid="stDataFrame"]:visible').first
+        grid.wait_for(state="visible")
+        click_grid_row(page, grid, 0)
+        wait_for_param(page, "item")
+        assert params(page)["judge"] == ["judge:gptoss"] and params(page)["cell"] == ["FN"]
+        assert len(context.pages) == 1
+        page.goto(base + "/themes?collection=xhotpotqa&lang=th")
+        grid = page.locator('[data-testid="stDataFrame"]:visible').first
+        grid.wait_for(state="visible")
+        settle(page)
+        click_grid_row(page, grid, 0)
+        shot(page, "r7-themes-row-selected")
+        page.wait_for_url(re.compile(r"/review\?"), timeout=30_000, wait_until="commit")
+        wait_for_param(page, "q")
+        assert params(page)["lang"] == ["th"] and len(context.pages) == 1
+        no_exception(page)
+    finally:
+        context.close()
