@@ -11,17 +11,15 @@ screenshots/journeys/: look at them.
 from __future__ import annotations
 
 import csv
-import os
 import re
 import shutil
-import subprocess
-import sys
 import time
-import urllib.request
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
+
+from browser_server import serving
 
 from judgescope.web import navigation
 from textutil import plain
@@ -95,28 +93,9 @@ def manifest(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def server(manifest, tmp_path_factory):
     """`python -m judgescope.web.serve` on the test manifest; its log is checked for tracebacks."""
-    port = _free_port()
     log = tmp_path_factory.mktemp("log") / "server.log"
-    env = dict(os.environ, PYTHONPATH=str(ROOT), JUDGESCOPE_SOURCES=str(manifest))
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "judgescope.web.serve", "--server.headless", "true",
-             "--server.address", "127.0.0.1", "--server.port", str(port)],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            if urllib.request.urlopen(f"{base}/_stcore/health", timeout=1).status == 200:
-                break
-        except OSError:
-            if time.monotonic() > deadline:
-                proc.kill()
-                pytest.fail("server did not start: " + log.read_text()[-2000:])
-            time.sleep(0.2)
-    yield base, log
-    proc.terminate()
-    proc.wait(timeout=10)
+    with serving(log, JUDGESCOPE_SOURCES=str(manifest)) as base:
+        yield base, log
 
 
 @pytest.fixture(scope="module")

@@ -7,14 +7,11 @@ screenshots/journeys/ (r*-*.png)."""
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
-import time
-import urllib.request
 
 import pytest
+
+from browser_server import serving
 
 from judgescope.reviews import store as reviews
 from test_journeys import (CHROMIUM, ROOT, _free_port, browser, manifest, main_text,  # noqa: F401
@@ -28,30 +25,11 @@ pytestmark = [pytest.mark.browser,
 @pytest.fixture(scope="module")
 def loop_server(manifest, tmp_path_factory):  # noqa: F811
     """The app on the demo manifest with a reviews database of its own."""
-    port = _free_port()
     folder = tmp_path_factory.mktemp("loop")
     state = folder / "reviews.sqlite"
-    env = dict(os.environ, PYTHONPATH=str(ROOT), JUDGESCOPE_SOURCES=str(manifest),
-               JUDGESCOPE_STATE=str(state), JUDGESCOPE_REVIEWS="open")
-    with open(folder / "server.log", "wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "judgescope.web.serve", "--server.headless", "true",
-             "--server.address", "127.0.0.1", "--server.port", str(port)],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            if urllib.request.urlopen(f"{base}/_stcore/health", timeout=1).status == 200:
-                break
-        except OSError:
-            if time.monotonic() > deadline:
-                proc.kill()
-                pytest.fail("server did not start: " + (folder / "server.log").read_text()[-2000:])
-            time.sleep(0.2)
-    yield base, state
-    proc.terminate()
-    proc.wait(timeout=10)
+    with serving(folder / "server.log", JUDGESCOPE_SOURCES=str(manifest), JUDGESCOPE_STATE=str(state),
+                 JUDGESCOPE_REVIEWS="open") as base:
+        yield base, state
 
 
 def thai_ids() -> list[str]:

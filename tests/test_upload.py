@@ -5,14 +5,11 @@ cap; on locally, off on a public deployment unless JUDGESCOPE_ALLOW_UPLOAD=1."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
+
+from browser_server import serving
 
 from judgescope.cli import main
 from judgescope.sources import upload
@@ -89,31 +86,9 @@ CHROMIUM = "/usr/bin/chromium"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    from test_journeys import _free_port
-
-    port = _free_port()
     log = tmp_path_factory.mktemp("log") / "server.log"
-    env = dict(os.environ, PYTHONPATH=str(ROOT), JUDGESCOPE_UPLOAD_MAX_BYTES="4000")
-    env.pop("SPACE_ID", None)
-    env.pop("JUDGESCOPE_ALLOW_UPLOAD", None)
-    with open(log, "wb") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "judgescope.web.serve", "--server.headless",
-                                 "true", "--server.address", "127.0.0.1", "--server.port", str(port)],
-                                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            if urllib.request.urlopen(f"{base}/_stcore/health", timeout=1).status == 200:
-                break
-        except OSError:
-            if time.monotonic() > deadline:
-                proc.kill()
-                pytest.fail("server did not start: " + log.read_text()[-2000:])
-            time.sleep(0.2)
-    yield base
-    proc.terminate()
-    proc.wait(timeout=10)
+    with serving(log, drop=("SPACE_ID", "JUDGESCOPE_ALLOW_UPLOAD"), JUDGESCOPE_UPLOAD_MAX_BYTES="4000") as base:
+        yield base
 
 
 def _upload(browser, base, path: Path):
