@@ -16,8 +16,7 @@ from judgescope.schema import language_pairs, use_language_pairs
 from judgescope.sources import trace
 from judgescope.sources.catalog import Catalog, get_catalog
 from judgescope.sources.exports import capped_frame
-from judgescope.sources.hub_open import SESSION_COLLECTIONS
-from judgescope.sources.upload import UPLOAD_COLLECTIONS
+from judgescope.sources import hub_open, upload
 from judgescope.text import md_literal
 from judgescope.web import navigation
 
@@ -52,13 +51,14 @@ def collection_name() -> str:
 def visible_collections() -> list[str]:
     """The manifest's collections, plus those opened from the Hub in this browser session (or
     named by the URL): one visitor's opened datasets are not listed to another."""
+    opened, uploads = hub_open.SESSION_COLLECTIONS, upload.UPLOAD_COLLECTIONS  # read per call
     mine = st.session_state.setdefault("_opened_collections", set())
     uploaded = st.session_state.setdefault("_uploaded_collections", set())  # never by URL
     linked = st.query_params.get("collection")
-    if linked in SESSION_COLLECTIONS:
+    if linked in opened:
         mine.add(linked)
     return [n for n in catalog().manifest.collections
-            if (n not in SESSION_COLLECTIONS or n in mine) and (n not in UPLOAD_COLLECTIONS or n in uploaded)]
+            if (n not in opened or n in mine) and (n not in uploads or n in uploaded)]
 
 
 def switch_collection(new: str | None = None) -> None:
