@@ -4,7 +4,7 @@ import streamlit as st
 
 from judgescope.audit import summary as audit
 from judgescope.audit import charts
-from judgescope.web import findings as findings_view
+from judgescope.web import how
 from judgescope.web import navigation
 from judgescope.text import md_literal
 from judgescope.web import context, export, render, results
@@ -45,7 +45,7 @@ config = {label(col): st.column_config.NumberColumn(format="percent") for col in
 config |= {label(col): st.column_config.NumberColumn(name, format="%.3f") for col, name in
            (("mean", "Mean"), ("ci_low", "95% CI low"), ("ci_high", "95% CI high"), ("sd", "SD"))}
 render.table(shown, column_config=config, placeholder="n/a")
-findings_view.how("unit_mean")
+how.number("unit_mean")
 export.rows(table, "score_summary", {"facet": facet, "thresholds": list(thresholds),
                                             "resamples": resamples, "seed": seed})
 
