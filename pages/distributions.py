@@ -42,7 +42,7 @@ st.caption(f"Mean with {audit.ci_label(resamples, seed, method=table.attrs.get('
            "SD is the sample SD (ddof = 1). "
            "The overall row weighs every row equally (a row-weighted mean across units). "
            "n/a = undefined (e.g. SD of one row).")
-shown = table.rename(columns={"facet": audit.FACETS[facet]}) if split else table
+shown = table.rename(columns={"facet": audit.FACETS[facet]}) if split else table.copy()
 share_cols = [col for col in shown.columns if col.startswith("share_")]
 config = {label(col): st.column_config.NumberColumn(format="percent") for col in share_cols}
 config |= {label(col): st.column_config.NumberColumn(name, format="%.3f") for col, name in
@@ -50,8 +50,7 @@ config |= {label(col): st.column_config.NumberColumn(name, format="%.3f") for co
 if split and facet in audit.REVIEW_FACET_PARAMS:  # each value's row opens Review filtered to it
     review = navigation.page("review")
     params = [audit.review_params_for_row(u, facet, v) for u, v in zip(table["unit"], table["facet"])]
-    shown = shown.assign(review=[p and navigation.href(review, collection=ui.collection_name(), **p)
-                                 for p in params])
+    shown.insert(2, "review", [p and navigation.href(review, collection=ui.collection_name(), **p) for p in params])
     config[label("review")] = BAR_COLUMNS["Review"]
 ui.table(shown, column_config=config, placeholder="n/a")
 findings_view.how("unit_mean")

@@ -34,7 +34,7 @@ with st.container(border=True):
                       format_func=ui.md_label)  # pills render markdown
     low = urls.url_number(c[2], "Score from", 0.0, 100.0, 0.0, key="min")
     high = urls.url_number(c[3], "to", 0.0, 100.0, 100.0, key="max")
-    c = st.columns([2, 2, 2, 3, 1.4] if systems else [2, 2, 3, 1.4])
+    c = st.columns([1.6, 1.6, 2.6, 2.4, 1.6] if systems else [2, 2, 3, 1.4])
     origin = c[0].multiselect("Score origin", origins, key="origin", bind="query-params")
     run_group = c[1].multiselect("Run group", runs, key="run", bind="query-params")
     system = urls.url_multiselect(c[2], "System", systems, key="system") if systems else []
@@ -67,6 +67,8 @@ rows = audit_rows.review_page(ui.run, filters, pos.after or pager.start(desc), d
 rows = rows if systems else rows.drop(columns=["system"])
 texts = audit_rows.snapshot_texts(ui.run, rows.judge_record_id.tolist()) if has_snapshot else None
 shown = reviews_view.with_state(audit_rows.with_snippets(rows, texts) if has_snapshot else rows)
+if systems:  # whose output was judged, beside the unit
+    shown.insert(3, "system", shown.pop("system"))
 last = pos.first + len(rows) - 1
 reviews_view.progress(filters, total)
 reviews_view.state_filter(filters)
