@@ -4,6 +4,7 @@ import streamlit as st
 
 from judgescope.calibration import clustered
 from judgescope.calibration import human_ratings as hr
+from judgescope.web import navigation
 from judgescope.web import ui
 from judgescope.calibration.panel import fmt, fmt_ci
 
@@ -52,8 +53,15 @@ if score and "system" not in missing:
     st.caption(f"Mean {score} per system with its 95% CI: {hr.BY_SYSTEM_METHOD}; "
                f"{systems['method'].iloc[0] if len(systems) else ''}. 10,000 resamples, seed 20260810."
                + (" Lower MQM is better." if score == "mqm" else ""))
-    ui.table(systems.drop(columns=["method"]), column_config={
-        c: st.column_config.NumberColumn(format="%.3f") for c in ("Mean", "Ci low", "Ci high")})
+    config = {c: st.column_config.NumberColumn(format="%.3f") for c in ("Mean", "Ci low", "Ci high")}
+    if "audit" in ui.roles() and "system" not in ui.missing_columns("audit"):
+        # The collection's judge audit scored systems too: each one it has opens Review on its rows.
+        judged, review = set(ui.run("audit_filter_values")["system"]), navigation.page("review")
+        systems.insert(1, "review", [navigation.href(review, collection=ui.collection_name(), system=s)
+                                     if s in judged else None for s in systems["system"]])
+        config["Review"] = st.column_config.LinkColumn("Judge's scores", display_text="open in Review")
+        st.caption("Judge's scores: the audit's rows of that system on Review (empty: the audit has none).")
+    ui.table(systems.drop(columns=["method"]), column_config=config)
 
 st.header("Per rater")
 per_rater = hr.per_rater(frame, score, verdict)

@@ -2,7 +2,8 @@
 GEMBA-DA WMT22 audit in ../shared/realdata has one): the System filter round-trips in the URL
 (?system=, repeated for several), the list holds only those systems' rows in the one total order
 (score, judge_record_id), the export carries the filter in its provenance, and each system's row
-on Distributions links to Review filtered to that system."""
+on Distributions (and on Human ratings, when the collection's audit scored that system) links to
+Review filtered to that system."""
 
 from __future__ import annotations
 
@@ -34,7 +35,8 @@ def expected_ids(rows: pd.DataFrame, systems: list[str]) -> list[str]:
     return [i for _, i in sorted(zip(mine["score"].astype(float), mine["judge_record_id"]))]
 
 
-def shown_ids(at) -> list[str]:
+def shown_ids(at) -> tuple[list[str], pd.DataFrame]:
+    """The ids Review lists (its first page) and the list itself."""
     frame = next(d.value for d in at.main.dataframe if "Judge record id" in d.value.columns)
     return frame["Judge record id"].astype(str).tolist(), frame
 
@@ -105,3 +107,40 @@ def test_each_system_row_on_distributions_opens_review_on_that_system(gemba):
         ids, frame = shown_ids(landed)
         assert ids == want[:50] and set(frame["System"]) == {row["System"]}
         assert len(want) == row["n"]
+
+
+@pytest.fixture
+def audit_and_ratings(tmp_path, write_manifest, monkeypatch) -> pd.DataFrame:
+    """A collection with a judge audit and human ratings of partly the same systems."""
+    import json
+
+    audit = pd.DataFrame([{"judge_record_id": f"r{i:02d}", "target_language": "de", "unit": "segment",
+                           "score": float(50 + (i * 7) % 40), "system": ("sys-a", "sys-b")[i % 2]}
+                          for i in range(20)])
+    audit.to_json(tmp_path / "audit.jsonl", orient="records", lines=True)
+    ratings = [{"rater": f"rater{r}", "item_id": f"seg{i}", "system": system, "score": float(i + r)}
+               for system in ("sys-a", "sys-x") for i in range(3) for r in range(2)]
+    (tmp_path / "ratings.jsonl").write_text("".join(json.dumps(r) + "\n" for r in ratings), encoding="utf-8")
+    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(write_manifest(
+        '[[collection]]\nname = "both"\ndatasets = ["audit", "ratings"]\n'
+        '[[dataset]]\nname = "audit"\nkind = "judge_audit"\npath = "audit.jsonl"\n'
+        '[[dataset]]\nname = "ratings"\nkind = "human_ratings"\npath = "ratings.jsonl"\n')))
+    return audit
+
+
+def test_human_ratings_systems_open_the_audits_rows_of_that_system(audit_and_ratings):
+    at = open_page("pages/human_ratings.py", "both")
+    table = next(d.value for d in at.main.dataframe if "System" in d.value.columns)
+    links = dict(zip(table["System"], table["Review"]))
+    assert pd.isna(links["sys-x"])  # rated by humans, not scored by the judge: nothing to open
+    url = urlparse(links["sys-a"])
+    assert url.path.strip("/") == "review" and dict(parse_qsl(url.query)) == {"collection": "both",
+                                                                                "system": "sys-a"}
+    landed = AppTest.from_file(APP, default_timeout=120)
+    for k, v in parse_qsl(url.query):
+        landed.query_params[k] = v
+    landed.run()
+    landed.switch_page("pages/review.py").run()
+    assert not landed.exception, [e.value for e in landed.exception]
+    ids, frame = shown_ids(landed)
+    assert ids == expected_ids(audit_and_ratings, ["sys-a"]) and set(frame["System"]) == {"sys-a"}
