@@ -127,3 +127,48 @@ def test_demo_bulk_collection_pages_open(page):
     at.run()
     at.switch_page(page).run()
     assert not at.exception, [e.value for e in at.exception]
+
+
+def test_ppi_mean_against_the_papers_formulas_worked_by_hand():
+    # Angelopoulos, Bates, Fannjiang, Jordan & Zrnic, "Prediction-powered inference", Science
+    # 382:669 (2023); arXiv 2301.09633, the warm-up on mean estimation and its algorithm for the
+    # mean: θ̂^PP = (1/N) Σ f(X̃_i) − (1/n) Σ (f(X_i) − Y_i), and the CLT interval
+    # θ̂^PP ± z_{1−α/2} · sqrt(σ̂²_f̃ / N + σ̂²_{f−Y} / n), σ̂² the empirical variances (1/N, 1/n).
+    # Small example, Y = human verdict, f = judge verdict:
+    #   labelled n = 10: (Y, f) = (1, 1) × 4, (0, 1) × 1, (1, 0) × 2, (0, 0) × 3
+    #     → mean Y = 6/10 = 0.6, mean f = 5/10 = 0.5, rectifier mean (f − Y) = 0.5 − 0.6 = −0.1
+    #     f − Y takes 0 (× 7), +1 (× 1), −1 (× 2): σ̂²_{f−Y} = (7·0.1² + 1·1.1² + 2·0.9²) / 10
+    #       = (0.07 + 1.21 + 1.62) / 10 = 0.29
+    #   unlabelled N = 20, f(X̃) = 1 on 8 → mean 0.4, σ̂²_f̃ = 0.4 · 0.6 = 0.24
+    #   θ̂^PP = 0.4 − (−0.1) = 0.5
+    #   SE² = 0.24 / 20 + 0.29 / 10 = 0.012 + 0.029 = 0.041, SE = 0.202485
+    #   95%: z = 1.959964, half-width = 0.396862 → [0.103138, 0.896862]
+    out = corrected.ppi_mean(4, 1, 2, 3, 8, 20)
+    assert out["lambda"] == 1.0
+    assert out["estimate"] == pytest.approx(0.5, abs=1e-12)
+    assert out["ci"] == pytest.approx([0.103138, 0.896862], abs=2e-6)
+    assert out["ci"] == pytest.approx([0.5 - 1.959963985 * 0.041 ** 0.5,
+                                       0.5 + 1.959963985 * 0.041 ** 0.5], abs=1e-9)
+
+
+def test_ppi_plus_plus_against_its_formulas_worked_by_hand():
+    # PPI++ (Angelopoulos, Duchi & Zrnic 2023, arXiv 2311.01453), mean estimation: θ̂_λ =
+    # mean Y + λ · (mean f(X̃) − mean f(X)), with the variance-minimising
+    # λ̂ = Ĉov(Y, f) / ((1 + n/N) · V̂ar(f)), clipped to [0, 1]; as ppi-python computes it, the
+    # covariance is over the labelled items (1/n) and V̂ar(f) over labelled and unlabelled
+    # pooled (1/(n + N − 1)). Same data as above:
+    #   Ĉov(Y, f) = mean(Yf) − mean Y · mean f = 4/10 − 0.6 · 0.5 = 0.1
+    #   pooled f: 13 ones in 30 → V̂ar = (13/30)(17/30) · 30/29 = 221/870
+    #   λ̂ = 0.1 / (1.5 · 221/870) = 87 / 331.5 = 174/663 = 0.262443
+    #   θ̂_λ = 0.6 + λ̂ (0.4 − 0.5) = 0.6 − 17.4/663 = 0.573756
+    #   SE² = λ̂² · 0.24 / 20 + Var(Y − λ̂ f) / 10, where Y − λ̂f is 1 − λ̂ (× 4), −λ̂ (× 1),
+    #   1 (× 2), 0 (× 3)
+    lam = 174 / 663
+    values = [1 - lam] * 4 + [-lam] + [1.0] * 2 + [0.0] * 3
+    mean = sum(values) / 10
+    var_r = sum((v - mean) ** 2 for v in values) / 10
+    half = 1.959963985 * (lam ** 2 * 0.24 / 20 + var_r / 10) ** 0.5
+    out = corrected.ppi_mean(4, 1, 2, 3, 8, 20, tuned=True)
+    assert out["lambda"] == pytest.approx(0.262443, abs=1e-6)
+    assert out["estimate"] == pytest.approx(0.573756, abs=1e-6)
+    assert out["ci"] == pytest.approx([0.573756 - half, 0.573756 + half], abs=1e-6)

@@ -67,6 +67,20 @@ def query_text(name: str) -> str:
         return _TEXTS[name]
 
 
+def query_title(name: str, limit: int = 90) -> str:
+    """What a query computes, in words: the first sentence of its leading comment (spinners
+    name it), cut at `limit` characters; the query's name when it has no comment."""
+    lines = []
+    for line in query_text(name).splitlines():
+        if not line.startswith("--") or line[2:].strip().startswith("Params:"):
+            break
+        lines.append(line[2:].strip())
+    text = " ".join(lines)
+    text = re.split(r"(?<=[a-z)])[.:;]\s|\s\(", text, maxsplit=1)[0].rstrip(".:; ") if text else ""
+    text = text or name.replace("_", " ")
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 def query_params(name: str) -> list[str]:
     """The $parameters a query binds, in order of first use."""
     sql = re.sub(r"--[^\n]*", "", query_text(name))

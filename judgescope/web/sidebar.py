@@ -3,6 +3,7 @@ URL), links to the pages this collection can fill, the hash badge, pinned origin
 
 import streamlit as st
 
+from judgescope.sources import progress
 from judgescope.web import navigation
 from judgescope.web import ui
 from judgescope.integrity import hashes as verify
@@ -50,11 +51,22 @@ def _load(cat, coll: str) -> None:
     if not pending and cat.has_store(coll):
         return
     hub = [s.hub for s in pending if s.hub]
-    what = f"Downloading {', '.join(hub)} from the Hub and validating…" if hub else "Validating datasets…"
-    with st.spinner(what, show_time=True):
+    what = f"Downloading {', '.join(hub)} from the Hub and validating" if hub else "Opening the collection"
+    bar = st.progress(0.0, text=f"{_md(what)}…")
+
+    def show(event: progress.Event) -> None:  # stages, row groups and time left (sources/progress.py)
+        bar.progress(event.fraction, text=f"{_md(what)}: {_md(event.text())}")
+
+    with progress.reporting(show, attach=_attach):
         cat.collection_datasets(coll)
-    with st.spinner("Verifying hashes and opening the collection…", show_time=True):
         cat.store(coll)  # builds the hash verification once per file revision
+    bar.empty()
+
+
+def _attach(thread) -> None:
+    """The progress poller updates this session's bar from its own thread."""
+    from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
+    add_script_run_ctx(thread, get_script_run_ctx())
 
 
 def _hash_badge() -> None:

@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from judgescope import __version__
-from judgescope.sources import trace
+from judgescope.sources import db, trace
 from judgescope.text import md_label, md_literal, visible_text  # noqa: F401 (pages call ui.md_literal)
 from judgescope.sources.catalog import Catalog, get_catalog
 from judgescope.schema import RTL_LANGUAGES, label
@@ -194,7 +194,10 @@ def run(query: str, **params) -> pd.DataFrame:
         from judgescope.web import export
         return export.capped_frame(catalog().store(collection_name()), query, params)
     frozen = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in params.items()))
-    out = _cached(str(catalog().manifest.path), collection_name(), query, frozen)
+    # A spinner names what is computed; Streamlit shows it only if the call outlasts its delay
+    # (0.5 s), so cached and fast results never flash it.
+    with st.spinner(f"Computing: {db.query_title(query)}…", show_time=True):
+        out = _cached(str(catalog().manifest.path), collection_name(), query, frozen)
     return out.copy()
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 import pandas as pd
 
 from judgescope.audit import summary as audit
+from judgescope.sources import progress
 from judgescope.sources.catalog import open_store
 from judgescope.cli import add_source_arguments, load_source, print_ledger, resamples_arg, seed_arg
 from judgescope.sources.manifest import SourceError
@@ -139,13 +140,14 @@ def bootstrap(run, resamples: int, seed: int) -> dict:
 
 
 def run(args) -> int:
-    loaded = load_source(args.audit, "judge_audit", args.config, args.split, args.form)
-    if not loaded.report["rows_used"]:
-        raise SourceError(f"no usable rows ({loaded.report['rows_excluded']:,} excluded; "
-                          "see `judgescope validate`)", dataset=loaded.spec.name)
-    if args.resamples < 1:
-        raise SourceError("--resamples must be at least 1")
-    store = open_store({"audit": loaded})
+    with progress.cli_reporter():  # a first open's stages on stderr (nothing when cached)
+        loaded = load_source(args.audit, "judge_audit", args.config, args.split, args.form)
+        if not loaded.report["rows_used"]:
+            raise SourceError(f"no usable rows ({loaded.report['rows_excluded']:,} excluded; "
+                              "see `judgescope validate`)", dataset=loaded.spec.name)
+        if args.resamples < 1:
+            raise SourceError("--resamples must be at least 1")
+        store = open_store({"audit": loaded})
     tables = (summary(store.run), by_language(store.run),
               bootstrap(store.run, args.resamples, args.seed))
     if args.out is None:  # stdout holds the JSON; the ledger goes to stderr
