@@ -197,6 +197,9 @@ def test_review_filters_by_system(store, systems, expected):
     scores = {"r1": 10, "r2": 40, "r3": 40, "r4": 95, "r5": 100}  # the fixture's rows
     assert rank["here"].item() == ("r4" in expected)
     assert rank["before"].item() == sum((scores[i], i) < (95, "r4") for i in expected)
+    prebuilt_rank = store.run("audit_review_rank_prebuilt", **prebuilt, key_score=95.0, key_id="r4",
+                              descending=False)
+    assert prebuilt_rank.values.tolist() == rank[["before", "here"]].values.tolist()
 
 
 def test_filter_values_offer_each_system(store):
