@@ -1,7 +1,7 @@
 """Each page's filter → table interactions, timed through the app's query layer and in raw DuckDB.
 
 An interaction is what one widget change costs a page when the result is not yet in Streamlit's
-cache: its named queries (db.Store.run, exactly what ui.run calls) plus the judgescope function
+cache: its named queries (db.Store.run, exactly what context.run calls) plus the judgescope function
 that turns their result into the table. The raw DuckDB baseline runs the same .sql text with the
 same parameters on a plain connection whose views read the same Parquet files.
 """

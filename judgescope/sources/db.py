@@ -139,11 +139,14 @@ PARQUET_METADATA_CACHE = "SET GLOBAL parquet_metadata_cache = true"
 
 
 def locked_connection(views: dict[str, list[Path]], memory_limit: str,
-                      temp_dir: Path | None, spill: bool = True) -> duckdb.DuckDBPyConnection:
+                      temp_dir: Path | None, spill: bool = True, filesystem=None) -> duckdb.DuckDBPyConnection:
     """An in-memory connection with views over the Parquet files, then locked: only those files
     readable, no external access, no extension loading, configuration frozen. spill=False: no
-    temp directory at all (the console's connection, which must not write anywhere)."""
+    temp directory at all (the console's connection, which must not write anywhere).
+    filesystem: an fsspec filesystem the views' URLs are read through (sources/remote.py)."""
     con = duckdb.connect(":memory:")
+    if filesystem is not None:
+        con.register_filesystem(filesystem)
     con.execute("SET memory_limit = $m", {"m": memory_limit})
     if not spill:  # an in-memory database would otherwise spill to ./.tmp
         con.execute("SET temp_directory = ''")
