@@ -143,11 +143,17 @@ def test_bench_pipeline_end_to_end(tmp_path):
     assert all(r["rows_returned"] for r in size["pages"]["interactions"] if r["page"] != "excluded")
     assert size["verify"]["snapshot_rows"] == ROWS and size["verify"]["text_mb"] > 0
     assert size["bootstrap"]["rows"] == ROWS and len(size["pandas"]["aggregations"]) >= 8
-    assert all(size[p]["peak_rss_mb"] > 0 for p in ("pages", "pandas", "verify", "bootstrap"))
+    assert all(size[p]["peak_rss_mb"] > 0 for p in ("pages", "pandas", "verify", "bootstrap", "remote"))
+    # Reads through fsspec, counted per interaction: every interaction listed, reads counted
+    remote = {(r["page"], r["interaction"]): r for r in size["remote"]["interactions"]}
+    assert set(remote) == {(r["page"], r["interaction"]) for r in size["pages"]["interactions"]}
+    assert remote[("review", "open a record")]["bytes"] > 0 and remote[("review", "open a record")]["round_trips"] > 0
+    assert size["remote"]["open_round_trips"] > 0
     text = out.read_text()
     for heading in ("## Targets at 2,000 audit rows (int scores)", "## 2,000 audit rows (float scores)",
                     "First open of this revision: app ", "### Page interactions", "### Hash verification",
-                    "### Bootstrap", "### Peak RSS", results["machine"]["duckdb"]):
+                    "### Bootstrap", "### Remote reads: a prebuilt cache over fsspec", "### Peak RSS",
+                    results["machine"]["duckdb"]):
         assert heading in text
 
 

@@ -16,7 +16,7 @@ from judgescope.schema import language_pairs, use_language_pairs
 from judgescope.sources import trace
 from judgescope.sources.catalog import Catalog, get_catalog
 from judgescope.sources.exports import capped_frame
-from judgescope.sources import hub_open, upload
+from judgescope.sources import db, hub_open, upload
 from judgescope.text import md_literal
 from judgescope.web import navigation
 
@@ -205,5 +205,8 @@ def run(query: str, **params) -> pd.DataFrame:
     if query.endswith("_export"):
         return capped_frame(catalog().store(collection_name()), query, params)
     frozen = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in params.items()))
-    out = _cached(str(catalog().manifest.path), collection_name(), query, frozen)
+    # A spinner names what is computed; Streamlit shows it only if the call outlasts its delay
+    # (0.5 s), so cached and fast results never flash it.
+    with st.spinner(f"Computing: {db.query_title(query)}…", show_time=True):
+        out = _cached(str(catalog().manifest.path), collection_name(), query, frozen)
     return out.copy()
