@@ -2,11 +2,11 @@
 
 import streamlit as st
 
-from judgescope.web import calibration as view
+from judgescope.web import calibration_panels as view
 from judgescope.web import calibration_qa as qa_view
 from judgescope.calibration import panel as cal
 from judgescope.calibration import calibration_findings
-from judgescope.web import significance as significance_view
+from judgescope.web import significance_panels as significance_view
 from judgescope.web import cards, how
 from judgescope.text import md_literal
 from judgescope.web import context, export

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from judgescope.web import calibration as view
+from judgescope.web import calibration_panels as view
 from judgescope.web import calibration_qa as qa_view
 from judgescope.calibration import panel as cal
 from judgescope.calibration import qa_tables

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from judgescope.audit import summary as audit
-from judgescope.audit import charts
+from judgescope.audit import score_charts
 from judgescope.web import how
 from judgescope.web import navigation
 from judgescope.text import md_literal
@@ -70,9 +70,9 @@ st.caption("Dotted lines mark the thresholds. Click a bar to review its rows.")
 
 def charts_for(part, key: str, unit=None) -> None:
     a, b = st.columns(2)
-    event = a.plotly_chart(charts.histogram(part, colour, thresholds=thresholds, log=log),
+    event = a.plotly_chart(score_charts.histogram(part, colour, thresholds=thresholds, log=log),
                            key=f"hist_{key}", on_select="rerun", selection_mode="points")
-    b.plotly_chart(charts.ecdf(part, colour), key=f"ecdf_{key}")
+    b.plotly_chart(score_charts.ecdf(part, colour), key=f"ecdf_{key}")
     points = event.selection.points if event and event.selection else []
     if points:
         p = points[0]
@@ -83,7 +83,7 @@ def charts_for(part, key: str, unit=None) -> None:
         urls.open_page("review", **audit.review_params_for_bin(lo, hi, unit or (picked if colour == "unit" else None),
                                                             facet, picked if colour == "facet" else None))
     with a.expander("The bars as a table, each row a link to its rows in Review"):
-        bars = charts.histogram_bins(part, colour)
+        bars = score_charts.histogram_bins(part, colour)
         links = [navigation.href(navigation.page("review"), collection=context.collection_name(),
                                  **audit.review_params_for_bin(b.bin_start, b.bin_end,
                                                                unit or (b.series if colour == "unit" else None),

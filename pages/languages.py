@@ -4,7 +4,7 @@ Review filtered to that language and unit."""
 import streamlit as st
 
 from judgescope.audit import summary as audit
-from judgescope.audit import charts
+from judgescope.audit import score_charts
 from judgescope.web import navigation
 from judgescope.web import phone
 from judgescope.web import how
@@ -37,7 +37,7 @@ if note:
 st.caption(f"The overall mean is {overall:.2f}. Orange is worse on either scale. Hover a cell "
            "for n and its 95% CI; click it to open Review filtered to that language and unit.")
 cells = results.cell_bootstrap(counts)
-event = st.plotly_chart(charts.mean_heatmap(audit.mean_matrix(counts), reference, detail=cells,
+event = st.plotly_chart(score_charts.mean_heatmap(audit.mean_matrix(counts), reference, detail=cells,
                                             absolute=scale == "absolute"),
                         key="heatmap", on_select="rerun", selection_mode="points")
 # On a phone the grid would overprint its values: the same cells as a table, lowest mean first.

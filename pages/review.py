@@ -6,7 +6,7 @@ import streamlit as st
 from judgescope.audit import rows as audit_rows
 from judgescope.web import pager
 from judgescope.web import review as review_view
-from judgescope.web import reviews as reviews_view
+from judgescope.web import verdicts
 from judgescope.text import md_label, md_literal
 from judgescope.web import context, export, render
 from judgescope.web import urls
@@ -56,8 +56,8 @@ if record_id:
         st.warning(f"The record {md_literal(record_id)} in the URL is not in this audit.")
     else:
         review_view.review_record(record.iloc[0], filters, desc, has_snapshot, total, origin,
-                                  reviewed=reviews_view.reviewed_ids if reviews_view.mode() != "off" else None)
-elif reviews_view.mode() != "off" and total:
+                                  reviewed=verdicts.reviewed_ids if verdicts.mode() != "off" else None)
+elif verdicts.mode() != "off" and total:
     review_view.queue_start(filters, desc, origin)
 
 sig = pager.signature(context.collection_name(), filters, desc)
@@ -67,12 +67,12 @@ if pos.after is None:
 rows = audit_rows.review_page(context.run, filters, pos.after or pager.start(desc), desc, PAGE_SIZE)
 rows = rows if systems else rows.drop(columns=["system"])
 texts = audit_rows.snapshot_texts(context.run, rows.judge_record_id.tolist()) if has_snapshot else None
-shown = reviews_view.with_state(audit_rows.with_snippets(rows, texts) if has_snapshot else rows)
+shown = verdicts.with_state(audit_rows.with_snippets(rows, texts) if has_snapshot else rows)
 if systems:  # whose output was judged, beside the unit
     shown.insert(3, "system", shown.pop("system"))
 last = pos.first + len(rows) - 1
-reviews_view.progress(filters, total)
-reviews_view.state_filter(filters)
+verdicts.progress(filters, total)
+verdicts.state_filter(filters)
 st.markdown(f"**{total:,}** rows match; showing {min(pos.first, last):,}–{max(last, 0):,}. "
             "Select a row (or pick it below) to open it at the top of the page.")
 picked = render.table(shown.assign(target_language=shown.target_language.map(language_name)),

@@ -8,8 +8,8 @@ import pytest
 
 from judgescope.audit import summary as audit
 from judgescope.sources import db
-from judgescope.audit.tables import audit_summary_views, compare_views, exact_copy_views
-from judgescope.integrity.tables import verification_views
+from judgescope.audit.record_tables import audit_summary_views, compare_views, exact_copy_views
+from judgescope.integrity.verification_tables import verification_views
 from judgescope.schema import SCHEMAS
 
 AUDIT_COLUMNS = [c.name for c in SCHEMAS["judge_audit"].columns]
@@ -69,7 +69,7 @@ def _write(con, frame: pd.DataFrame, path) -> list:
 
 
 def _write_counts(con, path) -> list:
-    """The per-score counts the catalog builds beside an audit (catalog._write_counts)."""
+    """The per-score counts the catalog builds beside an audit (catalog.write_counts)."""
     from judgescope.sources.catalog import write_counts
 
     out = path.with_suffix(".counts.parquet")

@@ -7,7 +7,7 @@ from streamlit.testing.v1 import AppTest
 
 from apptest import open_page
 from judgescope.reviews import store as reviews
-from judgescope.web import reviews as reviews_view
+from judgescope.web import verdicts
 from review_session import record_in_url, state  # noqa: F401 — the fixture
 
 
@@ -48,7 +48,7 @@ def test_a_draft_stays_on_its_record_and_a_verdict_takes_only_its_own(state):
     at.selectbox(key="open_record").select_index(1).run()
     a = record_in_url(at)
     at.text_input(key="reviewer_name_input").input("Ann").run()
-    tags_a, note_a = reviews_view.widget_keys("review", "Ann", a)
+    tags_a, note_a = verdicts.widget_keys("review", "Ann", a)
     at.pills(key=tags_a).set_value(["untranslated"]).run()
     at.text_area(key=note_a).input("typed on A").run()
     _click(at, "rec_next")  # j without saving
@@ -86,7 +86,7 @@ def test_a_record_opened_from_exact_copies_walks_the_exact_copies(state):
 
 
 def test_the_review_export_carries_the_review_state(state, monkeypatch):
-    from judgescope.reviews import stats
+    from judgescope.reviews import verdict_stats
     from judgescope.web import export
     seen = {}
     monkeypatch.setattr(export, "buttons", lambda frame, stem, *a, **k: seen.setdefault(stem, frame))
@@ -98,7 +98,7 @@ def test_the_review_export_carries_the_review_state(state, monkeypatch):
     at.toggle(key="prepare_export").set_value(True).run()
     assert not at.exception, [e.value for e in at.exception]
     frame = seen["review_rows"].set_index("judge_record_id")
-    assert set(stats.STATE_COLUMNS) <= set(frame.columns)
+    assert set(verdict_stats.STATE_COLUMNS) <= set(frame.columns)
     assert frame.at[rid, "verdicts_by_reviewer"] == "Ann: judge_right" and frame.at[rid, "reviewers"] == 1
     others = frame.drop(index=rid)
     assert (others.review_state == "not yet reviewed").all() and not others.disputed.any()

@@ -30,7 +30,7 @@ from judgescope.audit import rows as audit_rows
 from judgescope.reviews import store as reviews
 from judgescope.sources import db
 from judgescope.web import pager
-from judgescope.web.reviews import widget_keys
+from judgescope.web.verdicts import widget_keys
 from test_audit_queries import _row, _write, _write_counts
 
 PAGE = 3

@@ -8,7 +8,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from judgescope.reviews import store as reviews
-from judgescope.web import reviews as reviews_view
+from judgescope.web import verdicts
 from review_session import record_in_url, state  # noqa: F401 — the fixture
 
 APP = "../app.py"
@@ -42,7 +42,7 @@ def test_a_verdict_recorded_on_review_is_stored_and_shown_as_text(state):
     record = record_in_url(at)
     assert "Reviewed 0 of" in _progress(at)
     at.text_input(key="reviewer_name_input").input("Ann").run()
-    note_key = reviews_view.widget_keys("review", "Ann", record)[1]  # this record's own note
+    note_key = verdicts.widget_keys("review", "Ann", record)[1]  # this record's own note
     at.text_area(key=note_key).input(HOSTILE).run()
     assert not at.exception, [e.value for e in at.exception]
     at.button(key="review_verdict_too_harsh").click().run()
@@ -111,7 +111,7 @@ def test_exact_copies_records_a_verdict_with_a_tag(state):
     at.selectbox(key="copies_pick").select_index(1).run()
     rid = at.selectbox(key="copies_pick").value
     at.text_input(key="reviewer_name_input").input("Bea").run()
-    at.pills(key=reviews_view.widget_keys("copies", "Bea", rid)[0]).set_value(["name or number"]).run()
+    at.pills(key=verdicts.widget_keys("copies", "Bea", rid)[0]).set_value(["name or number"]).run()
     at.button(key="copies_verdict_judge_right").click().run()
     assert not at.exception, [e.value for e in at.exception]
     stored = reviews.log(state)
@@ -168,7 +168,7 @@ def test_hostile_notes_and_names_are_shown_as_text(state):
 
 def test_a_verdict_on_review_reaches_the_shared_target(state, tmp_path, monkeypatch):
     import pandas as pd
-    from judgescope.reviews import hub as reviews_hub
+    from judgescope.reviews import sharing as reviews_hub
     remote = tmp_path / "remote"
     other = tmp_path / "other.sqlite"
     reviews.record(other, reviewer="Zed", collection="xhotpotqa", dataset="xhotpotqa_v2_audit",

@@ -63,7 +63,7 @@ class Summary:
 
 def summarise(run: Runner) -> Summary:
     """Counts per class, the language × unit breakdown and unreferenced rows, read from the
-    verification built once per (audit, snapshot, join key): integrity/tables.verification_views."""
+    verification built once per (audit, snapshot, join key): integrity/verification_tables.verification_views."""
     frame = run("verify_summary")
     rows = frame[frame["class"] != "unreferenced"]
     counts = {c: int(rows.loc[rows["class"] == c, "rows"].sum()) for c in CLASSES}

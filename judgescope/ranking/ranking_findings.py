@@ -48,7 +48,7 @@ def pairs_findings(humans: pd.DataFrame) -> list[Finding]:
 
 def collect(run, fallback: str) -> list[Finding]:
     """The findings of a collection's ranking data (`fallback`: the dataset name rows without
-    one take, as ranking.load reads it)."""
+    one take, as decisions.load reads it)."""
     pairs, decisions = ranking.load(run, fallback)
     if not decisions.empty:
         return ranking_findings(ranking.results(decisions, with_total=True), ranking.ALL_DATASETS)

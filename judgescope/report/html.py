@@ -11,7 +11,7 @@ import jinja2
 import markupsafe
 
 from judgescope.calibration import calibration_findings
-from judgescope.report.build import Report
+from judgescope.report.assemble import Report
 
 SECTIONS = ("audit", "calibration", "ranking", "ratings", "verification", "reviews")
 MANIFEST_ID = "judgescope-manifest"

@@ -18,7 +18,7 @@ import pandas as pd
 import streamlit as st
 
 from judgescope import __version__
-from judgescope.report import build, html
+from judgescope.report import assemble, html
 from judgescope.sources.db import query_text
 from judgescope.web.context import catalog, collection_name
 from judgescope.sources.exports import (  # noqa: F401  (the pure writers, re-exported)
@@ -106,7 +106,7 @@ def _dataset_provenance(loaded) -> dict:
 def report_html(collection: str) -> bytes:
     """The collection's report, the same bytes `python -m judgescope report-html` writes for
     the same data, seed and generation time (now)."""
-    return html.render(build.collect(catalog(), collection, generated_at=build.now())).encode("utf-8")
+    return html.render(assemble.collect(catalog(), collection, generated_at=assemble.now())).encode("utf-8")
 
 
 def report_button() -> None:

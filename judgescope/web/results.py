@@ -64,7 +64,7 @@ def findings() -> list:
 @st.cache_data(max_entries=64, show_spinner="Bootstrapping…")
 def distribution_table(counts: pd.DataFrame, thresholds: tuple, split: bool, resamples: int,
                        seed: int) -> pd.DataFrame:
-    """audit.distribution_table, cached: its seeded bootstrap is the page's costliest step."""
+    """summary.distribution_table, cached: its seeded bootstrap is the page's costliest step."""
     return audit.distribution_table(counts, thresholds, split, resamples, seed)
 
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from judgescope import format as fmt
 from judgescope.report.ledger import Ledger
-from judgescope.reviews import stats as reviews_stats
+from judgescope.reviews import verdict_stats as reviews_stats
 from judgescope.reviews import store as reviews
 
-F = "judgescope.reviews.stats.summary"
+F = "judgescope.reviews.verdict_stats.summary"
 
 
 def build(ledger: Ledger, dataset: str) -> tuple[dict | None, list[str]]:

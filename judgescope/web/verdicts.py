@@ -15,9 +15,9 @@ import streamlit as st
 
 from judgescope.reviews import checks as reviews_checks
 from judgescope.reviews import store as reviews
-from judgescope.reviews import hub as reviews_hub
+from judgescope.reviews import sharing as reviews_hub
 from judgescope.reviews import states
-from judgescope.reviews import stats as reviews_stats
+from judgescope.reviews import verdict_stats as reviews_stats
 from judgescope.text import md_literal
 from judgescope.web import context, render
 from judgescope.web import urls
