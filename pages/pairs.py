@@ -3,7 +3,7 @@
 import streamlit as st
 
 from judgescope.audit import rows as audit_rows
-from judgescope.web import ui
+from judgescope.web import ranking_probes, ui
 from judgescope.web import urls
 from judgescope.ranking import tables as rt
 
@@ -68,3 +68,5 @@ for _method, group in shown.groupby("method", sort=False):
         with col.container(border=True):
             st.markdown(f"**{lit(d['method'])} · {lit(d['model'])}** → **{d['decision']}** ({d['outcome']})")
             ui.text_block(d["text"], "en", empty="(no decision text)")
+
+ranking_probes.pair_swapped(file, int(row))

@@ -291,6 +291,18 @@ def _ranking_frames(manifest: str, collection: str, fallback: str):
     return ranking.load(catalog().store(collection).run, fallback)
 
 
+@traced_cache(max_entries=16, show_spinner="Reading swapped-order decisions and system families…")
+def _ranking_probe_frames(manifest: str, collection: str):
+    from judgescope.ranking import probes
+    return probes.load(catalog().store(collection).run)
+
+
+def ranking_probe_frames():
+    """(swapped-order decisions, system families) of the collection's ranking view, cached."""
+    swapped, families = _ranking_probe_frames(str(catalog().manifest.path), collection_name())
+    return swapped.copy(), families.copy()
+
+
 def ranking_frames():
     """(pairs, decisions) of the collection's ranking view, decisions parsed once and cached."""
     fallback = dataset_for("ranking").spec.name

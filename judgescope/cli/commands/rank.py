@@ -11,6 +11,7 @@ import sys
 from judgescope.sources.catalog import open_store
 from judgescope.ranking import decisions as ranking
 from judgescope.ranking import position
+from judgescope.ranking import probes
 from judgescope.cli import add_source_arguments, load_source, print_ledger, write_json
 
 
@@ -23,10 +24,13 @@ def compute(loaded) -> dict:
     """The `rank` report of one validated pairwise_ranking dataset."""
     store = open_store({"ranking": loaded})
     pairs, decisions = ranking.load(store.run, loaded.spec.name)
+    swapped, families = probes.load(store.run)
     return {"dataset": loaded.spec.name, "rows": int(len(pairs)),
             "ci_method": ranking.CI_METHOD, "decision_rule": ranking.DECISION_RULE,
             "results": ranking.cli_results(decisions) if not decisions.empty else [],
-            "position_by_gap": position.by_gap(decisions, pairs)}
+            "position_by_gap": position.by_gap(decisions, pairs),
+            "swap_consistency": probes.swap_consistency(decisions, swapped),
+            "self_preference": probes.self_preference(decisions, families)}
 
 
 def run(args) -> int:
