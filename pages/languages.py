@@ -7,6 +7,7 @@ from judgescope.audit import summary as audit
 from judgescope.audit import charts
 from judgescope.web import navigation
 from judgescope.web import phone
+from judgescope.web import systems as systems_view
 from judgescope.web import findings as findings_view
 from judgescope.web import ui
 from judgescope.web import urls
@@ -80,6 +81,8 @@ if picked and picked.selection.rows:
     row = tails.iloc[picked.selection.rows[0]]
     urls.open_page("review", lang=row["target_language"], unit=row["unit"])
 ui.export_buttons(tails, "language_tails", {"threshold": threshold})
+
+systems_view.section()
 
 with st.expander(f"The {k} lowest-scoring rows of every language × unit"):
     worst = ui.run("audit_worst_rows", k=int(k), max_score=audit.worst_cutoff(counts, int(k)))

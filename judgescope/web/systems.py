@@ -1,0 +1,35 @@
+"""The Languages page's "By system" section: the judge's mean score per language × system."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from judgescope.audit import systems
+from judgescope.schema import language_name
+from judgescope.web import navigation, ui
+
+
+@st.cache_data(max_entries=16, show_spinner="Bootstrapping each system…")
+def _by_system(counts: pd.DataFrame) -> dict:
+    return systems.by_system(counts)
+
+
+def section() -> None:
+    """Shown only for an audit with a `system` column."""
+    if "system" in ui.missing_columns("audit"):
+        return
+    st.header("By system")
+    result = _by_system(ui.audit_counts("system"))
+    dist = navigation.href(navigation.page("distributions"), collection=ui.collection_name(),
+                           facet="system")
+    st.caption(f"{result['method']}; {result['resamples']:,} resamples, seed {result['seed']}. "
+               f"Overall mean {result['overall_mean']:.2f}. Each system's histogram: "
+               f"[Distributions split by system]({dist}). {result['human_agreement'].capitalize()}.")
+    frame = pd.DataFrame([{
+        "Language": language_name(r["target_language"]), "System": r["system"], "n": r["n"],
+        "Mean": r["mean"], "95% CI low": r["ci"][0], "95% CI high": r["ci"][1],
+        "Interval": r["interval"]} for r in result["by_language"]])
+    st.dataframe(frame, hide_index=True, width="stretch", column_config={
+        c: st.column_config.NumberColumn(format="%.2f") for c in ("Mean", "95% CI low", "95% CI high")})
+    ui.export_buttons(frame, "by_system", {})
