@@ -1,5 +1,5 @@
 """JudgeScope: the frame. Page config, navigation from the page registry, the shared sidebar.
-Each page's first line (ui.title) checks that the collection can fill it."""
+Each page's first line (context.title) checks that the collection can fill it."""
 
 import streamlit as st
 
@@ -7,7 +7,7 @@ from judgescope.web import navigation
 from judgescope.web import sidebar
 from judgescope.web import style
 from judgescope.web import findings as findings_view
-from judgescope.web import ui
+from judgescope.web import context
 
 st.set_page_config(page_title="JudgeScope", page_icon=":material/balance:", layout="wide")
 style.apply()  # contrast and focus where Streamlit's defaults fall short (WCAG 2.2 AA)
@@ -17,9 +17,9 @@ style.apply()  # contrast and focus where Streamlit's defaults fall short (WCAG 
 current = st.navigation([st.Page(p.path, title=p.title, icon=p.icon, default=p.default)
                          for p in navigation.PAGES], position="hidden")
 sidebar.draw(navigation.page(current.url_path))
-with ui.page_trace():  # the page's queries only: the sidebar's are not part of its numbers
+with context.page_trace():  # the page's queries only: the sidebar's are not part of its numbers
     try:
         current.run()
-    except ui.PageStopped:  # a page that ended early still explains what it showed
+    except context.PageStopped:  # a page that ended early still explains what it showed
         pass
     findings_view.how_computed()

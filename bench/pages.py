@@ -1,7 +1,7 @@
 """Each page's filter → table interactions, timed through the app's query layer and in raw DuckDB.
 
 An interaction is what one widget change costs a page when the result is not yet in Streamlit's
-cache: its named queries (db.Store.run, exactly what ui.run calls) plus the judgescope function
+cache: its named queries (db.Store.run, exactly what context.run calls) plus the judgescope function
 that turns their result into the table. The raw DuckDB baseline runs the same .sql text with the
 same parameters on a plain connection whose views read the same Parquet files.
 """
@@ -91,8 +91,18 @@ COMPOSITE = {
     "review_count": lambda run, filters: pd.DataFrame({"rows": [audit_rows.review_count(run, filters)]}),
     "review_page": lambda run, filters, after, desc: audit_rows.review_page(run, filters, after, desc, 50),
     "class_rows": verify.class_rows,
-    "record": lambda run, record_id: audit_rows.snapshot_texts(run, [record_id]),
+    "record": lambda run, record_id: open_record(run, record_id),
 }
+
+
+def open_record(run, record_id: str) -> pd.DataFrame:
+    """What Review runs to open one record: the row (through the id index), its verification row
+    and texts, its Prev / Next neighbours and its position in the unfiltered list."""
+    row = run("audit_record", record_id=record_id)
+    key = audit_rows.sort_key(row.score.iloc[0], record_id)
+    audit_rows.neighbours(run, dict(ALL), key, False)
+    audit_rows.review_position(run, dict(ALL), key, False)
+    return audit_rows.snapshot_texts(run, [record_id])
 
 
 def _count(filters: dict) -> tuple[str, dict]:

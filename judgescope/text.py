@@ -1,6 +1,6 @@
 """Data text made safe to show: control characters drawn, lone surrogates replaced, and text
 placed inside Markdown escaped so no link, image, directive or formula can form. Pure (no
-streamlit): the pages call these through web/ui.py, the HTML report and the CLI directly."""
+streamlit): the pages, the HTML report and the CLI call these directly."""
 
 from __future__ import annotations
 

@@ -8,9 +8,10 @@ from judgescope.calibration import panel as cal
 from judgescope import findings
 from judgescope.web import significance as significance_view
 from judgescope.web import findings as findings_view
-from judgescope.web import ui
+from judgescope.text import md_literal
+from judgescope.web import context, export
 
-ui.title("Judges vs humans")
+context.title("Judges vs humans")
 st.caption("Each judge's binary verdict and the panel's majority of those verdicts, against the "
            "human binary majority. Scott's π uses pooled marginals; a gate passes only when the "
            "exact π reaches it.")
@@ -27,7 +28,7 @@ if panel:
     verdict, colour, sentence = findings.gate_badge(panel)
     with st.container(border=True):
         st.markdown(f"**Panel** (strict majority of the judges) {findings_view.badge_md(verdict, colour)}")
-        st.markdown(ui.md_literal(sentence, limit=500))
+        st.markdown(md_literal(sentence, limit=500))
         m = st.columns(3)
         m[0].metric("Panel agrees with humans", f"{panel['tp'] + panel['tn']} / {panel['n']}")
         m[1].metric("Panel Scott's π (exact)", panel["scotts_pi_fraction"] or "n/a",
@@ -37,13 +38,13 @@ else:
     st.info("No panel: the panel is the strict majority of an odd number of judges.")
 for name, r in rep["judges"].items():
     verdict, colour, sentence = findings.gate_badge(r)
-    st.markdown(f"{findings_view.badge_md(verdict, colour)}**{ui.md_literal(name)}** · "
-                + ui.md_literal(sentence, limit=500))
+    st.markdown(f"{findings_view.badge_md(verdict, colour)}**{md_literal(name)}** · "
+                + md_literal(sentence, limit=500))
 
 st.header("Per judge and panel")
 per_judge = cal.summary_table(rep)
 view.table(per_judge)
-ui.export_buttons(per_judge, "judges_vs_humans", {"splits": splits, "judge_gate": judge_gate,
+export.rows(per_judge, "judges_vs_humans", {"splits": splits, "judge_gate": judge_gate,
                                                     "panel_gate": panel_gate})
 view.ci_caption(rep)
 qa_view.budget_section(rep)
@@ -62,7 +63,7 @@ for start in range(0, len(raters), 2):
 st.header("Three-way verdicts")
 st.caption("Rows: the verdict at least two humans gave. Columns: the judge's verdict (panel: the "
            "verdict a strict majority of the judges gave). Click a count to list its items.")
-for tab, (rater, name, _) in zip(st.tabs([ui.md_literal(n) for _, n, _ in raters]), raters):
+for tab, (rater, name, _) in zip(st.tabs([md_literal(n) for _, n, _ in raters]), raters):
     with tab:
         view.three_way_matrix(frame, rater, name, splits)
 

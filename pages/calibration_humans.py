@@ -7,9 +7,10 @@ from judgescope.web import calibration_qa as qa_view
 from judgescope.calibration import panel as cal
 from judgescope.calibration import qa_tables
 from judgescope.web import findings as findings_view
-from judgescope.web import ui
+from judgescope.text import md_literal
+from judgescope.web import context, export, render
 
-ui.title("Human agreement")
+context.title("Human agreement")
 st.caption("Three humans per answer: match / no_match / no_answer. The comparison target is the "
            "binary 2-of-3 majority (match = 1, anything else = 0); a three-way tie still has one "
            "(it is 0). Agreement statistics use the three-way verdicts.")
@@ -31,19 +32,19 @@ view.ci_caption(rep, gates=False)
 st.header("Pairwise Cohen's κ")
 pairwise = cal.pairwise_table(rep)
 view.table(pairwise)
-ui.export_buttons(pairwise, "human_pairwise_kappa", {"splits": splits})
+export.rows(pairwise, "human_pairwise_kappa", {"splits": splits})
 st.caption(qa_tables.MULTI_CATEGORY_NOTE)
 qa_view.ceiling_section(rep, judges=False)
 
 st.header("Binary majority")
-ui.table(cal.vote_counts(frame))
+render.table(cal.vote_counts(frame))
 if humans["recorded_majority_mismatches"]:
     st.warning("The recorded human_correct differs from the recomputed 2-of-3 majority for: "
-               + ui.md_literal(", ".join(humans["recorded_majority_mismatches"]), limit=2_000))
+               + md_literal(", ".join(humans["recorded_majority_mismatches"]), limit=2_000))
 
 st.header("Three-way ties")
 ties = cal.tie_items(frame)
 if ties.empty:
     st.caption("No item has three different human verdicts.")
 else:
-    ui.table(ties, width="stretch")
+    render.table(ties, width="stretch")

@@ -7,10 +7,11 @@ from judgescope.audit import rows as audit_rows
 from judgescope.web import calibration as view
 from judgescope.calibration import panel as cal
 from judgescope.web import navigation
-from judgescope.web import ui
+from judgescope.text import md_literal
+from judgescope.web import context, export, render
 from judgescope.web import urls
 
-ui.title("Disagreements")
+context.title("Disagreements")
 c = st.columns(3)
 with c[0]:
     splits = view.split_filter()
@@ -22,7 +23,7 @@ m[0].metric("Panel disagreements with the human majority", summary["n"])
 m[1].metric("… with at least one human on the panel's side", summary["with_human_support"])
 m[2].metric("… against all three humans", len(summary["unanimous_human"]))
 if summary["unanimous_human"]:
-    st.caption("Unanimous-human disagreements: " + ", ".join(map(ui.md_literal, summary["unanimous_human"])))
+    st.caption("Unanimous-human disagreements: " + ", ".join(map(md_literal, summary["unanimous_human"])))
 urls.url_value_notice("unanimous", ["true", "false"])
 only_unanimous = st.toggle("Only the panel's disagreements against all three humans",
                            key="unanimous", bind="query-params")
@@ -48,33 +49,33 @@ if item is not None:
     b[2].caption(f"Item {position} of {len(listed)} in this cell." if position else
                  "This item is not in this cell.")
     listed = listed[listed["key"].astype(str) == item].reset_index(drop=True)
-    st.caption(f"Showing one item, {ui.md_literal(item)}, from its link.")
+    st.caption(f"Showing one item, {md_literal(item)}, from its link.")
 
-st.header(f"{ui.md_literal(cal.rater_name(judge))} · {view.cell_label(cell)}"
+st.header(f"{md_literal(cal.rater_name(judge))} · {view.cell_label(cell)}"
              + (" · against all three humans" if only_unanimous else "") + f": {len(listed)} items")
 st.caption("Reasons are machine-generated explanations, not verified ground truth.")
 page = navigation.page("disagreements")
 overview = cal.verdict_overview(listed)
-overview.insert(0, "open", [navigation.href(page, collection=ui.collection_name(), judge=judge, cell=cell,
+overview.insert(0, "open", [navigation.href(page, collection=context.collection_name(), judge=judge, cell=cell,
                                             split=splits, item=k) for k in listed["key"]])
-picked = ui.table(overview, width="stretch", key="cell_items", on_select="rerun", selection_mode="single-row",
-                  column_config={"Open": st.column_config.LinkColumn("Open", display_text="item", width="small")})
+picked = render.table(overview, width="stretch", key="cell_items", on_select="rerun", selection_mode="single-row",
+                      column_config={"Open": st.column_config.LinkColumn("Open", display_text="item", width="small")})
 chosen = str(listed["key"].iloc[picked.selection.rows[0]]) if picked and picked.selection.rows else None
 if chosen is not None and chosen != item:  # selecting an item shows it here, in this tab
     st.query_params["item"] = chosen
     st.rerun()
-ui.export_buttons(listed, view.export_stem(judge, cell),
-                  {"judge": judge, "cell": cell, "split": splits, "unanimous": only_unanimous})
+export.rows(listed, view.export_stem(judge, cell),
+            {"judge": judge, "cell": cell, "split": splits, "unanimous": only_unanimous})
 for _, item in listed.iterrows():
     title = f"{item['key']} · {item.get('category') or ''}"
-    with st.expander(ui.md_literal(title), expanded=len(listed) <= 2):
+    with st.expander(md_literal(title), expanded=len(listed) <= 2):
         st.markdown("**Question**")
-        ui.text_block(item["question"])
+        render.text_block(item["question"])
         a, b = st.columns(2)
         with a:
             st.markdown("**Reference answer**")
-            ui.text_block(item["reference_answer"])
+            render.text_block(item["reference_answer"])
         with b:
             st.markdown("**Model response**")
-            ui.text_block(item["model_response"])
-        ui.table(cal.item_verdicts(item), width="stretch")
+            render.text_block(item["model_response"])
+        render.table(cal.item_verdicts(item), width="stretch")

@@ -6,15 +6,16 @@ from judgescope.audit import summary as audit
 from judgescope.audit import charts
 from judgescope.web import findings as findings_view
 from judgescope.web import navigation
-from judgescope.web import ui
+from judgescope.text import md_literal
+from judgescope.web import context, export, render, results
 from judgescope.web import urls
 from judgescope.schema import label, sort_units
 
-ui.title("Score distributions")
+context.title("Score distributions")
 st.caption("Every figure is computed from the audit rows (score counts grouped in DuckDB). "
            "Filters live in the URL: copy the address to share this exact view.")
 
-facets = audit.available_facets(ui.missing_columns("audit"))
+facets = audit.available_facets(context.missing_columns("audit"))
 urls.url_value_notice("facet", facets)
 c = st.columns([2, 1, 1, 1, 1.3, 1.5])
 # Column names as options, so the URL (?facet=source_split) holds what the widget shows.
@@ -27,13 +28,13 @@ resamples = urls.url_number(c[4], "Resamples", 100, 100_000, audit.DEFAULT_RESAM
 seed = urls.url_number(c[5], "Seed", 0, 2**32 - 1, audit.DEFAULT_SEED, key="seed", integer=True)
 thresholds = (t1, t2, t3)
 
-counts = ui.audit_counts(facet)
+counts = results.audit_counts(facet)
 split = facet != "none"
-table = ui.distribution_table(counts, thresholds, split, resamples, seed)
+table = results.distribution_table(counts, thresholds, split, resamples, seed)
 
 st.header("Summary per unit")
 if not split:
-    st.info(ui.md_literal(audit.headline(table, thresholds), limit=1_000))
+    st.info(md_literal(audit.headline(table, thresholds), limit=1_000))
 st.caption(f"Mean with {audit.ci_label(resamples, seed, method=table.attrs.get('ci_method'))}. "
            "SD is the sample SD (ddof = 1). "
            "The overall row weighs every row equally (a row-weighted mean across units). "
@@ -43,9 +44,9 @@ share_cols = [col for col in shown.columns if col.startswith("share_")]
 config = {label(col): st.column_config.NumberColumn(format="percent") for col in share_cols}
 config |= {label(col): st.column_config.NumberColumn(name, format="%.3f") for col, name in
            (("mean", "Mean"), ("ci_low", "95% CI low"), ("ci_high", "95% CI high"), ("sd", "SD"))}
-ui.table(shown, column_config=config, placeholder="n/a")
+render.table(shown, column_config=config, placeholder="n/a")
 findings_view.how("unit_mean")
-ui.export_buttons(table, "score_summary", {"facet": facet, "thresholds": list(thresholds),
+export.rows(table, "score_summary", {"facet": facet, "thresholds": list(thresholds),
                                             "resamples": resamples, "seed": seed})
 
 colour = "facet" if split else "unit"
@@ -78,16 +79,16 @@ def charts_for(part, key: str, unit=None) -> None:
                                                             picked if facet == "target_language" else None))
     with a.expander("The bars as a table, each row a link to its rows in Review"):
         bars = charts.histogram_bins(part, colour)
-        links = [navigation.href(navigation.page("review"), collection=ui.collection_name(),
+        links = [navigation.href(navigation.page("review"), collection=context.collection_name(),
                                  **audit.review_params_for_bin(b.bin_start, b.bin_end,
                                                                unit or (b.series if colour == "unit" else None),
                                                                b.series if facet == "target_language" else None))
                  for b in bars.itertuples()]
-        ui.table(bars.assign(review=links), key=f"bars_{key}", column_config=BAR_COLUMNS)
+        render.table(bars.assign(review=links), key=f"bars_{key}", column_config=BAR_COLUMNS)
 
 
 if split:
-    for tab, unit in zip(st.tabs([ui.md_literal(label(u)) for u in units]), units):
+    for tab, unit in zip(st.tabs([md_literal(label(u)) for u in units]), units):
         with tab:
             charts_for(plot_counts[plot_counts.unit == unit], unit, unit)
 else:

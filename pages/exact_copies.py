@@ -7,24 +7,24 @@ from judgescope.web import review as review_view
 from judgescope.web import reviews as reviews_view
 from judgescope.web import findings as findings_view
 from judgescope.web import navigation
-from judgescope.web import ui
+from judgescope.web import context, export, render
 from judgescope.web import urls
 from judgescope.schema import language_name, sort_units
 
-ui.title("Exact copies of the source")
+context.title("Exact copies of the source")
 st.info("An exact copy is a **review signal, not automatically an error**: proper names, "
         "numbers and titles are often rightly kept as they are, while a copied sentence usually "
         "means the translation fell back to the source. Read the judge's score and explanation "
         "beside each one.")
-counts = ui.run("audit_exact_copy_counts")
+counts = context.run("audit_exact_copy_counts")
 if counts["hashed"].sum() == 0:
     st.warning("This audit records no source_text_sha256 / candidate_text_sha256, so exact "
                "copies cannot be found.")
-    ui.stop()
+    context.stop()
 st.caption(f"Found by hash alone (candidate_text_sha256 = source_text_sha256) among "
            f"{int(counts['hashed'].sum()):,} hashed rows of {int(counts['n'].sum()):,}.")
 matrix = audit_rows.exact_copy_matrix(counts)
-ui.table(matrix)
+render.table(matrix)
 findings_view.how("exact_copies")
 
 langs, units = sorted(counts.target_language.unique()), sort_units(counts.unit.unique())
@@ -34,8 +34,8 @@ c = st.columns(2)
 lang = urls.url_multiselect(c[0], "Language", langs, key="lang", format_func=language_name)
 unit = c[1].multiselect("Unit", units, key="unit", bind="query-params")
 limit = 5_000
-has_texts = "snapshot" in ui.roles()
-rows = ui.run("audit_exact_copy_rows", languages=lang, units=unit, limit=limit)
+has_texts = "snapshot" in context.roles()
+rows = context.run("audit_exact_copy_rows", languages=lang, units=unit, limit=limit)
 if has_texts:
     rows = audit_rows.exact_copy_hints(rows)
     st.caption("Hints, from the snapshot's candidate text: *Latin in non-Latin language* — only "
@@ -54,9 +54,9 @@ urls.record_table(rows, "copy_rows", shown.assign(target_language=shown.target_l
                                  "Candidate text": st.column_config.TextColumn(width="medium")},
                   **review_view.origin_params("exact_copies", lang=lang, unit=unit))
 reviews_view.pick_and_review(rows)
-ui.export_buttons(rows, "exact_copies", {"languages": lang, "units": unit, "limit": limit},
-                  available=total)
+export.rows(rows, "exact_copies", {"languages": lang, "units": unit, "limit": limit},
+            available=total)
 if lang or unit:
     st.page_link(navigation.page("review").path, label="Review these languages and units",
                  icon=":material/rate_review:",
-                 query_params={"collection": ui.collection_name(), "lang": lang, "unit": unit})
+                 query_params={"collection": context.collection_name(), "lang": lang, "unit": unit})

@@ -4,23 +4,24 @@ import streamlit as st
 
 from judgescope import frames
 from judgescope.web import findings as findings_view
-from judgescope.web import ui
+from judgescope.text import md_literal
+from judgescope.web import context, export, render
 from judgescope.web import urls
 
-ui.title("Excluded rows")
+context.title("Excluded rows")
 st.caption("Rows that stay out of every statistic, counted by reason. Loaded = used + excluded "
            "for every dataset; nothing is dropped silently.")
-summary = ui.run("ledger_summary")
-unused = ui.catalog().notices(ui.collection_name())
+summary = context.run("ledger_summary")
+unused = context.catalog().notices(context.collection_name())
 for notice in unused:
-    st.error(ui.md_literal(notice, limit=1_000))
+    st.error(md_literal(notice, limit=1_000))
 if summary.empty:
     if unused:
         st.info("No row of the datasets that loaded was excluded; the datasets named above are "
                 "not used at all.")
     else:
         st.success("Every row of every dataset in this collection is usable.")
-    ui.stop()
+    context.stop()
 
 datasets = sorted(summary["dataset"].unique())
 reasons = sorted(summary["reason"].unique())
@@ -29,13 +30,13 @@ urls.url_value_notice("reason", reasons)
 c = st.columns(2)
 chosen_ds = c[0].multiselect("Dataset", datasets, key="dataset", bind="query-params")
 chosen_rs = c[1].multiselect("Reason", reasons, key="reason", bind="query-params")
-ui.table(frames.keep(summary, dataset=chosen_ds, reason=chosen_rs))
+render.table(frames.keep(summary, dataset=chosen_ds, reason=chosen_rs))
 findings_view.how("excluded_rows")
 
 params = {"datasets": chosen_ds, "reasons": chosen_rs}
-total = int(ui.run("ledger_count", **params)["rows"].iloc[0])
+total = int(context.run("ledger_count", **params)["rows"].iloc[0])
 limit = 5_000
-rows = ui.run("ledger_rows", limit=limit, **params)
+rows = context.run("ledger_rows", limit=limit, **params)
 st.markdown(f"**{total:,}** excluded rows match" + (f"; the first {limit:,} are listed." if total > limit else "."))
-ui.table(rows, use_container_width=True)
-ui.export_buttons(rows, "excluded_rows", params, limit=limit, available=total)
+render.table(rows, use_container_width=True)
+export.rows(rows, "excluded_rows", params, limit=limit, available=total)

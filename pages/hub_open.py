@@ -5,14 +5,15 @@ import streamlit as st
 
 from judgescope.sources import hub_open
 from judgescope.web import navigation
-from judgescope.web import ui
+from judgescope.text import md_literal
+from judgescope.web import context
 from judgescope.schema import KINDS
 from judgescope.sources.manifest import SourceError
 
-ui.title("Open from the Hub")
+context.title("Open from the Hub")
 if not hub_open.allowed():
     st.info("Opening Hub datasets from the browser is switched off here (JUDGESCOPE_ALLOW_HUB_OPEN=0).")
-    ui.stop()
+    context.stop()
 st.caption(f"Datasets up to {hub_open.max_bytes():,} bytes. A branch or tag is resolved once to "
            "its commit; the page and its URL then use the commit.")
 qp = st.query_params
@@ -24,26 +25,26 @@ with st.form("hub_open"):
     kind = st.selectbox("Kind", ["(detect)", *KINDS])
     submitted = st.form_submit_button("Open")
 if not (submitted or qp.get("repo")) or not repo:
-    ui.stop()
+    context.stop()
 try:
     with st.status("Resolving, downloading and validating…", expanded=True) as status:
-        name = hub_open.open_dataset(ui.catalog(), repo.strip(), revision, config.strip(),
+        name = hub_open.open_dataset(context.catalog(), repo.strip(), revision, config.strip(),
                                      split.strip(), None if kind == "(detect)" else kind,
-                                     progress=lambda text: st.caption(ui.md_literal(text, limit=300)))
+                                     progress=lambda text: st.caption(md_literal(text, limit=300)))
         st.session_state.setdefault("_opened_collections", set()).add(name)
-        loaded = ui.catalog().dataset(name)
+        loaded = context.catalog().dataset(name)
         status.update(label="Done" if loaded.ok else "Unusable", state="complete" if loaded.ok else "error")
 except SourceError as err:
-    st.error(ui.md_literal(str(err), limit=1_000))
-    ui.stop()
+    st.error(md_literal(str(err), limit=1_000))
+    context.stop()
 spec = loaded.spec
 st.query_params.update({"repo": spec.hub, "revision": spec.revision,
                         **{k: v for k, v in (("config", spec.config), ("split", spec.split)) if v}})
 if not loaded.ok:
-    st.error(ui.md_literal(loaded.error, limit=1_000))
-    ui.stop()
-st.success(ui.md_literal(f"{spec.hub} at commit {spec.revision}: {spec.kind}, "
-                         f"{loaded.report['rows_used']:,} rows used of {loaded.report['rows_loaded']:,}"))
-for page in navigation.available(ui.catalog().roles(name)):
+    st.error(md_literal(loaded.error, limit=1_000))
+    context.stop()
+st.success(md_literal(f"{spec.hub} at commit {spec.revision}: {spec.kind}, "
+                      f"{loaded.report['rows_used']:,} rows used of {loaded.report['rows_loaded']:,}"))
+for page in navigation.available(context.catalog().roles(name)):
     st.page_link(page.path, label=page.title, icon=page.icon, query_params={"collection": name})
 st.download_button("Download manifest", hub_open.manifest_entry(spec), file_name="sources.toml")

@@ -4,22 +4,24 @@ import streamlit as st
 
 from judgescope.calibration import clustered
 from judgescope.calibration import human_ratings as hr
-from judgescope.web import ui
+from judgescope.format import count
+from judgescope.text import md_literal, visible_text
+from judgescope.web import context, export, render
 from judgescope.calibration.panel import fmt, fmt_ci
 
-ui.title("Human ratings")
-missing = ui.missing_columns("ratings")
+context.title("Human ratings")
+missing = context.missing_columns("ratings")
 score = next((c for c in ("score", "mqm") if c not in missing), None)
 verdict = None if "verdict" in missing else "verdict"
-frame = ui.run("ratings_long")
+frame = context.run("ratings_long")
 st.caption("One row per rater per item; an item is every item column the dataset has, "
            "together. Krippendorff's α after Krippendorff (2011): items with one rating are "
            "unpairable and counted. Undefined values show as n/a.")
 stats = hr.agreement(frame, score, verdict)
 m = st.columns(3)
-m[0].metric("Items", ui.fmt_n(stats["items"]))
-m[1].metric("Raters", ui.fmt_n(stats["raters"]))
-m[2].metric("Ratings", ui.fmt_n(stats["ratings"]))
+m[0].metric("Items", count(stats["items"]))
+m[1].metric("Raters", count(stats["raters"]))
+m[2].metric("Ratings", count(stats["ratings"]))
 for column, n in stats["missing_values"].items():
     if n:
         st.warning(f"{n:,} ratings have no {column} value and enter no statistic of {column}.")
@@ -34,7 +36,7 @@ if verdict:
     v = stats["verdicts"]
     st.header("Verdict agreement (nominal)")
     c = st.columns(2)
-    by_doc = clustered.for_ratings(frame, ui.run("ratings_item_clusters"), verdict)
+    by_doc = clustered.for_ratings(frame, context.run("ratings_item_clusters"), verdict)
     c[0].metric("Fleiss' κ", fmt(v["fleiss_kappa"]["value"]))
     c[0].caption(v["fleiss_kappa"].get("note")
                  or clustered.caption(by_doc, "fleiss_kappa", v["fleiss_kappa"]["ci"])
@@ -44,28 +46,28 @@ if verdict:
                   or f"95% CI {fmt_ci(v['krippendorff_alpha']['ci'])}") + f" · item-level: {v['ci_method']}"
                  + (f" · documents: {by_doc['krippendorff_alpha']['method']}" if by_doc else ""))
     st.caption("Pairwise Cohen's κ on the items both raters rated")
-    ui.table(hr.pairwise_frame(v["pairwise"]))
+    render.table(hr.pairwise_frame(v["pairwise"]))
 
 if score and "system" not in missing:
     st.header("By system")
-    systems = hr.by_system(ui.run("ratings_by_system_items", value=score))
+    systems = hr.by_system(context.run("ratings_by_system_items", value=score))
     st.caption(f"Mean {score} per system with its 95% CI: {hr.BY_SYSTEM_METHOD}; "
                f"{systems['method'].iloc[0] if len(systems) else ''}. 10,000 resamples, seed 20260810."
                + (" Lower MQM is better." if score == "mqm" else ""))
-    ui.table(systems.drop(columns=["method"]), column_config={
+    render.table(systems.drop(columns=["method"]), column_config={
         c: st.column_config.NumberColumn(format="%.3f") for c in ("Mean", "Ci low", "Ci high")})
 
 st.header("Per rater")
 per_rater = hr.per_rater(frame, score, verdict)
-ui.table(per_rater)
-ui.export_buttons(per_rater, "ratings_per_rater", {"score": score, "verdict": verdict})
+render.table(per_rater)
+export.rows(per_rater, "ratings_per_rater", {"score": score, "verdict": verdict})
 st.header("Coverage: items both raters rated")
-ui.table(hr.coverage(frame))
-ui.table(hr.ratings_per_item(frame))
+render.table(hr.coverage(frame))
+render.table(hr.ratings_per_item(frame))
 
 if "error_spans" not in missing and "target_text" not in missing:
     st.header("Error spans on the record")
-    items = ui.run("ratings_span_items", limit=hr.MAX_SPAN_ITEMS)
+    items = context.run("ratings_span_items", limit=hr.MAX_SPAN_ITEMS)
     if items.empty:
         st.info("No rating of this dataset marks an error span.")
     else:
@@ -75,16 +77,16 @@ if "error_spans" not in missing and "target_text" not in missing:
                    "the translation with their category and severity.")
         keys = items["item"].tolist()
         item = st.selectbox("Item", keys, key="span_item",
-                            format_func=lambda k: ui.visible_text(" · ".join(k.split(chr(31))))[:200])
-        rows = ui.run("ratings_item", item=item)
+                            format_func=lambda k: visible_text(" · ".join(k.split(chr(31))))[:200])
+        rows = context.run("ratings_item", item=item)
         if len(rows) and rows["source_text"].notna().any():
             st.caption("Source")
-            ui.text_block(rows["source_text"].dropna().iloc[0])
+            render.text_block(rows["source_text"].dropna().iloc[0])
         for r in rows.itertuples(index=False):
             mqm = f"MQM {r.mqm:g}" if r.mqm == r.mqm and r.mqm is not None else None
             value = " · ".join(str(x) for x in (r.verdict, mqm) if x)
-            st.caption(ui.md_literal(f"{r.rater}" + (f" — {value}" if value else ""), limit=200))
+            st.caption(md_literal(f"{r.rater}" + (f" — {value}" if value else ""), limit=200))
             pieces, problems = hr.span_pieces(r.target_text, r.error_spans)
-            ui.spans_block(pieces)
+            render.spans_block(pieces)
             for problem in problems:
-                st.caption(ui.md_literal(problem, limit=300))
+                st.caption(md_literal(problem, limit=300))

@@ -9,13 +9,14 @@ from judgescope.web import navigation
 from judgescope.web import phone
 from judgescope.web import systems as systems_view
 from judgescope.web import findings as findings_view
-from judgescope.web import ui
+from judgescope.text import md_literal
+from judgescope.web import context, export, render, results
 from judgescope.web import urls
 from judgescope.schema import language_name
 
-ui.title("Languages × units")
+context.title("Languages × units")
 
-counts = ui.audit_counts()
+counts = results.audit_counts()
 overall = audit.describe_counts(counts["score"], counts["n"])["mean"]
 c = st.columns([1.2, 1, 1, 1])
 scales = ["centred", "absolute"]
@@ -32,11 +33,11 @@ k = urls.url_number(c[3], "Worst rows per cell", 1, 50, 3, key="k", integer=True
 tails = audit.tails_table(counts, threshold)
 note = audit.spread_note(tails)
 if note:
-    st.warning(ui.md_literal(note, limit=400))
+    st.warning(md_literal(note, limit=400))
 
 st.caption(f"The overall mean is {overall:.2f}. Orange is worse on either scale. Hover a cell "
            "for n and its 95% CI; click it to open Review filtered to that language and unit.")
-cells = ui.cell_bootstrap(counts)
+cells = results.cell_bootstrap(counts)
 event = st.plotly_chart(charts.mean_heatmap(audit.mean_matrix(counts), reference, detail=cells,
                                             absolute=scale == "absolute"),
                         key="heatmap", on_select="rerun", selection_mode="points")
@@ -44,8 +45,8 @@ event = st.plotly_chart(charts.mean_heatmap(audit.mean_matrix(counts), reference
 review = navigation.page("review")
 phone.swap("heatmap", "heatmap_table")
 with st.container(key="heatmap_table"):
-    ui.table(phone.sorted_cells(cells, lambda lang, unit: navigation.href(
-        review, collection=ui.collection_name(), lang=lang, unit=unit)), placeholder="n/a",
+    render.table(phone.sorted_cells(cells, lambda lang, unit: navigation.href(
+        review, collection=context.collection_name(), lang=lang, unit=unit)), placeholder="n/a",
         column_config={"Review": st.column_config.LinkColumn("Review", display_text="open rows"),
                        "Mean": st.column_config.NumberColumn(format="%.2f"),
                        "Low": st.column_config.NumberColumn(format="%.2f"),
@@ -65,11 +66,11 @@ st.caption(f"Every heatmap cell is a row here, with its n and the mean's 95% CI 
 mean_ci = cells[["target_language", "unit", "low", "high"]].rename(
     columns={"low": "mean_ci_low", "high": "mean_ci_high"})
 shown = tails.merge(mean_ci, on=["target_language", "unit"], how="left").assign(
-    review=[navigation.href(review, collection=ui.collection_name(), lang=r.target_language, unit=r.unit)
+    review=[navigation.href(review, collection=context.collection_name(), lang=r.target_language, unit=r.unit)
             for r in tails.itertuples()],
     target_language=lambda f: f["target_language"].map(language_name))
-picked = ui.table(shown, key="tails", on_select="rerun", selection_mode="single-row",
-                  placeholder="n/a", column_config={
+picked = render.table(shown, key="tails", on_select="rerun", selection_mode="single-row",
+                      placeholder="n/a", column_config={
                       "Review": st.column_config.LinkColumn("Review", display_text="open rows"),
                       "Share below": st.column_config.NumberColumn(format="percent"),
                       "Share low": st.column_config.NumberColumn(format="percent"),
@@ -80,11 +81,11 @@ picked = ui.table(shown, key="tails", on_select="rerun", selection_mode="single-
 if picked and picked.selection.rows:
     row = tails.iloc[picked.selection.rows[0]]
     urls.open_page("review", lang=row["target_language"], unit=row["unit"])
-ui.export_buttons(tails, "language_tails", {"threshold": threshold})
+export.rows(tails, "language_tails", {"threshold": threshold})
 
 systems_view.section()
 
 with st.expander(f"The {k} lowest-scoring rows of every language × unit"):
-    worst = ui.run("audit_worst_rows", k=int(k), max_score=audit.worst_cutoff(counts, int(k)))
+    worst = context.run("audit_worst_rows", k=int(k), max_score=audit.worst_cutoff(counts, int(k)))
     urls.record_table(worst, "worst_rows", shown=worst.assign(target_language=worst.target_language.map(language_name)))
-    ui.export_buttons(worst, "worst_rows", {"k": int(k)})
+    export.rows(worst, "worst_rows", {"k": int(k)})

@@ -6,12 +6,13 @@ import streamlit as st
 
 from judgescope import format as fmt
 from judgescope.web import findings as findings_view
-from judgescope.web import ui
+from judgescope.text import md_literal
+from judgescope.web import context, render
 from judgescope.web import upload
 from judgescope.schema import SCHEMAS
 
-coll = ui.catalog().manifest.collections[ui.collection_name()]
-ui.title(coll.title)
+coll = context.catalog().manifest.collections[context.collection_name()]
+context.title(coll.title)
 if coll.description:
     st.caption(coll.description)
 st.header("Findings")  # first: a stakeholder reads these before anything else
@@ -22,48 +23,48 @@ for f in found:
     findings_view.finding(f)
 findings_view.download_report()
 
-others = [n for n in ui.visible_collections() if n != coll.name]
+others = [n for n in context.visible_collections() if n != coll.name]
 if others:  # the sidebar's picker is folded away on a phone: the switch is here too
     with st.container(horizontal=True, gap="small"):
         st.caption("Other collections:")
         for name in others:  # a switch like the picker's: the URL and the sidebar follow
-            st.button(ui.catalog().manifest.collections[name].title, key=f"other_collection_{name}",
-                      type="tertiary", on_click=ui.switch_collection, args=(name,))
-for problem in ui.catalog().manifest.problems:
-    st.warning(ui.md_literal(problem, limit=500))
-for notice in ui.catalog().notices(coll.name, detail=False):  # errors are shown per dataset below
-    st.warning(ui.md_literal(notice, limit=1_000))
+            st.button(context.catalog().manifest.collections[name].title, key=f"other_collection_{name}",
+                      type="tertiary", on_click=context.switch_collection, args=(name,))
+for problem in context.catalog().manifest.problems:
+    st.warning(md_literal(problem, limit=500))
+for notice in context.catalog().notices(coll.name, detail=False):  # errors are shown per dataset below
+    st.warning(md_literal(notice, limit=1_000))
 
 upload.draw()
 
 st.header("Datasets and provenance")
-for loaded in ui.catalog().collection_datasets(coll.name):
+for loaded in context.catalog().collection_datasets(coll.name):
     spec, rep = loaded.spec, loaded.report or {}
     tag = " · synthetic demo" if spec.synthetic else ""
-    with st.expander(f"{ui.md_literal(spec.title)}{tag}", expanded=not loaded.ok):
+    with st.expander(f"{md_literal(spec.title)}{tag}", expanded=not loaded.ok):
         how = " (detected from its columns)" if spec.kind_detected else ""
         st.caption(f"`{spec.name}` · kind **{spec.kind or 'not known'}**{how} — "
                    f"{SCHEMAS[spec.kind].doc if spec.kind in SCHEMAS else ''}")
         if not loaded.ok:
-            st.error(ui.md_literal(loaded.error, limit=1_000))
+            st.error(md_literal(loaded.error, limit=1_000))
             continue
         origin = (f"Hub `{spec.hub}` @ `{spec.revision}`" if spec.hub else f"Local `{spec.path}`")
         where = " · ".join(x for x in (spec.config and f"config `{spec.config}`",
                                         spec.split and f"split `{spec.split}`") if x)
         st.markdown(f"{origin}{' · ' + where if where else ''}")
         c = st.columns(3)
-        c[0].metric("Rows loaded", ui.fmt_n(rep["rows_loaded"]))
-        c[1].metric("Used", ui.fmt_n(rep["rows_used"]))
-        c[2].metric("Excluded", ui.fmt_n(rep["rows_excluded"]))
+        c[0].metric("Rows loaded", fmt.count(rep["rows_loaded"]))
+        c[1].metric("Used", fmt.count(rep["rows_used"]))
+        c[2].metric("Excluded", fmt.count(rep["rows_excluded"]))
         if rep["rows_excluded"]:
             st.page_link("pages/excluded.py", label=f"See the {rep['rows_excluded']:,} excluded rows →",
                          icon=":material/playlist_remove:",
                          query_params={"collection": coll.name, "dataset": spec.name})
         files = pd.DataFrame(rep["files"])
         files["sha256"] = files["sha256"].map(fmt.short_hash)
-        ui.table(files[["file", "sha256", "size", "recorded"]])
+        render.table(files[["file", "sha256", "size", "recorded"]])
         if rep["columns_missing"]:
             st.caption("Optional columns not in this dataset: "
-                       + ui.md_literal(", ".join(rep["columns_missing"]), limit=1_000))
+                       + md_literal(", ".join(rep["columns_missing"]), limit=1_000))
         if rep["columns_extra"]:
-            st.caption("Extra columns kept: " + ui.md_literal(", ".join(rep["columns_extra"]), limit=1_000))
+            st.caption("Extra columns kept: " + md_literal(", ".join(rep["columns_extra"]), limit=1_000))

@@ -3,12 +3,13 @@
 import streamlit as st
 
 from judgescope.audit import rows as audit_rows
-from judgescope.web import ranking_probes, ui
+from judgescope.text import md_literal
+from judgescope.web import context, export, ranking_probes, render, results
 from judgescope.web import urls
 from judgescope.ranking import tables as rt
 
-ui.title("Pairs")
-pairs, decisions = ui.ranking_frames()
+context.title("Pairs")
+pairs, decisions = results.ranking_frames()
 if decisions.empty:
     st.info(rt.NO_DECISIONS_PAIRS)
 
@@ -20,9 +21,9 @@ chosen = c[0].multiselect("Dataset", datasets, key="dataset", bind="query-params
 human = c[1].multiselect("Human preference", rt.HUMAN_LABELS, key="human", bind="query-params")
 listed = rt.pair_list(pairs, chosen, human)
 st.caption(f"{len(listed):,} of {len(pairs):,} pairs. Select a row to open it.")
-picked = ui.table(listed, width="stretch", on_select="rerun", selection_mode="single-row",
-                  key="pair_table", column_config={"File": None})
-ui.export_buttons(listed, "pairs", {"dataset": chosen, "human": human})
+picked = render.table(listed, width="stretch", on_select="rerun", selection_mode="single-row",
+                      key="pair_table", column_config={"File": None})
+export.rows(listed, "pairs", {"dataset": chosen, "human": human})
 if picked and picked.selection.rows:  # a selection persists across reruns: act on a new one
     first = listed.iloc[picked.selection.rows[0]]
     chosen_pair = (str(first["file"]), str(first["row"]))
@@ -33,11 +34,11 @@ if picked and picked.selection.rows:  # a selection persists across reruns: act 
 file, row = urls.url_text("file", 1_000), urls.url_int("row", 0, 10**9)
 if not file or row is None:
     st.info("Select a pair above (or open one from the Ranking accuracy page) to see its detail.")
-    ui.stop()
-detail = ui.run("rank_pair_detail", file=file, row=int(row))
+    context.stop()
+detail = context.run("rank_pair_detail", file=file, row=int(row))
 if detail.empty:
-    st.warning(f"No pair at file {ui.md_literal(file)}, row {row} in this collection.")
-    ui.stop()
+    st.warning(f"No pair at file {md_literal(file)}, row {row} in this collection.")
+    context.stop()
 p = detail.iloc[0]
 # Prev / Next walk the listed pairs in their one order (file, then row).
 keys = [f"{f}#{r}" for f, r in zip(listed["file"], listed["row"])]
@@ -48,16 +49,16 @@ for col, label, target, short in ((b[0], "◀ Prev pair", before, "k"), (b[1], "
         st.query_params["file"], _, st.query_params["row"] = target.rpartition("#")
         st.rerun()
 b[2].caption(f"Pair {position} of {len(keys)} listed." if position else "This pair is not in the list above.")
-lit = ui.md_literal
-st.header(f"{lit(p['dataset'] or ui.dataset_for('ranking').spec.name)} · row {p['row']}")
+lit = md_literal
+st.header(f"{lit(p['dataset'] or context.dataset_for('ranking').spec.name)} · row {p['row']}")
 st.caption(f"{lit(p['src_lang_long'] or p['src_lang'] or 'source')} → "
            f"{lit(p['tgt_lang_long'] or p['tgt_lang'] or 'target')} · file {lit(p['file'])} · "
            f"humans prefer: {rt.human_label(p['human_1'], p['human_2'])}")
-ui.text_block(p["src_text"], p["src_lang"])
+render.text_block(p["src_text"], p["src_lang"])
 for i, col in enumerate(st.columns(2), start=1):
     with col:
         st.markdown(f"**Translation {i}** · human score {rt.fmt_score(p[f'human_{i}'])}")
-        ui.text_block(p[f"tgt_{i}"], p["tgt_lang"])
+        render.text_block(p[f"tgt_{i}"], p["tgt_lang"])
 
 st.header("Model decisions")
 shown = rt.pair_decisions(decisions, file, int(row))
@@ -67,6 +68,6 @@ for _method, group in shown.groupby("method", sort=False):
     for col, (_, d) in zip(st.columns(len(group)), group.iterrows()):
         with col.container(border=True):
             st.markdown(f"**{lit(d['method'])} · {lit(d['model'])}** → **{d['decision']}** ({d['outcome']})")
-            ui.text_block(d["text"], "en", empty="(no decision text)")
+            render.text_block(d["text"], "en", empty="(no decision text)")
 
 ranking_probes.pair_swapped(file, int(row))

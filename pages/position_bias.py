@@ -5,12 +5,12 @@ import streamlit as st
 from judgescope.ranking import decisions as ranking
 from judgescope.ranking import charts as ranking_charts
 from judgescope.ranking import position
-from judgescope.web import ranking_probes, ui
+from judgescope.web import context, export, ranking_probes, render, results
 from judgescope.web import urls
 from judgescope.ranking import tables as rt
 
-ui.title("Position bias")
-pairs, decisions = ui.ranking_decisions("the position-bias view")
+context.title("Position bias")
+pairs, decisions = results.ranking_decisions("the position-bias view")
 
 rows = ranking.results(decisions, with_total=True)
 datasets = list(dict.fromkeys(r["dataset"] for r in rows))
@@ -29,14 +29,14 @@ st.caption("Accuracy when the human-preferred translation was shown first (Trans
            "second (Translation 2), over pairs without a human tie; model ties and unparsed "
            f"decisions count as wrong. Each cell: rate [{ranking.CI_METHOD} CI] (k/n).")
 frame = rt.bias_frame(chosen)
-ui.table(frame, width="stretch")
-ui.export_buttons(frame, "position_bias", {"dataset": ds})
+render.table(frame, width="stretch")
+export.rows(frame, "position_bias", {"dataset": ds})
 
 st.header("By the humans' score gap")
 by_gap = position.for_dataset(decisions, pairs, ds)
 st.caption(f"{position.METHOD}. Cut points: {', '.join(f'{c:g}' for c in by_gap['cuts']) or 'n/a'}."
            " A bias that grows as the gap shrinks is a position preference, not a quality one.")
-ui.table(position.table(by_gap), width="stretch")
+render.table(position.table(by_gap), width="stretch")
 
 ranking_probes.swap_section(decisions, ds)
 ranking_probes.self_preference_section(decisions, ds)

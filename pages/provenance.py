@@ -4,42 +4,42 @@ import streamlit as st
 
 from judgescope.audit import rows as audit_rows
 from judgescope.audit import stability
-from judgescope.web import ui
+from judgescope.web import context, export, render
 
-ui.title("Provenance of the scores")
-missing = ui.missing_columns("audit")
+context.title("Provenance of the scores")
+missing = context.missing_columns("audit")
 if missing:
     st.caption("Not recorded by this audit (shown as “not recorded”): " + ", ".join(sorted(missing)))
 
 st.header("Score origin")
-origins = ui.run("audit_origin_counts")
-ui.table(origins)
+origins = context.run("audit_origin_counts")
+render.table(origins)
 gaps = int(origins["missing_explanation"].sum())
 st.markdown(f"**{gaps:,}** rows have no explanation.")
 if gaps:
     with st.expander("Rows without an explanation"):
-        rows = ui.run("audit_missing_explanations", limit=5_000)
-        ui.table(rows, placeholder="not recorded")
-        ui.export_buttons(rows, "missing_explanations", {"limit": 5_000}, available=gaps)
+        rows = context.run("audit_missing_explanations", limit=5_000)
+        render.table(rows, placeholder="not recorded")
+        export.rows(rows, "missing_explanations", {"limit": 5_000}, available=gaps)
 
 st.header("Prompt, judge model and run group per unit")
 st.caption("Requested = the model string sent to the endpoint; resolved = the checkpoint the "
            "provider reports. A null is shown as “not recorded”.")
-models = ui.run("audit_model_provenance")
-ui.table(models, column_config={"Judge prompt sha256": st.column_config.TextColumn(width="large")})
-ui.export_buttons(models, "prompt_model_provenance", {})
+models = context.run("audit_model_provenance")
+render.table(models, column_config={"Judge prompt sha256": st.column_config.TextColumn(width="large")})
+export.rows(models, "prompt_model_provenance", {})
 
-if "audit_previous" in ui.roles():
+if "audit_previous" in context.roles():
     st.header("Stability against the earlier run")
-    rerun = stability.from_pairs(ui.run("audit_rerun_pairs"))
+    rerun = stability.from_pairs(context.run("audit_rerun_pairs"))
     st.markdown(stability.sentence(rerun).replace("units scored more than once", "units in both runs"))
     st.caption(f"Repeated unit: {rerun['definition']}. {stability.ICC_METHOD}. `judgescope "
                "stability AUDIT --against EARLIER --threshold T` adds flip rates and lists the "
                "units that flip.")
-raw = ui.dataset_for("raw_records")
+raw = context.dataset_for("raw_records")
 if raw is not None:
     st.header("Stability: units one judge scored more than once")
-    result = stability.stability(ui.run("audit_repeat_scores"))
+    result = stability.stability(context.run("audit_repeat_scores"))
     st.markdown(stability.sentence(result))
     st.caption(f"{stability.ICC_METHOD}. Every run group of the raw records counts. Flip rates "
                "need a verdict threshold: `judgescope stability DATASET --threshold T` lists the "
@@ -49,15 +49,15 @@ st.header("Raw records excluded from the release")
 if raw is None:
     st.info("This collection has no raw judge records dataset, so exclusions from a release "
             "cannot be shown.")
-    ui.stop()
-reasons = ui.run("ledger_summary")
+    context.stop()
+reasons = context.run("ledger_summary")
 reasons = reasons[reasons.dataset == raw.spec.name]
 if reasons.empty:
     st.success(f"Every record of {raw.spec.name} is used.")
-    ui.stop()
+    context.stop()
 st.markdown(f"**{int(reasons['rows'].sum()):,}** records of `{raw.spec.name}` were excluded, by reason:")
-ui.table(reasons)
+render.table(reasons)
 full = audit_rows.excluded_raw_rows(raw)
 st.info(audit_rows.excluded_summary(full))
-ui.table(full, placeholder="not recorded")
-ui.export_buttons(full, "excluded_raw_records", {"dataset": raw.spec.name}, [raw.spec.name])
+render.table(full, placeholder="not recorded")
+export.rows(full, "excluded_raw_records", {"dataset": raw.spec.name}, [raw.spec.name])

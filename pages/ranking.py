@@ -8,12 +8,13 @@ from judgescope.ranking import charts as ranking_charts
 from judgescope.web import navigation
 from judgescope.web import significance as significance_view
 from judgescope.web import findings as findings_view
-from judgescope.web import ui
+from judgescope.text import md_literal
+from judgescope.web import context, export, render, results
 from judgescope.web import urls
 from judgescope.ranking import tables as rt
 
-ui.title("Ranking accuracy")
-pairs, decisions = ui.ranking_decisions("the ranking accuracy grid")
+context.title("Ranking accuracy")
+pairs, decisions = results.ranking_decisions("the ranking accuracy grid")
 
 rows = ranking.results(decisions, with_total=True)
 st.caption(f"Accuracy = correct ÷ n, n = pairs without a human tie (ties are excluded and counted). "
@@ -36,28 +37,28 @@ if points:
 with st.expander("All results as a table (with baselines), each row a link to its pairs"):
     frame = rt.accuracy_frame(rows)
     here = navigation.page("ranking")
-    ui.table(frame.assign(open=[navigation.href(here, collection=ui.collection_name(), dataset=r.dataset,
-                                                decision=f"{r.method}/{r.model}") for r in frame.itertuples()]),
+    render.table(frame.assign(open=[navigation.href(here, collection=context.collection_name(), dataset=r.dataset,
+                                                    decision=f"{r.method}/{r.model}") for r in frame.itertuples()]),
              width="stretch", column_config={"Open": st.column_config.LinkColumn("Open", display_text="pairs")})
-    ui.export_buttons(frame, "ranking_accuracy", {})
+    export.rows(frame, "ranking_accuracy", {})
 
 urls.url_value_notice("dataset", datasets)
 urls.url_value_notice("decision", columns)
 c = st.columns(2)
 ds = c[0].selectbox("Dataset", datasets, key="dataset", bind="query-params")
 col = c[1].selectbox("Method / model", columns, key="decision", bind="query-params")
-cell = rt.cell_rows(decisions, pairs, ds, col, ui.collection_name())
+cell = rt.cell_rows(decisions, pairs, ds, col, context.collection_name())
 counts = cell["outcome"].value_counts()
-st.header(f"{ui.md_literal(col)} on {ui.md_literal(ds)}")
+st.header(f"{md_literal(col)} on {md_literal(ds)}")
 st.caption(rt.cell_summary(rows, ds, col))
 st.markdown(" · ".join(f"**{k}** {v:,}" for k, v in counts.items()))
 urls.url_value_notice("outcome", list(counts.index))
 outcomes = st.multiselect("Outcome", sorted(counts.index), key="outcome", bind="query-params")
 shown = frames.keep(cell, outcome=outcomes)
-ui.table(shown, width="stretch", column_config={
+render.table(shown, width="stretch", column_config={
     "Open": st.column_config.LinkColumn("Open", display_text="detail", width="small"),
     "Decision text": st.column_config.TextColumn("Decision text", width="large"), "File": None})
-ui.export_buttons(shown, "ranking_cell", {"dataset": ds, "decision": col, "outcome": outcomes})
+export.rows(shown, "ranking_cell", {"dataset": ds, "decision": col, "outcome": outcomes})
 with st.expander("How decisions are parsed"):
     st.markdown(ranking.DECISION_RULE)
 

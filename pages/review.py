@@ -7,7 +7,8 @@ from judgescope.audit import rows as audit_rows
 from judgescope.web import pager
 from judgescope.web import review as review_view
 from judgescope.web import reviews as reviews_view
-from judgescope.web import ui
+from judgescope.text import md_label, md_literal
+from judgescope.web import context, export, render
 from judgescope.web import urls
 from judgescope.schema import language_name, sort_units
 
@@ -16,8 +17,8 @@ PAGE_SIZE = 50
 MAX_ID_CHARS = 1_000
 MAX_Q_CHARS = 500
 
-ui.title("Review scores")
-values = ui.run("audit_filter_values")
+context.title("Review scores")
+values = context.run("audit_filter_values")
 langs, units = sorted(values.target_language.unique()), sort_units(values.unit.unique())
 origins, runs = sorted(values.score_origin.dropna().unique()), sorted(values.run_group.dropna().unique())
 for key, accepted in (("lang", langs), ("unit", units), ("origin", origins), ("run", runs),
@@ -29,7 +30,7 @@ with st.container(border=True):
     lang = urls.url_select(c[0], "Language", langs, key="lang", format_func=language_name,
                          everything="All languages")
     unit = c[1].pills("Unit", units, key="unit", bind="query-params", selection_mode="multi",
-                      format_func=ui.md_label)  # pills render markdown
+                      format_func=md_label)  # pills render markdown
     low = urls.url_number(c[2], "Score from", 0.0, 100.0, 0.0, key="min")
     high = urls.url_number(c[3], "to", 0.0, 100.0, 100.0, key="max")
     c = st.columns([2, 2, 3, 1.4])
@@ -41,36 +42,36 @@ with st.container(border=True):
 filters = {"languages": [lang] if lang else [], "units": unit, "origins": origin, "run_groups": run_group,
            "min_score": float(low), "max_score": float(high), "q": q.strip()}
 desc = order == "highest first"
-has_snapshot = ui.joined_snapshot()
+has_snapshot = context.joined_snapshot()
 
-total = audit_rows.review_count(ui.run, filters)
+total = audit_rows.review_count(context.run, filters)
 origin = review_view.origin_list()
 record_id = urls.url_text("record", MAX_ID_CHARS)
 if record_id:
-    record = ui.run("audit_record", record_id=record_id)
+    record = context.run("audit_record", record_id=record_id)
     if record.empty:
-        st.warning(f"The record {ui.md_literal(record_id)} in the URL is not in this audit.")
+        st.warning(f"The record {md_literal(record_id)} in the URL is not in this audit.")
     else:
         review_view.review_record(record.iloc[0], filters, desc, has_snapshot, total, origin,
                                   reviewed=reviews_view.reviewed_ids if reviews_view.mode() != "off" else None)
 elif reviews_view.mode() != "off" and total:
     review_view.queue_start(filters, desc, origin)
 
-sig = pager.signature(ui.collection_name(), filters, desc)
+sig = pager.signature(context.collection_name(), filters, desc)
 pos = pager.read(st.query_params.to_dict(), sig)
 if pos.after is None:
     urls.reset_position(pager.problem(st.query_params.to_dict(), sig))
-rows = audit_rows.review_page(ui.run, filters, pos.after or pager.start(desc), desc, PAGE_SIZE)
-texts = audit_rows.snapshot_texts(ui.run, rows.judge_record_id.tolist()) if has_snapshot else None
+rows = audit_rows.review_page(context.run, filters, pos.after or pager.start(desc), desc, PAGE_SIZE)
+texts = audit_rows.snapshot_texts(context.run, rows.judge_record_id.tolist()) if has_snapshot else None
 shown = reviews_view.with_state(audit_rows.with_snippets(rows, texts) if has_snapshot else rows)
 last = pos.first + len(rows) - 1
 reviews_view.progress(filters, total)
 reviews_view.state_filter(filters)
 st.markdown(f"**{total:,}** rows match; showing {min(pos.first, last):,}–{max(last, 0):,}. "
             "Select a row (or pick it below) to open it at the top of the page.")
-picked = ui.table(shown.assign(target_language=shown.target_language.map(language_name)),
-                  key="review_rows", on_select="rerun", selection_mode="single-row",
-                  placeholder="n/a", column_config={
+picked = render.table(shown.assign(target_language=shown.target_language.map(language_name)),
+                      key="review_rows", on_select="rerun", selection_mode="single-row",
+                      placeholder="n/a", column_config={
                       "Explanation": st.column_config.TextColumn(width="large"),
                       "Source": st.column_config.TextColumn(width="medium"),
                       "Candidate": st.column_config.TextColumn(width="medium")})
@@ -83,7 +84,7 @@ b = st.columns([1, 1, 1, 3])
 if b[0].button("⏮ First page", disabled=pos.after is None):
     urls.set_position(pager.Position(None, 1), sig)
 if b[1].button("◀ Previous", disabled=pos.after is None):
-    before = audit_rows.review_page(ui.run, filters, (float(rows.score.iloc[0]), rows.judge_record_id.iloc[0]),
+    before = audit_rows.review_page(context.run, filters, (float(rows.score.iloc[0]), rows.judge_record_id.iloc[0]),
                                     not desc, PAGE_SIZE + 1) if len(rows) else rows
     urls.set_position(pager.previous_position(pos, list(zip(before.score, before.judge_record_id)),
                                             PAGE_SIZE), sig)
@@ -98,4 +99,4 @@ if choice:
 
 with st.expander(f"Export all {total:,} filtered rows (CSV, Parquet, provenance JSON)"):
     if st.toggle("Prepare the export", key="prepare_export"):
-        ui.export_buttons(review_view.review_export(filters, has_snapshot), "review_rows", filters)
+        export.rows(review_view.review_export(filters, has_snapshot), "review_rows", filters)

@@ -6,21 +6,21 @@ import streamlit as st
 from judgescope.reviews import stats as reviews_stats
 from judgescope.web import reviews as reviews_view
 from judgescope.web import navigation
-from judgescope.web import ui
+from judgescope.web import context, export, render, results
 from judgescope.web import urls
 from judgescope.schema import language_name
 
-ui.title("Reviews")
+context.title("Reviews")
 if reviews_view.mode() == "off":
     st.info(reviews_view.off_sentence())
-    ui.stop()
+    context.stop()
 reviews_view.sharing()
 latest = reviews_view.reviewed_ids()
 if latest.empty:
     st.info("No reviewer has recorded a verdict on this audit yet: open a row on Review to give one.")
     st.page_link(navigation.page("review").path, label="Review", icon=":material/rate_review:",
-                 query_params={"collection": ui.collection_name()})
-    ui.stop()
+                 query_params={"collection": context.collection_name()})
+    context.stop()
 out, agree = reviews_stats.summary(latest), reviews_stats.agreement(latest)
 share, ci = out["judge_right_share"], out["ci"]
 m = st.columns(4)
@@ -37,13 +37,13 @@ if share is not None:
                "leave it out.")
 
 st.header("Progress per language × unit")
-prog = reviews_stats.progress(latest, ui.audit_counts())
-ui.table(prog.assign(target_language=prog.target_language.map(language_name)),
-         column_config={"Share": st.column_config.ProgressColumn(min_value=0, max_value=1, format="percent")})
+prog = reviews_stats.progress(latest, results.audit_counts())
+render.table(prog.assign(target_language=prog.target_language.map(language_name)),
+             column_config={"Share": st.column_config.ProgressColumn(min_value=0, max_value=1, format="percent")})
 
 st.header(f"The judge against its reviewers: rows scored below {reviews_stats.LOW_SCORE}")
 by_lang = reviews_stats.judge_share_by_language(latest)
-ui.table(by_lang.assign(language=by_lang.language.map(language_name)), placeholder="n/a")
+render.table(by_lang.assign(language=by_lang.language.map(language_name)), placeholder="n/a")
 st.caption("Share of reviewed low-score rows whose reviewer call is “judge right”, with its "
            "Wilson score 95% interval, per target language.")
 
@@ -54,20 +54,20 @@ if disputed.empty:
 else:
     urls.record_table(disputed, "disputed_rows")
 
-notes = reviews_stats.changed_or_gone(latest, ui.run("audit_record_digests",
-                                                     ids=sorted(latest.judge_record_id.unique())))
+notes = reviews_stats.changed_or_gone(latest, context.run("audit_record_digests",
+                                                          ids=sorted(latest.judge_record_id.unique())))
 stale = latest[notes.notna()].assign(status=notes[notes.notna()])
 st.header("Reviews of rows that changed or are gone")
 if stale.empty:
     st.caption("Every review was made on the row as it is in this revision.")
 else:
-    ui.table(stale[["judge_record_id", "reviewer", "verdict", "status", "note"]])
+    render.table(stale[["judge_record_id", "reviewer", "verdict", "status", "note"]])
 
 st.header("Export")
 log = reviews_view.log()
 filters = {"dataset": latest.dataset.iloc[0]}
 st.markdown(f"The whole review log of this audit ({len(log):,} rows, retractions included):")
-ui.export_buttons(log, "reviews_log", filters)
+export.rows(log, "reviews_log", filters)
 st.markdown("As a `calibration_judgements` table (the audit judge's low/high call and each "
             "reviewer's implied call, per row):")
-ui.export_buttons(reviews_stats.calibration_table(latest), "reviews_calibration_judgements", filters)
+export.rows(reviews_stats.calibration_table(latest), "reviews_calibration_judgements", filters)

@@ -4,12 +4,13 @@ result right under the editor, the views and their columns folded below it."""
 import streamlit as st
 
 from judgescope.sources import sql_console as console
-from judgescope.web import ui
+from judgescope.text import md_literal
+from judgescope.web import context, export
 
-ui.title("SQL console")
+context.title("SQL console")
 if not console.enabled():
     st.info(f"The SQL console is switched off on this deployment ({console.ENV}=off).")
-    ui.stop()
+    context.stop()
 
 
 def _use_example(sql: str) -> None:
@@ -17,7 +18,7 @@ def _use_example(sql: str) -> None:
 
 
 st.caption(console.RULES)
-columns = console.schema(ui.run("console_columns"))
+columns = console.schema(context.run("console_columns"))
 examples = console.examples(columns)
 if examples:
     st.caption("Examples for this collection:")
@@ -31,14 +32,14 @@ sql = st.text_area("SELECT …", key="sql", bind="query-params", height=200,
 st.button("Run", key="run_sql", type="primary", icon=":material/play_arrow:",
           help="Run the query (Ctrl+Enter in the editor does the same)")
 if sql.strip():
-    collection = ui.collection_name()
+    collection = context.collection_name()
     try:
-        rows, truncated = console.cached_run((str(ui.catalog().manifest.path), collection, sql),
-                                             lambda: ui.catalog().store(collection), sql)
+        rows, truncated = console.cached_run((str(context.catalog().manifest.path), collection, sql),
+                                             lambda: context.catalog().store(collection), sql)
     except console.Refused as err:
-        st.error(ui.md_literal(str(err), limit=400))
+        st.error(md_literal(str(err), limit=400))
     except console.DBError as err:
-        st.error(ui.md_literal(f"DuckDB: {str(err).splitlines()[0]}", limit=400))
+        st.error(md_literal(f"DuckDB: {str(err).splitlines()[0]}", limit=400))
     else:
         note = console.truncation_note(truncated, len(rows))
         if note:
@@ -46,9 +47,9 @@ if sql.strip():
         st.caption(f"{len(rows):,} rows.")
         st.dataframe(rows, hide_index=True, placeholder="NULL")  # column names as the SQL wrote them
         # A cap that cut the result is the export's limit too (its provenance says truncated).
-        ui.export_buttons(rows, "sql_console", console.provenance_filters(sql, truncated),
-                          limit=len(rows) if truncated and len(rows) else None)
+        export.rows(rows, "sql_console", console.provenance_filters(sql, truncated),
+                    limit=len(rows) if truncated and len(rows) else None)
 with st.expander("Views and columns"):
     for view, cols in columns.items():
-        st.markdown(f"**{ui.md_literal(view)}**")
+        st.markdown(f"**{md_literal(view)}**")
         st.code("\n".join(cols), language=None)

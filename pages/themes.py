@@ -7,16 +7,17 @@ import streamlit as st
 from judgescope.audit import summary as audit
 from judgescope.web import navigation
 from judgescope.audit import themes
-from judgescope.web import ui
+from judgescope.text import md_literal
+from judgescope.web import context, export, render
 from judgescope.web import urls
 from judgescope.schema import language_name, sort_units
 
-ui.title("Explanation themes")
-if not int(ui.run("audit_explanation_count")["explained"].iloc[0]):
+context.title("Explanation themes")
+if not int(context.run("audit_explanation_count")["explained"].iloc[0]):
     st.info("This audit has no judge explanations (its judge_explanation column is absent or "
             "empty), so there are no explanation themes to show.")
-    ui.stop()
-values = ui.run("audit_filter_values")
+    context.stop()
+values = context.run("audit_filter_values")
 langs, units = sorted(values.target_language.unique()), sort_units(values.unit.unique())
 urls.url_value_notice("lang", langs)
 urls.url_value_notice("unit", units)
@@ -34,8 +35,8 @@ def _themes(rows: pd.DataFrame, min_low: int):
     return themes.themes_by_language(rows, min_low=min_low), themes.group_sizes(rows)
 
 
-rows = ui.run("audit_theme_texts", languages=lang, units=unit, threshold=float(threshold),
-              per_group=themes.PER_GROUP)
+rows = context.run("audit_theme_texts", languages=lang, units=unit, threshold=float(threshold),
+                   per_group=themes.PER_GROUP)
 by_lang, sizes = _themes(rows, int(min_low))
 st.caption(themes.RULE.replace(f"at least {themes.MIN_LOW_COUNT}", f"at least {min_low}") +
            f" At most {themes.PER_GROUP:,} explanations per language and group are read "
@@ -47,28 +48,28 @@ found = {k: v for k, v in by_lang.items() if not v.empty}
 quiet = [language_name(k) for k in by_lang if k not in found]
 if quiet:
     st.caption("No theme (too few low-score explanations or none over-represented): "
-               + ui.md_literal(", ".join(quiet), limit=2000))
-export = []
+               + md_literal(", ".join(quiet), limit=2000))
+exported = []
 for code, frame in found.items():
     n_low, n_rest = sizes[code]
-    st.markdown(f"**{ui.md_literal(language_name(code))}** · {n_low:,} low-score and "
+    st.markdown(f"**{md_literal(language_name(code))}** · {n_low:,} low-score and "
                 f"{n_rest:,} other explanations")
-    links = [navigation.href(review, collection=ui.collection_name(), lang=code, unit=unit,
+    links = [navigation.href(review, collection=context.collection_name(), lang=code, unit=unit,
                              q=t, max=top) for t in frame["term"]]  # min: Review's default, 0
     shown = frame.assign(open=links)[["open", "term", "folded", "z", "low_count", "rest_count",
                                       "delta"]]
-    picked = ui.table(shown, key=f"themes_{code}", on_select="rerun", selection_mode="single-row",
-                      column_config={
+    picked = render.table(shown, key=f"themes_{code}", on_select="rerun", selection_mode="single-row",
+                          column_config={
                           "Open": st.column_config.LinkColumn("Open", display_text="rows", width="small"),
                           "Z": st.column_config.NumberColumn(format="%.2f"),
                           "Delta": st.column_config.NumberColumn(format="%.3f")})
     if picked and picked.selection.rows:  # selecting a term opens its rows in this tab
         term = str(frame["term"].iloc[picked.selection.rows[0]])
         urls.open_page("review", lang=code, q=term, max=str(top), **({"unit": list(unit)} if unit else {}))
-    export.append(frame.assign(target_language=code))
-if export:
-    ui.export_buttons(pd.concat(export, ignore_index=True), "themes",
-                      {"languages": lang, "units": unit, "threshold": threshold,
-                       "min_low_count": min_low, "method": themes.RULE})
+    exported.append(frame.assign(target_language=code))
+if exported:
+    export.rows(pd.concat(exported, ignore_index=True), "themes",
+                {"languages": lang, "units": unit, "threshold": threshold,
+                 "min_low_count": min_low, "method": themes.RULE})
 elif not quiet:
     st.info("No explanation matches these filters.")

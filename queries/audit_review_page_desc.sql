@@ -5,6 +5,8 @@
 -- The exact reverse of audit_review_page's total order (score, judge_record_id): ties on score
 -- run by judge_record_id descending, so reading this list from a row gives the rows just before
 -- it in the ascending list (Prev), one order definition for both directions.
+-- `score <= $after_score` repeats what the keyset already implies so that the score's min/max
+-- statistics prune row groups above the previous page (a tuple comparison is not pushed down).
 SELECT score, target_language, unit, judge_explanation,
        coalesce(score_origin, 'not recorded') AS score_origin,
        coalesce(run_group, 'not recorded') AS run_group, instance_id, paragraph_id, judge_record_id
@@ -13,5 +15,6 @@ WHERE review_match($languages, $units, $origins, $run_groups, $min_score, $max_s
                    target_language, unit, score, score_origin, run_group)
   AND ($q = '' OR contains(lower(coalesce(judge_explanation, '')), lower($q)))
   AND (score, judge_record_id) < ($after_score, $after_id)
+  AND score <= $after_score
 ORDER BY score DESC, judge_record_id DESC
 LIMIT $page_size

@@ -7,7 +7,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from judgescope.audit import rows as audit_rows
-from judgescope.web import ui
+from judgescope.text import md_literal
 from judgescope.sources.catalog import get_catalog
 from textutil import plain
 
@@ -93,7 +93,7 @@ def test_review_link_opens_filtered_view(fixture_manifest):
 
 def test_review_record_detail_shows_texts(fixture_manifest):
     at = open_page("pages/review.py", "fx", record="v2-4")
-    assert any(m.value == "**Record** " + ui.md_literal("v2-4", limit=80) for m in at.markdown)
+    assert any(m.value == "**Record** " + md_literal("v2-4", limit=80) for m in at.markdown)
     html = " ".join(str(h.proto) for h in at.get("html"))
     assert 'dir=\\"rtl' in html and "نص عربي" in html  # Arabic candidate, right-to-left
 

@@ -42,6 +42,8 @@ PARAMS = {
     "audit_missing_explanations": {"limit": 10},
     "audit_raw_excluded_rows": {"limit": 10},
     "audit_review_rank": {**FILTERS, "key_score": 40.0, "key_id": "r2", "descending": False},
+    "audit_review_rank_prebuilt": {**{k: v for k, v in FILTERS.items() if k != "q"}, "key_score": 40.0,
+                                   "key_id": "r2", "descending": False},
     "audit_review_next_unreviewed": {**FILTERS, "ids": ["r1"], "after_score": -1.0, "after_id": "",
                                      "descending": False},
 }

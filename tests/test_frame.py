@@ -7,7 +7,7 @@ from pathlib import Path
 
 from judgescope import numbers
 from judgescope.sources.catalog import get_catalog
-from judgescope.web import navigation, ui
+from judgescope.web import context, navigation
 
 from apptest import open_page
 from pages_index import page_cases
@@ -24,7 +24,7 @@ def _disclosure(at):
 @pytest.mark.parametrize("page,collection", page_cases())
 def test_every_page_runs_in_the_frame_and_explains_its_numbers(page, collection):
     at = open_page(page, collection)
-    assert at.selectbox(key=ui.PICKER_KEY).value == collection  # the frame's sidebar ran
+    assert at.selectbox(key=context.PICKER_KEY).value == collection  # the frame's sidebar ran
     shown = _disclosure(at)
     spec = navigation.page(Path(page).stem)
     if not spec.fits(get_catalog().roles(collection)):
@@ -84,7 +84,7 @@ def test_pages_end_early_through_ui_stop():
     """st.stop() swallows everything after it, so a page that used it would lose its disclosure."""
     root = Path(__file__).resolve().parent.parent
     files = list((root / "pages").glob("*.py")) + list((root / "judgescope" / "web").glob("*.py"))
-    offenders = [f"{f.relative_to(root)}:{i}" for f in files if f.name != "ui.py"
+    offenders = [f"{f.relative_to(root)}:{i}" for f in files if f.name != "context.py"
                  for i, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1)
                  if "st.stop()" in line]
     assert not offenders, offenders

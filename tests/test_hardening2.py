@@ -602,7 +602,7 @@ AUTOLINK = __import__("re").compile(r"(?i)(https?|ftp|mailto|javascript):|www\.|
 def test_md_literal_breaks_autolinks(text):
     import re
 
-    from judgescope.web.ui import md_literal
+    from judgescope.text import md_literal
 
     shown = md_literal(text)
     unescaped = re.sub(r"\\(.)", r"\1", shown)  # what markdown's text holds after escapes

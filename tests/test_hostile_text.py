@@ -162,17 +162,17 @@ def test_hostile_collection_is_fully_used(hostile_manifest):
 
 
 def test_text_block_and_md_literal_on_hostile_strings():
-    from judgescope.web import ui
+    from judgescope.text import md_literal, visible_text
 
-    assert ui.visible_text("a\x00b\x1bc\td\ne\r") == "a\u2400b\u241bc\td\ne\r"
-    assert ui.visible_text("x\ud800y") == "x\ufffdy"  # a lone surrogate cannot be sent as UTF-8
-    literal = ui.md_literal(HOSTILE[4])
+    assert visible_text("a\x00b\x1bc\td\ne\r") == "a\u2400b\u241bc\td\ne\r"
+    assert visible_text("x\ud800y") == "x\ufffdy"  # a lone surrogate cannot be sent as UTF-8
+    literal = md_literal(HOSTILE[4])
     assert "](" not in literal and "\n" not in literal and literal.endswith("…\u2069")
-    assert ui.md_literal("a\u202eb").startswith("\u2068")  # an override stays inside
+    assert md_literal("a\u202eb").startswith("\u2068")  # an override stays inside
 
     def app(text):
-        from judgescope.web import ui
-        ui.text_block(text, "ar")
+        from judgescope.web import render
+        render.text_block(text, "ar")
 
     for text in [*HOSTILE, BIG, "x\ud800y", pd.NA, float("nan")]:
         at = AppTest.from_function(app, args=(text,))

@@ -3,7 +3,7 @@
 from streamlit.testing.v1 import AppTest
 
 from judgescope.sources import hub_open
-from judgescope.web import ui
+from judgescope.web import context
 from judgescope.sources.catalog import get_catalog
 from judgescope.sources.manifest import Collection
 
@@ -16,5 +16,5 @@ def test_session_collections_are_listed_only_where_opened(monkeypatch):
     monkeypatch.setattr(hub_open, "SESSION_COLLECTIONS", {name})
     at = AppTest.from_file("../app.py", default_timeout=120)
     at.run()
-    assert name not in at.sidebar.selectbox(key=ui.PICKER_KEY).options
-    assert "Hub: someone/else" not in at.sidebar.selectbox(key=ui.PICKER_KEY).options
+    assert name not in at.sidebar.selectbox(key=context.PICKER_KEY).options
+    assert "Hub: someone/else" not in at.sidebar.selectbox(key=context.PICKER_KEY).options

@@ -16,7 +16,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from judgescope.sources import db
-from judgescope.web import ui
+from judgescope.web import context
 from pages_index import SECTION_COLLECTIONS, registered_pages
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -168,7 +168,7 @@ def test_collection_parameter_falls_back_to_the_first_collection(value):
     at.query_params["collection"] = value
     at.run()
     assert not at.exception, [e.value for e in at.exception]
-    assert at.sidebar.selectbox(key=ui.PICKER_KEY).value == "xhotpotqa"
+    assert at.sidebar.selectbox(key=context.PICKER_KEY).value == "xhotpotqa"
     assert at.query_params["collection"] == "xhotpotqa"  # the URL names what is shown
     assert at.title
 
@@ -331,15 +331,15 @@ def test_query_layer_refuses_anything_but_a_query_name(name):
         db.query_text(name)
 
 
-def test_ui_run_refuses_file_access_through_the_pages_path():
-    """What pages call (ui.run) cannot read files: unknown names refused, values only bound."""
+def test_context_run_refuses_file_access_through_the_pages_path():
+    """What pages call (context.run) cannot read files: unknown names refused, values only bound."""
     def app():
         import streamlit as st
 
-        from judgescope.web import ui
+        from judgescope.web import context
         for name in ("read_csv('/etc/passwd')", "audit_record"):
             try:
-                frame = ui.run(name, record_id="x' UNION SELECT * FROM read_csv('/etc/passwd') --")
+                frame = context.run(name, record_id="x' UNION SELECT * FROM read_csv('/etc/passwd') --")
                 st.text(f"rows {len(frame)}")
             except Exception as err:  # noqa: BLE001 - the refusal is what we look for
                 st.text(f"refused {type(err).__name__}")
@@ -413,13 +413,13 @@ def _constant_query_name(arg, tables: dict) -> bool:
 
 
 @pytest.mark.parametrize("source, ok", [
-    ('ui.run("calib_items")', True),
-    ('ui.run("calib_" + "items")', False),
-    ('ui.run(f"calib_{x}")', False),
-    ('ui.run(name)', False),
-    ('Q = {True: "calib_items", False: "calib_splits"}\nui.run(Q[x])', True),
-    ('Q = {True: "calib_items", False: "no_such_query"}\nui.run(Q[x])', False),
-    ('Q = {True: "calib_items", False: "calib_" + s}\nui.run(Q[x])', False),
+    ('context.run("calib_items")', True),
+    ('context.run("calib_" + "items")', False),
+    ('context.run(f"calib_{x}")', False),
+    ('context.run(name)', False),
+    ('Q = {True: "calib_items", False: "calib_splits"}\ncontext.run(Q[x])', True),
+    ('Q = {True: "calib_items", False: "no_such_query"}\ncontext.run(Q[x])', False),
+    ('Q = {True: "calib_items", False: "calib_" + s}\ncontext.run(Q[x])', False),
 ])
 def test_query_name_guard(source, ok):
     """Issue #14 item 22: the guard accepts constants and constant tables, nothing built."""

@@ -116,11 +116,13 @@ def test_no_import_circle_between_modules():
 
 
 def test_text_escaping_lives_outside_web():
-    """Issue #27 item 4: the escaper is pure text (judgescope/text.py, no streamlit); web/ui.py
-    only passes it on to the pages."""
-    from judgescope import text
-    from judgescope.web import ui
-
-    assert ui.md_literal is text.md_literal and ui.visible_text is text.visible_text
+    """Issue #27 item 4: the escaper is pure text (judgescope/text.py, no streamlit), defined
+    once: no module of web/ or pages/ defines its own."""
+    names = {"md_literal", "md_label", "visible_text"}
+    defined = [f"{path.relative_to(PACKAGE.parent)}:{node.name}"
+               for path in [*(PACKAGE / "web").glob("*.py"), *(PACKAGE.parent / "pages").glob("*.py")]
+               for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+               if isinstance(node, ast.FunctionDef) and node.name in names]
+    assert defined == []
     assert "streamlit" not in {m.split(".")[0] for m in _modules(ast.parse(
         (PACKAGE / "text.py").read_text(encoding="utf-8")))}

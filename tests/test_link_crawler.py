@@ -166,12 +166,12 @@ def test_per_judge_confusion_cell_lists_that_judges_items():
 
 
 def test_overview_collection_chips_change_the_url_and_the_picker():
-    from judgescope.web import ui
+    from judgescope.web import context
     at = _open("pages/overview.py", [("collection", "localgate")])
     at.button(key="other_collection_xhotpotqa").click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert _url(at)["collection"] == ["xhotpotqa"]
-    assert at.sidebar.selectbox(key=ui.PICKER_KEY).value == "xhotpotqa"
+    assert at.sidebar.selectbox(key=context.PICKER_KEY).value == "xhotpotqa"
 
 
 def test_table_downloads_are_off_everywhere():

@@ -14,7 +14,7 @@ def _open(page: str, collection: str = "transevalnia", **params) -> AppTest:
 
 
 def _plain(text: str) -> str:
-    """Markdown text as read: ui.md_literal's escapes and isolates removed."""
+    """Markdown text as read: md_literal's escapes and isolates removed."""
     return re.sub(r"\\(.)", r"\1", str(text)).replace("\u2068", "").replace("\u2069", "")
 
 

@@ -1,4 +1,4 @@
-"""Text the app shows literally (ui.md_literal) compared as a reader sees it."""
+"""Text the app shows literally (judgescope.text.md_literal) compared as a reader sees it."""
 
 INVISIBLE = dict.fromkeys(map(ord, "\u2060\u2068\u2069"))
 

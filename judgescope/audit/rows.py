@@ -200,8 +200,11 @@ def neighbours(run, filters: dict, key: tuple[float, str], desc: bool) -> tuple:
 
 def review_position(run, filters: dict, key: tuple[float, str], desc: bool) -> int | None:
     """The 1-based position of the row `key` in the filtered list, None when it is not in it."""
-    found = run("audit_review_rank", **filters, key_score=float(key[0]), key_id=str(key[1]),
-                descending=desc)
+    # Without a text search the per-score counts answer all but the key's own score (its ties
+    # are read from the few row groups holding it); a search reads the rows it matches.
+    name, params = (("audit_review_rank", filters) if filters["q"] else
+                    ("audit_review_rank_prebuilt", _without_search(filters)))
+    found = run(name, **params, key_score=float(key[0]), key_id=str(key[1]), descending=desc)
     return int(found["before"].iloc[0]) + 1 if int(found["here"].iloc[0]) else None
 
 

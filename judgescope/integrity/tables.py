@@ -12,13 +12,15 @@ from judgescope.sources.derived import derived_views
 
 def verification_steps(key: list[str]) -> list[tuple[str, str, dict]]:
     return [("hash_verification", "verify_build_rows", {"key": list(key)}),
-            ("hash_verification_summary", "verify_build_summary", {})]
+            ("hash_verification_summary", "verify_build_summary", {}),
+            ("hash_verification_by_id", "verify_build_by_id", {})]
 
 
 def verification_views(audit: Path, snapshot: Path, key: list[str]) -> dict[str, list[Path]]:
     """Views `hash_verification` (every audit row's class and hint, in class order),
     `hash_verification_summary` (counts per language × unit × class × hint, and unreferenced
-    snapshot rows) and `snapshot_numbered` (the snapshot with file_row_number), built once per
+    snapshot rows), `hash_verification_by_id` (id → match count, position and class, sorted by
+    id so a lookup prunes row groups) and `snapshot_numbered` (the snapshot with file_row_number), built once per
     (audit file, snapshot file, join key): the join of millions of audit keys to millions of
     snapshot keys is the expensive part of verification; pages and the badge read a few rows."""
     inputs = {"audit": audit, "snapshot_numbered": snapshot}

@@ -9,7 +9,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from judgescope.sources import db
+from judgescope.sources import db, progress
 from judgescope.sources.cache import cache_root, ensure, seal, temp_prefix
 from judgescope.sources.layout import ResolvedFiles
 from judgescope.sources.readers import read_raw
@@ -48,33 +48,43 @@ def build_dataset(spec: DatasetSpec, resolved: ResolvedFiles, files: list[dict],
     tmp = Path(tempfile.mkdtemp(prefix=temp_prefix(safe_name(spec.name)), dir=ensure(cache_root())))
     spill = cache_root() / f".spill-{tmp.name}"
     con = db.scratch(temp_dir=spill, memory_limit=BUILD_MEMORY)
+    scored = spec.kind in SCORED_KINDS
+    at = f"{spec.name}: "  # stages are named per dataset (sources/progress.py)
+    progress.declare(["read", "check", "sorted write", *(["counts"] if scored else []), "ledger",
+                      "excluded rows"], at)
     try:
         text = frozenset(c.name for c in schema.columns if c.type in (TEXT, VERDICT))
-        broken = read_raw(con, resolved, spec.name, text)
-        _check_rows(con, spec, broken)
-        if spec.kind == "pairwise_ranking":
-            normalize_pairwise(con)
-        broken += prepare_snapshot(con, spec)  # flattens a form = "nested" source snapshot
-        check_required(con, schema, spec.name, files[0]["file"] if len(files) == 1 else resolved.root.name)
-        casts = build_checked(con, schema, spec.exclude)
-        present = columns_of(con, "raw")
-        if spec.kind == "human_ratings":
-            flag_ratings(con, present)
+        with progress.stage("read", con, prefix=at):
+            broken = read_raw(con, resolved, spec.name, text)
+        rows = _check_rows(con, spec, broken)
+        with progress.stage("check", con, prefix=at):
+            if spec.kind == "pairwise_ranking":
+                normalize_pairwise(con)
+            broken += prepare_snapshot(con, spec)  # flattens a form = "nested" source snapshot
+            check_required(con, schema, spec.name, files[0]["file"] if len(files) == 1 else resolved.root.name)
+            casts = build_checked(con, schema, spec.exclude)
+            present = columns_of(con, "raw")
+            if spec.kind == "human_ratings":
+                flag_ratings(con, present)
         # Audits are stored sorted by score: low-score lists then read only the first row groups
         # (Parquet min/max statistics act as the low-score index); other kinds keep file order.
-        order = "score, judge_record_id" if spec.kind in SCORED_KINDS else "_file, _row"
+        order = "score, judge_record_id" if scored else "_file, _row"
         select = clean_select(con, schema, casts) + (SNAPSHOT_DIGESTS if spec.kind == "source_snapshot" else "")
-        con.execute(f"COPY (SELECT {select} FROM checked WHERE _reason IS NULL ORDER BY {order}) "
-                    f"TO $p (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE {ROW_GROUP_ROWS})",
-                    {"p": str(tmp / "clean.parquet")})
-        if spec.kind in SCORED_KINDS:
-            write_counts(con, tmp / "clean.parquet", tmp / "counts.parquet")
-        _write_ledger(con, schema, spec, present, broken, tmp / "ledger.parquet")
+        with progress.stage("sorted write", con, rows, prefix=at):
+            con.execute(f"COPY (SELECT {select} FROM checked WHERE _reason IS NULL ORDER BY {order}) "
+                        f"TO $p (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE {ROW_GROUP_ROWS})",
+                        {"p": str(tmp / "clean.parquet")})
+        if scored:
+            with progress.stage("counts", con, prefix=at):
+                write_counts(con, tmp / "clean.parquet", tmp / "counts.parquet")
+        with progress.stage("ledger", con, prefix=at):
+            _write_ledger(con, schema, spec, present, broken, tmp / "ledger.parquet")
         # The excluded rows in full, as read (a release's dropped runs stay inspectable).
         # The reason first: a data column also named `reason` becomes reason_1, never ours.
-        con.execute("COPY (SELECT _reason AS reason, _column AS reason_column, "
-                    "* EXCLUDE (_reason, _column) FROM checked WHERE _reason IS NOT NULL "
-                    "ORDER BY _file, _row) TO $p (FORMAT parquet)", {"p": str(tmp / "excluded.parquet")})
+        with progress.stage("excluded rows", con, prefix=at):
+            con.execute("COPY (SELECT _reason AS reason, _column AS reason_column, "
+                        "* EXCLUDE (_reason, _column) FROM checked WHERE _reason IS NOT NULL "
+                        "ORDER BY _file, _row) TO $p (FORMAT parquet)", {"p": str(tmp / "excluded.parquet")})
         report = _report(con, spec, files, present, len(broken))
         report["digests_normalised"] = digest_notes(con, schema, present)
         (tmp / "report.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
@@ -90,11 +100,12 @@ def build_dataset(spec: DatasetSpec, resolved: ResolvedFiles, files: list[dict],
         shutil.rmtree(spill, ignore_errors=True)
 
 
-def _check_rows(con, spec: DatasetSpec, broken: list[dict]) -> None:
-    """A dataset without one readable row is unusable, and says why (a header only, or every
-    line broken) rather than report a missing column or load as empty."""
-    if con.execute("SELECT count(*) FROM raw").fetchone()[0]:
-        return
+def _check_rows(con, spec: DatasetSpec, broken: list[dict]) -> int:
+    """The rows read. A dataset without one readable row is unusable, and says why (a header
+    only, or every line broken) rather than report a missing column or load as empty."""
+    rows = con.execute("SELECT count(*) FROM raw").fetchone()[0]
+    if rows:
+        return rows
     if broken:
         first = broken[0]
         raise SourceError(f"no readable row: all {len(broken):,} lines are unusable (first: "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -212,15 +213,40 @@ def open_store(roles: dict[str, Loaded], key: list[str] | None = None) -> db.Sto
 class Catalog:
     """Every dataset of one manifest, loaded on first use, and a locked Store per collection."""
 
-    def __init__(self, manifest: Manifest):
+    def __init__(self, manifest: Manifest, prebuilt: str | None = None, filesystem=None):
         self.manifest = manifest
         self._loaded: dict[str, Loaded] = {}
         self._stores: dict[str, db.Store] = {}
         self._verify_problems: dict[str, list[str]] = {}
         self._expected: dict | None = None
+        # A prebuilt cache (`judgescope build`, sources/remote.py): its URL, read through fsspec;
+        # datasets come from its index and stores read its files where they are published.
+        self.prebuilt = prebuilt if prebuilt is not None else os.environ.get("JUDGESCOPE_PREBUILT") or None
+        self._filesystem = filesystem
+        self._index: dict | None = None
+
+    def _prebuilt_index(self) -> dict:
+        from judgescope.sources import remote
+        if self._index is None:
+            url = remote.check_url(self.prebuilt)
+            self._filesystem = self._filesystem or remote.filesystem_for(url)
+            self._index = remote.read_index(self._filesystem, url)
+        return self._index
+
+    def _prebuilt_dataset(self, name: str) -> Loaded:
+        spec = self.manifest.datasets[name]
+        try:
+            report = self._prebuilt_index()["datasets"].get(name)
+        except SourceError as err:
+            return Loaded(spec, None, redact(str(err)))
+        if report is None:
+            return Loaded(spec, None, f"dataset {name}: not in the prebuilt cache")
+        return Loaded(spec, report)
 
     def dataset(self, name: str) -> Loaded:
         with _LOCK:
+            if name not in self._loaded and self.prebuilt:
+                self._loaded[name] = self._prebuilt_dataset(name)
             if name not in self._loaded:
                 if self._expected is None:
                     try:
@@ -254,6 +280,13 @@ class Catalog:
 
     def store(self, collection: str) -> db.Store:
         with _LOCK:
+            if collection not in self._stores and self.prebuilt:
+                from judgescope.sources import remote
+                index = self._prebuilt_index()
+                self._stores[collection] = remote.open_store(self.prebuilt, collection, self._filesystem,
+                                                             memory_limit=STORE_MEMORY, index=index)
+                self._verify_problems[collection] = list(
+                    index["collections"].get(collection, {}).get("verify_problems", []))
             if collection not in self._stores:
                 loaded = [d for d in self.collection_datasets(collection) if d.ok]
                 roles = self.roles(collection)

@@ -67,6 +67,20 @@ def query_text(name: str) -> str:
         return _TEXTS[name]
 
 
+def query_title(name: str, limit: int = 90) -> str:
+    """What a query computes, in words: the first sentence of its leading comment (spinners
+    name it), cut at `limit` characters; the query's name when it has no comment."""
+    lines = []
+    for line in query_text(name).splitlines():
+        if not line.startswith("--") or line[2:].strip().startswith("Params:"):
+            break
+        lines.append(line[2:].strip())
+    text = " ".join(lines)
+    text = re.split(r"(?<=[a-z)])[.:;]\s|\s\(", text, maxsplit=1)[0].rstrip(".:; ") if text else ""
+    text = text or name.replace("_", " ")
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 def query_params(name: str) -> list[str]:
     """The $parameters a query binds, in order of first use."""
     sql = re.sub(r"--[^\n]*", "", query_text(name))
@@ -125,11 +139,14 @@ PARQUET_METADATA_CACHE = "SET GLOBAL parquet_metadata_cache = true"
 
 
 def locked_connection(views: dict[str, list[Path]], memory_limit: str,
-                      temp_dir: Path | None, spill: bool = True) -> duckdb.DuckDBPyConnection:
+                      temp_dir: Path | None, spill: bool = True, filesystem=None) -> duckdb.DuckDBPyConnection:
     """An in-memory connection with views over the Parquet files, then locked: only those files
     readable, no external access, no extension loading, configuration frozen. spill=False: no
-    temp directory at all (the console's connection, which must not write anywhere)."""
+    temp directory at all (the console's connection, which must not write anywhere).
+    filesystem: an fsspec filesystem the views' URLs are read through (sources/remote.py)."""
     con = duckdb.connect(":memory:")
+    if filesystem is not None:
+        con.register_filesystem(filesystem)
     con.execute("SET memory_limit = $m", {"m": memory_limit})
     if not spill:  # an in-memory database would otherwise spill to ./.tmp
         con.execute("SET temp_directory = ''")

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from judgescope.sources import db
+from judgescope.sources import db, progress
 from judgescope.sources.build import BUILD_VERSION, ROW_GROUP_ROWS
 from judgescope.sources.cache import cache_root, damage, redact, seal, temp_prefix
 from judgescope.sources.cache import ensure as _ensure
@@ -100,15 +100,19 @@ def build_derived(inputs: dict[str, Path], steps: list[tuple[str, str, dict]], f
     tmp = Path(tempfile.mkdtemp(prefix=temp_prefix(folder.name), dir=_ensure(folder.parent)))
     spill = folder.parent / f".spill-{tmp.name}"
     con = db.scratch(temp_dir=spill, memory_limit=DERIVED_MEMORY)
+    names = [view.replace("_", " ") for view, _, _ in steps]
+    progress.declare(names)
     try:
         for view, path in inputs.items():
             con.execute(db.view_sql(view, [path]))
         db.create_macros(con)
-        for view, query, params in steps:
+        rows = max((r for r in map(_rows, inputs.values()) if r), default=None)  # row groups shown as written
+        for (view, query, params), name in zip(steps, names):
             out = tmp / f"{view}.parquet"
-            con.execute(f"COPY ({db.query_text(query)}\n) TO $out "
-                        f"(FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE {ROW_GROUP_ROWS})",
-                        {**params, "out": str(out)})
+            with progress.stage(name, con, rows):
+                con.execute(f"COPY ({db.query_text(query)}\n) TO $out "
+                            f"(FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE {ROW_GROUP_ROWS})",
+                            {**params, "out": str(out)})
             con.execute(db.view_sql(view, [out]))
         if folder.exists():
             shutil.rmtree(folder)
@@ -120,3 +124,12 @@ def build_derived(inputs: dict[str, Path], steps: list[tuple[str, str, dict]], f
         con.close()
         shutil.rmtree(tmp, ignore_errors=True)
         shutil.rmtree(spill, ignore_errors=True)
+
+
+def _rows(path: Path) -> int | None:
+    """Rows of an input Parquet file, from its footer (None when it cannot be read)."""
+    import pyarrow.parquet as pq
+    try:
+        return pq.ParquetFile(path).metadata.num_rows
+    except (OSError, ValueError):
+        return None

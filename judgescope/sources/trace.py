@@ -3,7 +3,7 @@
 As Datasette's tracer does, a context variable holds the current trace: a page run opens one,
 every Store.run inside it notes its query, and nothing outside it (the sidebar, another
 session's thread) mixes in. A cached computation replays the names it noted when it is served
-from the cache (web/ui.traced_cache), so a cache hit explains itself like a first run.
+from the cache (web/context.traced_cache), so a cache hit explains itself like a first run.
 """
 
 from __future__ import annotations

@@ -12,7 +12,8 @@ import streamlit as st
 from judgescope.calibration import panel as cal
 from judgescope.web import findings as findings_view
 from judgescope.web import navigation
-from judgescope.web import ui
+from judgescope.text import md_literal
+from judgescope.web import context
 from judgescope.web import urls
 from judgescope.schema import VERDICTS
 
@@ -27,7 +28,7 @@ CELL_HELP = ("TP / FP / FN / TN: the binary confusion against the human majority
 def split_filter(container=st) -> list[str]:
     """Split multiselect bound to ?split=…; returns the chosen options (empty = all), where
     cal.NO_SPLIT stands for the items whose split is NULL."""
-    splits = cal.split_options(ui.run("calib_splits")["split"])
+    splits = cal.split_options(context.run("calib_splits")["split"])
     urls.url_value_notice("split", splits)
     return container.multiselect("Split", splits, key="split", bind="query-params",
                                  help=f"Only items of these splits (empty = all; {cal.NO_SPLIT}"
@@ -53,17 +54,17 @@ def _report(items: pd.DataFrame, judgements: pd.DataFrame, judge_gate, panel_gat
 
 def load(splits: list[str], judge_gate=cal.JUDGE_GATE, panel_gate=cal.PANEL_GATE):
     """(frame, report) for the chosen splits; stops the page politely when nothing is left."""
-    items = ui.run("calib_items", **cal.split_params(splits))
-    judgements = ui.run("calib_item_judgements", **cal.split_params(splits))
+    items = context.run("calib_items", **cal.split_params(splits))
+    judgements = context.run("calib_item_judgements", **cal.split_params(splits))
     if items.empty or judgements.empty:
         st.info("No calibration item with judge verdicts matches these filters.")
-        ui.stop()
+        context.stop()
     frame, rep = _report(items, judgements, Fraction(str(judge_gate)), Fraction(str(panel_gate)))
     return frame.copy(), rep
 
 
 def _link(rater: str, cell: str, count: int, splits: list[str], label: str | None = None):
-    params = {"collection": ui.collection_name(), "judge": rater, "cell": cell}
+    params = {"collection": context.collection_name(), "judge": rater, "cell": cell}
     if splits:
         params["split"] = splits
     st.page_link(CELL_PAGE, label=label or f"{cell} · {count}", query_params=params,
@@ -80,7 +81,7 @@ def _row(first: int, rest: int, n: int) -> list:
 
 def binary_matrix(rater: str, name: str, r: dict, splits: list[str]) -> None:
     """2 × 2 confusion (rows: human majority; columns: this rater) with linked counts."""
-    label = ui.md_literal(name)
+    label = md_literal(name)
     badge = findings_view.badge_md(r['verdict'], 'green' if r['verdict'] == 'PASS' else 'red')
     st.markdown(f"**{label}** · π {r['scotts_pi_shown']} · {badge}")
     head = _row(104, 96, 3)
@@ -98,7 +99,7 @@ def binary_matrix(rater: str, name: str, r: dict, splits: list[str]) -> None:
 def three_way_matrix(frame: pd.DataFrame, rater: str, name: str, splits: list[str]) -> None:
     """3 × 3 counts of (human modal verdict, rater verdict), each count a link."""
     table, left_out = cal.three_way_matrix(frame, rater)
-    st.caption(f"Rows: humans · columns: {ui.md_literal(name)}")
+    st.caption(f"Rows: humans · columns: {md_literal(name)}")
     head = _row(84, 76, 4)
     head[0].caption("&nbsp;")
     for col, v in zip(head[1:], VERDICTS):
@@ -118,7 +119,7 @@ def cell_label(cell: str) -> str:
     if cell in CELL_LABELS:
         return CELL_LABELS[cell]
     human, _, judge = cell.partition("/")
-    return f"Humans {ui.md_literal(human)}, judge {ui.md_literal(judge)}"
+    return f"Humans {md_literal(human)}, judge {md_literal(judge)}"
 
 
 def export_stem(judge: str, cell: str) -> str:
@@ -135,5 +136,5 @@ def ci_caption(rep: dict, gates: bool = True) -> None:
 
 
 def table(frame: pd.DataFrame, **kwargs):
-    """A dataframe whose column names are already display labels (ui.table would recase them)."""
+    """A dataframe whose column names are already display labels (render.table would recase them)."""
     return st.dataframe(frame, hide_index=True, width="stretch", **kwargs)

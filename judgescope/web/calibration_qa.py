@@ -9,7 +9,8 @@ from judgescope.calibration import corrected
 from judgescope.calibration import panel as cal
 from judgescope.calibration import qa_tables
 from judgescope.web import calibration as view
-from judgescope.web import ui
+from judgescope.text import md_literal
+from judgescope.web import context
 
 
 def _table(frame) -> None:
@@ -23,7 +24,7 @@ def bias_section(rep: dict) -> None:
         return
     st.header("Bias direction")
     for _, label, r in raters:
-        st.markdown(f"**{ui.md_literal(label)}**: {r['bias']['sentence']}")
+        st.markdown(f"**{md_literal(label)}**: {r['bias']['sentence']}")
     _table(qa_tables.bias_table(raters))
     b = raters[0][2]["bias"]
     st.caption(f"{b['method']}. A direction is named when p < {b['alpha']}. "
@@ -36,7 +37,7 @@ def ceiling_section(rep: dict, judges: bool = True) -> None:
     if not ceiling:
         return
     st.header("Human ceiling, like for like")
-    st.markdown(ui.md_literal(ceiling["sentence"], limit=2_000))  # judge names are data
+    st.markdown(md_literal(ceiling["sentence"], limit=2_000))  # judge names are data
     _table(qa_tables.mean_table(ceiling) if judges else qa_tables.human_human_table(ceiling))
     if judges:
         with st.expander("Every pair"):
@@ -54,7 +55,7 @@ def budget_section(rep: dict) -> None:
         return
     st.header("Label budget")
     for label, b in undecided:
-        st.markdown(f"**{ui.md_literal(label)}** (INCONCLUSIVE): {b['sentence']}.")
+        st.markdown(f"**{md_literal(label)}** (INCONCLUSIVE): {b['sentence']}.")
         st.caption("Chance the CI clears the gate, by items added: " + ", ".join(
             f"{c['added']:,}: {c['chance']:.0%}" for c in b["chance"]))
     st.caption(undecided[0][1]["method"])
@@ -65,7 +66,7 @@ def corrected_section() -> None:
     (Rogan–Gladen, PPI, PPI++), the raw rate beside them."""
     st.header("Corrected pass rates")
     _, rep = view.load([])
-    rates = corrected.for_report(rep, ui.run("calib_unlabelled_counts"))
+    rates = corrected.for_report(rep, context.run("calib_unlabelled_counts"))
     if not any(c["n_unlabelled"] for c in rates.values()):
         st.caption("Every judgement is on a calibration item: there are no unlabelled judgements "
                    "to correct.")
@@ -81,6 +82,6 @@ def length_section(rep: dict) -> None:
         return
     st.header("Length probe")
     for name, p in probe.items():
-        st.markdown(f"**{ui.md_literal(name)}**: {p['sentence']}.")
+        st.markdown(f"**{md_literal(name)}**: {p['sentence']}.")
     st.caption(next(iter(probe.values()))["method"] + ". Length: characters of the answer "
                "(model_response).")

@@ -12,14 +12,20 @@ with a leading apostrophe, stated in the provenance; every field holding CR or L
 
 from __future__ import annotations
 
-import pandas as pd
+from datetime import datetime, timezone
 
+import pandas as pd
+import streamlit as st
+
+from judgescope import __version__
+from judgescope.sources.db import query_text
+from judgescope.web.context import catalog, collection_name
 from judgescope.sources.exports import (  # noqa: F401  (the pure writers, re-exported)
     BATCH_ROWS, DEFAULT_MAX_ROWS, FORMULA_GUARD, FORMULA_START, capped, capped_frame, capped_sql,
     csv_bytes, max_rows, neutralise, parquet_bytes, provenance_json, stream_query)
 
 
-def _say_limit(st, note: dict) -> None:
+def _say_limit(note: dict) -> None:
     if note["truncated"]:
         of = f" of {note['rows_available']:,}" if note["rows_available"] else ""
         st.warning(f"This export holds the first {note['rows']:,} rows{of}: one export holds at "
@@ -30,10 +36,8 @@ def _say_limit(st, note: dict) -> None:
 def buttons(frame: pd.DataFrame, stem: str, prov: dict, limit: int | None = None,
             available: int | None = None) -> None:
     """Download buttons for rows a page holds; files are built only when a button is clicked."""
-    import streamlit as st
-
     shown, note = capped(frame, limit, available)
-    _say_limit(st, note)
+    _say_limit(note)
     cols = st.columns(3)
     cols[0].download_button("⬇ CSV", lambda: csv_bytes(shown), f"{stem}.csv", "text/csv",
                             key=f"dl_csv_{stem}", on_click="ignore")
@@ -46,16 +50,12 @@ def buttons(frame: pd.DataFrame, stem: str, prov: dict, limit: int | None = None
 def query_buttons(store, query: str, params: dict, stem: str, prov: dict,
                   available: int | None = None) -> None:
     """Download buttons for every row of a named query, streamed from DuckDB on each click."""
-    import streamlit as st
-
-    from judgescope.sources.db import query_text
-
     cap = max_rows()
     sql, bound = capped_sql(query_text(query)), {**params, "export_limit": cap}
     note = {"rows": min(available, cap) if available is not None else None,
             "rows_available": available, "limit": cap,
             "truncated": available is not None and available > cap}
-    _say_limit(st, note)
+    _say_limit(note)
     cols = st.columns(3)
     for col, fmt, mime in ((cols[0], "csv", "text/csv"), (cols[1], "parquet", "application/octet-stream")):
         col.download_button(f"⬇ {fmt.upper() if fmt == 'csv' else 'Parquet'}",
@@ -63,3 +63,40 @@ def query_buttons(store, query: str, params: dict, stem: str, prov: dict,
                             f"{stem}.{fmt}", mime, key=f"dl_{fmt}_{stem}", on_click="ignore")
     cols[2].download_button("⬇ Provenance (JSON)", provenance_json(prov, note),
                             f"{stem}.provenance.json", "application/json", key=f"dl_prov_{stem}")
+
+
+def rows(frame: pd.DataFrame, stem: str, filters: dict, datasets: list[str] | None = None,
+         limit: int | None = None, available: int | None = None) -> None:
+    """A page's rows as CSV and Parquet (capped, built on click) with the JSON provenance that
+    travels with them. `limit`: the page's list limit; `available`: rows matched."""
+    limit = limit or (filters.get("limit") if isinstance(filters.get("limit"), int) else None)
+    buttons(frame, stem, provenance(filters, len(frame), datasets), limit, available)
+
+
+def query_rows(query: str, stem: str, filters: dict, datasets: list[str] | None = None,
+               available: int | None = None, **params) -> None:
+    """Every row of a named query, streamed from DuckDB when a download is clicked (capped)."""
+    query_buttons(catalog().store(collection_name()), query, params, stem,
+                  provenance(filters, available or 0, datasets), available)
+
+
+def provenance(filters: dict, rows: int, datasets: list[str] | None = None) -> dict:
+    """What travels with an export: the app, the collection, the filters and every dataset's
+    pinned origin and file hashes."""
+    cat = catalog()
+    chosen = datasets or [d.spec.name for d in cat.collection_datasets(collection_name())]
+    return {
+        "app": "JudgeScope", "app_version": __version__,
+        "exported_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "collection": collection_name(), "rows": rows, "filters": filters,
+        "datasets": [_dataset_provenance(cat.dataset(n)) for n in chosen],
+    }
+
+
+def _dataset_provenance(loaded) -> dict:
+    rep = loaded.report or {}
+    return {"name": loaded.spec.name, "kind": loaded.spec.kind, "hub": loaded.spec.hub,
+            "revision": loaded.spec.revision, "path": loaded.spec.path,
+            "config": loaded.spec.config, "split": loaded.spec.split,
+            "synthetic": loaded.spec.synthetic,
+            "files": [{k: f[k] for k in ("file", "sha256", "size")} for f in rep.get("files", [])]}

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from judgescope.web import ui
+from judgescope.text import md_literal
+from judgescope.web import context, results
 
 
 def literal(text: str) -> None:
     """A sentence built from data values, shown as text inside markdown (links never form)."""
-    st.markdown(ui.md_literal(text, limit=2_000))
+    st.markdown(md_literal(text, limit=2_000))
 
 
 @st.cache_data(max_entries=32, show_spinner="Summarising the collection…")
@@ -21,7 +22,7 @@ def _findings(manifest: str, collection: str) -> tuple[list, list]:
     from judgescope.integrity import hashes as verify
     from judgescope.calibration import panel as cal
 
-    cat = ui.catalog()
+    cat = context.catalog()
     have = cat.roles(collection)
     used: list[str] = []
 
@@ -32,7 +33,7 @@ def _findings(manifest: str, collection: str) -> tuple[list, list]:
     if "audit" in have:
         rep = have["audit"].report or {}
         copies = run("audit_exact_copy_counts")["exact_copies"].sum()
-        summary, origin, problems = ui.verification_for(collection)
+        summary, origin, problems = results.verification_for(collection)
         if summary is not None:
             used.append("verify_summary")
         hashes = verify.badge(summary, origin) if "snapshot" in have else None
@@ -68,9 +69,9 @@ def _findings(manifest: str, collection: str) -> tuple[list, list]:
 
 def findings() -> list:
     """The collection's headline findings (cached per collection)."""
-    found, used = _findings(str(ui.catalog().manifest.path), ui.collection_name())
+    found, used = _findings(str(context.catalog().manifest.path), context.collection_name())
     for query in used:
-        ui.record_query(query)
+        context.record_query(query)
     return found
 
 
@@ -79,12 +80,12 @@ def report_html(collection: str) -> bytes:
     the same data, seed and generation time (now)."""
     from judgescope.report import build, html
 
-    return html.render(build.collect(ui.catalog(), collection, generated_at=build.now())).encode("utf-8")
+    return html.render(build.collect(context.catalog(), collection, generated_at=build.now())).encode("utf-8")
 
 
 def download_report() -> None:
     """"Download report": one self-contained HTML file to attach to an email (built on click)."""
-    name = ui.collection_name()
+    name = context.collection_name()
     st.download_button("Download report", lambda: report_html(name), file_name=f"{name}-report.html",
                        mime="text/html", icon=":material/download:", key="download_report",
                        help="One HTML file with the findings, charts, tables and provenance; it "
@@ -92,17 +93,17 @@ def download_report() -> None:
                             "it against the pinned data.")
 
 
-@st.cache_data(max_entries=ui.QUERY_CACHE_ENTRIES, show_spinner=False)
+@st.cache_data(max_entries=context.QUERY_CACHE_ENTRIES, show_spinner=False)
 def _chain(manifest: str, collection: str, query: str) -> str:
     from judgescope.sources import explain
 
-    return explain.as_text(explain.chain(ui.catalog(), collection, query))
+    return explain.as_text(explain.chain(context.catalog(), collection, query))
 
 
 def how_computed() -> None:
     """Under every page: each query it ran → the views read → cached files → pinned sources
     (the same chain as `python -m judgescope explain QUERY`)."""
-    used = ui.queries_this_run()
+    used = context.queries_this_run()
     if not used:
         return
     with st.expander(f"How is this computed? {len(used)} quer{'y' if len(used) == 1 else 'ies'}, "
@@ -110,9 +111,9 @@ def how_computed() -> None:
         st.caption("Every number on this page comes from these named queries (queries/*.sql), "
                    "over these views, read from these cached files, built from these pinned "
                    "files. `judgescope explain QUERY --collection "
-                   f"{ui.md_literal(ui.collection_name())}` prints the same.")
+                   f"{md_literal(context.collection_name())}` prints the same.")
         for query in used:
-            st.code(_chain(str(ui.catalog().manifest.path), ui.collection_name(), query), language=None,
+            st.code(_chain(str(context.catalog().manifest.path), context.collection_name(), query), language=None,
                     wrap_lines=True)
 
 
@@ -142,17 +143,17 @@ def finding(f) -> None:
     spec = navigation.page(f.page)
     text, link = st.columns([5, 2], vertical_alignment="top")
     with text:
-        st.markdown(badge_md(f.status, f.colour) + ui.md_literal(f.text, limit=2_000, isolate=False))
+        st.markdown(badge_md(f.status, f.colour) + md_literal(f.text, limit=2_000, isolate=False))
         if f.note:
             st.markdown(":orange-badge[:material/flag: recorded deviation] "
-                        + ui.md_literal(f.note, limit=500))
+                        + md_literal(f.note, limit=500))
         if f.method:
-            st.caption(ui.md_literal(f.method, limit=300, isolate=False))
+            st.caption(md_literal(f.method, limit=300, isolate=False))
         if f.how:
             with st.expander("How", icon=":material/info:"):
-                st.caption(ui.md_literal(f.how, limit=3_000, isolate=False))
-    link.page_link(spec.path, label=f"{ui.md_literal(f.link, limit=80)} →", icon=spec.icon,
-                   query_params={"collection": ui.collection_name(), **f.params})
+                st.caption(md_literal(f.how, limit=3_000, isolate=False))
+    link.page_link(spec.path, label=f"{md_literal(f.link, limit=80)} →", icon=spec.icon,
+                   query_params={"collection": context.collection_name(), **f.params})
 
 
 def how(name: str) -> None:
@@ -170,7 +171,7 @@ def how(name: str) -> None:
         else:
             st.markdown("Counted by the query itself, from:")
         for query in n.queries:
-            st.code(_chain(str(ui.catalog().manifest.path), ui.collection_name(), query),
+            st.code(_chain(str(context.catalog().manifest.path), context.collection_name(), query),
                     language=None, wrap_lines=True)
-        st.caption(f"`judgescope explain {n.name} --collection {ui.md_literal(ui.collection_name())}` "
+        st.caption(f"`judgescope explain {n.name} --collection {md_literal(context.collection_name())}` "
                    "prints the same.")

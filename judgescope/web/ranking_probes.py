@@ -7,14 +7,15 @@ import streamlit as st
 
 from judgescope.ranking import probes
 from judgescope.ranking.decisions import ALL_DATASETS, decision_label
-from judgescope.web import navigation, ui
-from judgescope.web.urls import collection_name
+from judgescope.text import md_literal
+from judgescope.web import export, navigation, render, results
+from judgescope.web.context import collection_name
 
 PAIR_LINK = {"Open": st.column_config.LinkColumn("Open", display_text="pair", width="small")}
 
 
 def _table(frame: pd.DataFrame, **kwargs):
-    """Column names as written here (they carry capitals ui.table's labels would lower)."""
+    """Column names as written here (they carry capitals render.table's labels would lower)."""
     return st.dataframe(frame, hide_index=True, width="stretch", **kwargs)
 
 
@@ -25,7 +26,7 @@ def _ci(low, high) -> str:
 def swap_section(decisions: pd.DataFrame, dataset: str) -> None:
     """Share of pairs judged in both orders whose decision survives the swap, and the others."""
     st.header("Both orders: swap consistency")
-    swapped, _ = ui.ranking_probe_frames()
+    swapped, _ = results.ranking_probe_frames()
     if dataset != ALL_DATASETS:
         decisions = decisions[decisions["dataset"] == dataset]
     result = probes.swap_consistency(decisions, swapped)
@@ -52,13 +53,13 @@ def swap_section(decisions: pd.DataFrame, dataset: str) -> None:
         "what happened": bad["kind"]})
     st.caption(f"{len(bad):,} inconsistent pairs; each opens on Pairs, with both orders' decisions.")
     _table(shown, column_config=PAIR_LINK)
-    ui.export_buttons(shown.drop(columns=["Open"]), "swap_inconsistent", {"dataset": dataset})
+    export.rows(shown.drop(columns=["Open"]), "swap_inconsistent", {"dataset": dataset})
 
 
 def self_preference_section(decisions: pd.DataFrame, dataset: str) -> None:
     """Each judge's rate of picking its own family's translation against another judge's."""
     st.header("Self-preference")
-    _, families = ui.ranking_probe_frames()
+    _, families = results.ranking_probe_frames()
     if dataset != ALL_DATASETS:
         decisions = decisions[decisions["dataset"] == dataset]
     result = probes.self_preference(decisions, families)
@@ -81,7 +82,7 @@ def self_preference_section(decisions: pd.DataFrame, dataset: str) -> None:
 
 def pair_swapped(file: str, row: int) -> None:
     """The decisions a pair got with its translations shown in the other order, if any."""
-    swapped, _ = ui.ranking_probe_frames()
+    swapped, _ = results.ranking_probe_frames()
     mine = swapped[(swapped["file"] == file) & (swapped["row"] == row)]
     if mine.empty:
         return
@@ -90,6 +91,6 @@ def pair_swapped(file: str, row: int) -> None:
     for col, (_, d) in zip(st.columns(len(mine)), mine.iterrows()):
         with col.container(border=True):
             back = probes.mapped_back(None if pd.isna(d["swapped"]) else int(d["swapped"]))
-            st.markdown(f"**{ui.md_literal(d['method'])} · {ui.md_literal(d['model'])}** (swapped) → "
+            st.markdown(f"**{md_literal(d['method'])} · {md_literal(d['model'])}** (swapped) → "
                         f"**{decision_label(back)}**")
-            ui.text_block(d["text"], "en", empty="(no decision text)")
+            render.text_block(d["text"], "en", empty="(no decision text)")

@@ -8,9 +8,11 @@ import streamlit as st
 
 from judgescope.audit import rows as audit_rows
 from judgescope.web import reviews as reviews_view
-from judgescope.web import ui
+from judgescope.web import context, results
 from judgescope.schema import language_name
-from judgescope.web.ui import md_literal, run, table, text_block
+from judgescope.text import md_literal
+from judgescope.web.context import run
+from judgescope.web.render import table, text_block
 
 
 def open_record(record_id: str) -> None:
@@ -122,8 +124,8 @@ def review_record(r: pd.Series, filters: dict, desc: bool, has_snapshot: bool, t
                     st.markdown(f"**Candidate · {md_literal(language_name(r['target_language']))}**")
                     text_block(t["candidate_text"], r["target_language"], empty="(no text)")
                 st.caption(audit_rows.match_note(t))
-        elif "snapshot" in ui.roles():
-            problems = ui.verification()[2]
+        elif "snapshot" in context.roles():
+            problems = results.verification()[2]
             st.caption("The snapshot's texts cannot be joined to this audit"
                        + (f": {md_literal(problems[0], limit=300)}" if problems else "") + ". See Integrity.")
         else:
@@ -132,7 +134,7 @@ def review_record(r: pd.Series, filters: dict, desc: bool, has_snapshot: bool, t
         text_block(r["judge_explanation"], "en", empty="(no explanation recorded)")
         with st.expander("Every field of this record"):
             table(audit_rows.record_fields(pd.DataFrame([r])), placeholder="not recorded")
-        coll = ui.catalog().manifest.collections[ui.collection_name()]
+        coll = context.catalog().manifest.collections[context.collection_name()]
         reviews_view.verdict_panel(r, guidelines=coll.guidelines or None)
 
 

@@ -16,7 +16,8 @@ from judgescope.reviews import checks as reviews_checks
 from judgescope.reviews import store as reviews
 from judgescope.reviews import hub as reviews_hub
 from judgescope.reviews import stats as reviews_stats
-from judgescope.web import ui
+from judgescope.text import md_literal
+from judgescope.web import context, render
 from judgescope.web import urls
 
 MODES = ("off", "login", "open")
@@ -71,7 +72,7 @@ def sharing():
     """The Hub (or folder) sharing of this process; None when not configured or unreachable."""
     share, error = _sharing(str(state_path()))
     for refused in reviews_hub.REFUSED[:3]:
-        st.warning(ui.md_literal(f"A shared review log was not merged: {refused}", limit=400))
+        st.warning(md_literal(f"A shared review log was not merged: {refused}", limit=400))
     if error:
         st.warning(f"Shared reviews are unavailable ({error}); verdicts are kept on this server "
                    "only until it restarts with the Hub reachable.")
@@ -153,13 +154,13 @@ def reviewer() -> str | None:
     return who
 
 
-def context(r: pd.Series) -> dict:
+def verdict_context(r: pd.Series) -> dict:
     """Where a verdict on row r belongs: collection, audit dataset, pinned revision, digests."""
-    loaded = ui.dataset_for("audit")
+    loaded = context.dataset_for("audit")
     files = loaded.report.get("files", []) if loaded else []
     revision = (loaded.spec.revision if loaded and loaded.spec.hub else None) or \
         (files[0]["sha256"][:12] if files else None)
-    return {"collection": ui.collection_name(), "dataset": loaded.spec.name if loaded else "audit",
+    return {"collection": context.collection_name(), "dataset": loaded.spec.name if loaded else "audit",
             "revision": revision, "judge_record_id": str(r["judge_record_id"]),
             "source_sha256": _text(r.get("source_text_sha256")),
             "candidate_sha256": _text(r.get("candidate_text_sha256")),
@@ -211,7 +212,7 @@ def verdict_panel(r: pd.Series, key: str = "review", guidelines: str | None = No
     """Every reviewer's latest verdict on row r, and buttons to record this session's."""
     if mode() == "off":
         return
-    ctx = context(r)
+    ctx = verdict_context(r)
     sharing()
     st.markdown("**Reviewer verdicts**")
     existing = reviews.for_record(ctx["dataset"], ctx["judge_record_id"], state_path())
@@ -220,12 +221,12 @@ def verdict_panel(r: pd.Series, key: str = "review", guidelines: str | None = No
     stale = reviews_stats.changed_or_gone(existing, now)
     for i, v in existing.iterrows():
         tags = ", ".join(reviews_checks.shown_tags(v["tags"] or "[]"))
-        st.markdown(f"{ui.md_literal(v['reviewer'], 80)} · **{LABELS[v['verdict']]}**"
-                    + (f" · {ui.md_literal(tags)}" if tags else "")
-                    + f" · {ui.md_literal(v['created_at'][:16].replace('T', ' '))} UTC"
-                    + (f" · *{ui.md_literal(stale[i], 200)}*" if stale[i] else ""))
+        st.markdown(f"{md_literal(v['reviewer'], 80)} · **{LABELS[v['verdict']]}**"
+                    + (f" · {md_literal(tags)}" if tags else "")
+                    + f" · {md_literal(v['created_at'][:16].replace('T', ' '))} UTC"
+                    + (f" · *{md_literal(stale[i], 200)}*" if stale[i] else ""))
         if v["note"]:
-            ui.text_block(v["note"])
+            render.text_block(v["note"])
     if existing.empty:
         st.caption("No reviewer has given a verdict on this row yet.")
     if "_review_error" in st.session_state:
@@ -245,12 +246,12 @@ def verdict_panel(r: pd.Series, key: str = "review", guidelines: str | None = No
         st.text_area("Note (optional)", key=nkey, height=80, max_chars=NOTE_MAX_CHARS,
                      on_change=_keep_draft, args=(ctx, who, key))
         if st.session_state.get(tkey) or st.session_state.get(nkey):
-            st.caption(f"Unsaved draft on record {ui.md_literal(ctx['judge_record_id'], 80)}: kept "
+            st.caption(f"Unsaved draft on record {md_literal(ctx['judge_record_id'], 80)}: kept "
                        "on the server for you until you give a verdict on this record.")
     if guide is not None:
         with guide.container(border=True):
             st.markdown("**Review guidelines**")
-            ui.text_block(guidelines)
+            render.text_block(guidelines)
     row = st.container(horizontal=True)  # buttons as wide as their labels, wrapping on a phone
     for verdict, label, short in BUTTONS:
         row.button(label, key=f"{key}_verdict_{verdict}", shortcut=short, on_click=_save,
@@ -266,7 +267,7 @@ def reviewed_ids(dataset: str | None = None) -> pd.DataFrame:
     if mode() == "off":
         return pd.DataFrame(columns=list(reviews.COLUMNS))
     sharing()  # the shared logs are merged once per process, before the first read
-    loaded = ui.dataset_for("audit")
+    loaded = context.dataset_for("audit")
     return reviews.latest(state_path(), dataset or (loaded.spec.name if loaded else None))
 
 
@@ -275,7 +276,7 @@ def progress(filters: dict, total: int) -> None:
     if mode() == "off":
         return
     ids = sorted(reviewed_ids().judge_record_id.unique().tolist())
-    k = int(ui.run("audit_reviewed_count", ids=ids, **filters)["rows"].iloc[0]) if ids else 0
+    k = int(context.run("audit_reviewed_count", ids=ids, **filters)["rows"].iloc[0]) if ids else 0
     st.progress(k / total if total else 0.0,
                 text=f"Reviewed {k:,} of {total:,} rows under the current filters")
 
@@ -294,7 +295,7 @@ def with_state(rows: pd.DataFrame) -> pd.DataFrame:
     said = latest.groupby("judge_record_id").verdict.agg(lambda v: "disputed" if v.nunique() > 1
                                                          else LABELS[v.iloc[0]].lower())
     out = rows.assign(review=[said.get(i, "not yet reviewed") for i in rows.judge_record_id])
-    who, loaded = current_reviewer(), ui.dataset_for("audit")
+    who, loaded = current_reviewer(), context.dataset_for("audit")
     if who and loaded:
         drafted = set(reviews.drafts(who, loaded.spec.name, state_path()).judge_record_id)
         out["draft"] = ["unsaved draft" if i in drafted else None for i in rows.judge_record_id]
@@ -303,7 +304,7 @@ def with_state(rows: pd.DataFrame) -> pd.DataFrame:
 
 def log() -> pd.DataFrame:
     """Every review row of the active audit dataset, retractions included."""
-    loaded = ui.dataset_for("audit")
+    loaded = context.dataset_for("audit")
     return reviews.log(state_path(), loaded.spec.name if loaded else None)
 
 
@@ -317,7 +318,7 @@ def pick_and_review(rows: pd.DataFrame, key: str = "copies") -> None:
     with st.expander("Give a verdict on one of these rows"):
         rid = st.selectbox("Row", [None, *rows.judge_record_id], key=f"{key}_pick",
                            format_func=lambda i: "…" if i is None else str(i))
-        record = ui.run("audit_record", record_id=rid) if rid else None
+        record = context.run("audit_record", record_id=rid) if rid else None
         if record is not None and not record.empty:
             verdict_panel(record.iloc[0], key=key)
 
@@ -344,7 +345,7 @@ def state_filter(filters: dict) -> None:
     if not state:
         return
     ids, exclude = ids_in_state(reviewed_ids(), state)
-    rows = ui.run("audit_rows_by_review_state", ids=ids, exclude=exclude, limit=STATE_LIMIT, **filters)
-    st.markdown(f"Rows **{ui.md_literal(state)}** under the current filters"
+    rows = context.run("audit_rows_by_review_state", ids=ids, exclude=exclude, limit=STATE_LIMIT, **filters)
+    st.markdown(f"Rows **{md_literal(state)}** under the current filters"
                 + (f" (the first {STATE_LIMIT})" if len(rows) == STATE_LIMIT else "") + ":")
-    ui.table(urls.with_record_links(with_state(rows)), placeholder="n/a", column_config=urls.RECORD_LINK)
+    render.table(urls.with_record_links(with_state(rows)), placeholder="n/a", column_config=urls.RECORD_LINK)

@@ -3,24 +3,25 @@ URL), links to the pages this collection can fill, the hash badge, pinned origin
 
 import streamlit as st
 
+from judgescope.sources import progress
 from judgescope.web import navigation
-from judgescope.web import ui
+from judgescope.web import context, results
 from judgescope.integrity import hashes as verify
 
 
 def draw(current: navigation.PageSpec) -> None:
-    cat = ui.catalog()
-    names = ui.visible_collections()
-    coll = ui.collection_name()
-    if st.session_state.get(ui.PICKER_KEY) != coll:  # the URL names the collection: the picker follows
-        st.session_state[ui.PICKER_KEY] = coll
+    cat = context.catalog()
+    names = context.visible_collections()
+    coll = context.collection_name()
+    if st.session_state.get(context.PICKER_KEY) != coll:  # the URL names the collection: the picker follows
+        st.session_state[context.PICKER_KEY] = coll
     with st.sidebar:
-        st.selectbox("Collection", names, key=ui.PICKER_KEY,
+        st.selectbox("Collection", names, key=context.PICKER_KEY,
                      format_func=lambda n: cat.manifest.collections[n].title,
-                     on_change=ui.switch_collection, help=f"Collection id in the URL: {coll}")
+                     on_change=context.switch_collection, help=f"Collection id in the URL: {coll}")
         _load(cat, coll)
         _menu(current, coll)
-        if ui.dataset_for("audit"):  # hash verification is about audits; elsewhere it is noise
+        if context.dataset_for("audit"):  # hash verification is about audits; elsewhere it is noise
             _hash_badge()
         with st.expander("Datasets", expanded=False):
             for loaded in cat.collection_datasets(coll):
@@ -37,7 +38,7 @@ def draw(current: navigation.PageSpec) -> None:
 
 def _menu(current: navigation.PageSpec, coll: str) -> None:
     """Links to the pages this collection fills, grouped by section, carrying the collection."""
-    for section, specs in navigation.by_section(ui.roles()).items():
+    for section, specs in navigation.by_section(context.roles()).items():
         st.caption(section)
         for spec in specs:
             st.page_link(spec.path, label=spec.title, icon=spec.icon,
@@ -50,16 +51,27 @@ def _load(cat, coll: str) -> None:
     if not pending and cat.has_store(coll):
         return
     hub = [s.hub for s in pending if s.hub]
-    what = f"Downloading {', '.join(hub)} from the Hub and validating…" if hub else "Validating datasets…"
-    with st.spinner(what, show_time=True):
+    what = f"Downloading {', '.join(hub)} from the Hub and validating" if hub else "Opening the collection"
+    bar = st.progress(0.0, text=f"{_md(what)}…")
+
+    def show(event: progress.Event) -> None:  # stages, row groups and time left (sources/progress.py)
+        bar.progress(event.fraction, text=f"{_md(what)}: {_md(event.text())}")
+
+    with progress.reporting(show, attach=_attach):
         cat.collection_datasets(coll)
-    with st.spinner("Verifying hashes and opening the collection…", show_time=True):
         cat.store(coll)  # builds the hash verification once per file revision
+    bar.empty()
+
+
+def _attach(thread) -> None:
+    """The progress poller updates this session's bar from its own thread."""
+    from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
+    add_script_run_ctx(thread, get_script_run_ctx())
 
 
 def _hash_badge() -> None:
     """Green when every audit row matches the pinned snapshot; red, linking to Integrity, if not."""
-    summary, origin, problems = ui.verification()
+    summary, origin, problems = results.verification()
     text, colour = verify.badge(summary, origin)
     if problems:
         text, colour = f"not verified: {problems[0]}", "red"
@@ -67,7 +79,7 @@ def _hash_badge() -> None:
         # The link is the short part (the number of problems); the sentence wraps below it.
         head, _, rest = text.partition(": ")
         st.page_link(navigation.page("integrity").path, label=f":red[**{_md(head)}**]", icon=":material/error:",
-                     query_params={"collection": ui.collection_name()})
+                     query_params={"collection": context.collection_name()})
         if rest:
             st.markdown(f":red[{_md(rest)}]")
     else:

@@ -9,7 +9,8 @@ import streamlit as st
 
 from judgescope.significance import paired as sig
 from judgescope.significance import tables
-from judgescope.web import ui
+from judgescope.text import md_literal
+from judgescope.web import export, render
 from judgescope.web import urls
 
 RESAMPLES_HELP = "Resamples of the paired bootstrap / permutation test (seeded)."
@@ -44,7 +45,7 @@ def _matrix(rows: list[dict], key: str, caption: str) -> None:
         st.info("Fewer than two raters: no pair to test.")
         return
     st.caption(caption)
-    ui.table(tables.p_matrix(rows, key).reset_index(names="").astype(str))
+    render.table(tables.p_matrix(rows, key).reset_index(names="").astype(str))
 
 
 def judges_section(frame: pd.DataFrame) -> None:
@@ -58,10 +59,10 @@ def judges_section(frame: pd.DataFrame) -> None:
             "differs.")
     if rows:
         table = tables.pair_table(rows)
-        ui.table(table, placeholder="n/a")
+        render.table(table, placeholder="n/a")
         st.caption(f"Agreement difference CI: {rows[0]['ci_method']}. n = items both judged.")
-        ui.export_buttons(table, "judge_pairs", {"test": sig.MCNEMAR, "correction": sig.HOLM,
-                                                 "resamples": resamples, "seed": seed})
+        export.rows(table, "judge_pairs", {"test": sig.MCNEMAR, "correction": sig.HOLM,
+                                           "resamples": resamples, "seed": seed})
 
 
 def versions_section(diff_counts: pd.DataFrame, resamples: int, seed: int) -> None:
@@ -78,14 +79,14 @@ def versions_section(diff_counts: pd.DataFrame, resamples: int, seed: int) -> No
     shown = tests.copy()
     for col in ("permutation_p", "permutation_holm_p", "wilcoxon_p", "wilcoxon_holm_p"):
         shown[col] = shown[col].map(sig.fmt_p)
-    ui.table(shown, placeholder="n/a")
-    ui.export_buttons(tests, "compare_paired_tests", {"tests": [sig.SIGN_FLIP, sig.WILCOXON],
-                                                      "resamples": resamples, "seed": seed})
+    render.table(shown, placeholder="n/a")
+    export.rows(tests, "compare_paired_tests", {"tests": [sig.SIGN_FLIP, sig.WILCOXON],
+                                                "resamples": resamples, "seed": seed})
 
 
 def methods_section(decisions: pd.DataFrame, dataset: str) -> None:
     """Method/model pairs of one dataset: McNemar, permutation, Holm and clusters."""
-    st.header(f"Which methods really differ on {ui.md_literal(dataset)}?")
+    st.header(f"Which methods really differ on {md_literal(dataset)}?")
     resamples, seed = _settings("sig_")
     if dataset not in set(decisions["dataset"]):  # "All datasets": every dataset's pairs pooled
         decisions = decisions.assign(dataset=dataset)
@@ -94,14 +95,14 @@ def methods_section(decisions: pd.DataFrame, dataset: str) -> None:
     clusters = pd.DataFrame(out["clusters"]).rename(columns={"name": "method_model",
                                                              "score": "accuracy"})
     st.caption(tables.CLUSTER_RULE)
-    ui.table(clusters, placeholder="n/a")
+    render.table(clusters, placeholder="n/a")
     _matrix(out["pairs"], "permutation_holm_p",
             f"Holm-adjusted p of the {sig.SIGN_FLIP} of the accuracy difference ({resamples:,} "
             f"resamples, seed {seed}, exact when ≤ {sig.EXACT_MAX} discordant pairs).")
     if out["pairs"]:
         table = tables.pair_table(out["pairs"], permutation=True)
-        ui.table(table, placeholder="n/a")
+        render.table(table, placeholder="n/a")
         st.caption(f"McNemar: {sig.MCNEMAR}, Holm over the dataset's pairs. n = pairs both "
                    f"decided; CI: {out['pairs'][0]['ci_method']}.")
-        ui.export_buttons(table, "method_pairs", {"dataset": dataset, "resamples": resamples,
-                                                  "seed": seed})
+        export.rows(table, "method_pairs", {"dataset": dataset, "resamples": resamples,
+                                            "seed": seed})

@@ -7,7 +7,7 @@ import streamlit as st
 
 from judgescope.audit import systems
 from judgescope.schema import language_name
-from judgescope.web import navigation, ui
+from judgescope.web import context, export, navigation, results
 
 
 @st.cache_data(max_entries=16, show_spinner="Bootstrapping each system…")
@@ -17,11 +17,11 @@ def _by_system(counts: pd.DataFrame) -> dict:
 
 def section() -> None:
     """Shown only for an audit with a `system` column."""
-    if "system" in ui.missing_columns("audit"):
+    if "system" in context.missing_columns("audit"):
         return
     st.header("By system")
-    result = _by_system(ui.audit_counts("system"))
-    dist = navigation.href(navigation.page("distributions"), collection=ui.collection_name(),
+    result = _by_system(results.audit_counts("system"))
+    dist = navigation.href(navigation.page("distributions"), collection=context.collection_name(),
                            facet="system")
     st.caption(f"{result['method']}; {result['resamples']:,} resamples, seed {result['seed']}. "
                f"Overall mean {result['overall_mean']:.2f}. Each system's histogram: "
@@ -32,4 +32,4 @@ def section() -> None:
         "Interval": r["interval"]} for r in result["by_language"]])
     st.dataframe(frame, hide_index=True, width="stretch", column_config={
         c: st.column_config.NumberColumn(format="%.2f") for c in ("Mean", "95% CI low", "95% CI high")})
-    ui.export_buttons(frame, "by_system", {})
+    export.rows(frame, "by_system", {})

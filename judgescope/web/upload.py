@@ -7,7 +7,8 @@ import streamlit as st
 
 from judgescope.sources import upload
 from judgescope.sources.manifest import SourceError
-from judgescope.web import navigation, ui
+from judgescope.text import md_literal
+from judgescope.web import context, navigation
 
 SESSION_KEY = "_uploaded_collections"
 
@@ -30,20 +31,20 @@ def draw() -> None:
         if not (sent and file is not None):
             return
         try:
-            name = upload.add_upload(ui.catalog(), file.name, file.getvalue())
+            name = upload.add_upload(context.catalog(), file.name, file.getvalue())
         except SourceError as err:
-            st.error(ui.md_literal(str(err), limit=1_000))
+            st.error(md_literal(str(err), limit=1_000))
             return
         mine().add(name)
-        loaded = ui.catalog().dataset(name)
+        loaded = context.catalog().dataset(name)
         if not loaded.ok:
-            st.error(ui.md_literal(loaded.error, limit=1_000))
+            st.error(md_literal(loaded.error, limit=1_000))
             return
         rep = loaded.report
-        st.success(ui.md_literal(f"{file.name}: {loaded.spec.kind}, loaded {rep['rows_loaded']:,} "
-                                 f"= used {rep['rows_used']:,} + excluded {rep['rows_excluded']:,}",
-                                 limit=500))
-        st.caption(ui.md_literal(f"Open {loaded.spec.title}:"))
-        for page in navigation.available(ui.catalog().roles(name)):
+        st.success(md_literal(f"{file.name}: {loaded.spec.kind}, loaded {rep['rows_loaded']:,} "
+                              f"= used {rep['rows_used']:,} + excluded {rep['rows_excluded']:,}",
+                              limit=500))
+        st.caption(md_literal(f"Open {loaded.spec.title}:"))
+        for page in navigation.available(context.catalog().roles(name)):
             st.page_link(page.path, label=page.title, icon=page.icon,
                          query_params={"collection": name})

@@ -8,7 +8,9 @@ import math
 import pandas as pd
 import streamlit as st
 
-from judgescope.web.ui import collection_name, md_literal
+from judgescope.text import md_literal
+from judgescope.web.context import collection_name
+from judgescope.web import navigation, render
 
 
 def url_value_notice(key: str, accepted) -> None:
@@ -149,8 +151,6 @@ def url_choice(container, label: str, options: list, *, key: str, default, forma
 
 def open_page(stem: str, **params) -> None:
     """Go to a registry page with these URL parameters and the collection (a drill-down)."""
-    from judgescope.web import navigation
-
     spec = navigation.page(stem)
     st.switch_page(spec.path, query_params={"collection": collection_name(), **params})
 
@@ -174,8 +174,6 @@ def set_position(position, sig: str) -> None:
 def with_record_links(frame: pd.DataFrame, id_col: str = "judge_record_id", **params) -> pd.DataFrame:
     """The frame with an `open` column: each row's Review URL (shown with RECORD_LINK), carrying
     `params` too (the list it came from, its filters), so Review walks that list."""
-    from judgescope.web import navigation
-
     review = navigation.page("review")
     links = [navigation.href(review, collection=collection_name(), **params, record=i) for i in frame[id_col]]
     return frame.assign(open=links)[["open", *frame.columns]]
@@ -188,11 +186,9 @@ def record_table(frame: pd.DataFrame, key: str, shown: pd.DataFrame | None = Non
                  id_col: str = "judge_record_id", column_config: dict | None = None, **params):
     """A list of audit records: selecting a row opens it on Review in this tab, with `params`
     (the list and its filters); the Open column is the same URL, for a new tab or to share."""
-    from judgescope.web import ui
-
-    table = with_record_links(frame if shown is None else shown, id_col, **params)
-    picked = ui.table(table, key=key, on_select="rerun", selection_mode="single-row", placeholder="n/a",
-                      column_config={**RECORD_LINK, **(column_config or {})})
+    linked = with_record_links(frame if shown is None else shown, id_col, **params)
+    picked = render.table(linked, key=key, on_select="rerun", selection_mode="single-row", placeholder="n/a",
+                          column_config={**RECORD_LINK, **(column_config or {})})
     if picked and picked.selection.rows:
         open_page("review", **params, record=str(frame[id_col].iloc[picked.selection.rows[0]]))
     return picked

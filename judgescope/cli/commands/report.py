@@ -20,6 +20,7 @@ import pandas as pd
 
 from judgescope.audit import summary as audit
 from judgescope.audit import systems
+from judgescope.sources import progress
 from judgescope.sources.catalog import open_store
 from judgescope.cli import add_source_arguments, load_source, print_ledger, resamples_arg, seed_arg
 from judgescope.sources.manifest import SourceError
@@ -141,13 +142,14 @@ def bootstrap(run, resamples: int, seed: int) -> dict:
 
 
 def run(args) -> int:
-    loaded = load_source(args.audit, "judge_audit", args.config, args.split, args.form)
-    if not loaded.report["rows_used"]:
-        raise SourceError(f"no usable rows ({loaded.report['rows_excluded']:,} excluded; "
-                          "see `judgescope validate`)", dataset=loaded.spec.name)
-    if args.resamples < 1:
-        raise SourceError("--resamples must be at least 1")
-    store = open_store({"audit": loaded})
+    with progress.cli_reporter():  # a first open's stages on stderr (nothing when cached)
+        loaded = load_source(args.audit, "judge_audit", args.config, args.split, args.form)
+        if not loaded.report["rows_used"]:
+            raise SourceError(f"no usable rows ({loaded.report['rows_excluded']:,} excluded; "
+                              "see `judgescope validate`)", dataset=loaded.spec.name)
+        if args.resamples < 1:
+            raise SourceError("--resamples must be at least 1")
+        store = open_store({"audit": loaded})
     tables = (summary(store.run), by_language(store.run),
               bootstrap(store.run, args.resamples, args.seed))
     # Only an audit with a system column gets the per-system breakdown (and BY_SYSTEM.json).

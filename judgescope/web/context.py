@@ -1,0 +1,212 @@
+"""The page's context: which collection it shows, whether that collection can fill the page
+(the gate every page opens with), the named queries it runs (cached, and noted for "How is this
+computed?") and how it ends early."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+from judgescope.schema import language_pairs, use_language_pairs
+from judgescope.sources import trace
+from judgescope.sources.catalog import Catalog, get_catalog
+from judgescope.sources.exports import capped_frame
+from judgescope.sources import db, hub_open, upload
+from judgescope.text import md_literal
+from judgescope.web import navigation
+
+QUERY_CACHE_ENTRIES = 256
+PICKER_KEY = "_collection_picker"
+
+
+def catalog() -> Catalog:
+    return get_catalog()
+
+
+def collection_name() -> str:
+    """The collection of this view: the URL's `collection`, else the last one picked, else the
+    manifest's first. The URL always carries it, so every view is a link."""
+    names = visible_collections()
+    if not names:
+        st.error("The manifest defines no collection; see Overview for its problems.")
+        stop()
+    value = st.query_params.get("collection")
+    if value in names:
+        return value
+    fallback = st.session_state.get("_collection")
+    fallback = fallback if fallback in names else names[0]
+    if value is not None and not st.session_state.get("_collection_notice_shown") == value:
+        st.session_state["_collection_notice_shown"] = value
+        st.toast(f"No collection {md_literal(repr(value))} in this manifest; showing "
+                 f"{md_literal(fallback)}.", icon=":material/warning:")
+    st.query_params["collection"] = fallback
+    return fallback
+
+
+def visible_collections() -> list[str]:
+    """The manifest's collections, plus those opened from the Hub in this browser session (or
+    named by the URL): one visitor's opened datasets are not listed to another."""
+    opened, uploads = hub_open.SESSION_COLLECTIONS, upload.UPLOAD_COLLECTIONS  # read per call
+    mine = st.session_state.setdefault("_opened_collections", set())
+    uploaded = st.session_state.setdefault("_uploaded_collections", set())  # never by URL
+    linked = st.query_params.get("collection")
+    if linked in opened:
+        mine.add(linked)
+    return [n for n in catalog().manifest.collections
+            if (n not in opened or n in mine) and (n not in uploads or n in uploaded)]
+
+
+def switch_collection(new: str | None = None) -> None:
+    """The picker's callback (and Overview's collection chips', with `new`): the new collection
+    starts clean (filters, record, page position), in the URL and in the sidebar's picker."""
+    new = new or st.session_state[PICKER_KEY]
+    for key in list(st.query_params):
+        st.session_state.pop(key, None)  # a URL-bound widget would write its old value back
+        st.session_state.pop(f"_w_{key}", None)
+    st.query_params.clear()
+    st.query_params["collection"] = new
+    st.session_state["_collection"] = new
+    st.session_state[PICKER_KEY] = new
+
+
+def roles() -> dict:
+    return catalog().roles(collection_name())
+
+
+def dataset_for(role: str):
+    """The Loaded dataset behind a view name (audit, snapshot, items, …) in this collection."""
+    return roles().get(role)
+
+
+def missing_columns(role: str) -> set[str]:
+    """Schema columns the dataset behind `role` lacks (its view holds them as NULL)."""
+    loaded = dataset_for(role)
+    return set(loaded.report["columns_missing"]) if loaded else set()
+
+
+def joined_snapshot() -> bool:
+    """Whether the collection's audit rows are joined to snapshot rows (Integrity's
+    hash_verification): then Review can show each row's texts."""
+    return "hash_verification" in catalog().store(collection_name()).views
+
+
+def title(text: str) -> None:
+    """Every page's first line: the title (with the anchor "content"), once the collection is
+    known to fill the page (judgescope.web.navigation); otherwise one sentence naming the
+    collections that do, and the page stops before any query."""
+    # The calling page's file names it; one frame up, read cheaply (inspect.stack() would read
+    # the source of every frame on every rerun).
+    spec = navigation.page(Path(sys._getframe(1).f_code.co_filename).stem)
+    st.title(text, anchor="content")
+    if not spec.fits(roles()):
+        unavailable(spec)
+        stop()
+    pairs = {}
+    if "audit" in roles():  # labels name the direction when the audit has several sources
+        with trace.traced():  # vocabulary for labels, not one of the page's numbers
+            frame = run("audit_language_pairs")
+        pairs = language_pairs(zip(frame.target_language, frame.source_language))
+    use_language_pairs(pairs)
+
+
+def unavailable(spec: navigation.PageSpec) -> None:
+    """This collection cannot fill `spec`: say which dataset is missing and link the
+    collections that can fill it."""
+    cat = catalog()
+    names = navigation.collections_for(
+        spec, {n: cat.roles(n) for n in visible_collections()})
+    coll = cat.manifest.collections[collection_name()]
+    missing = " or ".join(navigation.missing_roles(spec, roles()))
+    failed = [d.spec.name for n in visible_collections() for d in cat.collection_datasets(n)
+              if not d.ok]
+    none = " No collection of this manifest has one" + (
+        f"; {len(failed)} dataset{'s' if len(failed) != 1 else ''} failed to load (named on "
+        "Overview), which may be why." if failed else ".")
+    st.info(f"The collection **{md_literal(coll.title)}** has no {missing} dataset, "
+            f"which {spec.what} needs." + (" These collections have one:" if names else none))
+    for name in names:
+        st.page_link(spec.path, label=cat.manifest.collections[name].title,
+                     icon=":material/arrow_forward:", query_params={"collection": name})
+
+
+class PageStopped(Exception):
+    """Raised by stop(): app.py ends the page there and still shows its disclosure."""
+
+
+_IN_PAGE = "_judgescope_in_page"
+
+
+def stop():
+    """End the page here. Use instead of st.stop(): after st.stop() nothing renders, so the page
+    would lose "How is this computed?" for what it already showed (app.py catches this). Outside
+    a page run (the sidebar, a page run alone) it is st.stop()."""
+    if st.session_state.get(_IN_PAGE):
+        raise PageStopped
+    st.stop()
+
+
+@contextmanager
+def page_trace():
+    """app.py, around the page only: the queries it runs (Store.run notes each, cached ones are
+    replayed) are what "How is this computed?" lists; the sidebar's never mix in."""
+    st.session_state[_IN_PAGE] = True
+    try:
+        with trace.traced() as names:
+            yield names
+    finally:
+        st.session_state[_IN_PAGE] = False
+
+
+def record_query(query: str) -> None:
+    """Note a named query this page run used that did not go through Store.run (exports)."""
+    trace.note(query)
+
+
+def queries_this_run() -> list[str]:
+    return trace.current()
+
+
+def traced_cache(**cache_options):
+    """st.cache_data that also remembers which named queries the computation ran, and notes
+    them again on every cache hit: a cached number explains itself like a fresh one."""
+    def decorate(fn):
+        def computed(*args, **kwargs):
+            with trace.traced() as names:
+                value = fn(*args, **kwargs)
+            return value, tuple(names)
+        # Streamlit keys a cache by the function's module and qualified name: keep fn's.
+        computed.__module__, computed.__qualname__ = fn.__module__, fn.__qualname__
+        cached = st.cache_data(**cache_options)(computed)
+
+        @functools.wraps(fn)
+        def serve(*args, **kwargs):
+            value, names = cached(*args, **kwargs)
+            trace.replay(names)
+            return value
+        serve.clear = cached.clear
+        return serve
+    return decorate
+
+
+@traced_cache(max_entries=QUERY_CACHE_ENTRIES, show_spinner=False)
+def _cached(manifest: str, collection: str, query: str, params: tuple) -> pd.DataFrame:
+    return catalog().store(collection).run(query, **dict(params))
+
+
+def run(query: str, **params) -> pd.DataFrame:
+    """Run queries/<query>.sql on the active collection; results cached per parameters.
+    Export queries (`*_export`) are capped in SQL and never cached (judgescope/web/export.py)."""
+    record_query(query)
+    if query.endswith("_export"):
+        return capped_frame(catalog().store(collection_name()), query, params)
+    frozen = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in params.items()))
+    # A spinner names what is computed; Streamlit shows it only if the call outlasts its delay
+    # (0.5 s), so cached and fast results never flash it.
+    with st.spinner(f"Computing: {db.query_title(query)}…", show_time=True):
+        out = _cached(str(catalog().manifest.path), collection_name(), query, frozen)
+    return out.copy()

@@ -1,0 +1,105 @@
+"""The domains' costlier results for the active collection, cached across reruns: ranking
+decisions, hash verification, bootstrap tables, score counts. Where there is nothing to show,
+the page says why and stops."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from judgescope.audit import summary as audit
+from judgescope.integrity import hashes as verify
+from judgescope.ranking import decisions as ranking
+from judgescope.ranking.tables import NO_DECISIONS
+from judgescope.sources.db import DBError
+from judgescope.web.context import (catalog, collection_name, dataset_for, record_query, run, stop,
+                                    traced_cache)
+from judgescope.web.render import table
+
+
+@traced_cache(max_entries=16, show_spinner="Parsing ranking decisions…")
+def _ranking_frames(manifest: str, collection: str, fallback: str):
+    return ranking.load(catalog().store(collection).run, fallback)
+
+
+def ranking_frames():
+    """(pairs, decisions) of the collection's ranking view, decisions parsed once and cached."""
+    fallback = dataset_for("ranking").spec.name
+    pairs, decisions = _ranking_frames(str(catalog().manifest.path), collection_name(), fallback)
+    return pairs.copy(), decisions.copy()
+
+
+@traced_cache(max_entries=16, show_spinner="Reading swapped-order decisions and system families…")
+def _ranking_probe_frames(manifest: str, collection: str):
+    from judgescope.ranking import probes
+    return probes.load(catalog().store(collection).run)
+
+
+def ranking_probe_frames():
+    """(swapped-order decisions, system families) of the collection's ranking view, cached."""
+    swapped, families = _ranking_probe_frames(str(catalog().manifest.path), collection_name())
+    return swapped.copy(), families.copy()
+
+
+def ranking_decisions(what: str):
+    """Pairs and parsed decisions of the collection's ranking data; without model decisions the
+    page says so, shows the human-only summary and stops."""
+    pairs, decisions = ranking_frames()
+    if decisions.empty:
+        st.info(NO_DECISIONS)
+        table(ranking.human_summary(pairs))
+        stop()
+    return pairs, decisions
+
+
+def verification():
+    """(summary, origin, problems) for the active collection: see verification_for."""
+    summary, origin, problems = verification_for(collection_name())
+    if summary is not None:
+        record_query("verify_summary")
+    return summary, origin, problems
+
+
+def verification_for(collection: str):
+    """(summary, origin, problems) for a collection's audit against its snapshot.
+
+    summary is None when there is nothing to verify or the inputs cannot be joined; problems
+    then says why (empty when the collection simply has no snapshot).
+    """
+    cat = catalog()
+    have = cat.roles(collection)
+    if "audit" not in have or "snapshot" not in have:
+        return None, None, []
+    origin = have["snapshot"].spec.origin.removeprefix("local: ")
+    problems = cat.verify_problems(collection)
+    if problems:
+        return None, origin, problems
+    try:
+        return verify.summarise(cat.store(collection).run), origin, []
+    except (verify.SourceError, DBError) as err:
+        return None, origin, [str(err).splitlines()[0]]
+
+
+@st.cache_data(max_entries=64, show_spinner="Bootstrapping…")
+def distribution_table(counts: pd.DataFrame, thresholds: tuple, split: bool, resamples: int,
+                       seed: int) -> pd.DataFrame:
+    """audit.distribution_table, cached: its seeded bootstrap is the page's costliest step."""
+    return audit.distribution_table(counts, thresholds, split, resamples, seed)
+
+
+@st.cache_data(max_entries=16, show_spinner="Bootstrapping each cell…")
+def cell_bootstrap(counts: pd.DataFrame) -> pd.DataFrame:
+    """Mean, n and seeded bootstrap CI per language × unit (the heatmap's hover)."""
+    boot = audit.bootstrap_table(counts, ["target_language", "unit"])
+    n = counts.groupby(["target_language", "unit"], as_index=False)["n"].sum()
+    return boot.merge(n, on=["target_language", "unit"])
+
+
+def audit_counts(facet: str = "none") -> pd.DataFrame:
+    """The audit's per-score counts; a page of an audit without usable rows says so and stops."""
+    counts = audit.score_counts(run, facet)
+    note = audit.no_rows(counts)
+    if note:
+        st.info(note)
+        stop()
+    return counts
