@@ -26,8 +26,9 @@ T1, T2, TIE, NONE = "Translation 1 is better.", "Translation 2 is better.", \
 #   row 6: not judged swapped                      → 5 parsed pairs, 3 consistent
 QWEN = [(T1, T2), (T1, T1), (T2, T1), (TIE, TIE), (TIE, T1), (T2, NONE), (T1, None)]
 FAMILIES = [["qwen", "deepl"], ["deepl", "qwen"], ["qwen", "nllb"], ["claude", "qwen"],
-            ["deepl", "nllb"], ["google", "qwen"], ["qwen", "google"]]
-CLAUDE = [T2, T1, T2, T1, T2, T1, T2]
+            ["deepl", "nllb"], ["google", "qwen"], ["qwen", "google"], ["qwen"]]
+CLAUDE = [T2, T1, T2, T1, T2, T1, T2, T1]
+QWEN.append((T1, None))  # row 7: one family only, so left out of self-preference (and counted)
 
 
 def _rows():
@@ -78,6 +79,7 @@ def test_self_preference_by_hand(report):
     assert q["p"] == pytest.approx(binomtest(3, 3, 0.5).pvalue)
     # Claude: one claude translation only in row 3 (slot 1), qwen's decision there a tie → none.
     assert ("one_step_ranking", "claude") not in by
+    assert report["self_preference"]["pairs_without_families"] == 1
 
 
 def _independent_counts(df: pd.DataFrame, model: str) -> tuple[int, int]:

@@ -74,13 +74,13 @@ def load(run) -> tuple[pd.DataFrame, pd.DataFrame]:
         pairs = [_two(v) for v in raw["families"]]
         families = pd.DataFrame({"file": raw["file"], "row": raw["row"],
                                  "family_1": [p[0] for p in pairs],
-                                 "family_2": [p[1] for p in pairs]}).dropna()
+                                 "family_2": [p[1] for p in pairs]})
     return swapped, families
 
 
 def _two(value) -> tuple:
-    """Two family names from a list or its JSON text; (None, None) otherwise (the pair is left
-    out of self-preference, and the count of such pairs is reported)."""
+    """Two family names from a list or its JSON text; (None, None) otherwise (self_preference
+    leaves the pair out and reports how many it left out)."""
     if isinstance(value, str):
         try:
             value = json.loads(value)
@@ -150,7 +150,9 @@ def _paired(j: pd.Series, k: pd.Series) -> dict:
 def self_preference(decisions: pd.DataFrame, families: pd.DataFrame) -> dict:
     """Rows per method × judge × other judge (see the module docstring)."""
     if families.empty or decisions.empty:
-        return {"rows": [], "method": SELF_METHOD}
+        return {"rows": [], "method": SELF_METHOD, "pairs_without_families": 0}
+    unknown = families["family_1"].isna() | families["family_2"].isna()
+    families = families[~unknown]
     f = families.assign(family_1=families["family_1"].astype(str).str.lower(),
                         family_2=families["family_2"].astype(str).str.lower())
     d = decisions.merge(f, on=["file", "row"])
@@ -174,4 +176,4 @@ def self_preference(decisions: pd.DataFrame, families: pd.DataFrame) -> dict:
                 k = wide.loc[use, other].astype(int) == own_slot[use]
                 rows.append({"method": method, "judge": judge, "family": fam, "other_judge": other,
                              **_paired(j, k)})
-    return {"rows": rows, "method": SELF_METHOD}
+    return {"rows": rows, "method": SELF_METHOD, "pairs_without_families": int(unknown.sum())}

@@ -68,7 +68,9 @@ def self_preference_section(decisions: pd.DataFrame, dataset: str) -> None:
                    "of each translation's system, a judge's family being its model name), or no "
                    "pair has exactly one translation of a judge's family.")
         return
-    st.caption(f"{result['method']}.")
+    left = result["pairs_without_families"]
+    st.caption(f"{result['method']}." + (f" {left:,} pairs without two readable families in "
+                                         "tgt_families are left out." if left else ""))
     _table(pd.DataFrame([{
         "method": r["method"], "judge (family)": f"{r['judge']} ({r['family']})",
         "other judge": r["other_judge"], "pairs": r["n"],

@@ -65,3 +65,13 @@ def _print(report: dict) -> None:
         print(f"  {r['dataset'][:24]:24} {r['method']:20} {r['model'][:10]:10} {r['n']:>6} "
               f"{_fmt(r['accuracy']):>6} {ci:>15} {r['human_ties']:>6} {r['model_ties']:>6} "
               f"{r['unparsed']:>6} {_fmt(r['first_choice_rate']):>6} {_fmt(r['human_first_rate']):>6}")
+    for r in report["swap_consistency"]["rows"]:
+        print(f"  swap consistency {r['method']} · {r['model']}: {r['consistent']}/{r['n']} = "
+              f"{_fmt(r['share'])} [{_fmt(r['ci'][0])}, {_fmt(r['ci'][1])}] "
+              f"({r['judged_both']} judged in both orders, {r['unparsed']} unparsed left out)")
+    for r in report["self_preference"]["rows"]:
+        p = "n/a" if r["p"] is None else f"{r['p']:.4f}"
+        print(f"  self-preference {r['method']} · {r['judge']} vs {r['other_judge']}: picks its own "
+              f"family {_fmt(r['judge_rate'])} vs {_fmt(r['other_rate'])} on {r['n']} pairs, "
+              f"difference {r['difference']:+.3f} [{_fmt(r['ci'][0])}, {_fmt(r['ci'][1])}], "
+              f"exact McNemar p = {p}")
