@@ -86,6 +86,18 @@ def page_timings(args) -> dict:
     return {"interactions": results}
 
 
+def remote_reads(args) -> dict:
+    """Bytes and round trips per interaction over fsspec, the cache read where it is published."""
+    from bench import remote
+    from judgescope.sources.cache import cache_root
+    cat, store = _store(args)
+    first = store.run("audit_review_page", **pages.ALL, after_score=-1.0, after_id="", page_size=50)
+    last = (float(first.score.iloc[-1]), str(first.judge_record_id.iloc[-1]))
+    record = str(first.judge_record_id.iloc[len(first) // 2])
+    cutoff = audit.worst_cutoff(store.run("audit_score_counts", facet="none"), 3)
+    return remote.measure(cat, COLLECTION, cache_root(), last, record, cutoff)
+
+
 def pandas_timings(args) -> dict:
     """The same aggregations in pandas on the needed columns (loaded once, untimed) vs the app."""
     cat, store = _store(args)
@@ -159,7 +171,7 @@ def raw_open(args) -> dict:
 
 
 PHASES = {"build": build, "raw_open": raw_open, "pages": page_timings, "pandas": pandas_timings,
-          "verify": verify_timings, "bootstrap": bootstrap_timings}
+          "verify": verify_timings, "bootstrap": bootstrap_timings, "remote": remote_reads}
 
 
 def main(argv=None) -> int:

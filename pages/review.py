@@ -21,8 +21,10 @@ context.title("Review scores")
 values = context.run("audit_filter_values")
 langs, units = sorted(values.target_language.unique()), sort_units(values.unit.unique())
 origins, runs = sorted(values.score_origin.dropna().unique()), sorted(values.run_group.dropna().unique())
+# An audit without a system column offers no System filter (every row would be 'not recorded').
+systems = sorted(values.system.unique()) if "system" not in context.missing_columns("audit") else []
 for key, accepted in (("lang", langs), ("unit", units), ("origin", origins), ("run", runs),
-                      ("order", ORDERS)):
+                      ("system", systems), ("order", ORDERS)):
     urls.url_value_notice(key, accepted)
 with st.container(border=True):
     c = st.columns([2, 2, 1, 1])
@@ -33,14 +35,15 @@ with st.container(border=True):
                       format_func=md_label)  # pills render markdown
     low = urls.url_number(c[2], "Score from", 0.0, 100.0, 0.0, key="min")
     high = urls.url_number(c[3], "to", 0.0, 100.0, 100.0, key="max")
-    c = st.columns([2, 2, 3, 1.4])
+    c = st.columns([1.6, 1.6, 2.6, 2.4, 1.6] if systems else [2, 2, 3, 1.4])
     origin = c[0].multiselect("Score origin", origins, key="origin", bind="query-params")
     run_group = c[1].multiselect("Run group", runs, key="run", bind="query-params")
+    system = urls.url_multiselect(c[2], "System", systems, key="system") if systems else []
     urls.url_text("q", MAX_Q_CHARS, widget=True)  # a longer ?q= is cut to MAX_Q_CHARS, and named
-    q = c[2].text_input("Explanation contains", key="q", bind="query-params", max_chars=MAX_Q_CHARS)
-    order = c[3].selectbox("Order", ORDERS, key="order", bind="query-params")
+    q = c[-2].text_input("Explanation contains", key="q", bind="query-params", max_chars=MAX_Q_CHARS)
+    order = c[-1].selectbox("Order", ORDERS, key="order", bind="query-params")
 filters = {"languages": [lang] if lang else [], "units": unit, "origins": origin, "run_groups": run_group,
-           "min_score": float(low), "max_score": float(high), "q": q.strip()}
+           "systems": system, "min_score": float(low), "max_score": float(high), "q": q.strip()}
 desc = order == "highest first"
 has_snapshot = context.joined_snapshot()
 
@@ -62,8 +65,11 @@ pos = pager.read(st.query_params.to_dict(), sig)
 if pos.after is None:
     urls.reset_position(pager.problem(st.query_params.to_dict(), sig))
 rows = audit_rows.review_page(context.run, filters, pos.after or pager.start(desc), desc, PAGE_SIZE)
+rows = rows if systems else rows.drop(columns=["system"])
 texts = audit_rows.snapshot_texts(context.run, rows.judge_record_id.tolist()) if has_snapshot else None
 shown = reviews_view.with_state(audit_rows.with_snippets(rows, texts) if has_snapshot else rows)
+if systems:  # whose output was judged, beside the unit
+    shown.insert(3, "system", shown.pop("system"))
 last = pos.first + len(rows) - 1
 reviews_view.progress(filters, total)
 reviews_view.state_filter(filters)

@@ -69,6 +69,13 @@ def test_languages_page_shows_the_systems_of_an_audit_that_has_them(realdata, wr
     assert "By system" in [h.value for h in at.header]
     table = next(d.value for d in at.dataframe if "System" in d.value.columns)
     assert len(table) == 37 and (table["95% CI low"] <= table["Mean"]).all()
+    # Each row opens Review filtered to its language and system.
+    first = table.iloc[0]
+    assert first["Review"].startswith("review?") and "lang=de" in first["Review"]
+    assert f"system={first['System']}" in first["Review"]
+    review = open_page("pages/review.py", "g", lang="de", system=first["System"])
+    assert not review.exception
+    assert review.multiselect(key="system").value == [first["System"]]
 
 
 def test_languages_page_has_no_system_section_without_a_system_column():

@@ -304,7 +304,7 @@ def test_export_streams_a_named_query_in_batches(tmp_path, monkeypatch):
                 score_origin=["x"] * n, run_group=["g"] * n)
     pq.write_table(pd.DataFrame(cols).pipe(__import__("pyarrow").Table.from_pandas), tmp_path / "audit.parquet")
     store = db.Store({"audit": [tmp_path / "audit.parquet"]})
-    filters = {"languages": [], "units": [], "origins": [], "run_groups": [], "min_score": 0.0,
+    filters = {"languages": [], "units": [], "origins": [], "run_groups": [], "systems": [], "min_score": 0.0,
                "max_score": 100.0, "q": ""}
     frame = export.capped_frame(store, "audit_review_export", filters)
     assert len(frame) == 120_001  # one more than the cap says "there is more"

@@ -171,43 +171,49 @@ class ImmutableFileSystem(AbstractFileSystem):
 
 
 class _FooterCachedFile:
-    """A file opened lazily: a read the footer cache answers never reaches the wrapped filesystem."""
+    """A file opened lazily: a read the footer cache answers never reaches the wrapped filesystem.
+    DuckDB reads one handle from several threads, each a seek then a read: the position is kept
+    per thread and the wrapped file is read under a lock, so one thread's seek never moves
+    another's read."""
 
     def __init__(self, opener, owner: ImmutableFileSystem, key: str, size: int):
         self._opener, self._owner, self._key, self.size = opener, owner, key, size
         self._f = None
-        self._pos = 0
+        self._io = threading.Lock()
+        self._where = threading.local()
 
-    def _file(self):
-        if self._f is None:
-            self._f = self._opener()
-        return self._f
+    @property
+    def _pos(self) -> int:
+        return getattr(self._where, "pos", 0)
 
     def seek(self, pos, whence=0):
-        self._pos = pos if whence == 0 else (self._pos + pos if whence == 1 else self.size + pos)
-        return self._pos
+        self._where.pos = pos if whence == 0 else (self._pos + pos if whence == 1 else self.size + pos)
+        return self._where.pos
 
     def tell(self):
         return self._pos
 
     def read(self, length=-1):
-        length = self.size - self._pos if length is None or length < 0 else min(length, self.size - self._pos)
-        key = (self._key, self._pos, length)
+        pos = self._pos
+        length = self.size - pos if length is None or length < 0 else max(0, min(length, self.size - pos))
+        key = (self._key, pos, length)
         with self._owner.lock:
             data = self._owner.tails.get(key)
         if data is None:
-            f = self._file()
-            f.seek(self._pos)
-            data = f.read(length)
+            with self._io:
+                if self._f is None:
+                    self._f = self._opener()
+                self._f.seek(pos)
+                data = self._f.read(length)
             with self._owner.lock:
                 start = self._owner.footers.get(self._key)
-                if self._pos + len(data) == self.size and len(data) >= 8 and data[-4:] == b"PAR1":
+                if pos + len(data) == self.size and len(data) >= 8 and data[-4:] == b"PAR1":
                     # a tail read: it ends with the footer's length, so the footer's start is known
                     start = self.size - 8 - int.from_bytes(data[-8:-4], "little")
                     self._owner.footers[self._key] = start
-                if self._pos + len(data) == self.size or (start is not None and self._pos >= start):
+                if pos + len(data) == self.size or (start is not None and pos >= start):
                     self._owner.tails[key] = data
-        self._pos += len(data)
+        self._where.pos = pos + len(data)
         return data
 
     def readable(self):
@@ -217,8 +223,10 @@ class _FooterCachedFile:
         return True
 
     def close(self):
-        if self._f is not None:
-            self._f.close()
+        with self._io:
+            if self._f is not None:
+                self._f.close()
+                self._f = None
 
     @property
     def closed(self):

@@ -25,11 +25,16 @@ def section() -> None:
                            facet="system")
     st.caption(f"{result['method']}; {result['resamples']:,} resamples, seed {result['seed']}. "
                f"Overall mean {result['overall_mean']:.2f}. Each system's histogram: "
-               f"[Distributions split by system]({dist}). {result['human_agreement'].capitalize()}.")
+               f"[Distributions split by system]({dist}); each row opens Review on its language and "
+               f"system. {result['human_agreement'].capitalize()}.")
+    review = navigation.page("review")
     frame = pd.DataFrame([{
+        "Review": navigation.href(review, collection=context.collection_name(),
+                                  lang=r["target_language"], system=r["system"]),
         "Language": language_name(r["target_language"]), "System": r["system"], "n": r["n"],
         "Mean": r["mean"], "95% CI low": r["ci"][0], "95% CI high": r["ci"][1],
         "Interval": r["interval"]} for r in result["by_language"]])
     st.dataframe(frame, hide_index=True, width="stretch", column_config={
-        c: st.column_config.NumberColumn(format="%.2f") for c in ("Mean", "95% CI low", "95% CI high")})
-    export.rows(frame, "by_system", {})
+        "Review": st.column_config.LinkColumn("Review", display_text="open rows"),
+        **{c: st.column_config.NumberColumn(format="%.2f") for c in ("Mean", "95% CI low", "95% CI high")}})
+    export.rows(frame.drop(columns=["Review"]), "by_system", {})
