@@ -75,7 +75,7 @@ def test_languages_page_shows_the_systems_of_an_audit_that_has_them(realdata, wr
     assert f"system={first['System']}" in first["Review"]
     review = open_page("pages/review.py", "g", lang="de", system=first["System"])
     assert not review.exception
-    assert review.multiselect(key="system").value == [first["System"]]
+    assert review.multiselect(key="_w_system").value == [first["System"]]
 
 
 def test_languages_page_has_no_system_section_without_a_system_column():
