@@ -4,7 +4,7 @@ import streamlit as st
 
 from judgescope.audit import summary as audit
 from judgescope.audit import charts
-from judgescope.web import findings as findings_view
+from judgescope.web import how
 from judgescope.web import navigation
 from judgescope.text import md_literal
 from judgescope.web import context, export, render, results
@@ -55,7 +55,7 @@ if split and facet in audit.REVIEW_FACET_PARAMS:  # each value's row opens Revie
                                for p in params])
     config[label("review")] = BAR_COLUMNS["Review"]
 render.table(shown, column_config=config, placeholder="n/a")
-findings_view.how("unit_mean")
+how.number("unit_mean")
 export.rows(table, "score_summary", {"facet": facet, "thresholds": list(thresholds),
                                             "resamples": resamples, "seed": seed})
 

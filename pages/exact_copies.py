@@ -5,7 +5,7 @@ import streamlit as st
 from judgescope.audit import rows as audit_rows
 from judgescope.web import review as review_view
 from judgescope.web import reviews as reviews_view
-from judgescope.web import findings as findings_view
+from judgescope.web import how
 from judgescope.web import navigation
 from judgescope.web import context, export, render
 from judgescope.web import urls
@@ -25,7 +25,7 @@ st.caption(f"Found by hash alone (candidate_text_sha256 = source_text_sha256) am
            f"{int(counts['hashed'].sum()):,} hashed rows of {int(counts['n'].sum()):,}.")
 matrix = audit_rows.exact_copy_matrix(counts)
 render.table(matrix)
-findings_view.how("exact_copies")
+how.number("exact_copies")
 
 langs, units = sorted(counts.target_language.unique()), sort_units(counts.unit.unique())
 for key, accepted in (("lang", langs), ("unit", units)):

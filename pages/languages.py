@@ -8,7 +8,7 @@ from judgescope.audit import charts
 from judgescope.web import navigation
 from judgescope.web import phone
 from judgescope.web import systems as systems_view
-from judgescope.web import findings as findings_view
+from judgescope.web import how
 from judgescope.text import md_literal
 from judgescope.web import context, export, render, results
 from judgescope.web import urls
@@ -51,14 +51,14 @@ with st.container(key="heatmap_table"):
                        "Mean": st.column_config.NumberColumn(format="%.2f"),
                        "Low": st.column_config.NumberColumn(format="%.2f"),
                        "High": st.column_config.NumberColumn(format="%.2f")})
-findings_view.how("language_cell")
+how.number("language_cell")
 points = event.selection.points if event and event.selection else []
 if points:
     lang, unit = points[0]["customdata"][:2]
     urls.open_page("review", lang=lang, unit=unit)
 
 st.header("Lower tail per language and unit")
-findings_view.how("share_below")
+how.number("share_below")
 st.caption(f"Every heatmap cell is a row here, with its n and the mean's 95% CI (the hover's). "
            f"P5 and P10 are linear-interpolated percentiles (numpy's default); the share below "
            f"{threshold} has a 95% Wilson score CI. Sort by any column header; each row's "

@@ -5,9 +5,8 @@ import pandas as pd
 import streamlit as st
 
 from judgescope import format as fmt
-from judgescope.web import findings as findings_view
 from judgescope.text import md_literal
-from judgescope.web import context, render
+from judgescope.web import cards, context, export, render, results
 from judgescope.web import upload
 from judgescope.schema import SCHEMAS
 
@@ -16,12 +15,12 @@ context.title(coll.title)
 if coll.description:
     st.caption(coll.description)
 st.header("Findings")  # first: a stakeholder reads these before anything else
-found = findings_view.findings()
+found = results.findings()
 if not found:
     st.info("No dataset of this collection could be summarised; see the datasets below.")
 for f in found:
-    findings_view.finding(f)
-findings_view.download_report()
+    cards.finding(f)
+export.report_button()
 
 others = [n for n in context.visible_collections() if n != coll.name]
 if others:  # the sidebar's picker is folded away on a phone: the switch is here too

@@ -123,12 +123,12 @@ def test_exact_copies_records_a_verdict_with_a_tag(state):
 @pytest.mark.parametrize("state_name,expected", [("judge too harsh", ["r_harsh"]), ("disputed", ["r_both"]),
                                                  ("judge right", ["r_both"])])
 def test_review_state_ids(state_name, expected):
-    from judgescope.web import reviews as reviews_view
+    from judgescope.reviews import states
     import pandas as pd
     latest = pd.DataFrame({"judge_record_id": ["r_harsh", "r_both", "r_both"],
                            "verdict": ["too_harsh", "judge_right", "too_lenient"]})
-    assert reviews_view.ids_in_state(latest, state_name) == (expected, False)
-    assert reviews_view.ids_in_state(latest, "not yet reviewed") == (["r_both", "r_harsh"], True)
+    assert states.ids_in_state(latest, state_name) == (expected, False)
+    assert states.ids_in_state(latest, "not yet reviewed") == (["r_both", "r_harsh"], True)
 
 
 def test_review_list_filters_by_review_state(state):

@@ -8,7 +8,7 @@ import math
 
 import pandas as pd
 
-from judgescope import findings
+from judgescope.audit import audit_findings
 from judgescope import format as fmt
 from judgescope.audit import summary as audit
 from judgescope.audit import themes as themes_mod
@@ -76,7 +76,7 @@ def build(run, ledger: Ledger, *, name: str, seed: int, resamples: int, explanat
     section = {"empty": False, "name": name, "overall": overall, "units": rows,
                "thresholds": audit.threshold_columns(), "ci_label": audit.ci_label(resamples, seed)}
     section["heatmap"], section["weak"] = _heatmap(ledger, counts, cells, whole["mean"], q, f, boot_cli)
-    section["weak_rule"] = findings.WEAK_RULE
+    section["weak_rule"] = audit_findings.WEAK_RULE
     section["copies"] = _copies(run, ledger)
     missing = []
     section["integrity"] = _integrity(run, ledger, snapshot, missing)
@@ -99,7 +99,7 @@ def _heatmap(ledger: Ledger, counts, cells, overall_mean, q, f, boot_cli):
     units = [u for u in sort_units(set(table.unit))]
     langs = sorted(set(table.target_language))
     grid, rows = {}, []
-    weak = findings.weak_cells(cells, overall_mean)
+    weak = audit_findings.weak_cells(cells, overall_mean)
     weak_keys = {(w["target_language"], w["unit"]) for w in weak}
     for _, r in table.iterrows():
         lang, unit = r["target_language"], r["unit"]

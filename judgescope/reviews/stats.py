@@ -15,6 +15,7 @@ import pandas as pd
 from judgescope import stats
 from judgescope.audit.summary import DEFAULT_THRESHOLDS
 from judgescope.calibration.agreement import fleiss_of_patterns
+from judgescope.reviews import states
 
 LOW_SCORE = DEFAULT_THRESHOLDS[0]
 DECISIVE = ("judge_right", "too_harsh", "too_lenient")
@@ -167,10 +168,10 @@ def review_state(rows: pd.DataFrame, latest: pd.DataFrame) -> pd.DataFrame:
     for rid in rows["judge_record_id"]:
         g = groups.get(rid)
         if g is None:
-            state.append("not yet reviewed"), n.append(0), said.append(""), disputed.append(False)
+            state.append(states.NOT_REVIEWED), n.append(0), said.append(""), disputed.append(False)
             continue
         differ = g["verdict"].nunique() > 1
-        state.append("disputed" if differ else str(g["verdict"].iloc[0]))
+        state.append(states.DISPUTED if differ else str(g["verdict"].iloc[0]))
         n.append(int(g["reviewer"].nunique()))
         said.append("; ".join(f"{r}: {v}" for r, v in zip(g["reviewer"], g["verdict"])))
         disputed.append(bool(differ))
