@@ -81,3 +81,69 @@ def test_languages_page_shows_the_systems_of_an_audit_that_has_them(realdata, wr
 def test_languages_page_has_no_system_section_without_a_system_column():
     at = open_page("pages/languages.py", "xhotpotqa")
     assert not at.exception and "By system" not in [h.value for h in at.header]
+
+
+def _review(state, who, rid, verdict, score=30.0):
+    from judgescope.reviews import store as reviews
+
+    reviews.record(state, reviewer=who, collection="g", dataset="judge_audit_gemba_wmt22",
+                   judge_record_id=rid, verdict=verdict, language="de", unit="segment",
+                   score=score)
+
+
+def test_judge_right_share_per_system_by_hand(tmp_path):
+    from statsmodels.stats.proportion import proportion_confint
+
+    from judgescope.reviews import stats as reviews_stats
+    from judgescope.reviews import store as reviews
+
+    state = tmp_path / "r.sqlite"
+    # r1 (A): ann and bob say judge right → call judge right.  r2 (A): too harsh.
+    # r3 (B): judge right.  r4 (B): ann right, bob harsh → tie, no call, left out.
+    # r5 (B): score 95, not a low-score row → left out.  r6: no longer in the audit.
+    for who, rid, verdict in (("ann", "r1", "judge_right"), ("bob", "r1", "judge_right"),
+                              ("ann", "r2", "too_harsh"), ("ann", "r3", "judge_right"),
+                              ("ann", "r4", "judge_right"), ("bob", "r4", "too_harsh"),
+                              ("ann", "r6", "too_lenient")):
+        _review(state, who, rid, verdict)
+    _review(state, "ann", "r5", "judge_right", score=95.0)
+    systems = pd.DataFrame({"judge_record_id": ["r1", "r2", "r3", "r4", "r5"],
+                            "system": ["A", "A", "B", "B", "B"]})
+    out = reviews_stats.judge_share_by_system(reviews.latest(state), systems).set_index("system")
+    assert out.loc["A", ["rows", "judge_right"]].tolist() == [2, 1]
+    assert out.loc["B", ["rows", "judge_right"]].tolist() == [1, 1]
+    assert out.loc["not in audit", ["rows", "judge_right"]].tolist() == [1, 0]
+    low, high = proportion_confint(1, 2, method="wilson")
+    assert out.loc["A", ["ci_low", "ci_high"]].tolist() == pytest.approx([low, high])
+
+
+def test_report_json_carries_the_reviewers_per_system(realdata, tmp_path, monkeypatch, capsys):
+    state = tmp_path / "state.sqlite"
+    monkeypatch.setenv("JUDGESCOPE_STATE", str(state))
+    path = realdata / "judge_audit_gemba_wmt22.jsonl"
+    rows = pd.read_json(path, lines=True)
+    first = rows.iloc[0]
+    _review(state, "ann", first["judge_record_id"], "too_harsh")
+    assert main(["report", str(path), "--resamples", "200"]) in (0, 1)
+    got = json.loads(capsys.readouterr().out)["by_system"]["reviewers"]
+    # Wilson 95% for 0 of 1: [0, z² / (1 + z²)] = [0, 3.8415 / 4.8415] = [0, 0.7934].
+    assert got["rows"] == [{"system": first["system"], "rows": 1, "judge_right": 0, "share": 0.0,
+                            "ci_low": 0.0, "ci_high": pytest.approx(0.7934, abs=1e-4)}]
+    assert "Wilson" in got["method"]
+
+
+def test_reviews_page_shows_the_judge_right_share_per_system(realdata, write_manifest, tmp_path,
+                                                              monkeypatch):
+    state = tmp_path / "page-state.sqlite"
+    monkeypatch.setenv("JUDGESCOPE_STATE", str(state))
+    monkeypatch.delenv("JUDGESCOPE_REVIEWS", raising=False)
+    text = ('[[collection]]\nname = "g"\ntitle = "G"\ndatasets = ["judge_audit_gemba_wmt22"]\n'
+            '[[dataset]]\nname = "judge_audit_gemba_wmt22"\n'
+            'path = "realdata/judge_audit_gemba_wmt22.jsonl"\n')
+    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(write_manifest(text)))
+    first = pd.read_json(realdata / "judge_audit_gemba_wmt22.jsonl", lines=True).iloc[0]
+    _review(state, "ann", first["judge_record_id"], "judge_right")
+    at = open_page("pages/reviews.py", "g")
+    assert not at.exception
+    table = next(d.value for d in at.dataframe if "System" in d.value.columns)
+    assert table[["System", "Rows", "Judge right"]].values.tolist() == [[first["system"], 1, 1]]

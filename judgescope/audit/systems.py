@@ -18,8 +18,11 @@ from judgescope.schema import NOT_RECORDED
 METHOD = ("mean judge score per system, 95% percentile bootstrap over the system's rows "
           "(multinomial over per-score counts, float scores over stated bins; seeded); per "
           "target language × system as well, since a pooled system mean mixes language pairs")
-NO_HUMAN = ("no human scores for these segments in this audit, so no judge–human agreement by "
-            "system")
+NO_HUMAN = ("the audit holds no human scores for its segments; where reviewers have given "
+            "verdicts, the judge-right share per system stands for judge–human agreement")
+REVIEWED_METHOD = ("of reviewed rows scored below the low-score threshold with a reviewer call (the "
+                   "strict majority of judge right / too harsh / too lenient): share where the "
+                   "call is judge right, per system, 95% Wilson score interval")
 
 
 def _named(frame: pd.DataFrame) -> pd.DataFrame:

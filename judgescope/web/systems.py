@@ -7,7 +7,7 @@ import streamlit as st
 
 from judgescope.audit import systems
 from judgescope.schema import language_name
-from judgescope.web import context, export, navigation, results
+from judgescope.web import context, export, navigation, render, results
 
 
 @st.cache_data(max_entries=16, show_spinner="Bootstrapping each system…")
@@ -38,3 +38,15 @@ def section() -> None:
         "Review": st.column_config.LinkColumn("Review", display_text="open rows"),
         **{c: st.column_config.NumberColumn(format="%.2f") for c in ("Mean", "95% CI low", "95% CI high")}})
     export.rows(frame.drop(columns=["Review"]), "by_system", {})
+
+
+def reviews_section(latest: pd.DataFrame) -> None:
+    """The judge against its reviewers per system (Reviews page), for an audit with systems."""
+    from judgescope.reviews import stats as reviews_stats
+
+    if "system" in context.missing_columns("audit") or latest.empty:
+        return
+    ids = sorted(latest.judge_record_id.astype(str).unique())
+    frame = reviews_stats.judge_share_by_system(latest, context.run("audit_record_systems", ids=ids))
+    st.caption(f"Per system: {systems.REVIEWED_METHOD}.")
+    render.table(frame, placeholder="n/a")

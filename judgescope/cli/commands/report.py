@@ -20,6 +20,8 @@ import pandas as pd
 
 from judgescope.audit import summary as audit
 from judgescope.audit import systems
+from judgescope.reviews import stats as reviews_stats
+from judgescope.reviews import store as reviews
 from judgescope.sources import progress
 from judgescope.sources.catalog import open_store
 from judgescope.cli import add_source_arguments, load_source, print_ledger, resamples_arg, seed_arg
@@ -156,6 +158,8 @@ def run(args) -> int:
     per_system = (None if "system" in loaded.report["columns_missing"] else
                   systems.by_system(store.run("audit_score_counts", facet="system"),
                                     args.resamples, args.seed))
+    if per_system:
+        per_system["reviewers"] = _reviewers_by_system(store.run, loaded.spec.name)
     if args.out is None:  # stdout holds the JSON; the ledger goes to stderr
         print(json.dumps({"summary": tables[0],
                           "by_language": json.loads(tables[1].to_json(orient="records")),
@@ -173,6 +177,20 @@ def run(args) -> int:
           f"to {out.resolve()} "
           f"({loaded.report['rows_used']:,} rows of {loaded.spec.name})")
     return print_ledger(loaded)
+
+
+def _reviewers_by_system(run, dataset: str) -> dict | None:
+    """The judge-right share per system from the reviews log beside the app, or None."""
+    try:
+        latest = reviews.latest(dataset=dataset)
+    except (reviews.ReviewStoreUnavailable, reviews.ReviewStoreBusy):
+        return None
+    if latest.empty:
+        return None
+    ids = sorted(latest.judge_record_id.astype(str).unique())
+    frame = reviews_stats.judge_share_by_system(latest, run("audit_record_systems", ids=ids))
+    return {"method": systems.REVIEWED_METHOD,
+            "rows": json.loads(frame.to_json(orient="records"))}
 
 
 def _write(path: Path, data: dict) -> None:
