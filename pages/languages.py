@@ -7,6 +7,7 @@ from judgescope.audit import summary as audit
 from judgescope.audit import score_charts
 from judgescope.web import navigation
 from judgescope.web import phone
+from judgescope.web import systems as systems_view
 from judgescope.web import how
 from judgescope.text import md_literal
 from judgescope.web import context, export, render, results
@@ -81,6 +82,8 @@ if picked and picked.selection.rows:
     row = tails.iloc[picked.selection.rows[0]]
     urls.open_page("review", lang=row["target_language"], unit=row["unit"])
 export.rows(tails, "language_tails", {"threshold": threshold})
+
+systems_view.section()
 
 with st.expander(f"The {k} lowest-scoring rows of every language × unit"):
     worst = context.run("audit_worst_rows", k=int(k), max_score=audit.worst_cutoff(counts, int(k)))

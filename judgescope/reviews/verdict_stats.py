@@ -66,6 +66,23 @@ def judge_share_by_language(latest: pd.DataFrame, low_score: float = LOW_SCORE) 
     return pd.DataFrame(rows, columns=["language", "rows", "judge_right", "share", "ci_low", "ci_high"])
 
 
+def judge_share_by_system(latest: pd.DataFrame, systems: pd.DataFrame,
+                          low_score: float = LOW_SCORE) -> pd.DataFrame:
+    """judge_share_by_language's share per system instead: systems maps judge_record_id → system
+    (queries/audit_record_systems.sql); a reviewed row no longer in the audit is 'not in audit'."""
+    calls = row_calls(latest)
+    calls = calls[calls.call.notna() & (pd.to_numeric(calls.score) < low_score)]
+    of = dict(zip(systems["judge_record_id"].astype(str), systems["system"]))
+    calls = calls.assign(system=calls.judge_record_id.astype(str).map(of).fillna("not in audit"))
+    rows = []
+    for name, g in calls.groupby("system", sort=True):
+        right = int((g.call == "judge_right").sum())
+        ci = stats.wilson_ci(right, len(g))
+        rows.append({"system": name, "rows": len(g), "judge_right": right, "share": ci["share"],
+                     "ci_low": ci["low"], "ci_high": ci["high"]})
+    return pd.DataFrame(rows, columns=["system", "rows", "judge_right", "share", "ci_low", "ci_high"])
+
+
 def progress(latest: pd.DataFrame, counts: pd.DataFrame) -> pd.DataFrame:
     """Reviewed rows per language × unit against the audit's rows (score counts: columns
     target_language, unit, n)."""

@@ -29,6 +29,18 @@ def ranking_frames():
     return pairs.copy(), decisions.copy()
 
 
+@traced_cache(max_entries=16, show_spinner="Reading swapped-order decisions and system families…")
+def _ranking_probe_frames(manifest: str, collection: str):
+    from judgescope.ranking import probes
+    return probes.load(catalog().store(collection).run)
+
+
+def ranking_probe_frames():
+    """(swapped-order decisions, system families) of the collection's ranking view, cached."""
+    swapped, families = _ranking_probe_frames(str(catalog().manifest.path), collection_name())
+    return swapped.copy(), families.copy()
+
+
 def ranking_decisions(what: str):
     """Pairs and parsed decisions of the collection's ranking data; without model decisions the
     page says so, shows the human-only summary and stops."""
