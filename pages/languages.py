@@ -7,7 +7,7 @@ from judgescope.audit import summary as audit
 from judgescope.audit import score_charts
 from judgescope.web import navigation
 from judgescope.web import phone
-from judgescope.web import systems as systems_view
+from judgescope.web import by_system
 from judgescope.web import how
 from judgescope.text import md_literal
 from judgescope.web import context, export, render, results
@@ -83,7 +83,7 @@ if picked and picked.selection.rows:
     urls.open_page("review", lang=row["target_language"], unit=row["unit"])
 export.rows(tails, "language_tails", {"threshold": threshold})
 
-systems_view.section()
+by_system.section()
 
 with st.expander(f"The {k} lowest-scoring rows of every language × unit"):
     worst = context.run("audit_worst_rows", k=int(k), max_score=audit.worst_cutoff(counts, int(k)))

@@ -7,7 +7,7 @@ from judgescope.reviews import verdict_stats as reviews_stats
 from judgescope.web import verdicts
 from judgescope.web import navigation
 from judgescope.web import context, export, render, results
-from judgescope.web import systems as systems_view
+from judgescope.web import by_system
 from judgescope.web import urls
 from judgescope.schema import language_name
 
@@ -47,7 +47,7 @@ by_lang = reviews_stats.judge_share_by_language(latest)
 render.table(by_lang.assign(language=by_lang.language.map(language_name)), placeholder="n/a")
 st.caption("Share of reviewed low-score rows whose reviewer call is “judge right”, with its "
            "Wilson score 95% interval, per target language.")
-systems_view.reviews_section(latest)
+by_system.reviews_section(latest)
 
 st.header("Rows where reviewers disagree")
 disputed = reviews_stats.disagreements(latest)

@@ -94,7 +94,7 @@ def _review(state, who, rid, verdict, score=30.0):
 def test_judge_right_share_per_system_by_hand(tmp_path):
     from statsmodels.stats.proportion import proportion_confint
 
-    from judgescope.reviews import stats as reviews_stats
+    from judgescope.reviews import verdict_stats as reviews_stats
     from judgescope.reviews import store as reviews
 
     state = tmp_path / "r.sqlite"

@@ -11,6 +11,7 @@ from judgescope import headlines
 from judgescope.audit import summary as audit
 from judgescope.integrity import hashes as verify
 from judgescope.ranking import decisions as ranking
+from judgescope.ranking import probes
 from judgescope.ranking.tables import NO_DECISIONS
 from judgescope.web.context import (catalog, collection_name, dataset_for, record_query, run, stop,
                                     traced_cache)
@@ -31,7 +32,6 @@ def ranking_frames():
 
 @traced_cache(max_entries=16, show_spinner="Reading swapped-order decisions and system families…")
 def _ranking_probe_frames(manifest: str, collection: str):
-    from judgescope.ranking import probes
     return probes.load(catalog().store(collection).run)
 
 

@@ -171,7 +171,7 @@ def queue(r: pd.Series | None, filters: dict, desc: bool, origin, reviewed) -> N
 
 def review_export(filters: dict, has_snapshot: bool) -> pd.DataFrame:
     """The filtered rows for export, with their snapshot texts when the collection has one and
-    their review state (reviews.stats.review_state) when reviewing is on."""
+    their review state (verdict_stats.review_state) when reviewing is on."""
     rows = run("audit_review_export", **filters)
     if has_snapshot and not rows.empty:
         texts = audit_rows.snapshot_texts(run, rows.judge_record_id.tolist())

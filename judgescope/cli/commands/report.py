@@ -20,7 +20,7 @@ import pandas as pd
 
 from judgescope.audit import summary as audit
 from judgescope.audit import systems
-from judgescope.reviews import stats as reviews_stats
+from judgescope.reviews import verdict_stats as reviews_stats
 from judgescope.reviews import store as reviews
 from judgescope.sources import progress
 from judgescope.sources.catalog import open_store

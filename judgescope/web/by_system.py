@@ -42,7 +42,7 @@ def section() -> None:
 
 def reviews_section(latest: pd.DataFrame) -> None:
     """The judge against its reviewers per system (Reviews page), for an audit with systems."""
-    from judgescope.reviews import stats as reviews_stats
+    from judgescope.reviews import verdict_stats as reviews_stats
 
     if "system" in context.missing_columns("audit") or latest.empty:
         return
