@@ -180,12 +180,12 @@ def test_position_bias_page_shows_both_probes_and_pairs_open():
     headers = [h.value for h in at.header]
     assert "Both orders: swap consistency" in headers and "Self-preference" in headers
     tables = [d.value for d in at.dataframe]
-    swap = next(t for t in tables if "share consistent [95% Wilson CI]" in t.columns)
-    assert set(swap["judged in both orders"]) == {70}
-    listed = next(t for t in tables if "what happened" in t.columns)
+    swap = next(t for t in tables if "Share consistent [95% Wilson CI]" in t.columns)
+    assert set(swap["Judged in both orders"]) == {70}
+    listed = next(t for t in tables if "What happened" in t.columns)
     assert listed["Open"].str.contains(r"pairs\?collection=transevalnia&file=.+&row=\d+").all()
-    selfp = next(t for t in tables if "exact McNemar p" in t.columns)
-    assert {"qwen (qwen)", "claude (claude)"} <= set(selfp["judge (family)"])
+    selfp = next(t for t in tables if "Exact McNemar p" in t.columns)
+    assert {"qwen (qwen)", "claude (claude)"} <= set(selfp["Judge (family)"])
     file, row = listed["Open"].iloc[0].split("file=")[1].split("&row=")
     from urllib.parse import unquote
     pair = open_page("pages/pairs.py", "transevalnia", file=unquote(file), row=row)

@@ -23,7 +23,8 @@ def section() -> None:
     result = _by_system(results.audit_counts("system"))
     dist = navigation.href(navigation.page("distributions"), collection=context.collection_name(),
                            facet="system")
-    st.caption(f"{result['method']}; {result['resamples']:,} resamples, seed {result['seed']}. "
+    method = result["method"][:1].upper() + result["method"][1:]
+    st.caption(f"{method}; {result['resamples']:,} resamples, seed {result['seed']}. "
                f"Overall mean {result['overall_mean']:.2f}. Each system's histogram: "
                f"[Distributions split by system]({dist}); each row opens Review on its language and "
                f"system. {result['human_agreement'].capitalize()}.")

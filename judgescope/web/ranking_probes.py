@@ -19,6 +19,10 @@ def _table(frame: pd.DataFrame, **kwargs):
     return st.dataframe(frame, hide_index=True, width="stretch", **kwargs)
 
 
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def _ci(low, high) -> str:
     return "n/a" if low is None else f"[{low:.3f}, {high:.3f}]"
 
@@ -34,11 +38,11 @@ def swap_section(decisions: pd.DataFrame, dataset: str) -> None:
         st.caption("No pair here was judged in both orders (a column `<method>_swapped/<model>` "
                    "whose Translation 1 is the pair's second), so there is no swap consistency.")
         return
-    st.caption(f"{result['method']}. A position-blind judge is consistent on every pair.")
+    st.caption(f"{_sentence(result['method'])}. A position-blind judge is consistent on every pair.")
     _table(pd.DataFrame([{
-        "method": r["method"], "model": r["model"], "judged in both orders": r["judged_both"],
-        "unparsed (left out)": r["unparsed"], "consistent": f"{r['consistent']}/{r['n']}",
-        "share consistent [95% Wilson CI]": "n/a" if r["share"] is None
+        "Method": r["method"], "Model": r["model"], "Judged in both orders": r["judged_both"],
+        "Unparsed (left out)": r["unparsed"], "Consistent": f"{r['consistent']}/{r['n']}",
+        "Share consistent [95% Wilson CI]": "n/a" if r["share"] is None
         else f"{r['share']:.3f} {_ci(*r['ci'])}"} for r in result["rows"]]))
     bad = pd.DataFrame(result["inconsistent"])
     if bad.empty:
@@ -47,10 +51,10 @@ def swap_section(decisions: pd.DataFrame, dataset: str) -> None:
     shown = pd.DataFrame({
         "Open": [navigation.href(pairs, collection=collection_name(), file=f, row=r)
                  for f, r in zip(bad["file"], bad["row"])],
-        "method": bad["method"], "model": bad["model"], "dataset": bad["dataset"], "row": bad["row"],
-        "original order": bad["original"].map(decision_label),
-        "swapped order, mapped back": bad["swapped_mapped_back"].map(decision_label),
-        "what happened": bad["kind"]})
+        "Method": bad["method"], "Model": bad["model"], "Dataset": bad["dataset"], "Row": bad["row"],
+        "Original order": bad["original"].map(decision_label),
+        "Swapped order, mapped back": bad["swapped_mapped_back"].map(decision_label),
+        "What happened": bad["kind"]})
     st.caption(f"{len(bad):,} inconsistent pairs; each opens on Pairs, with both orders' decisions.")
     _table(shown, column_config=PAIR_LINK)
     export.rows(shown.drop(columns=["Open"]), "swap_inconsistent", {"dataset": dataset})
@@ -69,16 +73,16 @@ def self_preference_section(decisions: pd.DataFrame, dataset: str) -> None:
                    "pair has exactly one translation of a judge's family.")
         return
     left = result["pairs_without_families"]
-    st.caption(f"{result['method']}." + (f" {left:,} pairs without two readable families in "
+    st.caption(f"{_sentence(result['method'])}." + (f" {left:,} pairs without two readable families in "
                                          "tgt_families are left out." if left else ""))
     _table(pd.DataFrame([{
-        "method": r["method"], "judge (family)": f"{r['judge']} ({r['family']})",
-        "other judge": r["other_judge"], "pairs": r["n"],
-        "judge picks own family": f"{r['judge_rate']:.3f}",
-        "other judge picks it": f"{r['other_rate']:.3f}",
-        "difference [95% Newcombe CI]": f"{r['difference']:+.3f} {_ci(*r['ci'])}",
-        "discordant (judge only / other only)": f"{r['only_judge']} / {r['only_other']}",
-        "exact McNemar p": "n/a" if r["p"] is None else f"{r['p']:.4f}"}
+        "Method": r["method"], "Judge (family)": f"{r['judge']} ({r['family']})",
+        "Other judge": r["other_judge"], "Pairs": r["n"],
+        "Judge picks own family": f"{r['judge_rate']:.3f}",
+        "Other judge picks it": f"{r['other_rate']:.3f}",
+        "Difference [95% Newcombe CI]": f"{r['difference']:+.3f} {_ci(*r['ci'])}",
+        "Discordant (judge only / other only)": f"{r['only_judge']} / {r['only_other']}",
+        "Exact McNemar p": "n/a" if r["p"] is None else f"{r['p']:.4f}"}
         for r in result["rows"]]))
 
 
