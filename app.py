@@ -6,7 +6,7 @@ import streamlit as st
 from judgescope.web import navigation
 from judgescope.web import sidebar
 from judgescope.web import style
-from judgescope.web import findings as findings_view
+from judgescope.web import how
 from judgescope.web import context
 
 st.set_page_config(page_title="JudgeScope", page_icon=":material/balance:", layout="wide")
@@ -22,4 +22,4 @@ with context.page_trace():  # the page's queries only: the sidebar's are not par
         current.run()
     except context.PageStopped:  # a page that ended early still explains what it showed
         pass
-    findings_view.how_computed()
+    how.page_disclosure()

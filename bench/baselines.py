@@ -15,7 +15,7 @@ from bench.pages import ALL, SLOW_S
 from bench.timing import peak_rss_mb, summary, timed
 from judgescope.audit import summary as audit
 from judgescope.audit import rows as audit_rows
-from judgescope.integrity import tables as integrity_tables
+from judgescope.integrity import verification_tables as integrity_tables
 from judgescope.sources import catalog
 from judgescope.sources import derived
 from judgescope.sources import db
@@ -128,7 +128,7 @@ def app_hashing(snapshot: Path) -> float:
 
 
 def join_build(audit_clean: Path, snapshot: Path, key, scratch: Path) -> float:
-    """Seconds for the once-per-revision-pair verification join (integrity/tables.verification_views)."""
+    """Seconds for the once-per-revision-pair verification join (integrity/verification_tables.verification_views)."""
     shutil.rmtree(scratch, ignore_errors=True)
     t = time.perf_counter()
     derived.build_derived({"audit": audit_clean, "snapshot_numbered": snapshot},

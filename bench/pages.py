@@ -20,7 +20,7 @@ from judgescope.audit import rows as audit_rows
 from judgescope.sources import db
 from judgescope.integrity import hashes as verify
 
-ALL = {"languages": [], "units": [], "origins": [], "run_groups": [], "min_score": 0.0,
+ALL = {"languages": [], "units": [], "origins": [], "run_groups": [], "systems": [], "min_score": 0.0,
        "max_score": 100.0, "q": ""}
 
 

@@ -94,7 +94,8 @@ def verify_lines(size: dict) -> list[str]:
             "| 1.00× |", "",
             f"{v['snapshot_rows']:,} snapshot rows, {v['text_mb']:,.0f} MB of UTF-8 text. The digests are "
             "computed once per snapshot file revision, when it is validated; the join of audit to "
-            f"snapshot digests (`integrity/tables.verification_views`) took {v['join_build_s']:,.1f} s once per "
+            "snapshot digests (`integrity/verification_tables.verification_views`) took "
+            f"{v['join_build_s']:,.1f} s once per "
             "pair of revisions, after which the summary (Integrity, the sidebar badge) reads in "
             f"{_ms(v['summary_read']['median_ms'])} ms. Peak RSS of the app path: "
             f"{v['app_peak_rss_mb']:,.0f} MB (texts never reach Python; they are hashed in DuckDB).", ""]

@@ -41,7 +41,7 @@ def expected_counts(languages: list[str], minimums: list[int]) -> dict[tuple[str
     for lang in languages:
         for low in minimums:
             frame = store.run("audit_review_count", languages=[lang], units=[], origins=[],
-                              run_groups=[], min_score=float(low), max_score=100.0, q="")
+                              run_groups=[], systems=[], min_score=float(low), max_score=100.0, q="")
             out[(lang, low)] = int(frame["rows"].iloc[0])
     return out
 

@@ -13,40 +13,40 @@ from dataclasses import dataclass
 class Number:
     name: str
     title: str
-    page: str  # the page file that shows it
+    page: str  # the page that shows it: its stem in the page registry (web/navigation.py)
     functions: tuple[str, ...]  # dotted paths, outermost first
     queries: tuple[str, ...]  # queries/<name>.sql
 
 
 NUMBERS: tuple[Number, ...] = (
-    Number("unit_mean", "Mean score per unit with its bootstrap CI", "pages/distributions.py",
+    Number("unit_mean", "Mean score per unit with its bootstrap CI", "distributions",
            ("judgescope.audit.summary.distribution_table", "judgescope.audit.summary.bootstrap_table",
             "judgescope.stats.bootstrap_mean_ci_from_counts"), ("audit_score_counts",)),
     Number("language_cell", "Languages cell: mean, n and bootstrap CI of one language × unit",
-           "pages/languages.py",
+           "languages",
            ("judgescope.audit.summary.bootstrap_table", "judgescope.stats.bootstrap_mean_ci_from_counts"),
            ("audit_score_counts",)),
     Number("share_below", "Share below the threshold per language × unit, with its Wilson CI",
-           "pages/languages.py", ("judgescope.audit.summary.tails_table", "judgescope.stats.wilson_ci"),
+           "languages", ("judgescope.audit.summary.tails_table", "judgescope.stats.wilson_ci"),
            ("audit_score_counts",)),
     Number("hash_verified", "Integrity: audit rows whose texts hash to the stored digests",
-           "pages/integrity.py", ("judgescope.integrity.hashes.summarise",), ("verify_summary",)),
-    Number("exact_copies", "Candidates byte-identical to their source", "pages/exact_copies.py",
+           "integrity", ("judgescope.integrity.hashes.summarise",), ("verify_summary",)),
+    Number("exact_copies", "Candidates byte-identical to their source", "exact_copies",
            (), ("audit_exact_copy_counts",)),
-    Number("excluded_rows", "Rows excluded at validation, by reason", "pages/excluded.py",
+    Number("excluded_rows", "Rows excluded at validation, by reason", "excluded",
            (), ("ledger_summary",)),
     Number("judge_pi", "Each judge's and the panel's Scott's π against the human majority, gate "
-           "verdict and CI", "pages/calibration.py",
+           "verdict and CI", "calibration",
            ("judgescope.calibration.panel.rater_stats", "judgescope.stats.scotts_pi_fraction",
             "judgescope.calibration.exact.clustered_table_ci", "judgescope.calibration.exact.table_ci",
             "judgescope.stats.gate_verdict"),
            ("calib_items", "calib_item_judgements")),
     Number("human_agreement", "Human–human agreement: pairwise Cohen's κ, Fleiss' κ, "
-           "Krippendorff's α with CIs", "pages/calibration_humans.py",
+           "Krippendorff's α with CIs", "calibration_humans",
            ("judgescope.calibration.agreement.human_agreement",
             "judgescope.calibration.agreement.pairwise_kappa"), ("calib_items",)),
     Number("ranking_accuracy", "Ranking accuracy per method and model with its Wilson CI",
-           "pages/ranking.py", ("judgescope.ranking.decisions.results",
+           "ranking", ("judgescope.ranking.decisions.results",
                                 "judgescope.ranking.decisions.summarize", "judgescope.stats.wilson_ci"),
            ("rank_pairs", "rank_columns", "rank_decisions")),
 )

@@ -2,12 +2,12 @@
 
 import streamlit as st
 
-from judgescope.web import calibration as view
+from judgescope.web import calibration_panels as view
 from judgescope.web import calibration_qa as qa_view
 from judgescope.calibration import panel as cal
-from judgescope import findings
-from judgescope.web import significance as significance_view
-from judgescope.web import findings as findings_view
+from judgescope.calibration import calibration_findings
+from judgescope.web import significance_panels as significance_view
+from judgescope.web import cards, how
 from judgescope.text import md_literal
 from judgescope.web import context, export
 
@@ -22,12 +22,12 @@ judge_gate, panel_gate = view.gate_inputs(c[1], c[2])
 frame, rep = view.load(splits, judge_gate, panel_gate)
 
 st.caption(cal.definitions_sentence(rep))  # fixed wording and counts, no data text
-findings_view.how("judge_pi")
+how.number("judge_pi")
 panel = rep["panel"]
 if panel:
-    verdict, colour, sentence = findings.gate_badge(panel)
+    verdict, colour, sentence = calibration_findings.gate_badge(panel)
     with st.container(border=True):
-        st.markdown(f"**Panel** (strict majority of the judges) {findings_view.badge_md(verdict, colour)}")
+        st.markdown(f"**Panel** (strict majority of the judges) {cards.badge_md(verdict, colour)}")
         st.markdown(md_literal(sentence, limit=500))
         m = st.columns(3)
         m[0].metric("Panel agrees with humans", f"{panel['tp'] + panel['tn']} / {panel['n']}")
@@ -37,8 +37,8 @@ if panel:
 else:
     st.info("No panel: the panel is the strict majority of an odd number of judges.")
 for name, r in rep["judges"].items():
-    verdict, colour, sentence = findings.gate_badge(r)
-    st.markdown(f"{findings_view.badge_md(verdict, colour)}**{md_literal(name)}** · "
+    verdict, colour, sentence = calibration_findings.gate_badge(r)
+    st.markdown(f"{cards.badge_md(verdict, colour)}**{md_literal(name)}** · "
                 + md_literal(sentence, limit=500))
 
 st.header("Per judge and panel")

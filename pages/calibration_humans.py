@@ -2,11 +2,11 @@
 
 import streamlit as st
 
-from judgescope.web import calibration as view
+from judgescope.web import calibration_panels as view
 from judgescope.web import calibration_qa as qa_view
 from judgescope.calibration import panel as cal
 from judgescope.calibration import qa_tables
-from judgescope.web import findings as findings_view
+from judgescope.web import how
 from judgescope.text import md_literal
 from judgescope.web import context, export, render
 
@@ -26,7 +26,7 @@ m[0].caption(f"95% CI {cal.fmt_ci(humans['fleiss_kappa_ci'])}")
 m[1].metric("Krippendorff's α (nominal)", cal.fmt(humans["krippendorff_alpha"]))
 m[1].caption(f"95% CI {cal.fmt_ci(humans['krippendorff_alpha_ci'])}")
 m[2].metric("Three-way ties", len(humans["three_way_ties"]))
-findings_view.how("human_agreement")
+how.number("human_agreement")
 view.ci_caption(rep, gates=False)
 
 st.header("Pairwise Cohen's κ")

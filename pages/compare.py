@@ -3,8 +3,8 @@
 import streamlit as st
 
 from judgescope.audit import summary as audit
-from judgescope.audit import charts
-from judgescope.web import significance as significance_view
+from judgescope.audit import score_charts
+from judgescope.web import significance_panels as significance_view
 from judgescope.text import md_literal
 from judgescope.web import context, export, render
 from judgescope.web import urls
@@ -37,7 +37,7 @@ fmt = {c: st.column_config.NumberColumn(format="%.3f") for c in
        ("Previous mean", "Current mean", "Diff", "Low", "High")}
 st.header("Per unit")
 units = audit.unit_compare(previous, current, resamples, seed)
-st.plotly_chart(charts.diff_chart(units), key="unit_diff")
+st.plotly_chart(score_charts.diff_chart(units), key="unit_diff")
 st.caption(label)
 render.table(units, column_config=fmt, placeholder="n/a")
 export.rows(units, "compare_units", {"resamples": resamples, "seed": seed})

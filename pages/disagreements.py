@@ -4,7 +4,7 @@ import streamlit as st
 
 from judgescope import frames
 from judgescope.audit import rows as audit_rows
-from judgescope.web import calibration as view
+from judgescope.web import calibration_panels as view
 from judgescope.calibration import panel as cal
 from judgescope.web import navigation
 from judgescope.text import md_literal

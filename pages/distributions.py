@@ -3,8 +3,8 @@
 import streamlit as st
 
 from judgescope.audit import summary as audit
-from judgescope.audit import charts
-from judgescope.web import findings as findings_view
+from judgescope.audit import score_charts
+from judgescope.web import how
 from judgescope.web import navigation
 from judgescope.text import md_literal
 from judgescope.web import context, export, render, results
@@ -32,6 +32,10 @@ counts = results.audit_counts(facet)
 split = facet != "none"
 table = results.distribution_table(counts, thresholds, split, resamples, seed)
 
+BAR_COLUMNS = {"Series": st.column_config.TextColumn("Bar series"),
+               "Share": st.column_config.NumberColumn(format="percent"),
+               "Review": st.column_config.LinkColumn("Review", display_text="open rows")}
+
 st.header("Summary per unit")
 if not split:
     st.info(md_literal(audit.headline(table, thresholds), limit=1_000))
@@ -39,13 +43,19 @@ st.caption(f"Mean with {audit.ci_label(resamples, seed, method=table.attrs.get('
            "SD is the sample SD (ddof = 1). "
            "The overall row weighs every row equally (a row-weighted mean across units). "
            "n/a = undefined (e.g. SD of one row).")
-shown = table.rename(columns={"facet": audit.FACETS[facet]}) if split else table
+shown = table.rename(columns={"facet": audit.FACETS[facet]}) if split else table.copy()
 share_cols = [col for col in shown.columns if col.startswith("share_")]
 config = {label(col): st.column_config.NumberColumn(format="percent") for col in share_cols}
 config |= {label(col): st.column_config.NumberColumn(name, format="%.3f") for col, name in
            (("mean", "Mean"), ("ci_low", "95% CI low"), ("ci_high", "95% CI high"), ("sd", "SD"))}
+if split and facet in audit.REVIEW_FACET_PARAMS:  # each value's row opens Review filtered to it
+    review = navigation.page("review")
+    params = [audit.review_params_for_row(u, facet, v) for u, v in zip(table["unit"], table["facet"])]
+    shown.insert(2, "review", [p and navigation.href(review, collection=context.collection_name(), **p)
+                               for p in params])
+    config[label("review")] = BAR_COLUMNS["Review"]
 render.table(shown, column_config=config, placeholder="n/a")
-findings_view.how("unit_mean")
+how.number("unit_mean")
 export.rows(table, "score_summary", {"facet": facet, "thresholds": list(thresholds),
                                             "resamples": resamples, "seed": seed})
 
@@ -58,16 +68,11 @@ log = st.toggle("Log scale for the histogram (shows the lower tail's small bars)
 st.caption("Dotted lines mark the thresholds. Click a bar to review its rows.")
 
 
-BAR_COLUMNS = {"Series": st.column_config.TextColumn("Bar series"),
-               "Share": st.column_config.NumberColumn(format="percent"),
-               "Review": st.column_config.LinkColumn("Review", display_text="open rows")}
-
-
 def charts_for(part, key: str, unit=None) -> None:
     a, b = st.columns(2)
-    event = a.plotly_chart(charts.histogram(part, colour, thresholds=thresholds, log=log),
+    event = a.plotly_chart(score_charts.histogram(part, colour, thresholds=thresholds, log=log),
                            key=f"hist_{key}", on_select="rerun", selection_mode="points")
-    b.plotly_chart(charts.ecdf(part, colour), key=f"ecdf_{key}")
+    b.plotly_chart(score_charts.ecdf(part, colour), key=f"ecdf_{key}")
     points = event.selection.points if event and event.selection else []
     if points:
         p = points[0]
@@ -76,13 +81,13 @@ def charts_for(part, key: str, unit=None) -> None:
             sorted(part[colour].astype(str).unique())
         picked = series[p["curve_number"]] if p.get("curve_number", 0) < len(series) else None
         urls.open_page("review", **audit.review_params_for_bin(lo, hi, unit or (picked if colour == "unit" else None),
-                                                            picked if facet == "target_language" else None))
+                                                            facet, picked if colour == "facet" else None))
     with a.expander("The bars as a table, each row a link to its rows in Review"):
-        bars = charts.histogram_bins(part, colour)
+        bars = score_charts.histogram_bins(part, colour)
         links = [navigation.href(navigation.page("review"), collection=context.collection_name(),
                                  **audit.review_params_for_bin(b.bin_start, b.bin_end,
                                                                unit or (b.series if colour == "unit" else None),
-                                                               b.series if facet == "target_language" else None))
+                                                               facet, b.series if colour == "facet" else None))
                  for b in bars.itertuples()]
         render.table(bars.assign(review=links), key=f"bars_{key}", column_config=BAR_COLUMNS)
 

@@ -4,8 +4,8 @@ import streamlit as st
 
 from judgescope.audit import rows as audit_rows
 from judgescope.web import review as review_view
-from judgescope.web import reviews as reviews_view
-from judgescope.web import findings as findings_view
+from judgescope.web import verdicts
+from judgescope.web import how
 from judgescope.web import navigation
 from judgescope.web import context, export, render
 from judgescope.web import urls
@@ -25,7 +25,7 @@ st.caption(f"Found by hash alone (candidate_text_sha256 = source_text_sha256) am
            f"{int(counts['hashed'].sum()):,} hashed rows of {int(counts['n'].sum()):,}.")
 matrix = audit_rows.exact_copy_matrix(counts)
 render.table(matrix)
-findings_view.how("exact_copies")
+how.number("exact_copies")
 
 langs, units = sorted(counts.target_language.unique()), sort_units(counts.unit.unique())
 for key, accepted in (("lang", langs), ("unit", units)):
@@ -47,13 +47,13 @@ else:
                "available; the judge's score and explanation are.")
 total = audit_rows.exact_copy_total(counts, lang, unit)
 st.markdown(f"**{total:,}** exact copies match" + (f"; the first {limit:,} are listed." if total > limit else "."))
-shown = reviews_view.with_state(rows)
+shown = verdicts.with_state(rows)
 st.caption("Select a row to open it on Review, where Prev / Next walk these exact copies.")
 urls.record_table(rows, "copy_rows", shown.assign(target_language=shown.target_language.map(language_name)),
                   column_config={"Explanation": st.column_config.TextColumn(width="large"),
                                  "Candidate text": st.column_config.TextColumn(width="medium")},
                   **review_view.origin_params("exact_copies", lang=lang, unit=unit))
-reviews_view.pick_and_review(rows)
+verdicts.pick_and_review(rows)
 export.rows(rows, "exact_copies", {"languages": lang, "units": unit, "limit": limit},
             available=total)
 if lang or unit:

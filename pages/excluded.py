@@ -3,7 +3,7 @@
 import streamlit as st
 
 from judgescope import frames
-from judgescope.web import findings as findings_view
+from judgescope.web import how
 from judgescope.text import md_literal
 from judgescope.web import context, export, render
 from judgescope.web import urls
@@ -31,7 +31,7 @@ c = st.columns(2)
 chosen_ds = c[0].multiselect("Dataset", datasets, key="dataset", bind="query-params")
 chosen_rs = c[1].multiselect("Reason", reasons, key="reason", bind="query-params")
 render.table(frames.keep(summary, dataset=chosen_ds, reason=chosen_rs))
-findings_view.how("excluded_rows")
+how.number("excluded_rows")
 
 params = {"datasets": chosen_ds, "reasons": chosen_rs}
 total = int(context.run("ledger_count", **params)["rows"].iloc[0])

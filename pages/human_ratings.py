@@ -6,7 +6,7 @@ from judgescope.calibration import clustered
 from judgescope.calibration import human_ratings as hr
 from judgescope.format import count
 from judgescope.text import md_literal, visible_text
-from judgescope.web import context, export, render
+from judgescope.web import context, export, navigation, render
 from judgescope.calibration.panel import fmt, fmt_ci
 
 context.title("Human ratings")
@@ -54,8 +54,15 @@ if score and "system" not in missing:
     st.caption(f"Mean {score} per system with its 95% CI: {hr.BY_SYSTEM_METHOD}; "
                f"{systems['method'].iloc[0] if len(systems) else ''}. 10,000 resamples, seed 20260810."
                + (" Lower MQM is better." if score == "mqm" else ""))
-    render.table(systems.drop(columns=["method"]), column_config={
-        c: st.column_config.NumberColumn(format="%.3f") for c in ("Mean", "Ci low", "Ci high")})
+    config = {c: st.column_config.NumberColumn(format="%.3f") for c in ("Mean", "Ci low", "Ci high")}
+    if "audit" in context.roles() and "system" not in context.missing_columns("audit"):
+        # The collection's judge audit scored systems too: each one it has opens Review on its rows.
+        judged, review = set(context.run("audit_filter_values")["system"]), navigation.page("review")
+        systems.insert(1, "review", [navigation.href(review, collection=context.collection_name(), system=s)
+                                     if s in judged else None for s in systems["system"]])
+        config["Review"] = st.column_config.LinkColumn("Judge's scores", display_text="open in Review")
+        st.caption("Judge's scores: the audit's rows of that system on Review (empty: the audit has none).")
+    render.table(systems.drop(columns=["method"]), column_config=config)
 
 st.header("Per rater")
 per_rater = hr.per_rater(frame, score, verdict)

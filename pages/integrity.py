@@ -3,7 +3,7 @@
 import streamlit as st
 
 from judgescope.web import review as review_view
-from judgescope.web import findings as findings_view
+from judgescope.web import how
 from judgescope import format as fmt
 from judgescope.text import md_literal
 from judgescope.web import context, export, render, results
@@ -35,7 +35,7 @@ c[0].metric("Audit rows checked", fmt.count(summary.checked))
 c[1].metric("Verified", fmt.count(summary.verified))
 c[2].metric("Problems", fmt.count(summary.unverified))
 c[3].metric("Snapshot rows no audit row uses", fmt.count(summary.unreferenced))
-findings_view.how("hash_verified")
+how.number("hash_verified")
 by_class, by_cell = st.tabs(["By class", "By language × unit"])
 by_class.dataframe(verify.class_table(summary).rename(columns=verify.LABELS), hide_index=True)
 by_cell.dataframe(verify.by_language_unit(summary).rename(columns=verify.LABELS), hide_index=True,

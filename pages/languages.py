@@ -4,10 +4,11 @@ Review filtered to that language and unit."""
 import streamlit as st
 
 from judgescope.audit import summary as audit
-from judgescope.audit import charts
+from judgescope.audit import score_charts
 from judgescope.web import navigation
 from judgescope.web import phone
-from judgescope.web import findings as findings_view
+from judgescope.web import by_system
+from judgescope.web import how
 from judgescope.text import md_literal
 from judgescope.web import context, export, render, results
 from judgescope.web import urls
@@ -37,7 +38,7 @@ if note:
 st.caption(f"The overall mean is {overall:.2f}. Orange is worse on either scale. Hover a cell "
            "for n and its 95% CI; click it to open Review filtered to that language and unit.")
 cells = results.cell_bootstrap(counts)
-event = st.plotly_chart(charts.mean_heatmap(audit.mean_matrix(counts), reference, detail=cells,
+event = st.plotly_chart(score_charts.mean_heatmap(audit.mean_matrix(counts), reference, detail=cells,
                                             absolute=scale == "absolute"),
                         key="heatmap", on_select="rerun", selection_mode="points")
 # On a phone the grid would overprint its values: the same cells as a table, lowest mean first.
@@ -50,14 +51,14 @@ with st.container(key="heatmap_table"):
                        "Mean": st.column_config.NumberColumn(format="%.2f"),
                        "Low": st.column_config.NumberColumn(format="%.2f"),
                        "High": st.column_config.NumberColumn(format="%.2f")})
-findings_view.how("language_cell")
+how.number("language_cell")
 points = event.selection.points if event and event.selection else []
 if points:
     lang, unit = points[0]["customdata"][:2]
     urls.open_page("review", lang=lang, unit=unit)
 
 st.header("Lower tail per language and unit")
-findings_view.how("share_below")
+how.number("share_below")
 st.caption(f"Every heatmap cell is a row here, with its n and the mean's 95% CI (the hover's). "
            f"P5 and P10 are linear-interpolated percentiles (numpy's default); the share below "
            f"{threshold} has a 95% Wilson score CI. Sort by any column header; each row's "
@@ -81,6 +82,8 @@ if picked and picked.selection.rows:
     row = tails.iloc[picked.selection.rows[0]]
     urls.open_page("review", lang=row["target_language"], unit=row["unit"])
 export.rows(tails, "language_tails", {"threshold": threshold})
+
+by_system.section()
 
 with st.expander(f"The {k} lowest-scoring rows of every language × unit"):
     worst = context.run("audit_worst_rows", k=int(k), max_score=audit.worst_cutoff(counts, int(k)))

@@ -5,10 +5,9 @@ import pandas as pd
 import streamlit as st
 
 from judgescope import format as fmt
-from judgescope.web import findings as findings_view
 from judgescope.text import md_literal
-from judgescope.web import context, render
-from judgescope.web import upload
+from judgescope.web import cards, context, export, navigation, render, results
+from judgescope.web import upload_box
 from judgescope.schema import SCHEMAS
 
 coll = context.catalog().manifest.collections[context.collection_name()]
@@ -16,12 +15,12 @@ context.title(coll.title)
 if coll.description:
     st.caption(coll.description)
 st.header("Findings")  # first: a stakeholder reads these before anything else
-found = findings_view.findings()
+found = results.findings()
 if not found:
     st.info("No dataset of this collection could be summarised; see the datasets below.")
 for f in found:
-    findings_view.finding(f)
-findings_view.download_report()
+    cards.finding(f)
+export.report_button()
 
 others = [n for n in context.visible_collections() if n != coll.name]
 if others:  # the sidebar's picker is folded away on a phone: the switch is here too
@@ -35,7 +34,7 @@ for problem in context.catalog().manifest.problems:
 for notice in context.catalog().notices(coll.name, detail=False):  # errors are shown per dataset below
     st.warning(md_literal(notice, limit=1_000))
 
-upload.draw()
+upload_box.draw()
 
 st.header("Datasets and provenance")
 for loaded in context.catalog().collection_datasets(coll.name):
@@ -57,7 +56,7 @@ for loaded in context.catalog().collection_datasets(coll.name):
         c[1].metric("Used", fmt.count(rep["rows_used"]))
         c[2].metric("Excluded", fmt.count(rep["rows_excluded"]))
         if rep["rows_excluded"]:
-            st.page_link("pages/excluded.py", label=f"See the {rep['rows_excluded']:,} excluded rows →",
+            st.page_link(navigation.page("excluded").path, label=f"See the {rep['rows_excluded']:,} excluded rows →",
                          icon=":material/playlist_remove:",
                          query_params={"collection": coll.name, "dataset": spec.name})
         files = pd.DataFrame(rep["files"])

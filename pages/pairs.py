@@ -4,7 +4,7 @@ import streamlit as st
 
 from judgescope.audit import rows as audit_rows
 from judgescope.text import md_literal
-from judgescope.web import context, export, render, results
+from judgescope.web import context, export, ranking_probes, render, results
 from judgescope.web import urls
 from judgescope.ranking import tables as rt
 
@@ -69,3 +69,5 @@ for _method, group in shown.groupby("method", sort=False):
         with col.container(border=True):
             st.markdown(f"**{lit(d['method'])} · {lit(d['model'])}** → **{d['decision']}** ({d['outcome']})")
             render.text_block(d["text"], "en", empty="(no decision text)")
+
+ranking_probes.pair_swapped(file, int(row))

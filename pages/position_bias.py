@@ -5,7 +5,7 @@ import streamlit as st
 from judgescope.ranking import decisions as ranking
 from judgescope.ranking import charts as ranking_charts
 from judgescope.ranking import position
-from judgescope.web import context, export, render, results
+from judgescope.web import context, export, ranking_probes, render, results
 from judgescope.web import urls
 from judgescope.ranking import tables as rt
 
@@ -37,3 +37,6 @@ by_gap = position.for_dataset(decisions, pairs, ds)
 st.caption(f"{position.METHOD}. Cut points: {', '.join(f'{c:g}' for c in by_gap['cuts']) or 'n/a'}."
            " A bias that grows as the gap shrinks is a position preference, not a quality one.")
 render.table(position.table(by_gap), width="stretch")
+
+ranking_probes.swap_section(decisions, ds)
+ranking_probes.self_preference_section(decisions, ds)

@@ -6,8 +6,8 @@ from judgescope import frames
 from judgescope.ranking import decisions as ranking
 from judgescope.ranking import charts as ranking_charts
 from judgescope.web import navigation
-from judgescope.web import significance as significance_view
-from judgescope.web import findings as findings_view
+from judgescope.web import significance_panels as significance_view
+from judgescope.web import how
 from judgescope.text import md_literal
 from judgescope.web import context, export, render, results
 from judgescope.web import urls
@@ -23,7 +23,7 @@ st.caption(f"Accuracy = correct ÷ n, n = pairs without a human tie (ties are ex
            "choosing Translation 1. Hover a cell for its CI and counts; click it to list its pairs.")
 grid = st.plotly_chart(ranking_charts.accuracy_grid(rows), on_select="rerun",
                        selection_mode="points", key="grid", width="stretch")
-findings_view.how("ranking_accuracy")
+how.number("ranking_accuracy")
 
 datasets = list(dict.fromkeys(r["dataset"] for r in rows))
 columns = list(dict.fromkeys(f"{r['method']}/{r['model']}" for r in rows))

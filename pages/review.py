@@ -6,7 +6,7 @@ import streamlit as st
 from judgescope.audit import rows as audit_rows
 from judgescope.web import pager
 from judgescope.web import review as review_view
-from judgescope.web import reviews as reviews_view
+from judgescope.web import verdicts
 from judgescope.text import md_label, md_literal
 from judgescope.web import context, export, render
 from judgescope.web import urls
@@ -21,8 +21,10 @@ context.title("Review scores")
 values = context.run("audit_filter_values")
 langs, units = sorted(values.target_language.unique()), sort_units(values.unit.unique())
 origins, runs = sorted(values.score_origin.dropna().unique()), sorted(values.run_group.dropna().unique())
+# An audit without a system column offers no System filter (every row would be 'not recorded').
+systems = sorted(values.system.unique()) if "system" not in context.missing_columns("audit") else []
 for key, accepted in (("lang", langs), ("unit", units), ("origin", origins), ("run", runs),
-                      ("order", ORDERS)):
+                      ("system", systems), ("order", ORDERS)):
     urls.url_value_notice(key, accepted)
 with st.container(border=True):
     c = st.columns([2, 2, 1, 1])
@@ -33,14 +35,15 @@ with st.container(border=True):
                       format_func=md_label)  # pills render markdown
     low = urls.url_number(c[2], "Score from", 0.0, 100.0, 0.0, key="min")
     high = urls.url_number(c[3], "to", 0.0, 100.0, 100.0, key="max")
-    c = st.columns([2, 2, 3, 1.4])
+    c = st.columns([1.6, 1.6, 2.6, 2.4, 1.6] if systems else [2, 2, 3, 1.4])
     origin = c[0].multiselect("Score origin", origins, key="origin", bind="query-params")
     run_group = c[1].multiselect("Run group", runs, key="run", bind="query-params")
+    system = urls.url_multiselect(c[2], "System", systems, key="system") if systems else []
     urls.url_text("q", MAX_Q_CHARS, widget=True)  # a longer ?q= is cut to MAX_Q_CHARS, and named
-    q = c[2].text_input("Explanation contains", key="q", bind="query-params", max_chars=MAX_Q_CHARS)
-    order = c[3].selectbox("Order", ORDERS, key="order", bind="query-params")
+    q = c[-2].text_input("Explanation contains", key="q", bind="query-params", max_chars=MAX_Q_CHARS)
+    order = c[-1].selectbox("Order", ORDERS, key="order", bind="query-params")
 filters = {"languages": [lang] if lang else [], "units": unit, "origins": origin, "run_groups": run_group,
-           "min_score": float(low), "max_score": float(high), "q": q.strip()}
+           "systems": system, "min_score": float(low), "max_score": float(high), "q": q.strip()}
 desc = order == "highest first"
 has_snapshot = context.joined_snapshot()
 
@@ -53,8 +56,8 @@ if record_id:
         st.warning(f"The record {md_literal(record_id)} in the URL is not in this audit.")
     else:
         review_view.review_record(record.iloc[0], filters, desc, has_snapshot, total, origin,
-                                  reviewed=reviews_view.reviewed_ids if reviews_view.mode() != "off" else None)
-elif reviews_view.mode() != "off" and total:
+                                  reviewed=verdicts.reviewed_ids if verdicts.mode() != "off" else None)
+elif verdicts.mode() != "off" and total:
     review_view.queue_start(filters, desc, origin)
 
 sig = pager.signature(context.collection_name(), filters, desc)
@@ -62,11 +65,14 @@ pos = pager.read(st.query_params.to_dict(), sig)
 if pos.after is None:
     urls.reset_position(pager.problem(st.query_params.to_dict(), sig))
 rows = audit_rows.review_page(context.run, filters, pos.after or pager.start(desc), desc, PAGE_SIZE)
+rows = rows if systems else rows.drop(columns=["system"])
 texts = audit_rows.snapshot_texts(context.run, rows.judge_record_id.tolist()) if has_snapshot else None
-shown = reviews_view.with_state(audit_rows.with_snippets(rows, texts) if has_snapshot else rows)
+shown = verdicts.with_state(audit_rows.with_snippets(rows, texts) if has_snapshot else rows)
+if systems:  # whose output was judged, beside the unit
+    shown.insert(3, "system", shown.pop("system"))
 last = pos.first + len(rows) - 1
-reviews_view.progress(filters, total)
-reviews_view.state_filter(filters)
+verdicts.progress(filters, total)
+verdicts.state_filter(filters)
 st.markdown(f"**{total:,}** rows match; showing {min(pos.first, last):,}–{max(last, 0):,}. "
             "Select a row (or pick it below) to open it at the top of the page.")
 picked = render.table(shown.assign(target_language=shown.target_language.map(language_name)),

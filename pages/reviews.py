@@ -3,19 +3,20 @@ judge against its reviewers, disagreements, reviews of rows since changed, and t
 
 import streamlit as st
 
-from judgescope.reviews import stats as reviews_stats
-from judgescope.web import reviews as reviews_view
+from judgescope.reviews import verdict_stats as reviews_stats
+from judgescope.web import verdicts
 from judgescope.web import navigation
 from judgescope.web import context, export, render, results
+from judgescope.web import by_system
 from judgescope.web import urls
 from judgescope.schema import language_name
 
 context.title("Reviews")
-if reviews_view.mode() == "off":
-    st.info(reviews_view.off_sentence())
+if verdicts.mode() == "off":
+    st.info(verdicts.off_sentence())
     context.stop()
-reviews_view.sharing()
-latest = reviews_view.reviewed_ids()
+verdicts.sharing()
+latest = verdicts.reviewed_ids()
 if latest.empty:
     st.info("No reviewer has recorded a verdict on this audit yet: open a row on Review to give one.")
     st.page_link(navigation.page("review").path, label="Review", icon=":material/rate_review:",
@@ -46,6 +47,7 @@ by_lang = reviews_stats.judge_share_by_language(latest)
 render.table(by_lang.assign(language=by_lang.language.map(language_name)), placeholder="n/a")
 st.caption("Share of reviewed low-score rows whose reviewer call is “judge right”, with its "
            "Wilson score 95% interval, per target language.")
+by_system.reviews_section(latest)
 
 st.header("Rows where reviewers disagree")
 disputed = reviews_stats.disagreements(latest)
@@ -64,7 +66,7 @@ else:
     render.table(stale[["judge_record_id", "reviewer", "verdict", "status", "note"]])
 
 st.header("Export")
-log = reviews_view.log()
+log = verdicts.log()
 filters = {"dataset": latest.dataset.iloc[0]}
 st.markdown(f"The whole review log of this audit ({len(log):,} rows, retractions included):")
 export.rows(log, "reviews_log", filters)

@@ -7,8 +7,8 @@
 WITH per_score AS (
     SELECT score, sum(n) AS n
     FROM audit_counts
-    WHERE review_match($languages, $units, $origins, $run_groups, $min_score, $max_score,
-                       target_language, unit, score, score_origin, run_group)
+    WHERE review_match($languages, $units, $origins, $run_groups, $systems, $min_score, $max_score,
+                       target_language, unit, score, score_origin, run_group, system)
       AND CASE WHEN $descending THEN score < $after_score ELSE score > $after_score END
     GROUP BY score
 ),

@@ -62,3 +62,13 @@ def write_manifest(tmp_path):
         path.write_text(text, encoding="utf-8")
         return path
     return write
+
+
+def pytest_collection_modifyitems(config, items):
+    """`make test` runs on two workers (pytest-xdist, --dist loadgroup). Each module's tests stay
+    together on one worker, in file order, with their module fixtures built once (as --dist
+    loadfile), and the Chromium tests of every module share one worker, so at most one browser and
+    one Streamlit server run at a time, as in a serial run; the rest spread over both cores."""
+    for item in items:
+        group = "browser" if item.get_closest_marker("browser") else item.module.__name__
+        item.add_marker(pytest.mark.xdist_group(group))

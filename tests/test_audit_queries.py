@@ -8,12 +8,12 @@ import pytest
 
 from judgescope.audit import summary as audit
 from judgescope.sources import db
-from judgescope.audit.tables import audit_summary_views, compare_views, exact_copy_views
-from judgescope.integrity.tables import verification_views
+from judgescope.audit.record_tables import audit_summary_views, compare_views, exact_copy_views
+from judgescope.integrity.verification_tables import verification_views
 from judgescope.schema import SCHEMAS
 
 AUDIT_COLUMNS = [c.name for c in SCHEMAS["judge_audit"].columns]
-FILTERS = {"languages": [], "units": [], "origins": [], "run_groups": [], "min_score": 0.0,
+FILTERS = {"languages": [], "units": [], "origins": [], "run_groups": [], "systems": [], "min_score": 0.0,
            "max_score": 100.0, "q": ""}
 PARAMS = {
     "audit_score_counts": {"facet": "none"},
@@ -69,7 +69,7 @@ def _write(con, frame: pd.DataFrame, path) -> list:
 
 
 def _write_counts(con, path) -> list:
-    """The per-score counts the catalog builds beside an audit (catalog._write_counts)."""
+    """The per-score counts the catalog builds beside an audit (catalog.write_counts)."""
     from judgescope.sources.catalog import write_counts
 
     out = path.with_suffix(".counts.parquet")
@@ -81,10 +81,11 @@ def _write_counts(con, path) -> list:
 def store(tmp_path_factory) -> db.Store:
     tmp = tmp_path_factory.mktemp("auditstore")
     cur = pd.DataFrame([
-        _row(1, "th", "answer", 10, candidate_text_sha256="h1", judge_explanation="Kept Latin NAME"),
+        _row(1, "th", "answer", 10, candidate_text_sha256="h1", judge_explanation="Kept Latin NAME",
+             system="A"),
         _row(2, "th", "answer", 40, score_origin=None, judge_explanation=None),
-        _row(3, "th", "answer", 40),
-        _row(4, "de", "paragraph", 95, paragraph_id="p1", run_group=None),
+        _row(3, "th", "answer", 40, system="B"),
+        _row(4, "de", "paragraph", 95, paragraph_id="p1", run_group=None, system="A"),
         _row(5, "de", "paragraph", 100, paragraph_id="p2", source_id="old5"),
     ])
     prev = pd.DataFrame([_row(1, "th", "answer", 30), _row(9, "de", "paragraph", 90,
@@ -169,6 +170,43 @@ def test_review_filters_and_text_search(store):
     assert store.run("audit_review_count", **f)["rows"].item() == 0
 
 
+@pytest.mark.parametrize("systems,expected", [
+    (["A"], ["r1", "r4"]), (["B", "A"], ["r1", "r3", "r4"]), (["not recorded"], ["r2", "r5"]),
+    (["A'); DROP TABLE audit; --"], []), ([], ["r1", "r2", "r3", "r4", "r5"])])
+def test_review_filters_by_system(store, systems, expected):
+    """Every query of the Review list filters by system the same way (a missing system is
+    'not recorded'; a hostile value is only a value), in the one order (score, judge_record_id)."""
+    f = {**FILTERS, "systems": systems}
+    assert list(store.run("audit_review_export", **f).judge_record_id) == expected
+    page = store.run("audit_review_page", **f, after_score=-1.0, after_id="", page_size=10)
+    assert list(page.judge_record_id) == expected
+    assert set(page.system.fillna("not recorded")) <= set(systems or ["A", "B", "not recorded"])
+    desc = store.run("audit_review_page_desc", **f, after_score=1e308, after_id="", page_size=10)
+    assert list(desc.judge_record_id) == expected[::-1]
+    assert store.run("audit_review_count", **f)["rows"].item() == len(expected)
+    prebuilt = {k: v for k, v in f.items() if k != "q"}
+    assert store.run("audit_review_count_prebuilt", **prebuilt)["rows"].item() == len(expected)
+    assert store.run("audit_reviewed_count", **f, ids=["r1", "r2"])["rows"].item() == \
+        len({"r1", "r2"} & set(expected))
+    unreviewed = store.run("audit_rows_by_review_state", **f, ids=["r1"], exclude=True, limit=10)
+    assert list(unreviewed.judge_record_id) == [i for i in expected if i != "r1"]
+    first = store.run("audit_review_next_unreviewed", **f, ids=[], after_score=-1.0, after_id="",
+                      descending=False)
+    assert list(first.judge_record_id) == expected[:1]
+    rank = store.run("audit_review_rank", **f, key_score=95.0, key_id="r4", descending=False)
+    scores = {"r1": 10, "r2": 40, "r3": 40, "r4": 95, "r5": 100}  # the fixture's rows
+    assert rank["here"].item() == ("r4" in expected)
+    assert rank["before"].item() == sum((scores[i], i) < (95, "r4") for i in expected)
+    prebuilt_rank = store.run("audit_review_rank_prebuilt", **prebuilt, key_score=95.0, key_id="r4",
+                              descending=False)
+    assert prebuilt_rank.values.tolist() == rank[["before", "here"]].values.tolist()
+
+
+def test_filter_values_offer_each_system(store):
+    values = store.run("audit_filter_values")
+    assert values.groupby("system")["n"].sum().to_dict() == {"A": 2, "B": 1, "not recorded": 2}
+
+
 def test_exact_copies_overlap_and_texts(store):
     counts = store.run("audit_exact_copy_counts")
     assert counts.exact_copies.sum() == 1 and counts.hashed.sum() == 5
@@ -191,10 +229,11 @@ def test_worst_rows_and_provenance(store):
 
 @pytest.mark.parametrize("filters", [
     {}, {"languages": ["th"]}, {"units": ["paragraph"], "max_score": 96.0},
-    {"origins": ["not recorded"]}, {"run_groups": ["not recorded"], "min_score": 50.0}])
+    {"origins": ["not recorded"]}, {"run_groups": ["not recorded"], "min_score": 50.0},
+    {"systems": ["A"]}, {"systems": ["not recorded", "B"], "max_score": 40.0}])
 def test_review_count_from_counts_equals_count_from_rows(store, filters):
     """The pre-aggregated path and the direct path give identical numbers (issue 7.3)."""
-    params = {"languages": [], "units": [], "origins": [], "run_groups": [], "min_score": 0.0,
+    params = {"languages": [], "units": [], "origins": [], "run_groups": [], "systems": [], "min_score": 0.0,
               "max_score": 100.0} | filters
     direct = store.run("audit_review_count", **params, q="")["rows"].iloc[0]
     assert store.run("audit_review_count_prebuilt", **params)["rows"].iloc[0] == direct

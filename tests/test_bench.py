@@ -105,10 +105,10 @@ def test_summaries_from_counts_equal_statistics_of_the_rows(bench_store):
 def test_filter_values_and_review_count_equal_the_rows(bench_store):
     _, store, rows = bench_store
     values = store.run("audit_filter_values")
-    direct = rows.groupby(["target_language", "unit", "score_origin", "run_group"]).size()
-    assert dict(zip(zip(values.target_language, values.unit, values.score_origin, values.run_group),
-                    values.n)) == direct.to_dict()
-    filters = dict(languages=["th"], units=["paragraph"], origins=[], run_groups=[], min_score=0.0,
+    facets = ["target_language", "unit", "score_origin", "run_group", "system"]
+    direct = rows.assign(system=rows.system.fillna("not recorded")).groupby(facets).size()
+    assert dict(zip(zip(*(values[f] for f in facets)), values.n)) == direct.to_dict()
+    filters = dict(languages=["th"], units=["paragraph"], origins=[], run_groups=[], systems=[], min_score=0.0,
                    max_score=60.0, q="")
     count = int(store.run("audit_review_count", **filters)["rows"].iloc[0])
     counts = store.run("audit_score_counts", facet="none")
@@ -202,12 +202,13 @@ def test_targets_are_judged_against_the_issue(args, met):
 @pytest.mark.parametrize("desc", [False, True])
 @pytest.mark.parametrize("filters", [
     {}, {"languages": ["th"], "units": ["paragraph"]}, {"min_score": 40.0, "max_score": 90.0},
-    {"run_groups": ["not recorded", "main"]}, {"languages": ["zz"]}])
+    {"run_groups": ["not recorded", "main"]}, {"languages": ["zz"]},
+    {"systems": ["mt-system-b"]}, {"systems": ["mt-system-a", "mt-system-c"], "max_score": 70.0}])
 def test_bounded_review_pages_equal_unbounded_pages(bench_store, filters, desc):
     """Every page read through the counts' score bound equals the page read without it, page
     after page by keyset, until the list ends (ties on score cross page boundaries)."""
     _, store, rows = bench_store
-    f = dict(languages=[], units=[], origins=[], run_groups=[], min_score=0.0, max_score=100.0, q="")
+    f = dict(languages=[], units=[], origins=[], run_groups=[], systems=[], min_score=0.0, max_score=100.0, q="")
     f |= filters
     query = "audit_review_page_desc" if desc else "audit_review_page"
     after, seen = ((1e308 if desc else -1.0), ""), 0

@@ -6,7 +6,7 @@ import pytest
 from plotly.colors import unlabel_rgb
 
 from judgescope import chart_style
-from judgescope.audit import charts
+from judgescope.audit import score_charts
 from judgescope.chart_style import INK
 
 
@@ -48,7 +48,7 @@ def _matrix() -> pd.DataFrame:
 
 @pytest.mark.parametrize("absolute", [False, True])
 def test_heatmap_values_contrast_with_their_cells(absolute):
-    fig = charts.mean_heatmap(_matrix(), 90, absolute=absolute)
+    fig = score_charts.mean_heatmap(_matrix(), 90, absolute=absolute)
     heat, marks = fig.data
     scale = dict(colorscale=heat.colorscale, zmin=heat.zmin, zmax=heat.zmax)
     colours = list(marks.textfont.color)
@@ -80,17 +80,17 @@ def _texts_in_ink(fig) -> list[str]:
 
 def test_every_audit_chart_draws_its_text_in_ink():
     counts = _counts()
-    figures = [charts.histogram(counts, thresholds=(50, 60)), charts.ecdf(counts),
-               charts.mean_heatmap(_matrix(), 90),
-               charts.diff_chart(pd.DataFrame({"unit": ["answer"], "diff": [1.0], "low": [0.5], "high": [1.5]}))]
+    figures = [score_charts.histogram(counts, thresholds=(50, 60)), score_charts.ecdf(counts),
+               score_charts.mean_heatmap(_matrix(), 90),
+               score_charts.diff_chart(pd.DataFrame({"unit": ["answer"], "diff": [1.0], "low": [0.5], "high": [1.5]}))]
     for fig in figures:
         assert not _texts_in_ink(fig), (fig.layout.title.text, _texts_in_ink(fig))
 
 
 def test_histogram_bins_are_the_bars_of_the_histogram():
     counts = _counts()
-    bins = charts.histogram_bins(counts)
-    fig = charts.histogram(counts)
+    bins = score_charts.histogram_bins(counts)
+    fig = score_charts.histogram(counts)
     assert sorted(bins["series"].unique()) == sorted(t.name for t in fig.data)
     for trace in fig.data:
         part = bins[bins["series"] == trace.name]

@@ -7,7 +7,7 @@ import pytest
 
 from judgescope.audit import summary as audit
 from judgescope.sources import db
-from judgescope.audit.tables import compare_views
+from judgescope.audit.record_tables import compare_views
 from test_audit_queries import _row, _write
 
 

@@ -65,14 +65,13 @@ def _texts(node):
         yield from _texts(child)
 
 
-NUMBER_COLLECTION = {"pages/calibration.py": "localgate", "pages/calibration_humans.py": "localgate",
-                     "pages/ranking.py": "transevalnia"}
+NUMBER_COLLECTION = {"calibration": "localgate", "calibration_humans": "localgate", "ranking": "transevalnia"}
 
 
 @pytest.mark.parametrize("name", numbers.names())
 def test_a_headline_number_has_a_how_naming_its_function_query_and_source(name):
     n = numbers.number(name)
-    at = open_page(n.page, NUMBER_COLLECTION.get(n.page, "xhotpotqa"))
+    at = open_page(navigation.page(n.page).path, NUMBER_COLLECTION.get(n.page, "xhotpotqa"))
     [how] = [p for p in _popovers(at._tree) if n.title in "\n".join(_texts(p))]
     text = "\n".join(_texts(how))
     assert all(f"`{f}`" in text for f in n.functions)

@@ -304,7 +304,7 @@ def test_export_streams_a_named_query_in_batches(tmp_path, monkeypatch):
                 score_origin=["x"] * n, run_group=["g"] * n)
     pq.write_table(pd.DataFrame(cols).pipe(__import__("pyarrow").Table.from_pandas), tmp_path / "audit.parquet")
     store = db.Store({"audit": [tmp_path / "audit.parquet"]})
-    filters = {"languages": [], "units": [], "origins": [], "run_groups": [], "min_score": 0.0,
+    filters = {"languages": [], "units": [], "origins": [], "run_groups": [], "systems": [], "min_score": 0.0,
                "max_score": 100.0, "q": ""}
     frame = export.capped_frame(store, "audit_review_export", filters)
     assert len(frame) == 120_001  # one more than the cap says "there is more"
@@ -545,7 +545,7 @@ def test_json_file_holding_an_array_is_read(tmp_path):
 # ---------------------------------------------------------------- crashes (#13.11)
 def test_audit_with_no_usable_row_gives_a_note_not_a_crash(tmp_path):
     from judgescope.audit import summary as audit
-    from judgescope.audit import charts
+    from judgescope.audit import score_charts
 
     jsonl(tmp_path / "a.jsonl", [dict(r, score=500) for r in AUDIT])
     d = load(tmp_path, "a.jsonl")
@@ -557,8 +557,8 @@ def test_audit_with_no_usable_row_gives_a_note_not_a_crash(tmp_path):
         table = audit.distribution_table(counts, (50, 70, 90), facet != "none", 200, 1)
         assert audit.headline(table, (50, 70, 90)) == audit.NO_ROWS
         audit.spread_note(audit.tails_table(counts, 60))
-        charts.mean_heatmap(audit.mean_matrix(counts), 50)
-        charts.ecdf(audit.with_facet_labels(counts))
+        score_charts.mean_heatmap(audit.mean_matrix(counts), 50)
+        score_charts.ecdf(audit.with_facet_labels(counts))
 
 
 @pytest.mark.parametrize("depth", [5_000, 200_000])
@@ -613,14 +613,14 @@ def test_md_literal_breaks_autolinks(text):
 def test_chart_text_is_escaped():
     import pandas as pd
 
-    from judgescope.audit import charts
+    from judgescope.audit import score_charts
 
     evil = "<a href='http://x'>click</a><img src=x>%{meta:EVIL}"
     counts = pd.DataFrame({"unit": [evil, "s"], "target_language": [evil, "de"], "score": [10.0, 20.0],
                            "n": [1, 2]})
-    figs = [charts.histogram(counts), charts.ecdf(counts),
-            charts.mean_heatmap(pd.DataFrame({evil: [50.0]}, index=[evil]), 50),
-            charts.diff_chart(pd.DataFrame({"unit": [evil], "diff": [1.0], "low": [0.0], "high": [2.0]}))]
+    figs = [score_charts.histogram(counts), score_charts.ecdf(counts),
+            score_charts.mean_heatmap(pd.DataFrame({evil: [50.0]}, index=[evil]), 50),
+            score_charts.diff_chart(pd.DataFrame({"unit": [evil], "diff": [1.0], "low": [0.0], "high": [2.0]}))]
     for fig in figs:
         text = json.loads(fig.to_json())  # plotly's JSON writes "<" as \u003c: decode first
         for trace in text["data"]:
@@ -657,7 +657,7 @@ def test_damaged_cache_entries_are_rebuilt_and_named(tmp_path, case):
 
 
 def test_damaged_derived_table_is_rebuilt(tmp_path, monkeypatch):
-    from judgescope.audit.tables import audit_summary_views
+    from judgescope.audit.record_tables import audit_summary_views
     from judgescope.sources import catalog, derived
 
     # The process-wide list is named on Overview and by validate: this test's entry stays here.

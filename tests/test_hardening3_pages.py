@@ -20,7 +20,7 @@ def test_pager_reads_a_huge_position_as_the_first_page():
 
 
 def _review_sig(collection: str) -> str:
-    filters = {"languages": [], "units": [], "origins": [], "run_groups": [], "min_score": 0.0,
+    filters = {"languages": [], "units": [], "origins": [], "run_groups": [], "systems": [], "min_score": 0.0,
                "max_score": 100.0, "q": ""}
     return pager.signature(collection, filters, False)
 

@@ -10,7 +10,7 @@ import pytest
 from sklearn.metrics import cohen_kappa_score
 
 from judgescope.cli import main as cli_main
-from judgescope.reviews import stats as reviews_stats
+from judgescope.reviews import verdict_stats as reviews_stats
 from judgescope.reviews import store as reviews
 from apptest import open_page
 
@@ -157,14 +157,14 @@ def test_disagreements_keep_datasets_apart():
 
 
 def test_a_hostile_shared_log_is_refused_and_the_others_merge(tmp_path, monkeypatch):
-    from judgescope.reviews import hub
+    from judgescope.reviews import sharing
 
-    monkeypatch.setattr(hub, "REFUSED", [])
+    monkeypatch.setattr(sharing, "REFUSED", [])
     shared = tmp_path / "shared"
     shared.mkdir()
     pd.DataFrame([_row(0, reviewer="bob")]).to_parquet(shared / "good.parquet")
     pd.DataFrame([_row(1, tags="not json")]).to_parquet(shared / "bad.parquet")
     db = tmp_path / "r.sqlite"
-    assert hub.pull(shared, db) == 1
+    assert sharing.pull(shared, db) == 1
     assert reviews.log(db).reviewer.tolist() == ["bob"]
-    assert len(hub.REFUSED) == 1 and "bad.parquet: row 0, column tags" in hub.REFUSED[0]
+    assert len(sharing.REFUSED) == 1 and "bad.parquet: row 0, column tags" in sharing.REFUSED[0]

@@ -12,7 +12,7 @@ from scipy import stats as sps
 from judgescope.cli import main
 from judgescope.cli import load_source
 from judgescope.significance import paired as sig
-from judgescope.significance import tables
+from judgescope.significance import matrices
 from judgescope.sources import db
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,8 +37,8 @@ def test_paired_differences_are_exact_decimals():
 
 def test_holm_text_counts_the_pairs_it_used():
     rows = [{"mcnemar_exact_p": 0.01}, {"mcnemar_exact_p": None}, {"mcnemar_exact_p": 0.2}]
-    assert tables.holm_text(rows) == f"{sig.HOLM} over 2 pairs with a defined p (1 undefined pair left out)"
-    assert tables.holm_text(rows[:1]) == f"{sig.HOLM} over 1 pair with a defined p"
+    assert matrices.holm_text(rows) == f"{sig.HOLM} over 2 pairs with a defined p (1 undefined pair left out)"
+    assert matrices.holm_text(rows[:1]) == f"{sig.HOLM} over 1 pair with a defined p"
 
 
 @pytest.fixture(scope="module")

@@ -7,6 +7,7 @@ import pytest
 from huggingface_hub import HfApi
 
 from judgescope.sources import hub, hub_open
+from hub_page import submit_repo
 from judgescope.sources.manifest import SourceError
 from textutil import plain
 
@@ -62,16 +63,7 @@ def test_a_missing_repository_is_named_as_such(monkeypatch):
 
 
 def test_the_page_says_it_plainly(no_network, write_manifest, monkeypatch):
-    from streamlit.testing.v1 import AppTest
-
-    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(write_manifest(
-        '[[collection]]\nname = "c"\ndatasets = []\n')))
-    at = AppTest.from_file("../app.py", default_timeout=120)
-    at.run()
-    at.switch_page("pages/hub_open.py").run()
-    at.text_input(key="repo").input(REPO)
-    at.button[0].click().run()
-    assert not at.exception, [e.value for e in at.exception]
+    at = submit_repo(REPO, write_manifest, monkeypatch)
     errors = [e.value for e in at.error]
     assert len(errors) == 1, errors
     _plain(plain(errors[0]))

@@ -4,12 +4,11 @@ switch; the page flow to a working Distributions page."""
 
 import pytest
 
+from hub_page import EMPTY, submit_repo
 from judgescope.sources import hub_open
 from judgescope.sources.catalog import Catalog
 from judgescope.sources.manifest import SourceError, load_manifest
 from test_hub import COMMIT, REPO, hub_cache  # noqa: F401 — the fixture lays out the cache
-
-EMPTY = '[[collection]]\nname = "c"\ndatasets = []\n'
 
 
 @pytest.fixture
@@ -55,16 +54,7 @@ def test_switched_off(hub_cache, catalog, monkeypatch):
 
 def test_page_opens_a_branch_and_links_to_a_working_distributions_page(hub_cache, write_manifest,
                                                                        monkeypatch):
-    from streamlit.testing.v1 import AppTest
-
-    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(write_manifest(
-        '[[collection]]\nname = "c"\ndatasets = []\n')))
-    at = AppTest.from_file("../app.py", default_timeout=120)
-    at.run()
-    at.switch_page("pages/hub_open.py").run()
-    at.text_input(key="repo").input(REPO)
-    at.button[0].click().run()
-    assert not at.exception, [e.value for e in at.exception]
+    at = submit_repo(REPO, write_manifest, monkeypatch)
     assert any(COMMIT in str(s.value) for s in at.success), [e.value for e in at.error]
     assert at.query_params["revision"] in (COMMIT, [COMMIT])  # the commit, never the branch
     name = hub_open.session_name(REPO, COMMIT, None, None)

@@ -142,7 +142,7 @@ def baseline(page: str, collection: str, long: bool = False) -> tuple:
 
 
 def test_discovery_finds_the_parameters_pages_read():
-    assert {"lang", "unit", "min", "max", "q", "order", "record"} <= set(page_params("pages/review.py"))
+    assert {"lang", "unit", "min", "max", "q", "order", "record", "system"} <= set(page_params("pages/review.py"))
     assert page_params("pages/review.py")["min"] == "number_input"
     assert page_params("pages/review.py")["record"] == "bounded"
     # Bound inside a judgescope helper the page calls.
@@ -171,6 +171,35 @@ def test_collection_parameter_falls_back_to_the_first_collection(value):
     assert at.sidebar.selectbox(key=context.PICKER_KEY).value == "xhotpotqa"
     assert at.query_params["collection"] == "xhotpotqa"  # the URL names what is shown
     assert at.title
+
+
+@pytest.fixture
+def gemba(realdata, monkeypatch):
+    """The real GEMBA audit, which has a `system` column (the demo's audits have none)."""
+    manifest = realdata.parent / "gemba.toml"
+    manifest.write_text('[[collection]]\nname = "gemba"\ndatasets = ["gemba"]\n\n[[dataset]]\nname = "gemba"\n'
+                        'kind = "judge_audit"\npath = "realdata/judge_audit_gemba_wmt22.jsonl"\n', encoding="utf-8")
+    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(manifest))
+
+
+@pytest.mark.parametrize("value", [v for v in INJECTIONS if len(v) <= LONGEST_BOUNDED and "\x00" not in v],
+                         ids=lambda v: repr(v[:24]))
+def test_hostile_system_values_on_an_audit_with_systems_are_only_text(gemba, value):
+    """?system= on an audit that has systems: a hostile value filters nothing and is named as
+    text (every markdown character escaped), beside a real system it does not disturb."""
+    from judgescope.text import md_literal
+
+    plain = run_page("pages/review.py", "gemba", {})
+    at = run_page("pages/review.py", "gemba", {"system": value})
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.multiselect(key="_w_system").value == []
+    assert fingerprint(at) == fingerprint(plain)
+    warning = " ".join(w.value for w in at.warning)
+    assert "URL parameter `system`" in warning and md_literal(repr(value)) in warning, warning
+    real = at.multiselect(key="_w_system").options[0]
+    both = run_page("pages/review.py", "gemba", {"system": [real, value]})
+    assert not both.exception and both.multiselect(key="_w_system").value == [real]
+    assert fingerprint(both) == fingerprint(run_page("pages/review.py", "gemba", {"system": real}))
 
 
 def test_review_search_text_is_literal_not_a_pattern():

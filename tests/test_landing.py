@@ -11,6 +11,7 @@ import pytest
 
 from apptest import open_page
 from judgescope import findings
+from judgescope.audit import audit_findings
 from judgescope.audit import summary as audit
 from textutil import plain
 
@@ -81,8 +82,8 @@ def test_weak_cell_rule_on_a_built_table():
                           "mean": [80.0, 89.0, 95.0], "low": [75.0, 85.0, 93.0],
                           "high": [85.0, 91.0, 97.0]})
     # Overall mean 90: a's CI [75, 85] lies below; b's [85, 91] includes 90; c is above.
-    assert [c["target_language"] for c in findings.weak_cells(cells, 90.0)] == ["a"]
-    assert findings.weak_cells(cells, 70.0) == []
+    assert [c["target_language"] for c in audit_findings.weak_cells(cells, 90.0)] == ["a"]
+    assert audit_findings.weak_cells(cells, 70.0) == []
 
 
 def test_isolated_marks_only_right_to_left_or_control_text():

@@ -7,6 +7,10 @@
 """
 
 import ast
+import importlib
+import io
+import re
+import tokenize
 from pathlib import Path
 
 import pytest
@@ -60,8 +64,8 @@ def test_no_import_runs_upward(layer):
 
 
 def test_sources_builds_no_domain_table():
-    """Issue #27 item 3: the domains own their derived tables (integrity/tables.py,
-    audit/tables.py) and register them; sources/ only loads, validates, caches and serves, so no
+    """Issue #27 item 3: the domains own their derived tables (integrity/verification_tables.py,
+    audit/record_tables.py) and register them; sources/ only loads, validates, caches and serves, so no
     build query of a derived view is named in sources/ outside the view registry."""
     from judgescope.sources import derived, views
 
@@ -71,10 +75,10 @@ def test_sources_builds_no_domain_table():
     assert named == set()
     owners = {t.what: t.build.__module__ for t in derived.providers(
         {"audit", "snapshot", "audit_previous"})}
-    assert owners == {"hash verification": "judgescope.integrity.tables",
-                      "record index and provenance": "judgescope.audit.tables",
-                      "exact copies": "judgescope.audit.tables",
-                      "version comparison": "judgescope.audit.tables"}
+    assert owners == {"hash verification": "judgescope.integrity.verification_tables",
+                      "record index and provenance": "judgescope.audit.record_tables",
+                      "exact copies": "judgescope.audit.record_tables",
+                      "version comparison": "judgescope.audit.record_tables"}
 
 
 def _module_name(path: Path) -> str:
@@ -126,3 +130,131 @@ def test_text_escaping_lives_outside_web():
     assert defined == []
     assert "streamlit" not in {m.split(".")[0] for m in _modules(ast.parse(
         (PACKAGE / "text.py").read_text(encoding="utf-8")))}
+
+
+# Issue #27 item 4: no two modules share a name (a package counts by its folder's name), so a
+# name read in an import, a traceback or a docstring points at one file. Exceptions, each with
+# its reason:
+SHARED_NAMES = {
+    "__init__": "Python's own name for a package's module",
+    "__main__": "Python's own name for what `python -m PACKAGE` runs",
+}
+# A module in cli/commands/ is the command `judgescope NAME` (cli/__init__.py imports it by the
+# command's name), so a command may share its name with the one module or package it drives.
+COMMANDS = "cli/commands/"
+
+
+def _shared_names(package: Path) -> dict[str, list[str]]:
+    """Module and package names used more than once under `package`, beyond the exceptions."""
+    places: dict[str, list[str]] = {}
+    for path in sorted(package.rglob("*.py")):
+        places.setdefault(path.stem, []).append(path.relative_to(package).as_posix())
+    for init in sorted(package.rglob("*/__init__.py")):
+        places.setdefault(init.parent.name, []).append(init.parent.relative_to(package).as_posix() + "/")
+    return {name: found for name, found in places.items() if name not in SHARED_NAMES
+            and len([p for p in found if not p.startswith(COMMANDS)]) > 1}
+
+
+def test_no_two_modules_share_a_name():
+    assert _shared_names(PACKAGE) == {}
+
+
+def test_shared_names_are_found(tmp_path):
+    """The check above can fail: a module and a package, or two modules, of one name."""
+    for rel in ("findings.py", "web/findings.py", "web/__init__.py", "audit/__init__.py",
+                "report/audit.py", "report/__init__.py", "cli/commands/audit.py"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("")
+    assert _shared_names(tmp_path) == {"findings": ["findings.py", "web/findings.py"],
+                                       "audit": ["cli/commands/audit.py", "report/audit.py", "audit/"]}
+
+
+def _code_strings(path: Path):
+    """(line, text) of every string constant in a file that is not a docstring."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                  and node.body and isinstance(node.body[0], ast.Expr)
+                  and isinstance(node.body[0].value, ast.Constant)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            yield node.lineno, node.value
+
+
+def _python_files():
+    return sorted([*PACKAGE.rglob("*.py"), *(ROOT / "pages").glob("*.py"), ROOT / "app.py"])
+
+
+def test_every_page_path_goes_through_the_page_registry():
+    """Issue #27 item 4: a page is named by its registry entry (navigation.page("review").path),
+    never by a path typed again: only judgescope/web/navigation.py holds pages/*.py paths."""
+    registry = PACKAGE / "web" / "navigation.py"
+    typed = [f"{path.relative_to(ROOT)}:{line}: {text!r}" for path in _python_files() if path != registry
+             for line, text in _code_strings(path) if re.search(r"(^|/)pages/\w+\.py", text)]
+    assert typed == []
+
+
+def _prose(path: Path):
+    """(line, text) of every comment and docstring of a Python file."""
+    source = path.read_text(encoding="utf-8")
+    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        if tok.type == tokenize.COMMENT:
+            yield tok.start[0], tok.string
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            doc = ast.get_docstring(node, clean=False)
+            if doc:
+                yield node.body[0].lineno, doc
+
+
+FILE_NAME = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.(?:py|sql|toml))\b")
+DOTTED = re.compile(r"(?<![\w.])(judgescope(?:\.\w+)+)")
+SHORT = re.compile(r"(?<![\w./])([a-z_]+)\.([A-Za-z_]\w*)")
+FILE_SUFFIXES = {"py", "sql", "toml", "md", "json", "jsonl", "csv", "parquet", "html", "txt"}
+# Files of other projects, cited as the source of reference values.
+ELSEWHERE = {"stats/tests/test_inter_rater.py": "statsmodels' tests (Fleiss 1971 diagnoses)",
+             "test_inter_rater.py": "the same statsmodels file, named again"}
+
+
+def _resolves(dotted: str) -> bool:
+    """A dotted name under judgescope names a module, or an attribute of one (or of its classes)."""
+    parts = dotted.split(".")
+    for i in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:i]))
+        except ImportError:
+            continue
+        module = obj
+        try:
+            for attr in parts[i:]:
+                obj = getattr(obj, attr)
+            return True
+        except AttributeError:
+            return len(parts) - i == 1 and any(
+                isinstance(v, type) and v.__module__ == module.__name__ and hasattr(v, parts[-1])
+                for v in vars(module).values())
+    return False
+
+
+def test_comments_and_docstrings_name_only_what_exists():
+    """Issue #27 item 4: no stale pointers. A file a comment or docstring names exists in the
+    repository; a dotted judgescope.… name resolves; `module.name` with a module name used once
+    under judgescope/ (see test_no_two_modules_share_a_name) names something that module has."""
+    repo_files = {p.relative_to(ROOT).as_posix() for p in ROOT.rglob("*")
+                  if p.is_file() and not {".git", ".venv", "__pycache__"} & set(p.parts)}
+    modules: dict[str, list[str]] = {}
+    for path in PACKAGE.rglob("*.py"):
+        rel = path.relative_to(ROOT).with_suffix("")
+        name = rel.parts[-2] if rel.name == "__init__" else rel.name
+        modules.setdefault(name, []).append(".".join(rel.parts).removesuffix(".__init__"))
+    stale = []
+    for path in [*_python_files(), *(ROOT / "tests").glob("*.py"), *(ROOT / "bench").glob("*.py")]:
+        for line, text in _prose(path):
+            where = f"{path.relative_to(ROOT)}:{line}"
+            stale += [f"{where}: {m}" for m in FILE_NAME.findall(text)
+                      if m not in ELSEWHERE and not any(f == m or f.endswith("/" + m) for f in repo_files)]
+            stale += [f"{where}: {m}" for m in DOTTED.findall(text) if not _resolves(m.rstrip("."))]
+            stale += [f"{where}: {mod}.{attr}" for mod, attr in SHORT.findall(text)
+                      if len(modules.get(mod, ())) == 1 and attr not in FILE_SUFFIXES
+                      and not _resolves(f"{modules[mod][0]}.{attr}")]
+    assert stale == []

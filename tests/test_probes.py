@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 import statsmodels.api as sm
 
-from judgescope.calibration import probes
+from judgescope.calibration import length_probes
 
 
 def test_ols_cluster_matches_statsmodels():
@@ -16,7 +16,7 @@ def test_ols_cluster_matches_statsmodels():
     loglen = rng.normal(8, 1.5, n)
     y = (rng.random(n) < 0.3 + 0.4 * human - 0.03 * (loglen - 8)).astype(float)
     x = np.column_stack([np.ones(n), human, loglen])
-    ours = probes.ols_cluster(y, x, groups)
+    ours = length_probes.ols_cluster(y, x, groups)
     ref = sm.OLS(y, x).fit(cov_type="cluster", cov_kwds={"groups": groups})
     assert ours["beta"] == pytest.approx(ref.params)
     assert ours["se"] == pytest.approx(ref.bse, rel=1e-9)
@@ -35,13 +35,13 @@ def test_length_probe_finds_a_planted_length_bias():
         p = min(1.0, max(0.0, 0.15 + 0.7 * human - 0.08 * (np.log2(length) - 8)))
         rows.append({"key": f"k{i}", "question_id": f"q{i // 2}", "model_response": "x" * length,
                      "human_correct": human, "binary__j": float(rng.random() < p)})
-    out = probes.length_probe(pd.DataFrame(rows), "binary__j")
+    out = length_probes.length_probe(pd.DataFrame(rows), "binary__j")
     assert out["ci"][1] < 0 and out["sentence"].startswith("passes shorter answers")
     assert out["ci"][0] < -0.08 < out["ci"][1]
     assert out["clusters"] == 150 and out["cluster_column"] == "question_id"
     x = pd.DataFrame(rows)
     none = x.assign(binary__j=x["human_correct"].astype(float))  # the judge copies the humans
-    flat = probes.length_probe(none, "binary__j")
+    flat = length_probes.length_probe(none, "binary__j")
     assert flat["slope_per_doubling"] == pytest.approx(0, abs=1e-9)
 
 
@@ -56,7 +56,7 @@ def test_audit_length_probe_per_language_against_statsmodels():
     # Planted: Thai scores drop 5 points per doubling of the candidate's length.
     slope = np.where(rows["target_language"] == "th", -5.0, 0.0)
     rows["score"] = 80 + slope * np.log2(rows["candidate_chars"]) + rng.normal(0, 3, 2 * n)
-    out = {r["target_language"]: r for r in probes.audit_length_probe(rows)["languages"]}
+    out = {r["target_language"]: r for r in length_probes.audit_length_probe(rows)["languages"]}
     th = rows[rows["target_language"] == "th"]
     x = sm.add_constant(np.log2(th["candidate_chars"].to_numpy(float)))
     ref = sm.OLS(th["score"].to_numpy(), x).fit(cov_type="cluster",

@@ -60,7 +60,10 @@ def test_position_bias_per_dataset():
 def test_pair_detail_shows_every_decision():
     at = _open("pages/pairs.py", file="data/with_human_ranking-train.parquet", row="5")
     assert any("row 5" in s.value for s in at.header)
-    assert sum("→" in m.value for m in at.markdown) == 8  # 4 methods x 2 models
+    # 4 methods x 2 models, and row 5 is among the demo's pairs also judged in the swapped order
+    # (one-step, both models: the first 10 pairs of each data source).
+    assert sum("→" in m.value and "(swapped)" not in m.value for m in at.markdown) == 8
+    assert sum("(swapped) →" in m.value for m in at.markdown) == 2
 
 
 def test_pair_detail_for_missing_row_warns():

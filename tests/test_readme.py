@@ -11,7 +11,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 from judgescope import cli
 
@@ -58,27 +57,28 @@ def test_every_command_line_is_run_or_skipped_with_a_reason():
     assert len(CLI_LINES) >= 10  # the CLI reference block is run, not skipped
 
 
-@pytest.fixture(scope="module")
-def workdir(tmp_path_factory):
-    return tmp_path_factory.mktemp("readme")
-
-
-@pytest.mark.parametrize("line", CLI_LINES)
-def test_cli_line_runs_as_written(line, workdir, monkeypatch, capsys):
-    """Each CLI line in README order (reviews export before import, report-html before
-    check-report), in one temporary folder: it exits 0 or 1 (1 = problems found in the data,
-    e.g. a failed gate), never 2 (unusable input) or a traceback, and writes what it says."""
-    monkeypatch.chdir(workdir)
-    args = shlex.split(line)[1:]
-    code = cli.main(args)
-    said = capsys.readouterr()
-    assert code in (0, 1), f"{line}: exit {code}\n{said.out[-2000:]}\n{said.err[-2000:]}"
-    for flag in ("--json", "--out"):
-        if flag in args and args[args.index(flag) + 1:]:
-            target = workdir / args[args.index(flag) + 1]
-            assert target.exists(), f"{line}: wrote no {target.name}"
-            if target.suffix == ".json":
-                json.loads(target.read_text(encoding="utf-8"))
+def test_cli_lines_run_as_written_in_readme_order(tmp_path, monkeypatch, capsys):
+    """Every CLI line in README order (reviews export before import, report-html before
+    check-report), in one temporary folder and one test, so the order holds on any worker: each
+    exits 0 or 1 (1 = problems found in the data, e.g. a failed gate), never 2 (unusable input)
+    or a traceback, and writes what it says. Every line runs; the failures are listed together."""
+    monkeypatch.chdir(tmp_path)
+    failures = []
+    for line in CLI_LINES:
+        args = shlex.split(line)[1:]
+        code = cli.main(args)
+        said = capsys.readouterr()
+        if code not in (0, 1):
+            failures.append(f"{line}: exit {code}\n{said.out[-1000:]}\n{said.err[-1000:]}")
+            continue
+        for flag in ("--json", "--out"):
+            if flag in args and args[args.index(flag) + 1:]:
+                target = tmp_path / args[args.index(flag) + 1]
+                if not target.exists():
+                    failures.append(f"{line}: wrote no {target.name}")
+                elif target.suffix == ".json":
+                    json.loads(target.read_text(encoding="utf-8"))
+    assert failures == [], "\n\n".join(failures)
 
 
 def test_cache_prebuild_line_runs(tmp_path):

@@ -260,8 +260,8 @@ def test_human_ratings_report_on_real_mqm_equals_agreement_json(realdata, monkey
 
 
 def test_overview_download_gives_the_cli_bytes(reports, monkeypatch):
-    from judgescope.report import build
-    from judgescope.web import findings as findings_view
+    from judgescope.report import assemble
+    from judgescope.web import export
 
-    monkeypatch.setattr(build, "now", lambda: AT)  # the button's generation time
-    assert findings_view.report_html("localgate") == reports["localgate"][0].read_bytes()
+    monkeypatch.setattr(assemble, "now", lambda: AT)  # the button's generation time
+    assert export.report_html("localgate") == reports["localgate"][0].read_bytes()

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from judgescope import cli
-from judgescope.report import build, check, html
+from judgescope.report import assemble, check, html
 from judgescope.reviews import store as reviews
 from judgescope.sources.catalog import get_catalog
 
@@ -32,7 +32,7 @@ def _verdict(i, reviewer, verdict):
 
 
 def _report():
-    return build.collect(get_catalog(), "xhotpotqa", generated_at="2026-12-01T00:00:00+00:00")
+    return assemble.collect(get_catalog(), "xhotpotqa", generated_at="2026-12-01T00:00:00+00:00")
 
 
 def test_no_reviews_is_said_not_shown(state):

@@ -3,37 +3,16 @@ first row, a draft that stays on its record across Next, a verdict that takes on
 record's text, a draft restored on return and in a new session, and a record opened from Exact
 copies walking the exact copies."""
 
-import pytest
 from streamlit.testing.v1 import AppTest
 
+from apptest import open_page
 from judgescope.reviews import store as reviews
-from judgescope.web import reviews as reviews_view
-
-APP = "../app.py"
-
-
-@pytest.fixture
-def state(tmp_path, monkeypatch):
-    path = tmp_path / "reviews.sqlite"
-    monkeypatch.setenv("JUDGESCOPE_STATE", str(path))
-    monkeypatch.delenv("JUDGESCOPE_REVIEWS", raising=False)
-    return path
+from judgescope.web import verdicts
+from review_session import record_in_url, state  # noqa: F401 — the fixture
 
 
 def _review(**params) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params["collection"] = "xhotpotqa"
-    at.run()
-    for k, v in params.items():
-        at.query_params[k] = v
-    at.switch_page("pages/review.py").run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
-def _record(at) -> str:
-    value = at.query_params["record"]
-    return value[0] if isinstance(value, list) else value
+    return open_page("pages/review.py", "xhotpotqa", **params)
 
 
 def _captions(at) -> str:
@@ -48,18 +27,18 @@ def _click(at, key):
 def test_first_thai_row_has_prev_disabled_and_k_walks_back(state):
     at = _review(lang="th")
     at.selectbox(key="open_record").select_index(1).run()  # the list's first row
-    first = _record(at)
+    first = record_in_url(at)
     assert at.button(key="rec_prev").disabled and not at.button(key="rec_next").disabled
     assert "Row 1 of" in _captions(at)
     visited = [first]
     for _ in range(10):
         _click(at, "rec_next")
-        visited.append(_record(at))
+        visited.append(record_in_url(at))
     assert "Row 11 of" in _captions(at) and len(set(visited)) == 11
     back = []
     for _ in range(10):
         _click(at, "rec_prev")
-        back.append(_record(at))
+        back.append(record_in_url(at))
     assert back == visited[-2::-1]  # k ten times from row 11 visits rows 10 … 1
     assert at.button(key="rec_prev").disabled
 
@@ -67,13 +46,13 @@ def test_first_thai_row_has_prev_disabled_and_k_walks_back(state):
 def test_a_draft_stays_on_its_record_and_a_verdict_takes_only_its_own(state):
     at = _review(lang="th")
     at.selectbox(key="open_record").select_index(1).run()
-    a = _record(at)
+    a = record_in_url(at)
     at.text_input(key="reviewer_name_input").input("Ann").run()
-    tags_a, note_a = reviews_view.widget_keys("review", "Ann", a)
+    tags_a, note_a = verdicts.widget_keys("review", "Ann", a)
     at.pills(key=tags_a).set_value(["untranslated"]).run()
     at.text_area(key=note_a).input("typed on A").run()
     _click(at, "rec_next")  # j without saving
-    b = _record(at)
+    b = record_in_url(at)
     assert b != a
     _click(at, "review_verdict_too_harsh")  # 2 on B
     log = reviews.log(state)
@@ -81,7 +60,7 @@ def test_a_draft_stays_on_its_record_and_a_verdict_takes_only_its_own(state):
     toasts = " ".join(str(t.proto) for t in at.get("toast"))
     assert f"Saved Too harsh on record {b}" in toasts, toasts
     _click(at, "rec_prev")  # back on A: its draft is there
-    assert _record(at) == a
+    assert record_in_url(at) == a
     assert at.text_area(key=note_a).value == "typed on A" and at.pills(key=tags_a).value == ["untranslated"]
     # A new session (a new tab the next day): the draft comes back from the server.
     again = _review(lang="th", record=a)
@@ -92,10 +71,7 @@ def test_a_draft_stays_on_its_record_and_a_verdict_takes_only_its_own(state):
 
 
 def test_a_record_opened_from_exact_copies_walks_the_exact_copies(state):
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params["collection"] = "xhotpotqa"
-    at.run()
-    at.switch_page("pages/exact_copies.py").run()
+    at = open_page("pages/exact_copies.py", "xhotpotqa")
     (frame,) = [f.value for f in at.dataframe if "Open" in f.value.columns]
     links = frame["Open"].tolist()
     ids = frame["Judge record id"].astype(str).tolist()
@@ -103,47 +79,36 @@ def test_a_record_opened_from_exact_copies_walks_the_exact_copies(state):
     second = links[1]
     query = dict(p.split("=", 1) for p in second.split("?", 1)[1].split("&"))
     at = _review(**{k: v for k, v in query.items() if k != "collection"})
-    assert _record(at) == ids[1]
+    assert record_in_url(at) == ids[1]
     assert f"Row 2 of {len(ids)} in the exact copies" in _captions(at)
     _click(at, "rec_next")
-    assert _record(at) == ids[2]
+    assert record_in_url(at) == ids[2]
 
 
 def test_the_review_export_carries_the_review_state(state, monkeypatch):
-    from judgescope.reviews import stats
+    from judgescope.reviews import verdict_stats
     from judgescope.web import export
     seen = {}
     monkeypatch.setattr(export, "buttons", lambda frame, stem, *a, **k: seen.setdefault(stem, frame))
     at = _review(lang="th")
     at.selectbox(key="open_record").select_index(1).run()
-    rid = _record(at)
+    rid = record_in_url(at)
     at.text_input(key="reviewer_name_input").input("Ann").run()
     _click(at, "review_verdict_judge_right")
     at.toggle(key="prepare_export").set_value(True).run()
     assert not at.exception, [e.value for e in at.exception]
     frame = seen["review_rows"].set_index("judge_record_id")
-    assert set(stats.STATE_COLUMNS) <= set(frame.columns)
+    assert set(verdict_stats.STATE_COLUMNS) <= set(frame.columns)
     assert frame.at[rid, "verdicts_by_reviewer"] == "Ann: judge_right" and frame.at[rid, "reviewers"] == 1
     others = frame.drop(index=rid)
     assert (others.review_state == "not yet reviewed").all() and not others.disputed.any()
 
 
-def _page(page, collection, **params) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params["collection"] = collection
-    at.run()
-    for k, v in params.items():
-        at.query_params[k] = v
-    at.switch_page(page).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
 def test_disagreement_items_walk_their_cell_both_ways():
-    at = _page("pages/disagreements.py", "localgate", judge="judge:gptoss", cell="TP")
+    at = open_page("pages/disagreements.py", "localgate", judge="judge:gptoss", cell="TP")
     (frame,) = [f.value for f in at.dataframe if "Key" in f.value.columns]
     keys = frame["Key"].astype(str).tolist()
-    at = _page("pages/disagreements.py", "localgate", judge="judge:gptoss", cell="TP", item=keys[0])
+    at = open_page("pages/disagreements.py", "localgate", judge="judge:gptoss", cell="TP", item=keys[0])
     assert at.button(key="item_k").disabled and f"Item 1 of {len(keys)}" in _captions(at)
     _click(at, "item_j")
     assert at.query_params["item"] in (keys[1], [keys[1]])
@@ -152,9 +117,9 @@ def test_disagreement_items_walk_their_cell_both_ways():
 
 
 def test_pairs_walk_the_listed_pairs_both_ways():
-    at = _page("pages/pairs.py", "transevalnia")
+    at = open_page("pages/pairs.py", "transevalnia")
     (frame,) = [f.value for f in at.dataframe if "Src preview" in f.value.columns or "Row" in f.value.columns]
-    at = _page("pages/pairs.py", "transevalnia", file=str(frame["File"].iloc[0]) if "File" in frame
+    at = open_page("pages/pairs.py", "transevalnia", file=str(frame["File"].iloc[0]) if "File" in frame
                else "", row=str(frame["Row"].iloc[0]))
     assert at.button(key="pair_k").disabled and "Pair 1 of" in _captions(at)
     _click(at, "pair_j")

@@ -30,12 +30,13 @@ from judgescope.audit import rows as audit_rows
 from judgescope.reviews import store as reviews
 from judgescope.sources import db
 from judgescope.web import pager
-from judgescope.web.reviews import widget_keys
+from judgescope.web.verdicts import widget_keys
 from test_audit_queries import _row, _write, _write_counts
 
 PAGE = 3
 EXAMPLES = int(os.environ.get("JUDGESCOPE_STATE_EXAMPLES", "200"))
 LANGS, UNITS = ("th", "de"), ("answer", "paragraph")
+SYSTEMS = ("sys-A", "sys-B", "not recorded")  # the tied collection's systems; a missing one reads 'not recorded'
 REVIEWERS = ("ann", "bob")
 QUERY_CACHE: dict = {}  # (collection, query, parameters) -> rows: the data never changes
 EXAMPLES_RUN = []  # one entry per state machine run: the count is reported by the last test
@@ -47,7 +48,8 @@ def _tied_rows() -> list[dict]:
     for i in range(1, 27):
         score = (10, 20, 20, 10, 30)[i % 5]
         out.append(_row(i, LANGS[i % 2], UNITS[(i // 2) % 2], score,
-                        judge_explanation="kept a name" if i % 3 == 0 else f"explanation {i}"))
+                        judge_explanation="kept a name" if i % 3 == 0 else f"explanation {i}",
+                        system=(None, "sys-A", "sys-B")[i % 3 if i % 7 else 0]))
     return out
 
 
@@ -56,7 +58,8 @@ def _distinct_rows() -> list[dict]:
                  judge_explanation="name" if i % 4 == 0 else "other") for i in range(12)]
 
 
-COLLECTIONS = {"ties": _tied_rows(), "distinct": _distinct_rows()}
+COLLECTIONS = {"ties": _tied_rows(), "distinct": _distinct_rows()}  # only "ties" has systems
+HAS_SYSTEM = {name: any(r["system"] for r in rows) for name, rows in COLLECTIONS.items()}
 
 
 @pytest.fixture(scope="module")
@@ -80,20 +83,21 @@ def model_list(rows: list[dict], f: dict, desc: bool) -> list[str]:
     keep = [r for r in rows
             if (not f["languages"] or r["target_language"] in f["languages"])
             and (not f["units"] or r["unit"] in f["units"])
+            and (not f["systems"] or (r["system"] or "not recorded") in f["systems"])
             and f["min_score"] <= r["score"] <= f["max_score"]
             and (not f["q"] or f["q"].lower() in (r["judge_explanation"] or "").lower())]
     keep.sort(key=lambda r: (r["score"], r["judge_record_id"]), reverse=desc)
     return [r["judge_record_id"] for r in keep]
 
 
-def _filters(languages=(), units=(), min_score=0.0, max_score=100.0, q="") -> dict:
+def _filters(languages=(), units=(), min_score=0.0, max_score=100.0, q="", systems=()) -> dict:
     return {"languages": list(languages), "units": list(units), "origins": [], "run_groups": [],
-            "min_score": float(min_score), "max_score": float(max_score), "q": q}
+            "systems": list(systems), "min_score": float(min_score), "max_score": float(max_score), "q": q}
 
 
 def to_url(collection: str, f: dict, desc: bool, record: str | None, pos: pager.Position) -> dict:
     """The Review URL of a state, as the page writes it (bound widgets + pager parameters)."""
-    params = {"collection": collection, "lang": f["languages"], "unit": f["units"],
+    params = {"collection": collection, "lang": f["languages"], "unit": f["units"], "system": f["systems"],
               "min": repr(f["min_score"]), "max": repr(f["max_score"]), "q": f["q"],
               "order": "highest first" if desc else "lowest first"}
     if record:
@@ -102,7 +106,8 @@ def to_url(collection: str, f: dict, desc: bool, record: str | None, pos: pager.
 
 
 def from_url(params: dict) -> tuple:
-    f = _filters(params["lang"], params["unit"], float(params["min"]), float(params["max"]), params["q"])
+    f = _filters(params["lang"], params["unit"], float(params["min"]), float(params["max"]), params["q"],
+                 params["system"])
     desc = params["order"] == "highest first"
     pos = pager.read(params, pager.signature(params["collection"], f, desc))
     return params["collection"], f, desc, params.get("record"), pos
@@ -154,9 +159,11 @@ class ReviewLoop(RuleBasedStateMachine):
     @rule(languages=st.lists(st.sampled_from(LANGS), max_size=1, unique=True),
           units=st.lists(st.sampled_from(UNITS), max_size=2, unique=True),
           low=st.sampled_from([0.0, 10.0, 20.0, 25.0]), high=st.sampled_from([100.0, 30.0, 20.0]),
-          q=st.sampled_from(["", "", "name"]))
-    def filter(self, languages, units, low, high, q):
-        self.filters = _filters(languages, units, low, high, q)
+          q=st.sampled_from(["", "", "name"]),
+          systems=st.lists(st.sampled_from(SYSTEMS), max_size=2, unique=True))
+    def filter(self, languages, units, low, high, q, systems):
+        # Review offers the System filter only on an audit with a system column.
+        self.filters = _filters(languages, units, low, high, q, systems if HAS_SYSTEM[self.collection] else ())
         self.list_changed()
 
     @rule()

@@ -9,8 +9,8 @@ import pytest
 
 from judgescope.audit import rows as audit_rows
 from judgescope.sources import db
-from judgescope.audit.tables import audit_summary_views
-from judgescope.integrity.tables import verification_views
+from judgescope.audit.record_tables import audit_summary_views
+from judgescope.integrity.verification_tables import verification_views
 from test_audit_queries import _row, _write
 
 

@@ -8,18 +8,11 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from judgescope.reviews import store as reviews
-from judgescope.web import reviews as reviews_view
+from judgescope.web import verdicts
+from review_session import record_in_url, state  # noqa: F401 — the fixture
 
 APP = "../app.py"
 HOSTILE = "<script>alert(1)</script> **bold** [x](http://evil.example) \u202eevil\x00end"
-
-
-@pytest.fixture
-def state(tmp_path, monkeypatch):
-    path = tmp_path / "reviews.sqlite"
-    monkeypatch.setenv("JUDGESCOPE_STATE", str(path))
-    monkeypatch.delenv("JUDGESCOPE_REVIEWS", raising=False)
-    return path
 
 
 def _open_review(record=None):
@@ -36,11 +29,6 @@ def _open_review(record=None):
     return at
 
 
-def _record_id(at) -> str:
-    value = at.query_params["record"]
-    return value[0] if isinstance(value, list) else value
-
-
 def _progress(at) -> str:
     return " ".join(p.proto.text for p in at.get("progress"))
 
@@ -51,10 +39,10 @@ def _markup(at) -> str:
 
 def test_a_verdict_recorded_on_review_is_stored_and_shown_as_text(state):
     at = _open_review()
-    record = _record_id(at)
+    record = record_in_url(at)
     assert "Reviewed 0 of" in _progress(at)
     at.text_input(key="reviewer_name_input").input("Ann").run()
-    note_key = reviews_view.widget_keys("review", "Ann", record)[1]  # this record's own note
+    note_key = verdicts.widget_keys("review", "Ann", record)[1]  # this record's own note
     at.text_area(key=note_key).input(HOSTILE).run()
     assert not at.exception, [e.value for e in at.exception]
     at.button(key="review_verdict_too_harsh").click().run()
@@ -77,7 +65,7 @@ def test_a_verdict_recorded_on_review_is_stored_and_shown_as_text(state):
 
 def test_a_review_of_an_earlier_version_of_the_row_says_so(state):
     at = _open_review()
-    record = _record_id(at)
+    record = record_in_url(at)
     reviews.record(state, reviewer="old", collection="xhotpotqa", dataset="xhotpotqa_v2_audit",
                    judge_record_id=record, verdict="too_lenient", revision="abc123",
                    source_sha256="0" * 64, candidate_sha256="1" * 64)
@@ -94,7 +82,7 @@ def test_login_mode_without_login_records_nothing(state, monkeypatch):
 
 def test_reviews_page_shows_progress_share_and_disagreement(state):
     at = _open_review()
-    record = _record_id(at)
+    record = record_in_url(at)
     base = {"collection": "xhotpotqa", "dataset": "xhotpotqa_v2_audit", "judge_record_id": record,
             "language": "th", "unit": "answer", "score": 10.0}
     for who, verdict in (("ann", "judge_right"), ("bob", "too_harsh")):
@@ -123,7 +111,7 @@ def test_exact_copies_records_a_verdict_with_a_tag(state):
     at.selectbox(key="copies_pick").select_index(1).run()
     rid = at.selectbox(key="copies_pick").value
     at.text_input(key="reviewer_name_input").input("Bea").run()
-    at.pills(key=reviews_view.widget_keys("copies", "Bea", rid)[0]).set_value(["name or number"]).run()
+    at.pills(key=verdicts.widget_keys("copies", "Bea", rid)[0]).set_value(["name or number"]).run()
     at.button(key="copies_verdict_judge_right").click().run()
     assert not at.exception, [e.value for e in at.exception]
     stored = reviews.log(state)
@@ -135,17 +123,17 @@ def test_exact_copies_records_a_verdict_with_a_tag(state):
 @pytest.mark.parametrize("state_name,expected", [("judge too harsh", ["r_harsh"]), ("disputed", ["r_both"]),
                                                  ("judge right", ["r_both"])])
 def test_review_state_ids(state_name, expected):
-    from judgescope.web import reviews as reviews_view
+    from judgescope.reviews import states
     import pandas as pd
     latest = pd.DataFrame({"judge_record_id": ["r_harsh", "r_both", "r_both"],
                            "verdict": ["too_harsh", "judge_right", "too_lenient"]})
-    assert reviews_view.ids_in_state(latest, state_name) == (expected, False)
-    assert reviews_view.ids_in_state(latest, "not yet reviewed") == (["r_both", "r_harsh"], True)
+    assert states.ids_in_state(latest, state_name) == (expected, False)
+    assert states.ids_in_state(latest, "not yet reviewed") == (["r_both", "r_harsh"], True)
 
 
 def test_review_list_filters_by_review_state(state):
     at = _open_review()
-    record = _record_id(at)
+    record = record_in_url(at)
     at.text_input(key="reviewer_name_input").input("Ann").run()
     at.button(key="review_verdict_too_harsh").click().run()
     at.pills(key="rstate").set_value("judge too harsh").run()
@@ -161,7 +149,7 @@ def test_review_list_filters_by_review_state(state):
 def test_hostile_notes_and_names_are_shown_as_text(state):
     from test_reviews import HOSTILE as NOTES
     at = _open_review()
-    record = _record_id(at)
+    record = record_in_url(at)
     dataset = "xhotpotqa_v2_audit"
     for kind, note in NOTES.items():
         reviews.record(state, reviewer=f"<b>{kind}</b> [x](http://e.example)", collection="xhotpotqa",
@@ -180,7 +168,7 @@ def test_hostile_notes_and_names_are_shown_as_text(state):
 
 def test_a_verdict_on_review_reaches_the_shared_target(state, tmp_path, monkeypatch):
     import pandas as pd
-    from judgescope.reviews import hub as reviews_hub
+    from judgescope.reviews import sharing as reviews_hub
     remote = tmp_path / "remote"
     other = tmp_path / "other.sqlite"
     reviews.record(other, reviewer="Zed", collection="xhotpotqa", dataset="xhotpotqa_v2_audit",

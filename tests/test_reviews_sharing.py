@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from judgescope.reviews import store as reviews
-from judgescope.reviews import hub as reviews_hub
+from judgescope.reviews import sharing as reviews_hub
 
 
 def _add(state, reviewer, n):

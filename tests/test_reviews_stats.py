@@ -7,7 +7,7 @@ import pytest
 
 from judgescope import cli
 from judgescope.reviews import store as reviews
-from judgescope.reviews import stats as reviews_stats
+from judgescope.reviews import verdict_stats as reviews_stats
 
 
 def _latest(rows):
@@ -101,14 +101,14 @@ def test_cli_export_import_summary(tmp_path, capsys):
 def test_review_storage_and_statistics_do_not_import_streamlit():
     import subprocess
     import sys
-    code = ("import sys; import judgescope.reviews.store, judgescope.reviews.stats, judgescope.reviews.hub, "
-            "judgescope.cli.commands.reviews; print('streamlit' in sys.modules)")
+    code = ("import sys; import judgescope.reviews.store, judgescope.reviews.verdict_stats, "
+            "judgescope.reviews.sharing, judgescope.cli.commands.reviews; print('streamlit' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
 
 def test_review_state_for_export_names_each_reviewers_latest_verdict():
-    from judgescope.reviews import stats as reviews_stats
+    from judgescope.reviews import verdict_stats as reviews_stats
     rows = pd.DataFrame({"judge_record_id": ["a", "b", "c"], "score": [1.0, 2.0, 3.0]})
     latest = pd.DataFrame({"judge_record_id": ["a", "a", "b", "zz"],
                            "reviewer": ["bob", "ann", "ann", "ann"],

@@ -9,7 +9,7 @@ import pytest
 from scipy import stats as sps
 
 from judgescope.significance import paired as sig
-from judgescope.significance import tables as st_
+from judgescope.significance import matrices as st_
 from reference_stats import holm_reference
 
 
@@ -150,7 +150,7 @@ def test_wilcoxon_normal_from_counts_equals_scipy_on_expanded_ties():
 
 
 @pytest.mark.parametrize("module", ["judgescope.significance.paired",
-                                    "judgescope.significance.tables", "judgescope.audit.themes",
+                                    "judgescope.significance.matrices", "judgescope.audit.themes",
                                     "judgescope.sources.sql_console"])
 def test_pure_modules_import_no_streamlit(module):
     import ast

@@ -11,7 +11,7 @@ import pytest
 
 from judgescope.sources import db
 from judgescope.integrity import hashes as verify
-from judgescope.integrity.tables import verification_views
+from judgescope.integrity.verification_tables import verification_views
 from judgescope.sources.catalog import Catalog
 from judgescope.sources.manifest import SourceError, load_manifest
 
@@ -205,7 +205,7 @@ def test_queries_bind_strictly(store, name):
 
 
 def test_a_derived_table_that_cannot_be_built_is_named_not_fatal(tmp_path, monkeypatch):
-    from judgescope.audit import tables as audit_tables
+    from judgescope.audit import record_tables as audit_tables
 
     def broken(*_args):
         raise SourceError("disk full")

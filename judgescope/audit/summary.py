@@ -375,13 +375,35 @@ def headline(table: pd.DataFrame, thresholds=DEFAULT_THRESHOLDS) -> str:
             f"{tail['unit']}, {tail[share]:.1%} of its rows below {thresholds[0]:g}.")
 
 
-def review_params_for_bin(low: float, high: float, unit=None, language=None) -> dict:
-    """Review's URL filters for one histogram bin [low, high): the score range is inclusive in
-    Review, so the top is the largest value below `high` that Review shows (4 decimals)."""
+# The facets Review filters by, each with its URL parameter (pages/review.py): a bar or a table
+# row of a view split by one of them opens Review filtered to its value ('not recorded' included).
+REVIEW_FACET_PARAMS = {"target_language": "lang", "score_origin": "origin", "run_group": "run",
+                       "system": "system"}
+
+
+def review_facet_params(facet: str, value) -> dict:
+    """{URL parameter: value} filtering Review to one value of `facet`; {} when Review has no
+    filter for that facet or there is no value (the overall row)."""
+    if facet not in REVIEW_FACET_PARAMS or value is None or pd.isna(value) or str(value) == "":
+        return {}
+    return {REVIEW_FACET_PARAMS[facet]: str(value)}
+
+
+def review_params_for_row(unit, facet: str, value) -> dict | None:
+    """Review's URL filters for one row of a summary table split by `facet` (distribution_table):
+    its unit (none for `overall`) and its facet value; None when the row has no such filter."""
+    params = review_facet_params(facet, value)
+    if not params:
+        return None
+    return params | ({} if unit == OVERALL else {"unit": str(unit)})
+
+
+def review_params_for_bin(low: float, high: float, unit=None, facet: str = "none", value=None) -> dict:
+    """Review's URL filters for one histogram bin [low, high) of `unit` (all when None) and, in a
+    view split by `facet`, of that facet's `value`: the score range is inclusive in Review, so
+    the top is the largest value below `high` that Review shows (4 decimals)."""
     top = float(high) if high >= 100 else round(float(high) - 1e-4, 4)
     params = {"min": f"{float(low):g}", "max": f"{top:g}"}
     if unit:
         params["unit"] = unit
-    if language:
-        params["lang"] = language
-    return params
+    return params | review_facet_params(facet, value)

@@ -17,7 +17,7 @@ from judgescope.calibration import bias as bias_stats
 from judgescope.calibration import exact
 from judgescope.calibration.clustered import MIN_CLUSTERS
 from judgescope.calibration import power
-from judgescope.calibration import probes
+from judgescope.calibration import length_probes
 from judgescope import stats
 # The rules live in calibration/rules.py; pages and the CLI reach them through this module too.
 from judgescope.calibration.rules import (  # noqa: F401
@@ -244,7 +244,7 @@ def report(items: pd.DataFrame, judgements: pd.DataFrame, judge_gate=JUDGE_GATE,
         "pi_ci_method": pi_ci_method(rows),
         "ceiling": human_ceiling(scored, seed) if qa else None,
         "length_probe": {(rater_name(r) if r == PANEL else r.removeprefix(JUDGE_PREFIX)):
-                         probes.length_probe(scored, column(r, "binary"))
+                         length_probes.length_probe(scored, column(r, "binary"))
                          for r in raters(frame)} if qa else None,
     }
 

@@ -365,6 +365,10 @@ def dataset_rows(spec, r: np.random.Generator) -> list[dict]:
 
 def ranking_table(r: np.random.Generator) -> pa.Table:
     rows = [row for spec in DATASETS for row in dataset_rows(spec, r)]
+    # Extra columns from their own generator, so the published-figure columns stay as they were.
+    extra = np.random.default_rng(SEED + 1)
+    add_swapped(rows, extra)
+    add_systems(rows, extra)
     fields = [("dataset", pa.string()), ("src_text", pa.string()),
               ("tgt_texts", pa.list_(pa.string())), ("src_lang", pa.string()),
               ("tgt_lang", pa.string()), ("src_lang_long", pa.string()),
@@ -374,7 +378,79 @@ def ranking_table(r: np.random.Generator) -> pa.Table:
         fields += [(f"two_step_scoring/{model}", pa.string()),
                    (f"dim_evals/{model}", pa.list_(pa.string())),
                    (f"interleaved_dim_evals/{model}", pa.string())]
+    fields += [(f"{SWAPPED_METHOD}/{model}", pa.string()) for model in MODELS]
+    fields += [("tgt_systems", pa.list_(pa.string())), ("tgt_families", pa.list_(pa.string()))]
     return pa.Table.from_pylist(rows, pa.schema(fields))
+
+
+# ------------------------------------------------------------ both orders, system families
+
+# One-step rankings repeated with the two translations shown in the other order, for the first
+# SWAPPED_PER_SOURCE pairs of each data source (70 of 260). Published-figure queries read only
+# "<method>/<model>" columns, so "one_step_ranking_swapped/<model>" is never counted there.
+SWAPPED_METHOD = "one_step_ranking_swapped"
+SWAPPED_PER_SOURCE = 10
+# Planted position preference in the swapped run: P(the model keeps picking the translation shown
+# first) when its original pick was Translation 1, and when it was Translation 2.
+STAY_FIRST = {1: 0.30, 2: 0.08}
+
+
+def swapped_decision(d, r: np.random.Generator):
+    """The decision on the swapped presentation (1 = the translation now shown first)."""
+    if d == 1:  # now shown second: consistent is 2
+        return 1 if r.random() < STAY_FIRST[1] else 2
+    if d == 2:  # now shown first: consistent is 1
+        return 2 if r.random() < STAY_FIRST[2] else 1
+    if d == 0:
+        return 0 if r.random() < 0.6 else 1
+    return None if r.random() < 0.5 else int(r.choice([1, 2]))
+
+
+def add_swapped(rows: list[dict], r: np.random.Generator) -> None:
+    seen: dict[str, int] = {}
+    for row in rows:
+        k = seen[row["dataset"]] = seen.get(row["dataset"], 0) + 1
+        for model in MODELS:
+            text = None
+            if k <= SWAPPED_PER_SOURCE:
+                d = parse_decision(row[f"one_step_ranking/{model}"])
+                text = ("Translations shown in swapped order. "
+                        + decision_text(swapped_decision(d, r), r))
+            row[f"{SWAPPED_METHOD}/{model}"] = text
+
+
+# Candidate systems and their families. A judge's family is its model name (qwen, claude).
+SYSTEM_FAMILIES = {"qwen2.5-72b-instruct": "qwen", "claude-3-5-sonnet-20240620": "claude",
+                   "deepl": "deepl", "google-translate": "google", "nllb-200-3.3b": "nllb"}
+THIRD_PARTY = ("deepl", "google-translate", "nllb-200-3.3b")
+# Planted self-preference: where the two judges' one-step picks differ, the translation of a
+# judge's family is the one that judge picked with this probability (else the other judge's
+# pick); elsewhere it takes either position with probability 1/2.
+SELF_PICK = 0.85
+
+
+def add_systems(rows: list[dict], r: np.random.Generator) -> None:
+    """Systems assigned after the decisions: 30% of pairs pit a Qwen-family translation and 30% a
+    Claude-family one against a third-party system, the rest two third-party systems."""
+    own = {"qwen": "qwen2.5-72b-instruct", "claude": "claude-3-5-sonnet-20240620"}
+    for row in rows:
+        u = r.random()
+        a, b = (str(x) for x in r.choice(THIRD_PARTY, size=2, replace=False))
+        if u < 0.6:
+            judge = "qwen" if u < 0.3 else "claude"
+            other = "claude" if judge == "qwen" else "qwen"
+            mine = parse_decision(row[f"one_step_ranking/{judge}"])
+            theirs = parse_decision(row[f"one_step_ranking/{other}"])
+            if {mine, theirs} == {1, 2}:
+                slot = mine - 1 if r.random() < SELF_PICK else 2 - mine
+            else:
+                slot = int(r.integers(0, 2))
+            pair = [a, a]
+            pair[slot], pair[1 - slot] = own[judge], a
+        else:
+            pair = [a, b]
+        row["tgt_systems"] = pair
+        row["tgt_families"] = [SYSTEM_FAMILIES[s] for s in pair]
 
 
 # ------------------------------------------------------------ human_verification
@@ -440,7 +516,12 @@ translations) from the seven data sources of the card (hard en-ja, WMT 2021 en-j
 DA, WMT 2022 en-ru, 2023 en-de and zh-en, 2024 en-es MQM) with human scores and
 Qwen/Claude one-, two- and three-step ranking decisions; `human_verification` holds model
 evaluations checked by two vendors. Human scores: 0-10 for hard en-ja, DA z-scores,
-negated MQM. Higher is better everywhere.
+negated MQM. Higher is better everywhere. Not part of the published figures:
+`one_step_ranking_swapped/<model>` repeats the one-step ranking with the two translations
+shown in the other order for the first 10 pairs of each data source (70 of 260; "Translation 1"
+there is the row's second translation), and `tgt_systems` / `tgt_families` name the system
+behind each translation and its family (a judge's family is its model name), assigned after
+the decisions with a planted self-preference.
 """
 
 
@@ -540,6 +621,16 @@ def _check_verification(hv: pd.DataFrame) -> None:
             _expect(ok, f"{subset}: vendor2 annotation shape {sorted(ann)}")
 
 
+def _check_extras(df: pd.DataFrame) -> None:
+    for model in MODELS:
+        judged = df[f"{SWAPPED_METHOD}/{model}"].notna()
+        _expect(int(judged.sum()) == SWAPPED_PER_SOURCE * len(DATASETS),
+                f"{SWAPPED_METHOD}/{model}: {int(judged.sum())} pairs judged in both orders")
+    fams = df["tgt_families"].map(list)
+    _expect(fams.map(len).eq(2).all() and fams.map(lambda f: f[0] != f[1]).all(),
+            "tgt_families: two different families per pair")
+
+
 def check(out_root: Path) -> None:
     """Re-read the Parquet and raise AssertionError if the demo drifted from the card."""
     df, hv = load(out_root)
@@ -547,6 +638,7 @@ def check(out_root: Path) -> None:
     _check_layout(df)
     _check_scores(df)
     _check_decisions(df)
+    _check_extras(df)
     _check_verification(hv)
 
 

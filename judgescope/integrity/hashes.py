@@ -15,6 +15,8 @@ from typing import Callable
 
 import pandas as pd
 
+from judgescope.sources.db import DBError
+from judgescope.sources.manifest import SourceError
 from judgescope.sources.join_key import (  # noqa: F401  (the join-key rules, re-used here)
     HASH_COLUMNS, INFERRED_KEY, JOIN_COLUMNS, check_key, infer_key, input_problems, no_shared_key)
 
@@ -61,7 +63,7 @@ class Summary:
 
 def summarise(run: Runner) -> Summary:
     """Counts per class, the language × unit breakdown and unreferenced rows, read from the
-    verification built once per (audit, snapshot, join key): integrity/tables.verification_views."""
+    verification built once per (audit, snapshot, join key): integrity/verification_tables.verification_views."""
     frame = run("verify_summary")
     rows = frame[frame["class"] != "unreferenced"]
     counts = {c: int(rows.loc[rows["class"] == c, "rows"].sum()) for c in CLASSES}
@@ -130,6 +132,33 @@ def badge(summary: Summary | None, origin: str | None) -> tuple[str, str]:
     word = "problem" if summary.unverified == 1 else "problems"
     return (f"{summary.unverified:,} {word}: {summary.verified:,} / {summary.checked:,} verified "
             f"against {origin}"), "red"
+
+
+def status(summary: Summary | None, origin: str | None, problems: list[str]) -> tuple[str, str]:
+    """The badge (text, colour), or "not verified" with the first problem in red when the
+    inputs could not be verified at all."""
+    if problems:
+        return f"not verified: {problems[0]}", "red"
+    return badge(summary, origin)
+
+
+def verification(catalog, collection: str):
+    """(summary, origin, problems) for a collection's audit against its snapshot.
+
+    summary is None when there is nothing to verify or the inputs cannot be joined; problems
+    then says why (empty when the collection simply has no snapshot).
+    """
+    have = catalog.roles(collection)
+    if "audit" not in have or "snapshot" not in have:
+        return None, None, []
+    origin = have["snapshot"].spec.origin.removeprefix("local: ")
+    problems = catalog.verify_problems(collection)
+    if problems:
+        return None, origin, problems
+    try:
+        return summarise(catalog.store(collection).run), origin, []
+    except (SourceError, DBError) as err:
+        return None, origin, [str(err).splitlines()[0]]
 
 
 def normalised(text: str | None, hint: str | None) -> str | None:

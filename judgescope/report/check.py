@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from judgescope.report import build
+from judgescope.report import assemble
 from judgescope.report.ledger import same
 from judgescope.sources.manifest import SourceError
 
@@ -27,7 +27,7 @@ def check(catalog, manifest: dict) -> Result:
     _check_files(catalog, name, manifest, out)
     if out.unusable:
         return out
-    fresh = build.collect(catalog, name, generated_at=manifest.get("generated_at", ""),
+    fresh = assemble.collect(catalog, name, generated_at=manifest.get("generated_at", ""),
                           seed=int(manifest["seed"]), resamples=int(manifest["resamples"]),
                           app=manifest.get("app"))
     now = fresh.ledger.numbers

@@ -10,8 +10,8 @@ from importlib import resources
 import jinja2
 import markupsafe
 
-from judgescope import findings
-from judgescope.report.build import Report
+from judgescope.calibration import calibration_findings
+from judgescope.report.assemble import Report
 
 SECTIONS = ("audit", "calibration", "ranking", "ratings", "verification", "reviews")
 MANIFEST_ID = "judgescope-manifest"
@@ -42,7 +42,7 @@ def render(report: Report) -> str:
     css = resources.files("judgescope.report").joinpath("templates/report.css").read_text("utf-8")
     return env.get_template("report.html.j2").render(
         r=report, s={k: report.sections.get(k) for k in SECTIONS}, css=css, manifest=report.manifest(),
-        gate_rule=findings.GATE_RULE)
+        gate_rule=calibration_findings.GATE_RULE)
 
 
 def read_manifest(html: str) -> dict:

@@ -1,7 +1,7 @@
 """Derived tables: tables built once from validated files by named queries (queries/*.sql),
 cached on disk, then read as views. This module only builds and caches them; the domains own
-what they build: each registers its tables here at start-up (integrity/tables.py: the hash
-verification; audit/tables.py: the record index, provenance, exact copies and the version
+what they build: each registers its tables here at start-up (integrity/verification_tables.py: the hash
+verification; audit/record_tables.py: the record index, provenance, exact copies and the version
 comparison), and the catalog opens what the collection's datasets can feed. The domain modules
 are named in judgescope.TABLE_MODULES and loaded on first use, as `datasets` loads its packaged
 builders by name: sources/ has no import statement of a domain (tests/test_layout.py)."""

@@ -8,7 +8,7 @@ import streamlit as st
 from judgescope.calibration import corrected
 from judgescope.calibration import panel as cal
 from judgescope.calibration import qa_tables
-from judgescope.web import calibration as view
+from judgescope.web import calibration_panels as view
 from judgescope.text import md_literal
 from judgescope.web import context
 

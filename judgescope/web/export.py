@@ -18,6 +18,7 @@ import pandas as pd
 import streamlit as st
 
 from judgescope import __version__
+from judgescope.report import assemble, html
 from judgescope.sources.db import query_text
 from judgescope.web.context import catalog, collection_name
 from judgescope.sources.exports import (  # noqa: F401  (the pure writers, re-exported)
@@ -100,3 +101,19 @@ def _dataset_provenance(loaded) -> dict:
             "config": loaded.spec.config, "split": loaded.spec.split,
             "synthetic": loaded.spec.synthetic,
             "files": [{k: f[k] for k in ("file", "sha256", "size")} for f in rep.get("files", [])]}
+
+
+def report_html(collection: str) -> bytes:
+    """The collection's report, the same bytes `python -m judgescope report-html` writes for
+    the same data, seed and generation time (now)."""
+    return html.render(assemble.collect(catalog(), collection, generated_at=assemble.now())).encode("utf-8")
+
+
+def report_button() -> None:
+    """"Download report": one self-contained HTML file to attach to an email (built on click)."""
+    name = collection_name()
+    st.download_button("Download report", lambda: report_html(name), file_name=f"{name}-report.html",
+                       mime="text/html", icon=":material/download:", key="download_report",
+                       help="One HTML file with the findings, charts, tables and provenance; it "
+                            "opens offline, and `python -m judgescope check-report FILE` checks "
+                            "it against the pinned data.")

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from judgescope.schema import language_name
+
 NARROW = 640  # px: below this width the table replaces the chart
 
 
@@ -19,8 +21,6 @@ def swap(wide_key: str, narrow_key: str) -> None:
 
 def sorted_cells(cells, review_href) -> pd.DataFrame:
     """The heatmap's cells as rows, lowest mean first: language, unit, mean, CI, n, Review link."""
-    from judgescope.schema import language_name
-
     out = cells.sort_values(["mean", "target_language", "unit"], kind="stable")
     return out.assign(review=[review_href(r.target_language, r.unit) for r in out.itertuples()],
                       target_language=out["target_language"].map(language_name))[

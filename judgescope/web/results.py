@@ -7,11 +7,12 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from judgescope import headlines
 from judgescope.audit import summary as audit
 from judgescope.integrity import hashes as verify
 from judgescope.ranking import decisions as ranking
+from judgescope.ranking import probes
 from judgescope.ranking.tables import NO_DECISIONS
-from judgescope.sources.db import DBError
 from judgescope.web.context import (catalog, collection_name, dataset_for, record_query, run, stop,
                                     traced_cache)
 from judgescope.web.render import table
@@ -29,6 +30,17 @@ def ranking_frames():
     return pairs.copy(), decisions.copy()
 
 
+@traced_cache(max_entries=16, show_spinner="Reading swapped-order decisions and system families…")
+def _ranking_probe_frames(manifest: str, collection: str):
+    return probes.load(catalog().store(collection).run)
+
+
+def ranking_probe_frames():
+    """(swapped-order decisions, system families) of the collection's ranking view, cached."""
+    swapped, families = _ranking_probe_frames(str(catalog().manifest.path), collection_name())
+    return swapped.copy(), families.copy()
+
+
 def ranking_decisions(what: str):
     """Pairs and parsed decisions of the collection's ranking data; without model decisions the
     page says so, shows the human-only summary and stops."""
@@ -41,37 +53,30 @@ def ranking_decisions(what: str):
 
 
 def verification():
-    """(summary, origin, problems) for the active collection: see verification_for."""
-    summary, origin, problems = verification_for(collection_name())
+    """(summary, origin, problems) for the active collection (integrity.hashes.verification)."""
+    summary, origin, problems = verify.verification(catalog(), collection_name())
     if summary is not None:
         record_query("verify_summary")
     return summary, origin, problems
 
 
-def verification_for(collection: str):
-    """(summary, origin, problems) for a collection's audit against its snapshot.
+@st.cache_data(max_entries=32, show_spinner="Summarising the collection…")
+def _findings(manifest: str, collection: str) -> tuple[list, list]:
+    return headlines.collect(catalog(), collection)
 
-    summary is None when there is nothing to verify or the inputs cannot be joined; problems
-    then says why (empty when the collection simply has no snapshot).
-    """
-    cat = catalog()
-    have = cat.roles(collection)
-    if "audit" not in have or "snapshot" not in have:
-        return None, None, []
-    origin = have["snapshot"].spec.origin.removeprefix("local: ")
-    problems = cat.verify_problems(collection)
-    if problems:
-        return None, origin, problems
-    try:
-        return verify.summarise(cat.store(collection).run), origin, []
-    except (verify.SourceError, DBError) as err:
-        return None, origin, [str(err).splitlines()[0]]
+
+def findings() -> list:
+    """The collection's headline findings (judgescope.headlines), cached per collection."""
+    found, used = _findings(str(catalog().manifest.path), collection_name())
+    for query in used:
+        record_query(query)
+    return found
 
 
 @st.cache_data(max_entries=64, show_spinner="Bootstrapping…")
 def distribution_table(counts: pd.DataFrame, thresholds: tuple, split: bool, resamples: int,
                        seed: int) -> pd.DataFrame:
-    """audit.distribution_table, cached: its seeded bootstrap is the page's costliest step."""
+    """summary.distribution_table, cached: its seeded bootstrap is the page's costliest step."""
     return audit.distribution_table(counts, thresholds, split, resamples, seed)
 
 

@@ -7,7 +7,9 @@ import pandas as pd
 import streamlit as st
 
 from judgescope.audit import rows as audit_rows
-from judgescope.web import reviews as reviews_view
+from judgescope.integrity import hashes as verify
+from judgescope.reviews import verdict_stats as reviews_stats
+from judgescope.web import verdicts
 from judgescope.web import context, results
 from judgescope.schema import language_name
 from judgescope.text import md_literal
@@ -39,8 +41,6 @@ def origin_params(name: str, **params) -> dict:
 
 def origin_list() -> tuple[str, list[str], str] | None:
     """(name, ids in the list's order, description) of the list in the URL, else None."""
-    from judgescope.integrity import hashes as verify
-
     name = st.query_params.get("list")
     if name == "exact_copies":
         langs = st.query_params.get_all("exact_copies_lang")
@@ -135,18 +135,18 @@ def review_record(r: pd.Series, filters: dict, desc: bool, has_snapshot: bool, t
         with st.expander("Every field of this record"):
             table(audit_rows.record_fields(pd.DataFrame([r])), placeholder="not recorded")
         coll = context.catalog().manifest.collections[context.collection_name()]
-        reviews_view.verdict_panel(r, guidelines=coll.guidelines or None)
+        verdicts.verdict_panel(r, guidelines=coll.guidelines or None)
 
 
 def queue_start(filters: dict, desc: bool, origin) -> None:
     """With no record open: start the queue at the list's first unreviewed row."""
-    queue(None, filters, desc, origin, reviews_view.reviewed_ids)
+    queue(None, filters, desc, origin, verdicts.reviewed_ids)
 
 
 def queue(r: pd.Series | None, filters: dict, desc: bool, origin, reviewed) -> None:
     """Next unreviewed (by me, by anyone) after this record (from the start when none is open)
     in the list it is walked in, under the current filters and order."""
-    who = reviews_view.current_reviewer()
+    who = verdicts.current_reviewer()
     latest = reviewed()
     c = st.columns([1.6, 1.6, 3], vertical_alignment="center")
     for col, (label, mine) in zip(c, (("Next unreviewed by me", True), ("Next unreviewed by anyone", False))):
@@ -171,13 +171,11 @@ def queue(r: pd.Series | None, filters: dict, desc: bool, origin, reviewed) -> N
 
 def review_export(filters: dict, has_snapshot: bool) -> pd.DataFrame:
     """The filtered rows for export, with their snapshot texts when the collection has one and
-    their review state (reviews.stats.review_state) when reviewing is on."""
-    from judgescope.reviews import stats as reviews_stats
-
+    their review state (verdict_stats.review_state) when reviewing is on."""
     rows = run("audit_review_export", **filters)
     if has_snapshot and not rows.empty:
         texts = audit_rows.snapshot_texts(run, rows.judge_record_id.tolist())
         rows = rows.merge(texts.rename(columns={"class": "hash_class"}), on="judge_record_id", how="left")
-    if reviews_view.mode() == "off":
+    if verdicts.mode() == "off":
         return rows
-    return reviews_stats.review_state(rows, reviews_view.reviewed_ids())
+    return reviews_stats.review_state(rows, verdicts.reviewed_ids())

@@ -9,7 +9,7 @@ import argparse
 
 from judgescope.calibration import panel as calibration
 from judgescope.significance import paired as sig
-from judgescope.significance import tables
+from judgescope.significance import matrices
 from judgescope.cli import resamples_arg, seed_arg, print_ledger, write_json
 from judgescope.cli.commands.calibrate import add_inputs, load_frames
 
@@ -22,9 +22,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def compute(items, judgements, resamples=sig.DEFAULT_RESAMPLES, seed=sig.DEFAULT_SEED) -> dict:
-    rows = tables.judge_pairs(calibration.build_frame(items, judgements), resamples, seed)
-    return {"pairs": tables.json_pairs(rows), "rule": tables.JUDGE_RULE,
-            "correction": tables.holm_text(rows), "test": sig.MCNEMAR,
+    rows = matrices.judge_pairs(calibration.build_frame(items, judgements), resamples, seed)
+    return {"pairs": matrices.json_pairs(rows), "rule": matrices.JUDGE_RULE,
+            "correction": matrices.holm_text(rows), "test": sig.MCNEMAR,
             "resamples": resamples, "seed": seed}
 
 
@@ -34,7 +34,7 @@ def run(args) -> int:
     report = compute(items, judgements, args.resamples, args.seed)
     print(f"{report['test']}; {report['correction']}; CI: paired bootstrap, "
           f"{args.resamples:,} resamples, seed {args.seed}")
-    print(tables.pair_table(report["pairs"]).to_string(index=False) if report["pairs"]
+    print(matrices.pair_table(report["pairs"]).to_string(index=False) if report["pairs"]
           else "fewer than two judges: no pair")
     write_json(report, args.json)
     return ledger

@@ -10,7 +10,7 @@ import argparse
 from judgescope.sources.catalog import open_store
 from judgescope.ranking import decisions as ranking
 from judgescope.significance import paired as sig
-from judgescope.significance import tables
+from judgescope.significance import matrices
 from judgescope.cli import resamples_arg, seed_arg, add_source_arguments, load_source, print_ledger, write_json
 
 
@@ -24,12 +24,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def compute(decisions, resamples=sig.DEFAULT_RESAMPLES, seed=sig.DEFAULT_SEED) -> dict:
     """{"datasets": {name: {"pairs": [...], "clusters": [...]}}} plus the rules."""
     out = {}
-    for res in tables.all_method_pairs(decisions, resamples, seed):
+    for res in matrices.all_method_pairs(decisions, resamples, seed):
         out[res["dataset"]] = {
-            "pairs": tables.json_pairs(res["pairs"], ("permutation_p", "permutation_holm_p",
+            "pairs": matrices.json_pairs(res["pairs"], ("permutation_p", "permutation_holm_p",
                                                       "permutation_method")),
             "clusters": res["clusters"]}
-    return {"datasets": out, "rule": tables.METHOD_RULE, "clusters_rule": tables.CLUSTER_RULE,
+    return {"datasets": out, "rule": matrices.METHOD_RULE, "clusters_rule": matrices.CLUSTER_RULE,
             "tests": [sig.MCNEMAR, sig.SIGN_FLIP], "correction": f"{sig.HOLM} per dataset",
             "resamples": resamples, "seed": seed}
 

@@ -11,6 +11,7 @@ from judgescope import numbers
 from judgescope.sources import explain
 from judgescope.sources.catalog import get_catalog
 from judgescope.cli import EXIT_OK, EXIT_UNUSABLE
+from judgescope.web import navigation
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -59,12 +60,12 @@ def run(args) -> int:
     chains = [explain.chain(cat, collection, q) for q in queries]
     if args.json:
         out = chains[0] if not wanted else {
-            "number": wanted.name, "title": wanted.title, "page": wanted.page,
+            "number": wanted.name, "title": wanted.title, "page": navigation.page(wanted.page).path,
             "functions": list(wanted.functions), "collection": collection, "queries": chains}
         print(json.dumps(out, indent=1, ensure_ascii=False))
         return EXIT_OK
     if wanted:
-        print(f"{wanted.title} ({wanted.page}, collection {collection})")
+        print(f"{wanted.title} ({navigation.page(wanted.page).path}, collection {collection})")
         print("  computed by: " + (" → ".join(wanted.functions) or "the query itself (a count)"))
     print("\n".join(explain.as_text(c) for c in chains))
     return EXIT_OK

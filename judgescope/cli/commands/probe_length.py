@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from judgescope.calibration import probes
+from judgescope.calibration import length_probes
 from judgescope.cli import load_source, print_ledger, write_json
 from judgescope.cli.commands import verify as verify_command
 from judgescope.integrity import hashes as verify
@@ -29,7 +29,7 @@ def run(args) -> int:
     if problems:
         raise SourceError("; ".join(problems) + " (give --key to choose the join columns)")
     rows = open_store({"audit": audit, "snapshot": snapshot}, key).run("audit_lengths")
-    result = probes.audit_length_probe(rows)
+    result = length_probes.audit_length_probe(rows)
     result["join_key"], result["join_key_source"], result["rows"] = list(key), how, int(len(rows))
     print(f"{audit.spec.name}: length probe on {len(rows):,} rows joined to one snapshot row "
           f"({', '.join(key)}, {how})")

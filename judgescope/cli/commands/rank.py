@@ -11,6 +11,7 @@ import sys
 from judgescope.sources.catalog import open_store
 from judgescope.ranking import decisions as ranking
 from judgescope.ranking import position
+from judgescope.ranking import probes
 from judgescope.cli import add_source_arguments, load_source, print_ledger, write_json
 
 
@@ -23,10 +24,13 @@ def compute(loaded) -> dict:
     """The `rank` report of one validated pairwise_ranking dataset."""
     store = open_store({"ranking": loaded})
     pairs, decisions = ranking.load(store.run, loaded.spec.name)
+    swapped, families = probes.load(store.run)
     return {"dataset": loaded.spec.name, "rows": int(len(pairs)),
             "ci_method": ranking.CI_METHOD, "decision_rule": ranking.DECISION_RULE,
             "results": ranking.cli_results(decisions) if not decisions.empty else [],
-            "position_by_gap": position.by_gap(decisions, pairs)}
+            "position_by_gap": position.by_gap(decisions, pairs),
+            "swap_consistency": probes.swap_consistency(decisions, swapped),
+            "self_preference": probes.self_preference(decisions, families)}
 
 
 def run(args) -> int:
@@ -61,3 +65,13 @@ def _print(report: dict) -> None:
         print(f"  {r['dataset'][:24]:24} {r['method']:20} {r['model'][:10]:10} {r['n']:>6} "
               f"{_fmt(r['accuracy']):>6} {ci:>15} {r['human_ties']:>6} {r['model_ties']:>6} "
               f"{r['unparsed']:>6} {_fmt(r['first_choice_rate']):>6} {_fmt(r['human_first_rate']):>6}")
+    for r in report["swap_consistency"]["rows"]:
+        print(f"  swap consistency {r['method']} · {r['model']}: {r['consistent']}/{r['n']} = "
+              f"{_fmt(r['share'])} [{_fmt(r['ci'][0])}, {_fmt(r['ci'][1])}] "
+              f"({r['judged_both']} judged in both orders, {r['unparsed']} unparsed left out)")
+    for r in report["self_preference"]["rows"]:
+        p = "n/a" if r["p"] is None else f"{r['p']:.4f}"
+        print(f"  self-preference {r['method']} · {r['judge']} vs {r['other_judge']}: picks its own "
+              f"family {_fmt(r['judge_rate'])} vs {_fmt(r['other_rate'])} on {r['n']} pairs, "
+              f"difference {r['difference']:+.3f} [{_fmt(r['ci'][0])}, {_fmt(r['ci'][1])}], "
+              f"exact McNemar p = {p}")

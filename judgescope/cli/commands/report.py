@@ -1,8 +1,9 @@
-"""Write SUMMARY.json, BY_LANGUAGE.csv and BOOTSTRAP.json of a judge audit (the pages' numbers).
+"""Write SUMMARY.json, BY_LANGUAGE.csv and BOOTSTRAP.json of a judge audit (the pages' numbers),
+and BY_SYSTEM.json when the audit has a `system` column (audit/systems.py).
 
-With --out FOLDER the three files are written there (and the folder named); without it the same
-content is printed to stdout as one JSON document ({"summary", "by_language", "bootstrap"}), so
-nothing lands in the current folder unasked. Exit 0 when every row was used (or excluded as the
+With --out FOLDER the files are written there (and the folder named); without it the same
+content is printed to stdout as one JSON document ({"summary", "by_language", "bootstrap"}, and
+"by_system"), so nothing lands in the current folder unasked. Exit 0 when every row was used (or excluded as the
 manifest declares), 1 when rows were excluded otherwise (the tables are still written), 2 when
 the audit is unusable."""
 
@@ -18,6 +19,9 @@ from pathlib import Path
 import pandas as pd
 
 from judgescope.audit import summary as audit
+from judgescope.audit import systems
+from judgescope.reviews import verdict_stats as reviews_stats
+from judgescope.reviews import store as reviews
 from judgescope.sources import progress
 from judgescope.sources.catalog import open_store
 from judgescope.cli import add_source_arguments, load_source, print_ledger, resamples_arg, seed_arg
@@ -150,19 +154,43 @@ def run(args) -> int:
         store = open_store({"audit": loaded})
     tables = (summary(store.run), by_language(store.run),
               bootstrap(store.run, args.resamples, args.seed))
+    # Only an audit with a system column gets the per-system breakdown (and BY_SYSTEM.json).
+    per_system = (None if "system" in loaded.report["columns_missing"] else
+                  systems.by_system(store.run("audit_score_counts", facet="system"),
+                                    args.resamples, args.seed))
+    if per_system:
+        per_system["reviewers"] = _reviewers_by_system(store.run, loaded.spec.name)
     if args.out is None:  # stdout holds the JSON; the ledger goes to stderr
         print(json.dumps({"summary": tables[0],
                           "by_language": json.loads(tables[1].to_json(orient="records")),
-                          "bootstrap": tables[2]}, indent=1, ensure_ascii=False, allow_nan=False))
+                          "bootstrap": tables[2]} | ({"by_system": per_system} if per_system else {}),
+                         indent=1, ensure_ascii=False, allow_nan=False))
         return print_ledger(loaded, file=sys.stderr)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     _write(out / "SUMMARY.json", tables[0])
     tables[1].to_csv(out / "BY_LANGUAGE.csv", index=False)
     _write(out / "BOOTSTRAP.json", tables[2])
-    print(f"wrote SUMMARY.json, BY_LANGUAGE.csv, BOOTSTRAP.json to {out.resolve()} "
+    if per_system:
+        _write(out / "BY_SYSTEM.json", per_system)
+    print(f"wrote SUMMARY.json, BY_LANGUAGE.csv, BOOTSTRAP.json{', BY_SYSTEM.json' if per_system else ''} "
+          f"to {out.resolve()} "
           f"({loaded.report['rows_used']:,} rows of {loaded.spec.name})")
     return print_ledger(loaded)
+
+
+def _reviewers_by_system(run, dataset: str) -> dict | None:
+    """The judge-right share per system from the reviews log beside the app, or None."""
+    try:
+        latest = reviews.latest(dataset=dataset)
+    except (reviews.ReviewStoreUnavailable, reviews.ReviewStoreBusy):
+        return None
+    if latest.empty:
+        return None
+    ids = sorted(latest.judge_record_id.astype(str).unique())
+    frame = reviews_stats.judge_share_by_system(latest, run("audit_record_systems", ids=ids))
+    return {"method": systems.REVIEWED_METHOD,
+            "rows": json.loads(frame.to_json(orient="records"))}
 
 
 def _write(path: Path, data: dict) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 from judgescope import stats
 from judgescope.audit import summary as audit
 from judgescope.cli import EXIT_OK, EXIT_PROBLEMS, ledger_line
-from judgescope.report import build, html
+from judgescope.report import assemble, html
 from judgescope.sources.catalog import get_catalog
 from judgescope.sources.manifest import SourceError
 
@@ -33,7 +33,7 @@ def run(args) -> int:
                           f"(collections: {', '.join(catalog.manifest.collections)})")
     if args.resamples < 1:
         raise SourceError("--resamples must be at least 1")
-    report = build.collect(catalog, args.collection, generated_at=args.generated_at or build.now(),
+    report = assemble.collect(catalog, args.collection, generated_at=args.generated_at or assemble.now(),
                            seed=args.seed, resamples=args.resamples)
     text = html.render(report)
     Path(args.out).write_text(text, encoding="utf-8", newline="\n")

@@ -11,7 +11,7 @@ import json
 import sys
 
 from judgescope.reviews import store as reviews
-from judgescope.reviews import stats as reviews_stats
+from judgescope.reviews import verdict_stats as reviews_stats
 from judgescope.cli import EXIT_OK, EXIT_UNUSABLE
 
 

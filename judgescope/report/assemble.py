@@ -13,7 +13,7 @@ from judgescope import __version__
 from judgescope import format as fmt
 from judgescope import stats
 from judgescope.audit import summary as audit_summary
-from judgescope.report import audit, calibration, ranking, ratings, reviews
+from judgescope.report import audit_section, calibration_section, ranking_section, ratings_section, reviews_section
 from judgescope.report.ledger import Ledger
 
 MANIFEST_VERSION = 1
@@ -83,7 +83,7 @@ def collect(catalog, collection: str, *, generated_at: str, seed: int = stats.DE
         if "snapshot" in roles:
             snapshot = {"origin": roles["snapshot"].spec.origin.removeprefix("local: "),
                         "problems": catalog.verify_problems(collection)}
-        section, missing = audit.build(
+        section, missing = audit_section.build(
             run, rep.ledger, name=a.spec.name, seed=seed, resamples=resamples,
             explanations="judge_explanation" not in a.report["columns_missing"], snapshot=snapshot)
         rep.sections["audit"] = section
@@ -91,23 +91,23 @@ def collect(catalog, collection: str, *, generated_at: str, seed: int = stats.DE
         if "audit_previous" not in roles:
             rep.not_measured.append("Version comparison (paired and unpaired differences): the "
                                     "collection names no earlier audit (`previous`).")
-        section, missing = reviews.build(rep.ledger, a.spec.name)
+        section, missing = reviews_section.build(rep.ledger, a.spec.name)
         if section:
             rep.sections["reviews"] = section
         rep.not_measured += missing
     if "items" in roles and "judgements" in roles:
-        section, missing = calibration.build(run, rep.ledger, rep.deviations)
+        section, missing = calibration_section.build(run, rep.ledger, rep.deviations)
         if section:
             rep.sections["calibration"] = section
         rep.not_measured += missing
     elif "items" in roles or "judgements" in roles:
         rep.not_measured.append("Judge calibration: it needs both calibration items and judgements.")
     if "ranking" in roles:
-        section, missing = ranking.build(run, rep.ledger, roles["ranking"].spec.name)
+        section, missing = ranking_section.build(run, rep.ledger, roles["ranking"].spec.name)
         rep.sections["ranking"] = section
         rep.not_measured += missing
     if "ratings" in roles:
-        section, missing = ratings.build(run, rep.ledger, roles["ratings"].report["columns_missing"], seed)
+        section, missing = ratings_section.build(run, rep.ledger, roles["ratings"].report["columns_missing"], seed)
         rep.sections["ratings"] = section
         rep.not_measured += missing
     if "verification" in roles:
@@ -138,7 +138,7 @@ def _excluded(run, ledger: Ledger) -> list[dict]:
     for i, r in enumerate(rows.itertuples(index=False)):
         if i >= 50:
             break
-        out.append({"dataset": str(r.dataset), "reason": calibration.short(r.reason, 300),
+        out.append({"dataset": str(r.dataset), "reason": calibration_section.short(r.reason, 300),
                     "rows": ledger.add(f"excluded.{r.dataset}.{i}", int(r.rows), fmt.count(r.rows),
-                                       query="ledger_summary", function="judgescope.report.build._excluded")})
+                                       query="ledger_summary", function="judgescope.report.assemble._excluded")})
     return out

@@ -7,7 +7,7 @@ from __future__ import annotations
 from judgescope import format as fmt
 from judgescope.calibration import human_ratings as hr
 from judgescope.report import svg
-from judgescope.report.calibration import _stat, short
+from judgescope.report.calibration_section import _stat, short
 from judgescope.report.ledger import Ledger
 
 F = "judgescope.calibration.human_ratings.agreement"

@@ -8,7 +8,7 @@ import math
 
 import pandas as pd
 
-from judgescope import findings
+from judgescope.audit import audit_findings
 from judgescope import format as fmt
 from judgescope.audit import summary as audit
 from judgescope.audit import themes as themes_mod
@@ -16,7 +16,7 @@ from judgescope.integrity import hashes
 from judgescope.report import svg
 from judgescope.report.ledger import Ledger, key as idkey
 from judgescope.schema import language_name, sort_units
-from judgescope.report.calibration import short
+from judgescope.report.calibration_section import short
 
 S = "judgescope.audit.summary."
 THEMES_PER_LANGUAGE = 3
@@ -70,13 +70,13 @@ def build(run, ledger: Ledger, *, name: str, seed: int, resamples: int, explanat
         bins = score_bins(part, float(counts["score"].max()))
         for b_ in bins:
             b_["shown"] = ledger.add(f"audit.unit.{idkey(key)}.bin.{b_['label']}", b_["n"], fmt.count(b_["n"]),
-                                     query=q, function="judgescope.report.audit.score_bins")
+                                     query=q, function="judgescope.report.audit_section.score_bins")
         row["histogram"] = svg.histogram(bins)
         rows.append(row)
     section = {"empty": False, "name": name, "overall": overall, "units": rows,
                "thresholds": audit.threshold_columns(), "ci_label": audit.ci_label(resamples, seed)}
     section["heatmap"], section["weak"] = _heatmap(ledger, counts, cells, whole["mean"], q, f, boot_cli)
-    section["weak_rule"] = findings.WEAK_RULE
+    section["weak_rule"] = audit_findings.WEAK_RULE
     section["copies"] = _copies(run, ledger)
     missing = []
     section["integrity"] = _integrity(run, ledger, snapshot, missing)
@@ -99,7 +99,7 @@ def _heatmap(ledger: Ledger, counts, cells, overall_mean, q, f, boot_cli):
     units = [u for u in sort_units(set(table.unit))]
     langs = sorted(set(table.target_language))
     grid, rows = {}, []
-    weak = findings.weak_cells(cells, overall_mean)
+    weak = audit_findings.weak_cells(cells, overall_mean)
     weak_keys = {(w["target_language"], w["unit"]) for w in weak}
     for _, r in table.iterrows():
         lang, unit = r["target_language"], r["unit"]
@@ -131,7 +131,7 @@ def _copies(run, ledger: Ledger) -> list[dict]:
         shown = fmt.count(value) if hashed else "n/a (no hashes)"
         out.append({"unit": unit, "copies": ledger.add(
             f"audit.exact_copies.{idkey(unit)}", value, shown, query="audit_exact_copy_counts",
-            function="judgescope.report.audit._copies (summed per unit, as report's SUMMARY.json)",
+            function="judgescope.report.audit_section._copies (summed per unit, as report's SUMMARY.json)",
             cli=["report", "SUMMARY.json", "exact_copies", unit])})
     return out
 
@@ -191,6 +191,6 @@ def _origins(run, ledger: Ledger) -> list[dict]:
     origins = run("audit_origin_counts").groupby("score_origin")["n"].sum().sort_values(ascending=False)
     return [{"origin": short(k), "n": ledger.add(f"audit.score_origin.{idkey(k)}", int(v), fmt.count(v),
                                                query="audit_origin_counts",
-                                               function="judgescope.report.audit._origins (summed per origin)",
+                                               function="judgescope.report.audit_section._origins (summed per origin)",
                                                cli=["report", "SUMMARY.json", "score_origin", str(k)])}
             for k, v in list(origins.items())[:MAX_ROWS]]

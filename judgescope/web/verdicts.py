@@ -1,5 +1,6 @@
 """Streamlit pieces of reviewing (issue #18): who reviews, the verdict panel on an opened record,
-the review state of listed rows and the progress line. Storage is judgescope.reviews.store."""
+the review state of listed rows and the progress line. The rules are judgescope.reviews.states,
+the storage judgescope.reviews.store."""
 
 from __future__ import annotations
 
@@ -14,30 +15,23 @@ import streamlit as st
 
 from judgescope.reviews import checks as reviews_checks
 from judgescope.reviews import store as reviews
-from judgescope.reviews import hub as reviews_hub
-from judgescope.reviews import stats as reviews_stats
+from judgescope.reviews import sharing as reviews_hub
+from judgescope.reviews import states
+from judgescope.reviews import verdict_stats as reviews_stats
 from judgescope.text import md_literal
 from judgescope.web import context, render
 from judgescope.web import urls
 
-MODES = ("off", "login", "open")
 # Keys 1-4 (r and c are Streamlit's own; j and k move through the list).
-BUTTONS = (("judge_right", "Judge right", "1"), ("too_harsh", "Too harsh", "2"),
-           ("too_lenient", "Too lenient", "3"), ("unsure", "Unsure", "4"))
-LABELS = {v: label for v, label, _ in BUTTONS} | {"retracted": "Retracted"}
-STATES = ("not yet reviewed", "disputed", "judge right", "judge too harsh", "judge too lenient",
-          "unsure")
+BUTTONS = tuple((v, states.VERDICT_LABELS[v], key) for v, key in
+                (("judge_right", "1"), ("too_harsh", "2"), ("too_lenient", "3"), ("unsure", "4")))
 STATE_LIMIT = 200
 NOTE_MAX_CHARS = 1 << 20  # a bound on what one request carries; notes are shown bounded anyway
 
 
 def mode() -> str:
-    """JUDGESCOPE_REVIEWS: off (no reviewing), login (st.login needed) or open (default:
-    a typed name); an unknown value is treated as off, the safe reading."""
-    value = os.environ.get("JUDGESCOPE_REVIEWS", "open").strip().lower()
-    if value not in MODES or value == "off" or unavailable():
-        return "off"
-    return value
+    """JUDGESCOPE_REVIEWS read by states.mode: off, login (st.login needed) or open."""
+    return states.mode(os.environ.get("JUDGESCOPE_REVIEWS"), unavailable)
 
 
 def unavailable() -> str | None:
@@ -154,24 +148,6 @@ def reviewer() -> str | None:
     return who
 
 
-def verdict_context(r: pd.Series) -> dict:
-    """Where a verdict on row r belongs: collection, audit dataset, pinned revision, digests."""
-    loaded = context.dataset_for("audit")
-    files = loaded.report.get("files", []) if loaded else []
-    revision = (loaded.spec.revision if loaded and loaded.spec.hub else None) or \
-        (files[0]["sha256"][:12] if files else None)
-    return {"collection": context.collection_name(), "dataset": loaded.spec.name if loaded else "audit",
-            "revision": revision, "judge_record_id": str(r["judge_record_id"]),
-            "source_sha256": _text(r.get("source_text_sha256")),
-            "candidate_sha256": _text(r.get("candidate_text_sha256")),
-            "language": _text(r.get("target_language")), "unit": _text(r.get("unit")),
-            "score": float(r["score"]) if pd.notna(r.get("score")) else None}
-
-
-def _text(v):
-    return None if v is None or (pd.api.types.is_scalar(v) and pd.isna(v)) else str(v)
-
-
 def widget_keys(key: str, who: str, record_id: str) -> tuple[str, str]:
     """The tags and note widgets of one reviewer on one record: keys of their own, so nothing
     typed on one record is read when another is saved."""
@@ -205,14 +181,14 @@ def _save(ctx: dict, verdict: str, who: str, key: str) -> None:
     if share:
         share.after_write()
     st.session_state[tkey], st.session_state[nkey] = [], ""
-    st.toast(f"Saved {LABELS[verdict]} on record {ctx['judge_record_id'][:80]}", icon=":material/check:")
+    st.toast(f"Saved {states.VERDICT_LABELS[verdict]} on record {ctx['judge_record_id'][:80]}", icon=":material/check:")
 
 
 def verdict_panel(r: pd.Series, key: str = "review", guidelines: str | None = None) -> None:
     """Every reviewer's latest verdict on row r, and buttons to record this session's."""
     if mode() == "off":
         return
-    ctx = verdict_context(r)
+    ctx = states.verdict_target(r, context.collection_name(), context.dataset_for("audit"))
     sharing()
     st.markdown("**Reviewer verdicts**")
     existing = reviews.for_record(ctx["dataset"], ctx["judge_record_id"], state_path())
@@ -221,7 +197,7 @@ def verdict_panel(r: pd.Series, key: str = "review", guidelines: str | None = No
     stale = reviews_stats.changed_or_gone(existing, now)
     for i, v in existing.iterrows():
         tags = ", ".join(reviews_checks.shown_tags(v["tags"] or "[]"))
-        st.markdown(f"{md_literal(v['reviewer'], 80)} · **{LABELS[v['verdict']]}**"
+        st.markdown(f"{md_literal(v['reviewer'], 80)} · **{states.VERDICT_LABELS[v['verdict']]}**"
                     + (f" · {md_literal(tags)}" if tags else "")
                     + f" · {md_literal(v['created_at'][:16].replace('T', ' '))} UTC"
                     + (f" · *{md_literal(stale[i], 200)}*" if stale[i] else ""))
@@ -292,9 +268,7 @@ def with_state(rows: pd.DataFrame) -> pd.DataFrame:
         return rows
     latest = reviewed_ids()
     latest = latest[latest.judge_record_id.isin(rows.judge_record_id)]
-    said = latest.groupby("judge_record_id").verdict.agg(lambda v: "disputed" if v.nunique() > 1
-                                                         else LABELS[v.iloc[0]].lower())
-    out = rows.assign(review=[said.get(i, "not yet reviewed") for i in rows.judge_record_id])
+    out = rows.assign(review=states.row_states(latest, rows.judge_record_id))
     who, loaded = current_reviewer(), context.dataset_for("audit")
     if who and loaded:
         drafted = set(reviews.drafts(who, loaded.spec.name, state_path()).judge_record_id)
@@ -313,7 +287,7 @@ def pick_and_review(rows: pd.DataFrame, key: str = "copies") -> None:
     if mode() == "off" or rows.empty:
         return
     listed = with_state(rows)
-    done = int((listed.review != "not yet reviewed").sum())
+    done = int((listed.review != states.NOT_REVIEWED).sum())
     st.progress(done / len(rows), text=f"Reviewed {done:,} of {len(rows):,} listed rows")
     with st.expander("Give a verdict on one of these rows"):
         rid = st.selectbox("Row", [None, *rows.judge_record_id], key=f"{key}_pick",
@@ -323,28 +297,15 @@ def pick_and_review(rows: pd.DataFrame, key: str = "copies") -> None:
             verdict_panel(record.iloc[0], key=key)
 
 
-def ids_in_state(latest: pd.DataFrame, state: str) -> tuple[list[str], bool]:
-    """(ids, exclude) selecting rows in a review state: "not yet reviewed" excludes every
-    reviewed id; "disputed" is rows whose reviewers differ; else any reviewer said so."""
-    if state == "not yet reviewed":
-        return sorted(latest.judge_record_id.unique()), True
-    if state == "disputed":
-        n = latest.groupby("judge_record_id").verdict.nunique()
-        return sorted(n[n > 1].index), False
-    verdict = {"judge right": "judge_right", "judge too harsh": "too_harsh",
-               "judge too lenient": "too_lenient", "unsure": "unsure"}[state]
-    return sorted(latest[latest.verdict == verdict].judge_record_id.unique()), False
-
-
 def state_filter(filters: dict) -> None:
     """On Review: the filtered rows in one review state (URL ?rstate=…), each linking to its record."""
     if mode() == "off":
         return
-    urls.url_value_notice("rstate", STATES)
-    state = st.pills("Review state", STATES, key="rstate", bind="query-params")
+    urls.url_value_notice("rstate", states.STATES)
+    state = st.pills("Review state", states.STATES, key="rstate", bind="query-params")
     if not state:
         return
-    ids, exclude = ids_in_state(reviewed_ids(), state)
+    ids, exclude = states.ids_in_state(reviewed_ids(), state)
     rows = context.run("audit_rows_by_review_state", ids=ids, exclude=exclude, limit=STATE_LIMIT, **filters)
     st.markdown(f"Rows **{md_literal(state)}** under the current filters"
                 + (f" (the first {STATE_LIMIT})" if len(rows) == STATE_LIMIT else "") + ":")

@@ -15,6 +15,7 @@ import pandas as pd
 from judgescope import stats
 from judgescope.audit.summary import DEFAULT_THRESHOLDS
 from judgescope.calibration.agreement import fleiss_of_patterns
+from judgescope.reviews import states
 
 LOW_SCORE = DEFAULT_THRESHOLDS[0]
 DECISIVE = ("judge_right", "too_harsh", "too_lenient")
@@ -63,6 +64,23 @@ def judge_share_by_language(latest: pd.DataFrame, low_score: float = LOW_SCORE) 
         rows.append({"language": lang, "rows": len(g), "judge_right": int((g.call == "judge_right").sum()),
                      "share": ci["share"], "ci_low": ci["low"], "ci_high": ci["high"]})
     return pd.DataFrame(rows, columns=["language", "rows", "judge_right", "share", "ci_low", "ci_high"])
+
+
+def judge_share_by_system(latest: pd.DataFrame, systems: pd.DataFrame,
+                          low_score: float = LOW_SCORE) -> pd.DataFrame:
+    """judge_share_by_language's share per system instead: systems maps judge_record_id → system
+    (queries/audit_record_systems.sql); a reviewed row no longer in the audit is 'not in audit'."""
+    calls = row_calls(latest)
+    calls = calls[calls.call.notna() & (pd.to_numeric(calls.score) < low_score)]
+    of = dict(zip(systems["judge_record_id"].astype(str), systems["system"]))
+    calls = calls.assign(system=calls.judge_record_id.astype(str).map(of).fillna("not in audit"))
+    rows = []
+    for name, g in calls.groupby("system", sort=True):
+        right = int((g.call == "judge_right").sum())
+        ci = stats.wilson_ci(right, len(g))
+        rows.append({"system": name, "rows": len(g), "judge_right": right, "share": ci["share"],
+                     "ci_low": ci["low"], "ci_high": ci["high"]})
+    return pd.DataFrame(rows, columns=["system", "rows", "judge_right", "share", "ci_low", "ci_high"])
 
 
 def progress(latest: pd.DataFrame, counts: pd.DataFrame) -> pd.DataFrame:
@@ -167,10 +185,10 @@ def review_state(rows: pd.DataFrame, latest: pd.DataFrame) -> pd.DataFrame:
     for rid in rows["judge_record_id"]:
         g = groups.get(rid)
         if g is None:
-            state.append("not yet reviewed"), n.append(0), said.append(""), disputed.append(False)
+            state.append(states.NOT_REVIEWED), n.append(0), said.append(""), disputed.append(False)
             continue
         differ = g["verdict"].nunique() > 1
-        state.append("disputed" if differ else str(g["verdict"].iloc[0]))
+        state.append(states.DISPUTED if differ else str(g["verdict"].iloc[0]))
         n.append(int(g["reviewer"].nunique()))
         said.append("; ".join(f"{r}: {v}" for r, v in zip(g["reviewer"], g["verdict"])))
         disputed.append(bool(differ))

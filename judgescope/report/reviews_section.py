@@ -1,6 +1,6 @@
 """The reviewers' summary of an audit in the report, when reviewers have given verdicts: rows
 reviewed, verdicts, the share of reviewer calls where the judge was right (Wilson CI) and who
-reviewed. The numbers come from the reviews log beside the app (reviews.stats.summary, as
+reviewed. The numbers come from the reviews log beside the app (verdict_stats.summary, as
 `judgescope reviews summary --json` prints them); check-report recomputes them from the log, so
 a verdict given after the report makes it stale (exit 1)."""
 
@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from judgescope import format as fmt
 from judgescope.report.ledger import Ledger
-from judgescope.reviews import stats as reviews_stats
+from judgescope.reviews import verdict_stats as reviews_stats
 from judgescope.reviews import store as reviews
 
-F = "judgescope.reviews.stats.summary"
+F = "judgescope.reviews.verdict_stats.summary"
 
 
 def build(ledger: Ledger, dataset: str) -> tuple[dict | None, list[str]]:

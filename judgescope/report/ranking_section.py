@@ -7,7 +7,7 @@ from __future__ import annotations
 from judgescope import format as fmt
 from judgescope.ranking import decisions as ranking
 from judgescope.report import svg
-from judgescope.report.calibration import short
+from judgescope.report.calibration_section import short
 from judgescope.report.ledger import Ledger
 
 F = "judgescope.ranking.decisions.results"

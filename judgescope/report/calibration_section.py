@@ -4,7 +4,7 @@ function Judges vs humans and `calibrate --json` use)."""
 
 from __future__ import annotations
 
-from judgescope import findings
+from judgescope.calibration import calibration_findings
 from judgescope import format as fmt
 from judgescope.calibration import panel as cal
 from judgescope.report import svg
@@ -34,7 +34,7 @@ def build(run, ledger: Ledger, deviations: dict) -> tuple[dict | None, list[str]
         raters.append(_rater(ledger, key, label, r, deviations.get(key)))
     section = {"n_items": ledger.add("calibration.n_items", rep["n_items"], fmt.count(rep["n_items"]),
                                      query=Q, function=F, cli=["calibrate", "--json", "n_items"]),
-               "raters": raters, "ci_method": rep["pi_ci_method"], "gate_rule": findings.GATE_RULE,
+               "raters": raters, "ci_method": rep["pi_ci_method"], "gate_rule": calibration_findings.GATE_RULE,
                "definitions": cal.definitions_sentence(rep),
                "forest": svg.forest([{"label": r["label"], "value": r["pi_value"], "low": r["low_value"],
                                       "high": r["high_value"], "tag": r["badge"]} for r in raters],
@@ -65,7 +65,7 @@ def _rater(ledger: Ledger, key: str, label: str, r: dict, deviation: str | None)
         ledger.add(f"{id}.ci_high", high, fmt.agreement(high), query=Q, function=F, cli=cli + ["ci", 1]))
     out["gate"] = ledger.add(f"{id}.gate", float(r["gate"]), fmt.gate_value(r["gate"]), query=None,
                              function=F, cli=cli + ["gate"])
-    out["badge"], out["colour"], out["sentence"] = findings.gate_badge(r)
+    out["badge"], out["colour"], out["sentence"] = calibration_findings.gate_badge(r)
     out["verdict"] = ledger.add(f"{id}.verdict", r["verdict"], r["verdict"], query=Q, function=F,
                                 cli=cli + ["verdict"])
     out.update(pi_value=r["scotts_pi"], low_value=low, high_value=high, gate_value=r["gate"],

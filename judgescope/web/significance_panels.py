@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from judgescope.significance import paired as sig
-from judgescope.significance import tables
+from judgescope.significance import matrices
 from judgescope.text import md_literal
 from judgescope.web import export, render
 from judgescope.web import urls
@@ -18,17 +18,17 @@ RESAMPLES_HELP = "Resamples of the paired bootstrap / permutation test (seeded).
 
 @st.cache_data(max_entries=16, show_spinner="Testing judge pairs…")
 def _judge_pairs(frame: pd.DataFrame, resamples: int, seed: int) -> list[dict]:
-    return tables.judge_pairs(frame, resamples, seed)
+    return matrices.judge_pairs(frame, resamples, seed)
 
 
 @st.cache_data(max_entries=16, show_spinner="Testing method pairs…")
 def _method_pairs(decisions: pd.DataFrame, dataset: str, resamples: int, seed: int) -> dict:
-    return tables.method_pairs(decisions, dataset, resamples, seed)
+    return matrices.method_pairs(decisions, dataset, resamples, seed)
 
 
 @st.cache_data(max_entries=16, show_spinner="Testing paired differences…")
 def _version_tests(diff_counts: pd.DataFrame, resamples: int, seed: int) -> pd.DataFrame:
-    return tables.version_tests(diff_counts, resamples, seed)
+    return matrices.version_tests(diff_counts, resamples, seed)
 
 
 def _settings(prefix: str, default_resamples=sig.DEFAULT_RESAMPLES) -> tuple[int, int]:
@@ -45,7 +45,7 @@ def _matrix(rows: list[dict], key: str, caption: str) -> None:
         st.info("Fewer than two raters: no pair to test.")
         return
     st.caption(caption)
-    render.table(tables.p_matrix(rows, key).reset_index(names="").astype(str))
+    render.table(matrices.p_matrix(rows, key).reset_index(names="").astype(str))
 
 
 def judges_section(frame: pd.DataFrame) -> None:
@@ -53,12 +53,12 @@ def judges_section(frame: pd.DataFrame) -> None:
     st.header("Do two judges really differ?")
     resamples, seed = _settings("sig_")
     rows = _judge_pairs(frame, resamples, seed)
-    st.caption(tables.JUDGE_RULE)
-    _matrix(rows, "holm_p", f"Holm-adjusted p ({tables.holm_text(rows)}) of the "
+    st.caption(matrices.JUDGE_RULE)
+    _matrix(rows, "holm_p", f"Holm-adjusted p ({matrices.holm_text(rows)}) of the "
             f"{sig.MCNEMAR}; p < {sig.ALPHA} means the two judges' agreement with the humans "
             "differs.")
     if rows:
-        table = tables.pair_table(rows)
+        table = matrices.pair_table(rows)
         render.table(table, placeholder="n/a")
         st.caption(f"Agreement difference CI: {rows[0]['ci_method']}. n = items both judged.")
         export.rows(table, "judge_pairs", {"test": sig.MCNEMAR, "correction": sig.HOLM,
@@ -69,7 +69,7 @@ def versions_section(diff_counts: pd.DataFrame, resamples: int, seed: int) -> No
     """Sign-flip permutation and Wilcoxon per unit on the paired overlap."""
     st.header("Did the scores really change on the same units?")
     tests = _version_tests(diff_counts, resamples, seed)
-    st.caption(f"{tables.VERSION_RULE} Tests: {sig.SIGN_FLIP} (exact enumeration up to "
+    st.caption(f"{matrices.VERSION_RULE} Tests: {sig.SIGN_FLIP} (exact enumeration up to "
                f"{sig.EXACT_MAX} non-zero pairs, else Monte Carlo with {resamples:,} resamples, "
                f"seed {seed}; p = (1 + hits)/(1 + resamples)) and {sig.WILCOXON}. The unpaired "
                "bootstrap above applies to the full samples; these tests apply to the pairs only.")
@@ -91,16 +91,16 @@ def methods_section(decisions: pd.DataFrame, dataset: str) -> None:
     if dataset not in set(decisions["dataset"]):  # "All datasets": every dataset's pairs pooled
         decisions = decisions.assign(dataset=dataset)
     out = _method_pairs(decisions, dataset, resamples, seed)
-    st.caption(tables.METHOD_RULE)
+    st.caption(matrices.METHOD_RULE)
     clusters = pd.DataFrame(out["clusters"]).rename(columns={"name": "method_model",
                                                              "score": "accuracy"})
-    st.caption(tables.CLUSTER_RULE)
+    st.caption(matrices.CLUSTER_RULE)
     render.table(clusters, placeholder="n/a")
     _matrix(out["pairs"], "permutation_holm_p",
             f"Holm-adjusted p of the {sig.SIGN_FLIP} of the accuracy difference ({resamples:,} "
             f"resamples, seed {seed}, exact when ≤ {sig.EXACT_MAX} discordant pairs).")
     if out["pairs"]:
-        table = tables.pair_table(out["pairs"], permutation=True)
+        table = matrices.pair_table(out["pairs"], permutation=True)
         render.table(table, placeholder="n/a")
         st.caption(f"McNemar: {sig.MCNEMAR}, Holm over the dataset's pairs. n = pairs both "
                    f"decided; CI: {out['pairs'][0]['ci_method']}.")

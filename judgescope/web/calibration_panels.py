@@ -10,7 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from judgescope.calibration import panel as cal
-from judgescope.web import findings as findings_view
+from judgescope.web import cards
 from judgescope.web import navigation
 from judgescope.text import md_literal
 from judgescope.web import context
@@ -82,7 +82,7 @@ def _row(first: int, rest: int, n: int) -> list:
 def binary_matrix(rater: str, name: str, r: dict, splits: list[str]) -> None:
     """2 × 2 confusion (rows: human majority; columns: this rater) with linked counts."""
     label = md_literal(name)
-    badge = findings_view.badge_md(r['verdict'], 'green' if r['verdict'] == 'PASS' else 'red')
+    badge = cards.badge_md(r['verdict'], 'green' if r['verdict'] == 'PASS' else 'red')
     st.markdown(f"**{label}** · π {r['scotts_pi_shown']} · {badge}")
     head = _row(104, 96, 3)
     head[0].caption("judge says →")

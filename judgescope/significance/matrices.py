@@ -1,6 +1,6 @@
 """Pairwise significance matrices built from the frames the pages and the CLI already load:
 judges on the calibration items both judged, methods/models on the ranking pairs both decided.
-Pure (no streamlit); the tests themselves live in significance.py."""
+Pure (no streamlit); the tests themselves live in paired.py."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def _judges(frame: pd.DataFrame) -> list[str]:
 
 def judge_pairs(frame: pd.DataFrame, resamples=sig.DEFAULT_RESAMPLES,
                 seed=sig.DEFAULT_SEED) -> list[dict]:
-    """Every pair of judges in a calibration frame (calibration.build_frame): McNemar, Holm over
+    """Every pair of judges in a calibration frame (panel.build_frame): McNemar, Holm over
     all the pairs, the agreement difference with its paired bootstrap CI."""
     truth = frame["human_correct"].to_numpy(float)
     rows = []

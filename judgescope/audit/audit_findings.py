@@ -1,0 +1,91 @@
+"""The audit's headline findings (Overview, the report): the mean with its CI, the weakest
+language × unit cells, exact copies, excluded rows and the hash check. Pure (no streamlit)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from judgescope import format as fmt
+from judgescope.audit import summary as audit
+from judgescope.findings import Finding, isolated
+from judgescope.schema import language_name
+
+WEAKEST_CELLS = 3
+WEAK_RULE = ("A weak cell is a language × unit whose whole 95 % CI of the mean lies below the "
+             "audit's overall mean (its upper end is lower); a cell whose CI includes the overall "
+             "mean is not flagged.")
+
+
+def weak_cells(cells: pd.DataFrame, overall_mean: float) -> list[dict]:
+    """Language × unit cells (bootstrap_table rows: target_language, unit, mean, low, high) whose
+    CI lies entirely below the overall mean, lowest upper end first (WEAK_RULE)."""
+    if cells.empty or overall_mean is None:
+        return []
+    weak = cells[cells["high"].notna() & (cells["high"] < overall_mean)]
+    weak = weak.sort_values(["high", "mean", "target_language", "unit"], kind="stable")
+    return weak.to_dict("records")
+
+
+def _weakest(counts: pd.DataFrame, overall_mean: float, k: int, seed: int) -> list[Finding]:
+    """The weak cells (WEAK_RULE), lowest first, at most k; one 'no weak cell' finding if none."""
+    cells = audit.bootstrap_table(counts, ["target_language", "unit"], seed=seed)
+    weak = weak_cells(cells, overall_mean)
+    method = f"Rule: the cell's whole 95 % CI lies below the overall mean {fmt.mean(overall_mean)}."
+    how = f"{WEAK_RULE} {audit.ci_label(seed=seed)}."
+    if not weak:
+        return [Finding(f"No weak cell: every language × unit CI reaches the overall mean "
+                        f"{fmt.mean(overall_mean)}.", "languages", "Languages", {}, "ok", "green",
+                        method=method, how=how)]
+    out = []
+    for c in weak[:k]:
+        name = f"{isolated(language_name(c['target_language']))} × {isolated(c['unit'])}"
+        n = int(counts.loc[(counts["target_language"] == c["target_language"])
+                           & (counts["unit"] == c["unit"]), "n"].sum())
+        more = f" ({len(weak)} weak cells in all)" if len(weak) > k and not out else ""
+        out.append(Finding(
+            f"Weak cell: {name} averages {fmt.mean(c['mean'])} (95 % CI "
+            f"{fmt.interval(c['low'], c['high'])}, n = {fmt.count(n)}){more}.",
+            "review", "Review its rows",
+            {"lang": c["target_language"], "unit": c["unit"]}, "problem", "orange",
+            method=method, how=how))
+    return out
+
+
+def audit_findings(counts: pd.DataFrame, *, excluded: int, loaded: int, exact_copies: int | None,
+                   hashes: tuple[str, str] | None, threshold: int = audit.DEFAULT_THRESHOLDS[0],
+                   seed: int = audit.DEFAULT_SEED) -> list[Finding]:
+    """Mean with its CI, the weakest language × unit cells, exact copies, excluded rows, hashes."""
+    out = []
+    if counts.empty or int(counts["n"].sum()) == 0:
+        return [Finding("The audit has no usable row.", "excluded", "See why rows were excluded",
+                        {}, "problem", "red")]
+    whole = audit.bootstrap_table(counts, [], seed=seed).iloc[0]
+    n = int(counts["n"].sum())
+    out.append(Finding(
+        f"Mean judge score {fmt.mean(whole['mean'])} over {fmt.count(n)} rows (95 % CI "
+        f"{fmt.interval(whole['low'], whole['high'])}).", "distributions", "Distributions",
+        method=f"95 % CI: percentile bootstrap, {audit.DEFAULT_RESAMPLES:,} resamples, seed {seed}.",
+        how=audit.ci_label(seed=seed) + "."))
+    out += _weakest(counts, float(whole["mean"]), WEAKEST_CELLS, seed)
+    if exact_copies is not None:
+        out.append(Finding(f"{fmt.count(exact_copies)} candidates are byte-identical to their source.",
+                           "exact_copies", "Exact copies", {},
+                           "problem" if exact_copies else "ok", "orange" if exact_copies else "green"))
+    out.append(Finding(f"{fmt.share_of(excluded, loaded)} loaded rows were excluded by validation."
+                       if excluded else f"All {fmt.count(loaded)} loaded rows of the audit are usable.",
+                       "excluded", "Excluded rows", {}, "problem" if excluded else "ok",
+                       "orange" if excluded else "green"))
+    if hashes is not None:
+        text, colour = hashes
+        out.append(Finding(f"Hashes: {text}.", "integrity", "Integrity", {},
+                           "ok" if colour == "green" else "problem", colour))
+    return out
+
+
+def collect(run, report: dict, hashes: tuple[str, str] | None) -> list[Finding]:
+    """The findings of a collection's audit: `run` runs its named queries, `report` is the
+    audit's validation report, `hashes` the integrity badge (None without a snapshot)."""
+    copies = run("audit_exact_copy_counts")["exact_copies"].sum()
+    return audit_findings(audit.score_counts(run), excluded=int(report.get("rows_excluded", 0)),
+                          loaded=int(report.get("rows_loaded", 0)), exact_copies=int(copies),
+                          hashes=hashes)

@@ -1,0 +1,113 @@
+"""The calibration's headline findings: each rater's gate verdict (panel first) with its
+disagreements, and the agreement among human raters. Pure (no streamlit)."""
+
+from __future__ import annotations
+
+from judgescope import format as fmt
+from judgescope.calibration import human_ratings as hr
+from judgescope.calibration import panel as cal
+from judgescope.calibration.panel import JUDGE_PREFIX
+from judgescope.findings import Finding, isolated
+
+GATE_RULE = ("The verdict is the gate as the release defines it: the exact point estimate π "
+             "against the threshold (PASS when π ≥ gate, else FAIL; rounding never makes it "
+             "pass). When the 95 % CI includes the gate the same badge adds “· inconclusive”: "
+             "more items could change the verdict.")
+
+
+def gate_label(r: dict) -> str:
+    """'PASS', 'FAIL', or either with '· inconclusive' when the 95 % CI includes the gate."""
+    if r.get("scotts_pi") is None:
+        return "FAIL"
+    return r["verdict"] + (" · inconclusive" if r["inconclusive"] else "")
+
+
+def gate_badge(r: dict) -> tuple[str, str, str]:
+    """(badge label, colour, the rule in one sentence) for one rater's gate result.
+
+    The verdict is decided by the exact π against the gate (GATE_RULE); the label and the
+    sentence say whether the 95 % CI lies on one side of the gate or includes it."""
+    gate = fmt.gate_value(r["gate"])
+    if r.get("scotts_pi") is None:
+        return ("FAIL", "red", f"π is undefined on {fmt.count(r['n'])} items, so nothing "
+                f"shows the gate π ≥ {gate} is met.")
+    verdict = r["verdict"]
+    sign = "≥" if verdict == "PASS" else "<"
+    low, high = r["ci"]
+    ci = fmt.interval(low, high, fmt.agreement)
+    if r["inconclusive"]:
+        tail = (f"the 95 % CI {ci} includes the gate, so more items could change the verdict "
+                f"(n = {fmt.count(r['n'])} items)")
+        colour = "orange"
+    else:
+        side = "above" if verdict == "PASS" else "below"
+        tail = f"the 95 % CI {ci} lies {side} the gate (n = {fmt.count(r['n'])} items)"
+        colour = "green" if verdict == "PASS" else "red"
+    return gate_label(r), colour, f"π = {r['scotts_pi_shown']} {sign} {gate}; {tail}."
+
+
+def calibration(rep: dict, panel_name: str = "panel", deviations: dict | None = None) -> list[Finding]:
+    """The panel's gate result first, then each judge's, with its disagreements counted; a
+    deviation the release recorded for a gate (deviations[name]) is shown beside its badge."""
+    raters = ([(panel_name, rep["panel"])] if rep["panel"] else []) + list(rep["judges"].items())
+    deviations = deviations or {}
+    out = []
+    for name, r in raters:
+        verdict, colour, sentence = gate_badge(r)
+        who = ("Panel (strict majority of the judges)" if r is rep["panel"] else f"Judge {isolated(name)}")
+        wrong = r.get("fp", 0) + r.get("fn", 0)
+        out.append(Finding(f"{who}: {sentence} It disagrees with the human majority on "
+                           f"{fmt.count(wrong)} items.", "disagreements",
+                           f"{name}'s disagreements",
+                           {"judge": name if r is rep["panel"] else JUDGE_PREFIX + name, "cell": "disagree"},
+                           verdict, colour,
+                           method=f"Scott's π against the human 2-of-3 majority; gate π ≥ "
+                                  f"{fmt.gate_value(r['gate'])}.",
+                           how=f"{GATE_RULE} Interval: {rep.get('ci_method', '')}.",
+                           note=deviations.get(name, "")))
+    return out
+
+
+def ratings_findings(result: dict, verdict: str | None) -> list[Finding]:
+    """Long-format human ratings: Krippendorff's α per scale, and on verdicts Fleiss' κ and the
+    nominal α with their bootstrap CIs."""
+    size = (f"{fmt.count(result['items'])} items, {fmt.count(result['raters'])} raters, "
+            f"{fmt.count(result['ratings'])} ratings")
+    out = []
+    alphas = "; ".join(f"{isolated(name)} {fmt.agreement(v)}" for name, v in result["alpha"].items())
+    if alphas:
+        out.append(Finding(f"Krippendorff's α among the raters ({size}): {alphas}.", "human_ratings",
+                           "Human ratings", method="Krippendorff (2011); point estimates (no CI "
+                           "is computed for α on scores).",
+                           how="Items with one rating are unpairable and counted apart."))
+    v = result.get("verdicts")
+    if verdict and v:
+        k, a = v["fleiss_kappa"], v["krippendorff_alpha"]
+        out.append(Finding(
+            f"On the {isolated(verdict)} labels: Fleiss' κ {fmt.agreement(k['value'])} (95 % CI "
+            f"{fmt.interval(*(k['ci'] or (None, None)), fmt.agreement)}), Krippendorff's α (nominal) "
+            f"{fmt.agreement(a['value'])} (95 % CI {fmt.interval(*(a['ci'] or (None, None)), fmt.agreement)}).",
+            "human_ratings", "Human ratings", method=v.get("ci_method", ""),
+            how="κ and α on the verdicts as nominal labels; pairwise Cohen's κ per rater pair on Human ratings."))
+    return out
+
+
+def collect_panel(run, deviations: dict | None) -> list[Finding]:
+    """The judges' and the panel's gate findings from the calibration items (none when the
+    collection has no items or no judgements); `deviations` as the manifest records them."""
+    items = run("calib_items", **cal.split_params([]))
+    judgements = run("calib_item_judgements", **cal.split_params([]))
+    if items.empty or judgements.empty:
+        return []
+    return calibration(cal.report(items, judgements), deviations=deviations)
+
+
+def collect_ratings(run, missing: set[str]) -> list[Finding]:
+    """The human raters' agreement from the long-format ratings; `missing`: the schema columns
+    the ratings dataset lacks (its score is `score`, else `mqm`; verdicts only when present)."""
+    score = next((c for c in ("score", "mqm") if c not in missing), None)
+    verdict = None if "verdict" in missing else "verdict"
+    frame = run("ratings_long")
+    if frame.empty:
+        return []
+    return ratings_findings(hr.agreement(frame, score, verdict), verdict)

@@ -1,0 +1,36 @@
+"""The collection's headline findings, Overview's first lines: each domain's own findings
+(audit, integrity, calibration, ranking, human ratings), gathered from the collection's store,
+with the named queries they read. Pure (no streamlit)."""
+
+from __future__ import annotations
+
+from judgescope.audit import audit_findings
+from judgescope.calibration import calibration_findings
+from judgescope.findings import Finding
+from judgescope.integrity import hashes
+from judgescope.ranking import ranking_findings
+
+
+def collect(catalog, collection: str) -> tuple[list[Finding], list[str]]:
+    """(findings, the named queries they read, in order) for one collection of `catalog`."""
+    have = catalog.roles(collection)
+    used: list[str] = []
+
+    def run(query, **params):  # records what the findings read, for "How is this computed"
+        used.append(query)
+        return catalog.store(collection).run(query, **params)
+    out = []
+    if "audit" in have:
+        summary, origin, problems = hashes.verification(catalog, collection)
+        if summary is not None:
+            used.append("verify_summary")
+        badge = hashes.status(summary, origin, problems) if "snapshot" in have else None
+        out += audit_findings.collect(run, have["audit"].report or {}, badge)
+    if "items" in have and "judgements" in have:
+        out += calibration_findings.collect_panel(
+            run, catalog.manifest.collections[collection].deviations)
+    if "ranking" in have:
+        out += ranking_findings.collect(run, have["ranking"].spec.name)
+    if "ratings" in have:
+        out += calibration_findings.collect_ratings(run, set(have["ratings"].report["columns_missing"]))
+    return out, list(dict.fromkeys(used))
