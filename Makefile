@@ -26,7 +26,7 @@ else
 endif
 
 test: $(VENV)/.installed-dev
-	$(PY) -m pytest -q -n 2 --dist loadgroup --durations=25
+	$(PY) -m pytest -q -n 2 --durations=25
 
 lint: $(VENV)/.installed-dev
 	$(PY) -m ruff check .
