@@ -16,8 +16,9 @@ style.apply()  # contrast and focus where Streamlit's defaults fall short (WCAG 
 # collection can fill, so the built-in menu is hidden.
 current = st.navigation([st.Page(p.path, title=p.title, icon=p.icon, default=p.default)
                          for p in navigation.PAGES], position="hidden")
-sidebar.draw(navigation.page(current.url_path))
-with context.page_trace():  # the page's queries only: the sidebar's are not part of its numbers
+page = navigation.page(current.url_path)
+sidebar.draw(page)
+with context.page_trace(page):  # the page's queries only: the sidebar's are not part of its numbers
     try:
         current.run()
     except context.PageStopped:  # a page that ended early still explains what it showed

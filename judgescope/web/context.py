@@ -5,9 +5,7 @@ computed?") and how it ends early."""
 from __future__ import annotations
 
 import functools
-import sys
 from contextlib import contextmanager
-from pathlib import Path
 
 import pandas as pd
 import streamlit as st
@@ -99,9 +97,7 @@ def title(text: str) -> None:
     """Every page's first line: the title (with the anchor "content"), once the collection is
     known to fill the page (judgescope.web.navigation); otherwise one sentence naming the
     collections that do, and the page stops before any query."""
-    # The calling page's file names it; one frame up, read cheaply (inspect.stack() would read
-    # the source of every frame on every rerun).
-    spec = navigation.page(Path(sys._getframe(1).f_code.co_filename).stem)
+    spec = current_page()
     st.title(text, anchor="content")
     if not spec.fits(roles()):
         unavailable(spec)
@@ -139,6 +135,7 @@ class PageStopped(Exception):
 
 
 _IN_PAGE = "_judgescope_in_page"
+_PAGE = "_judgescope_page"  # the path of the page app.py runs (page_trace)
 
 
 def stop():
@@ -151,15 +148,22 @@ def stop():
 
 
 @contextmanager
-def page_trace():
-    """app.py, around the page only: the queries it runs (Store.run notes each, cached ones are
-    replayed) are what "How is this computed?" lists; the sidebar's never mix in."""
+def page_trace(spec: navigation.PageSpec):
+    """app.py, around the page only: the page being run (its registry entry, which title()
+    checks), and the queries it runs (Store.run notes each, cached ones are replayed), which are
+    what "How is this computed?" lists; the sidebar's never mix in."""
+    st.session_state[_PAGE] = spec.path
     st.session_state[_IN_PAGE] = True
     try:
         with trace.traced() as names:
             yield names
     finally:
         st.session_state[_IN_PAGE] = False
+
+
+def current_page() -> navigation.PageSpec:
+    """The registry entry of the page app.py is running (set by page_trace)."""
+    return navigation.page(st.session_state[_PAGE])
 
 
 def record_query(query: str) -> None:
