@@ -122,3 +122,23 @@ def test_row_groups_shown_are_the_cache_row_groups():
     from judgescope.sources.build import ROW_GROUP_ROWS
     assert progress.GROUP_ROWS == ROW_GROUP_ROWS
     assert progress.row_groups(ROW_GROUP_ROWS + 1) == 2 and progress.row_groups(0) is None
+
+
+def test_a_listener_that_fails_in_the_poller_stops_updates_not_the_build(monkeypatch):
+    calls, got, unhandled = [], threading.Event(), []
+    monkeypatch.setattr(threading, "excepthook", unhandled.append)  # a thread that died of it
+
+    class Gone(BaseException):  # as Streamlit's script-control exceptions are
+        pass
+
+    def listen(e):
+        calls.append(e)
+        if threading.current_thread() is not threading.main_thread():  # the poller's update
+            got.set()
+            raise Gone
+
+    with progress.reporting(listen, clock=Clock(), poll=0.001):
+        with progress.stage("sorted write", FakeConnection([40.0])):
+            assert got.wait(30)
+    assert calls[-1].done  # the build finished and said so from its own thread
+    assert unhandled == []

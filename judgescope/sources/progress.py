@@ -155,7 +155,10 @@ class Tracker:
                     return
                 index, _, rows = self.current
                 self.current = (index, min(1.0, pct / 100.0), rows)
-            self._tell()
+            try:
+                self._tell()
+            except BaseException:  # noqa: BLE001 the listener is gone (a browser session rerun or
+                return  # closed): the build goes on without updates from this thread
 
     def finish(self) -> None:
         with self.lock:
