@@ -36,6 +36,7 @@ PARAMS = {
     "audit_version_duplicate_keys": {"limit": 10},
     "audit_worst_rows": {"k": 1, "max_score": 100.0},
     "audit_record_digests": {"ids": ["r1"]},
+    "audit_record_systems": {"ids": ["r1"]},
     "audit_reviewed_count": {**FILTERS, "ids": ["r1"]},
     "audit_rows_by_review_state": {**FILTERS, "ids": ["r1"], "exclude": True, "limit": 10},
     "audit_theme_texts": {"languages": [], "units": [], "threshold": 60.0, "per_group": 10},
@@ -200,6 +201,14 @@ def test_review_filters_by_system(store, systems, expected):
     prebuilt_rank = store.run("audit_review_rank_prebuilt", **prebuilt, key_score=95.0, key_id="r4",
                               descending=False)
     assert prebuilt_rank.values.tolist() == rank[["before", "here"]].values.tolist()
+
+
+def test_record_systems_names_each_given_row_s_system(store):
+    """Reviews' judge-by-system share reads each reviewed row's system: rows 1, 2 and 4 of the
+    fixture above are A, not recorded (no system) and A; an id not in the audit is absent."""
+    got = store.run("audit_record_systems", ids=["r4", "r1", "r2", "gone"])
+    assert got.to_dict("list") == {"judge_record_id": ["r1", "r2", "r4"],
+                                   "system": ["A", "not recorded", "A"]}
 
 
 def test_filter_values_offer_each_system(store):
