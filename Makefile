@@ -26,7 +26,11 @@ else
 endif
 
 test: $(VENV)/.installed-dev
-	$(PY) -m pytest -q -n 2 --durations=25
+# Two phases: the tests without a browser on two workers, then the Chromium tests alone, so a
+# browser never waits on a core busy with other tests (their waits are for a user's machine).
+	$(PY) -m pytest -q -n 2 -m "not browser" --durations=15; a=$$?; \
+	$(PY) -m pytest -q -m browser --durations=15; b=$$?; \
+	test $$a -eq 0 && test $$b -eq 0
 
 lint: $(VENV)/.installed-dev
 	$(PY) -m ruff check .

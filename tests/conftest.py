@@ -74,12 +74,12 @@ def pytest_collection_modifyitems(config, items):
         item.add_marker(pytest.mark.xdist_group(group))
 
 
-# `make test` runs on two workers (pytest-xdist). A file's tests stay together on one worker, in
-# file order, with their module fixtures built once (as --dist loadfile); and every file with
-# Chromium tests (marked `browser`) shares one unit of work, so one browser and one Streamlit
-# server run at a time, as in a serial run, while the other files spread over both cores.
-# (xdist's own --dist loadgroup cannot be used: it renames test ids through an attribute that
-# pytest 9 no longer reads, so its groups are silently ignored.)
+# `make test` runs the tests without a browser on two workers (pytest-xdist), then the Chromium
+# tests alone. On the workers a file's tests stay together, in file order, with their module
+# fixtures built once (as --dist loadfile); a file with Chromium tests is one unit of work, so
+# wherever they run together only one browser and one Streamlit server run at a time. (xdist's
+# own --dist loadgroup cannot be used: it renames test ids through an attribute that pytest 9 no
+# longer reads, so its groups are silently ignored.)
 BROWSER_FILES = frozenset(p.name for p in Path(__file__).parent.glob("test_*.py")
                           if "mark.browser" in p.read_text(encoding="utf-8"))
 
