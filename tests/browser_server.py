@@ -21,6 +21,20 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def wait_until_healthy(proc: subprocess.Popen, base: str, log: Path, seconds: float) -> None:
+    """Wait for the server's health check; fail with its log's tail if it exits or is late."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            if urllib.request.urlopen(f"{base}/_stcore/health", timeout=1).status == 200:
+                return
+        except OSError:
+            if time.monotonic() > deadline or proc.poll() is not None:
+                proc.kill()
+                pytest.fail("the server did not start: " + log.read_text()[-2000:])
+            time.sleep(0.2)
+
+
 @contextmanager
 def serving(log: Path, drop: tuple[str, ...] = (), **env_vars: str):
     """The base URL of a server whose environment has env_vars set and `drop` removed; its
@@ -35,16 +49,7 @@ def serving(log: Path, drop: tuple[str, ...] = (), **env_vars: str):
              "--server.address", "127.0.0.1", "--server.port", str(port)],
             cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            if urllib.request.urlopen(f"{base}/_stcore/health", timeout=1).status == 200:
-                break
-        except OSError:
-            if time.monotonic() > deadline:
-                proc.kill()
-                pytest.fail("server did not start: " + log.read_text()[-2000:])
-            time.sleep(0.2)
+    wait_until_healthy(proc, base, log, 60)
     try:
         yield base
     finally:

@@ -7,8 +7,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -27,11 +25,11 @@ pytestmark = [pytest.mark.browser,
 
 @pytest.fixture(scope="module")
 def opened(tmp_path_factory):
-    from test_journeys import _free_port
+    from browser_server import free_port, wait_until_healthy
 
     here = tmp_path_factory.mktemp("elsewhere")
     saved = tmp_path_factory.mktemp("saved") / "sources.toml"
-    port = _free_port()
+    port = free_port()
     log = here.parent / "open.log"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     env.pop("JUDGESCOPE_SOURCES", None)
@@ -40,16 +38,7 @@ def opened(tmp_path_factory):
                                  "--save", str(saved), "--port", str(port)],
                                 cwd=here, env=env, stdout=out, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 90
-    while True:
-        try:
-            if urllib.request.urlopen(f"{base}/_stcore/health", timeout=1).status == 200:
-                break
-        except OSError:
-            if time.monotonic() > deadline or proc.poll() is not None:
-                proc.kill()
-                pytest.fail("judgescope open did not serve: " + log.read_text()[-2000:])
-            time.sleep(0.3)
+    wait_until_healthy(proc, base, log, 90)
     yield base, saved, log, here
     proc.terminate()
     proc.wait(timeout=10)

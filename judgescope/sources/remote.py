@@ -35,9 +35,9 @@ FORMAT = 1
 HF_URL = re.compile(r"^hf://datasets/[A-Za-z0-9][\w.-]*/[\w.-]+@[0-9a-f]{40}(/[\w./-]*)?$")
 
 
-class CountingFileSystem(AbstractFileSystem):
-    """Another fsspec filesystem, with the bytes read and the round trips counted (thread-safe).
-    A round trip: one metadata call (info, ls, exists, modified) or one read of an open file."""
+class _WrappedFileSystem(AbstractFileSystem):
+    """Another fsspec filesystem seen through this one: its protocol and path rules, and a lock
+    for what the wrapper keeps (thread-safe: DuckDB reads from several threads)."""
 
     cachable = False
 
@@ -46,12 +46,20 @@ class CountingFileSystem(AbstractFileSystem):
         self.fs = fs
         self.protocol = fs.protocol
         self.lock = threading.Lock()
-        self.bytes_read = 0
-        self.round_trips = 0
-        self.kinds: Counter = Counter()  # round trips by kind: read, info, ls, modified, exists
 
     def _strip_protocol(self, path):  # the wrapped filesystem's own rules
         return self.fs._strip_protocol(path)
+
+
+class CountingFileSystem(_WrappedFileSystem):
+    """Another fsspec filesystem, with the bytes read and the round trips counted (thread-safe).
+    A round trip: one metadata call (info, ls, exists, modified) or one read of an open file."""
+
+    def __init__(self, fs: AbstractFileSystem):
+        super().__init__(fs)
+        self.bytes_read = 0
+        self.round_trips = 0
+        self.kinds: Counter = Counter()  # round trips by kind: read, info, ls, modified, exists
 
     def counts(self) -> tuple[int, int]:
         with self.lock:
@@ -121,7 +129,7 @@ class _CountingFile:
         self._f.close()
 
 
-class ImmutableFileSystem(AbstractFileSystem):
+class ImmutableFileSystem(_WrappedFileSystem):
     """Another fsspec filesystem whose files never change (a pinned commit), with what DuckDB
     asks again on every query kept for the life of this object (one per connection): each
     file's metadata (info, ls, modified) and the reads of its Parquet footer (a read that ends at
@@ -129,19 +137,11 @@ class ImmutableFileSystem(AbstractFileSystem):
     fsspec files (it re-reads them on each query), so this is what caches footers per
     connection; data pages are not kept (bounded memory: footers only)."""
 
-    cachable = False
-
     def __init__(self, fs: AbstractFileSystem):
-        super().__init__()
-        self.fs = fs
-        self.protocol = fs.protocol
-        self.lock = threading.Lock()
+        super().__init__(fs)
         self.meta: dict[tuple, object] = {}
         self.tails: dict[tuple[str, int, int], bytes] = {}
         self.footers: dict[str, int] = {}  # file → where its Parquet footer starts
-
-    def _strip_protocol(self, path):
-        return self.fs._strip_protocol(path)
 
     def _remember(self, key: tuple, compute):
         with self.lock:
