@@ -26,10 +26,10 @@ else
 endif
 
 test: $(VENV)/.installed-dev
-# Two phases: the tests without a browser on two workers, then the Chromium tests alone, so a
-# browser never waits on a core busy with other tests (their waits are for a user's machine).
-	$(PY) -m pytest -q -n 2 -m "not browser" --durations=15; a=$$?; \
-	$(PY) -m pytest -q -m browser --durations=15; b=$$?; \
+# Two phases, each on two workers (tests/conftest.py): the tests without a browser, then the
+# Chromium tests, so a browser never waits on a core busy with CPU-bound tests.
+	$(PY) -m pytest -q -n 2 -m "not browser" --durations=25; a=$$?; \
+	$(PY) -m pytest -q -n 2 -m browser --durations=25; b=$$?; \
 	test $$a -eq 0 && test $$b -eq 0
 
 lint: $(VENV)/.installed-dev

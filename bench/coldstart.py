@@ -3,7 +3,7 @@ rendered in headless Chromium (caches built).
 
 The browser is launched before the clock starts (it is not part of the app); the clock runs from
 spawning the server to the page's title being drawn with Streamlit's running indicator gone,
-the same readiness test as tests/test_browser.py. Each start is a new server process.
+the same readiness test as tests/chromium.py (wait_until_drawn). Each start is a new server process.
 """
 
 from __future__ import annotations

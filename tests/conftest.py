@@ -64,33 +64,30 @@ def write_manifest(tmp_path):
     return write
 
 
-def pytest_collection_modifyitems(config, items):
-    """`make test` runs on two workers (pytest-xdist, --dist loadgroup). Each module's tests stay
-    together on one worker, in file order, with their module fixtures built once (as --dist
-    loadfile), and the Chromium tests of every module share one worker, so at most one browser and
-    one Streamlit server run at a time, as in a serial run; the rest spread over both cores."""
-    for item in items:
-        group = "browser" if item.get_closest_marker("browser") else item.module.__name__
-        item.add_marker(pytest.mark.xdist_group(group))
+def pytest_sessionstart(session):
+    """A run that includes the Chromium tests starts with an empty screenshots/ (each test writes
+    its own files there, from both workers: only the controller clears it, once)."""
+    if hasattr(session.config, "workerinput") or "not browser" in (session.config.option.markexpr or ""):
+        return
+    import shutil
+
+    shutil.rmtree(ROOT / "screenshots", ignore_errors=True)
 
 
 # `make test` runs the tests without a browser on two workers (pytest-xdist), then the Chromium
-# tests alone. On the workers a file's tests stay together, in file order, with their module
-# fixtures built once (as --dist loadfile); a file with Chromium tests is one unit of work, so
-# wherever they run together only one browser and one Streamlit server run at a time. (xdist's
+# tests on two workers. A file's tests stay together on one worker, in file order, with their
+# module fixtures built once (as --dist loadfile), so a worker runs at most one browser and one
+# Streamlit server at a time. The Chromium tests mostly wait (a page's script run, its charts
+# drawing): two at once keep both cores busier than one, while a Chromium test beside the
+# CPU-bound tests would wait on a busy core, so the two kinds run in separate phases. (xdist's
 # own --dist loadgroup cannot be used: it renames test ids through an attribute that pytest 9 no
 # longer reads, so its groups are silently ignored.)
-BROWSER_FILES = frozenset(p.name for p in Path(__file__).parent.glob("test_*.py")
-                          if "mark.browser" in p.read_text(encoding="utf-8"))
-
-
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
     from xdist.scheduler import LoadScopeScheduling
 
-    class FilesWithChromiumInOneUnit(LoadScopeScheduling):
+    class EachFileInOneUnit(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            path = nodeid.split("::", 1)[0]
-            return "chromium" if Path(path).name in BROWSER_FILES else path
+            return nodeid.split("::", 1)[0]
 
-    return FilesWithChromiumInOneUnit(config, log)
+    return EachFileInOneUnit(config, log)

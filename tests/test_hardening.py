@@ -179,7 +179,7 @@ def test_deep_link_to_a_fresh_server_runs_inside_the_frame():
     """The first request of a fresh server, a deep link, still runs app.py (judgescope.web.serve)."""
     from playwright.sync_api import sync_playwright
 
-    from test_browser import CHROME_ARGS, CHROMIUM
+    from chromium import CHROME_ARGS, CHROMIUM
     from bench.soak import start_server
 
     proc, base = start_server()

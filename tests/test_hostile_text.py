@@ -191,7 +191,7 @@ CHROMIUM = "/usr/bin/chromium"
 
 @pytest.fixture(scope="module")
 def hostile_server(hostile_manifest, tmp_path_factory):
-    from test_browser import serve
+    from chromium import serve
 
     proc, base = serve(JUDGESCOPE_SOURCES=str(hostile_manifest),
                        JUDGESCOPE_CACHE=str(tmp_path_factory.mktemp("hostile-cache")))
@@ -206,7 +206,7 @@ def hostile_server(hostile_manifest, tmp_path_factory):
 def test_hostile_text_in_chromium(hostile_server, page):
     from playwright.sync_api import sync_playwright
 
-    from test_browser import CHROME_ARGS
+    from chromium import CHROME_ARGS
 
     query = {"collection": "hostile"} | DETAIL.get(page, {})
     url = f"{hostile_server}/{url_path(page)}?{urllib.parse.urlencode(query)}"
@@ -219,7 +219,7 @@ def test_hostile_text_in_chromium(hostile_server, page):
 
 
 def _check_page(browser, url: str, page_file: str) -> None:
-    from test_browser import BENIGN_404, SHOTS
+    from chromium import BENIGN_404, SHOTS
 
     foreign: list[str] = []
     errors: list[str] = []
@@ -273,7 +273,7 @@ def test_markdown_in_the_url_is_not_rendered(hostile_server, page, params):
     """A shared link cannot make the page show a link or fetch an image of someone else's."""
     from playwright.sync_api import sync_playwright
 
-    from test_browser import CHROME_ARGS
+    from chromium import CHROME_ARGS
 
     url = f"{hostile_server}/{url_path(page)}?{urllib.parse.urlencode({'collection': 'hostile'} | params)}"
     with sync_playwright() as p:

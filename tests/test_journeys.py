@@ -1,11 +1,12 @@
 """What users do, by clicking, in a real headless Chromium: a stakeholder reading the landing
 page, a reviewer drilling from Languages into Review and through records, a collection switch in
-the middle of a list, matrix and grid cells that open their rows, the keyboard, a phone screen,
-and a crash matrix of every page × every collection on the demo and on ../shared/realdata.
+the middle of a list, matrix and grid cells that open their rows, the keyboard, and a crash
+matrix of every page × every collection on the demo and on ../shared/realdata (the phone-width
+checks of every page run in tests/test_accessibility.py's phone crawl).
 
 One server runs on a manifest the test builds: the demo's collections, plus real third-party
 data when ../shared/realdata is beside the checkout. Screenshots of every step land in
-screenshots/journeys/: look at them.
+screenshots/journeys/ (the matrix's pages a collection fills in screenshots/): look at them.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from browser_server import serving
+from chromium import BENIGN_404, wait_until_drawn
+from pages_index import page_cases
 
 from judgescope.web import navigation
 from textutil import plain
@@ -433,53 +436,46 @@ def test_keyboard_reaches_filters_and_opens_a_row(server, browser):
         context.close()
 
 
-# --- (f) a phone ---------------------------------------------------------------------------
-
-@pytest.mark.parametrize("spec", navigation.PAGES, ids=lambda p: p.url_path or "overview")
-def test_phone_width_is_readable(server, browser, spec):
-    base, _ = server
-    collection = {"Translation audit": "xhotpotqa", "Calibration": "localgate",
-                  "Ranking": "transevalnia"}.get(spec.section, "xhotpotqa")
-    context, page = open_url(browser, f"{base}/{spec.url_path}?collection={collection}", 390, 844)
-    try:
-        no_exception(page)
-        overflow = page.evaluate("""() => {
-            const m = document.querySelector('[data-testid="stMainBlockContainer"]');
-            return m.scrollWidth - m.clientWidth; }""")
-        assert overflow <= 1, f"main block scrolls sideways by {overflow}px"
-        sizes = page.evaluate("""() => [...document.querySelectorAll('g.heatmaplayer text, g.textpoint text')]
-            .map(t => parseFloat(getComputedStyle(t).fontSize))""")
-        assert all(s >= 10 for s in sizes), sizes
-        shot(page, f"f-phone-{spec.url_path or 'overview'}")
-    finally:
-        context.close()
-
-
 # --- the crash matrix ------------------------------------------------------------------------
 
 COLLECTIONS = DEMO_COLLECTIONS + (REAL_COLLECTIONS if REALDATA.is_dir() else ())
+# The pages each demo collection fills (pages_index.page_cases: a page of its section's
+# collection, every Collection page on each): their screenshot is screenshots/<page>--<collection>.png.
+FILLED = {(Path(page).stem, collection) for page, collection in page_cases()}
 
 
 @pytest.mark.parametrize("collection", COLLECTIONS)
 def test_every_page_on_every_collection(server, browser, collection):
-    """Every page, including those the collection cannot fill: no exception, a title, and a
-    page the collection cannot fill names the collections that can."""
+    """Every page, including those the collection cannot fill, opened by its URL: no exception,
+    no page error, console error or failed request, a title, the collection still in the URL,
+    every visible chart and grid drawn; a page the collection cannot fill names the collections
+    that can. One browser context per collection (its second page reloads the app as a shared
+    link does, with the browser's cache warm)."""
     base, log = server
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("pageerror", lambda e: errors.append(f"{page.url}: {e}"))
+    # A failed request is judged by its response below (the console line carries no URL).
+    page.on("console", lambda m: errors.append(f"{page.url}: {m.text}") if m.type == "error"
+            and not m.text.startswith("Failed to load resource") else None)
+    page.on("response", lambda r: errors.append(f"HTTP {r.status} {r.url}")
+            if r.status >= 400 and not BENIGN_404.search(r.url) else None)
     try:
         for spec in navigation.PAGES:
             page.goto(f"{base}/{spec.url_path}?collection={collection}", wait_until="domcontentloaded")
-            settle(page)
+            wait_until_drawn(page)
             no_exception(page)
+            assert f"collection={collection}" in page.url, page.url  # the view is a URL
             text = main_text(page)
             assert "Traceback" not in text and "Uncaught app execution" not in text
             if "needs. These collections have one" in text:  # each named collection is a link
                 links = page.locator('[data-testid="stMainBlockContainer"] [data-testid="stPageLink"]')
                 assert links.count() >= 1, text[:500]
-            page.screenshot(path=str(SHOTS / f"matrix-{collection}-{spec.url_path or 'overview'}.png"))
+            stem = Path(spec.path).stem
+            name = f"{stem}--{collection}" if (stem, collection) in FILLED else \
+                f"journeys/matrix-{collection}-{spec.url_path or 'overview'}"
+            page.screenshot(path=str(ROOT / "screenshots" / f"{name}.png"), full_page=True)
         assert not errors, errors
         logged = log.read_text(errors="replace")
         assert "Traceback" not in logged and "Uncaught app execution" not in logged, logged[-3000:]

@@ -1,11 +1,13 @@
-"""A real headless Chromium opens every page against `streamlit run`, and saves screenshots.
+"""What the Chromium tests share: Debian's chromium and its flags, the app served on the demo
+(`server`), one browser per module (`browser`), opening a URL and waiting until Streamlit has run
+and every visible chart and grid has drawn (`open_page`, `wait_until_drawn`).
 
-Screenshots land in screenshots/ (git-ignored): look at them.
+The page × collection matrix that opens every page is tests/test_journeys.py's
+test_every_page_on_every_collection. Screenshots land in screenshots/ (git-ignored): look at them.
 """
 
 import os
 import re
-import shutil
 import socket
 import subprocess
 import sys
@@ -15,13 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from pages_index import page_cases, url_path
-
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
 SHOTS = ROOT / "screenshots"
-pytestmark = [pytest.mark.browser,
-              pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian chromium")]
 CHROME_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
@@ -117,24 +115,3 @@ def wait_until_drawn(page) -> None:
 # Opened on a page's own path, Streamlit's frontend first probes <page>/_stcore/… to find its
 # base path, gets 404, and falls back to the root: expected, not an error of ours.
 BENIGN_404 = re.compile(r"/[a-z_]+/_stcore/(health|host-config)$")
-SHOTS_READY = False
-
-
-@pytest.mark.parametrize("page_file,collection", page_cases())
-def test_page_in_chromium(server, browser, page_file, collection):
-    global SHOTS_READY
-    if not SHOTS_READY:
-        shutil.rmtree(SHOTS, ignore_errors=True)
-        SHOTS.mkdir(parents=True)
-        SHOTS_READY = True
-    context, page, errors = open_page(browser, f"{server}/{url_path(page_file)}?collection={collection}")
-    shot = SHOTS / f"{Path(page_file).stem}--{collection}.png"
-    try:
-        exceptions = page.locator('[data-testid="stException"]').all_inner_texts()
-        page.screenshot(path=str(shot), full_page=True)
-        assert f"collection={collection}" in page.url, page.url  # the view is a URL
-        assert not exceptions, exceptions
-        assert not errors, errors
-        assert page.locator("h1").count() >= 1
-    finally:
-        context.close()
