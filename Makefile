@@ -27,9 +27,10 @@ endif
 
 test: $(VENV)/.installed-dev
 # Two phases, each on two workers (tests/conftest.py): the tests without a browser, then the
-# Chromium tests, so a browser never waits on a core busy with CPU-bound tests.
+# Chromium tests, so a browser never waits on a core busy with CPU-bound tests. The Chromium
+# tests write screenshots/ afresh (each test its own files).
 	$(PY) -m pytest -q -n 2 -m "not browser" --durations=25; a=$$?; \
-	$(PY) -m pytest -q -n 2 -m browser --durations=25; b=$$?; \
+	rm -rf screenshots; $(PY) -m pytest -q -n 2 -m browser --durations=25; b=$$?; \
 	test $$a -eq 0 && test $$b -eq 0
 
 lint: $(VENV)/.installed-dev

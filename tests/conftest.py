@@ -64,16 +64,6 @@ def write_manifest(tmp_path):
     return write
 
 
-def pytest_sessionstart(session):
-    """A run that includes the Chromium tests starts with an empty screenshots/ (each test writes
-    its own files there, from both workers: only the controller clears it, once)."""
-    if hasattr(session.config, "workerinput") or "not browser" in (session.config.option.markexpr or ""):
-        return
-    import shutil
-
-    shutil.rmtree(ROOT / "screenshots", ignore_errors=True)
-
-
 # `make test` runs the tests without a browser on two workers (pytest-xdist), then the Chromium
 # tests on two workers. A file's tests stay together on one worker, in file order, with their
 # module fixtures built once (as --dist loadfile), so a worker runs at most one browser and one
