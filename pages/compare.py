@@ -32,7 +32,8 @@ resamples = urls.url_number(c[0], "Resamples", 100, 100_000, audit.DEFAULT_RESAM
 seed = urls.url_number(c[1], "Seed", 0, 2**32 - 1, audit.DEFAULT_SEED, key="seed", integer=True)
 label = audit.compare_ci_label(resamples, seed)
 
-previous, current = context.run("audit_previous_score_counts"), audit.score_counts(context.run)
+# Both versions' per-score counts, alike (the earlier version has no binned counts).
+previous, current = context.run("audit_previous_score_counts"), context.run("audit_score_counts", facet="none")
 fmt = {c: st.column_config.NumberColumn(format="%.3f") for c in
        ("Previous mean", "Current mean", "Diff", "Low", "High")}
 st.header("Per unit")
