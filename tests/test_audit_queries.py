@@ -21,7 +21,7 @@ PARAMS = {
     "audit_score_order_stats": {"facet": "none"},
     "audit_score_counts_below": {"facet": "none", "thresholds": [60.0]},
     "audit_build_score_bins": {"width": 1.0},
-    "audit_build_order_stats": {},
+    "audit_build_order_stats": {"width": 1.0},
     "audit_review_count": FILTERS,
     "audit_review_count_prebuilt": {k: v for k, v in FILTERS.items() if k != "q"},
     "audit_review_export": FILTERS,

@@ -1,8 +1,8 @@
 """Issue #28 item 1: a float audit's figures from binned counts and exact order statistics.
 
 Validation writes the counts on one audit-wide grid of score bins (n, Σx, Σx², min, max) and
-DuckDB's exact median, P5 and P10 per grouping set; the pages read those instead of one count
-per distinct score. Every figure is checked against numpy/pandas over the raw rows; the integer
+the exact median, P5 and P10 per grouping set, computed by DuckDB; the pages read those instead
+of one count per distinct score. Every figure is checked against numpy/pandas over the raw rows; the integer
 demo keeps its per-score path bit for bit.
 """
 
@@ -19,7 +19,7 @@ from judgescope.audit import binned
 from judgescope.audit import score_charts
 from judgescope.audit import summary as audit
 from judgescope.cli import main
-from judgescope.sources.catalog import Catalog, get_catalog
+from judgescope.sources.catalog import Catalog, get_catalog, write_score_summaries
 from judgescope.sources.manifest import load_manifest
 
 ROWS = 6_000
@@ -68,15 +68,26 @@ def _raw_groups(rows: pd.DataFrame, by: list[str], facet: str):
 
 
 @pytest.mark.parametrize("xs", [[3.0], [1.0, 1.0], [1.0, 2.0], [2.0, 1.0, 2.0], [5, 5, 5, 7, 9, 9.5],
-                                [0.1, 0.1, 0.1, 0.2, 0.3, 0.3, 0.3, 0.3, 0.4, 10.0, 10.0]])
-def test_duckdb_quantile_cont_is_numpy_linear(xs):
-    """audit_build_order_stats.sql relies on it: ties and small n included."""
-    got = duckdb.connect().execute("SELECT quantile_cont(x, [0.5, 0.05, 0.1]) FROM unnest($l) t(x)",
-                                   {"l": [float(x) for x in xs]}).fetchone()[0]
-    want = np.percentile(np.array(xs, dtype=float), [50, 5, 10])
+                                [0.0, 50.3, 50.3, 50.7, 50.9, 100.0],  # ranks inside one bin
+                                [10.5, 10.5, 10.2, 10.9, 99.0, 10.5, 0.5, 10.5, 10.1]])
+def test_order_statistics_are_numpys_linear_method_on_ties_and_small_n(tmp_path, xs):
+    """audit_build_order_stats.sql, on a tiny audit: numpy's percentiles, which are also DuckDB's
+    quantile_cont and stats.percentiles_from_counts (the per-score path's)."""
+    x = np.array(xs, dtype=float)
+    con = duckdb.connect()
+    con.register("raw", pd.DataFrame({"score": x, "target_language": "de", "unit": "answer"}))
+    con.execute("COPY (SELECT score, target_language, unit, " + ", ".join(
+        f"NULL::VARCHAR AS {c}" for c in [*FACET_COLUMNS, "judge_explanation"]) +
+        " FROM raw) TO $p (FORMAT parquet)", {"p": str(tmp_path / "clean.parquet")})
+    write_score_summaries(con, tmp_path / "clean.parquet", tmp_path)
+    stats = pd.read_parquet(tmp_path / "order_stats.parquet")
+    want = np.percentile(x, [50, 5, 10])
+    for row in stats.itertuples():  # every grouping set holds all the rows here
+        assert (row.n, row.median, row.p5, row.p10) == pytest.approx((x.size, *want), abs=1e-12)
+    got = con.execute("SELECT quantile_cont(x, [0.5, 0.05, 0.1]) FROM unnest($l) t(x)", {"l": xs}).fetchone()[0]
+    values, counts = np.unique(x, return_counts=True)
     assert got == pytest.approx(want, abs=1e-12)
-    values, counts = np.unique(xs, return_counts=True)
-    assert got == pytest.approx(S.percentiles_from_counts(values, counts, [50, 5, 10]), abs=1e-12)
+    assert S.percentiles_from_counts(values, counts, [50, 5, 10]) == pytest.approx(want, abs=1e-12)
 
 
 @pytest.mark.parametrize("facet", list(audit.FACETS))

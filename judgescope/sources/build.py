@@ -132,21 +132,26 @@ def write_counts(con, clean: Path, out: Path) -> None:
 
 
 def write_score_summaries(con, clean: Path, folder: Path) -> None:
-    """bins.parquet, the counts on one audit-wide grid of score bins, and order_stats.parquet,
-    the exact order statistics per grouping set (queries/audit_build_score_bins.sql and
-    audit_build_order_stats.sql): an audit with more distinct scores than stats.MAX_CATEGORIES
-    is summarised from these (thousands of rows) instead of one count per distinct score. The
-    grid's width is the one stats._bin_width picks for the audit's score range; it is stored with
-    the bins, so readers never assume the current rule (and stats.py is not in the cache key)."""
+    """bins.parquet, the counts on one audit-wide grid of score bins, then order_stats.parquet,
+    the exact order statistics per grouping set, which the bins locate (queries/
+    audit_build_score_bins.sql, audit_build_order_stats.sql): an audit with more distinct scores
+    than stats.MAX_CATEGORIES is summarised from these (thousands of rows) instead of one count
+    per distinct score. The grid's width is the one stats._bin_width picks for the audit's score
+    range; it is stored with the bins, so readers never assume the current rule (and stats.py is
+    not in the cache key)."""
+    bins = folder / "bins.parquet"
     con.execute(db.view_sql("audit", [clean]))
     try:
+        db.create_macros(con)
         low, high = con.execute("SELECT min(score)::DOUBLE, max(score)::DOUBLE FROM audit").fetchone()
-        width = 1.0 if low is None else stats._bin_width(np.array([low, high]))  # no rows: any grid
-        for part, query, params in (("bins", "audit_build_score_bins", {"width": width}),
-                                    ("order_stats", "audit_build_order_stats", {})):
-            con.execute(f"COPY ({db.query_text(query)}\n) TO $out (FORMAT parquet)",
-                        {**params, "out": str(folder / f"{part}.parquet")})
+        width = {"width": 1.0 if low is None else stats._bin_width(np.array([low, high]))}  # no rows: any
+        con.execute(f"COPY ({db.query_text('audit_build_score_bins')}\n) TO $out (FORMAT parquet)",
+                    {**width, "out": str(bins)})
+        con.execute(db.view_sql("audit_bins", [bins]))
+        con.execute(f"COPY ({db.query_text('audit_build_order_stats')}\n) TO $out (FORMAT parquet)",
+                    {**width, "out": str(folder / "order_stats.parquet")})
     finally:
+        con.execute('DROP VIEW IF EXISTS "audit_bins"')
         con.execute('DROP VIEW "audit"')
 
 

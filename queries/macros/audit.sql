@@ -14,3 +14,10 @@ CREATE MACRO audit_facet(facet, score_origin, run_group, source_split, dataset_v
         WHEN 'system' THEN system
         ELSE NULL
     END::VARCHAR;
+
+-- score_bin(x, width): the bin m of score x on the grid of `width`, m·width <= x < (m+1)·width:
+-- floor(x / width), moved by one where rounding put x beside its bin. One definition for
+-- audit_build_score_bins and audit_build_order_stats.
+CREATE MACRO score_bin(x, width) AS
+    floor(x / width)::BIGINT - (x < floor(x / width) * width)::BIGINT
+        + (x >= (floor(x / width) + 1) * width)::BIGINT;
