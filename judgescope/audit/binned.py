@@ -68,6 +68,8 @@ def load(run, facet: str, thresholds=()) -> Binned | None:
     if distinct <= stats.MAX_CATEGORIES:
         return None
     bins = run("audit_score_bins", facet=read)
+    # Rows below a threshold are counted from the bins when no bin of the audit holds rows on
+    # both sides of it; a threshold inside a bin is counted by a query, never estimated.
     edges = bins.groupby("bin").agg(low=("low", "min"), high=("high", "max"))
     inside = sorted({float(t) for t in thresholds
                      if ((edges["low"] < t) & (edges["high"] >= t)).any()})
@@ -95,7 +97,7 @@ def relabelled(scores: Binned, label) -> Binned:
                    below=label(scores.below))
 
 
-def scores(rows: pd.DataFrame, edge: str) -> pd.Series:
+def score_of(rows: pd.DataFrame, edge: str) -> pd.Series:
     """Each count row's score: its exact score, or for a score bin (Binned.bins) its lowest
     (edge="low") or highest (edge="high") score."""
     return rows["score"] if "score" in rows else rows[edge]

@@ -49,7 +49,7 @@ def histogram_bins(counts: pd.DataFrame, colour: str = "unit", bin_width: float 
     width h (h <= 1 on 0–100 scores), so each lies within one bar and the bars are exact."""
     parts = []
     for key, part, _ in _series(counts, colour):
-        bins = (binned.scores(part, "low") // bin_width * bin_width).clip(upper=100 - bin_width)
+        bins = (binned.score_of(part, "low") // bin_width * bin_width).clip(upper=100 - bin_width)
         per_bin = part.groupby(bins)["n"].sum()
         parts.append(pd.DataFrame({"series": key, "bin_start": per_bin.index.astype(float),
                                    "bin_end": [min(100.0, b + bin_width) for b in per_bin.index],

@@ -30,7 +30,7 @@ def score_bins(counts: pd.DataFrame, top: float) -> list[dict]:
     by their lowest score: their width divides these bins' (h <= 1 on 0–100, <= 0.1 on 0–10)."""
     high = 100.0 if top > 10 else (5.0 if top > 1 else 1.0)
     width = high / 10
-    v, c = binned.scores(counts, "low").to_numpy(float), counts["n"].to_numpy()
+    v, c = binned.score_of(counts, "low").to_numpy(float), counts["n"].to_numpy()
     out = []
     for i in range(10):
         lo = i * width
@@ -69,7 +69,7 @@ def build(run, ledger: Ledger, *, name: str, seed: int, resamples: int, explanat
             row[col] = ledger.add(f"audit.unit.{idkey(key)}.{col}", u[col], shown,
                                   query=audit.counts_query(counts, col),
                                   function=S + "unit_summary", cli=rep + ["by_unit", key, col])
-        bins = score_bins(per[per.unit == key], float(binned.scores(per, "high").max()))
+        bins = score_bins(per[per.unit == key], float(binned.score_of(per, "high").max()))
         for b_ in bins:
             b_["shown"] = ledger.add(f"audit.unit.{idkey(key)}.bin.{b_['label']}", b_["n"], fmt.count(b_["n"]),
                                      query=q, function="judgescope.report.audit_section.score_bins")
