@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 
 import reference_stats as R
+from apptest import open_page
 from judgescope import stats as S
 from judgescope.audit import binned
 from judgescope.audit import score_charts
@@ -46,15 +47,20 @@ def _float_audit(rows: int = ROWS) -> pd.DataFrame:
 
 
 @pytest.fixture(scope="module")
-def floats(tmp_path_factory):
-    """(run, raw rows) of the float audit, validated as the app validates it."""
+def float_manifest(tmp_path_factory):
+    """A manifest of one collection `c` holding the float audit."""
     tmp = tmp_path_factory.mktemp("floats")
-    rows = _float_audit()
-    rows.to_parquet(tmp / "audit.parquet")
+    _float_audit().to_parquet(tmp / "audit.parquet")
     (tmp / "sources.toml").write_text('[[collection]]\nname = "c"\ndatasets = ["d"]\n[[dataset]]\n'
                                       'name = "d"\nkind = "judge_audit"\npath = "audit.parquet"\n')
-    store = Catalog(load_manifest(tmp / "sources.toml")).store("c")
-    return store.run, rows
+    return tmp / "sources.toml"
+
+
+@pytest.fixture(scope="module")
+def floats(float_manifest):
+    """(run, raw rows) of the float audit, validated as the app validates it."""
+    store = Catalog(load_manifest(float_manifest)).store("c")
+    return store.run, pd.read_parquet(float_manifest.parent / "audit.parquet")
 
 
 def _raw_groups(rows: pd.DataFrame, by: list[str], facet: str):
@@ -222,3 +228,14 @@ def test_the_integer_demo_binned_gives_the_same_figures(monkeypatch):
                                       audit.bootstrap_table(forced, by, 500, 3), check_exact=True)
     pd.testing.assert_frame_equal(audit.tails_table(exact), audit.tails_table(forced),
                                   check_exact=False, atol=1e-9, rtol=0)
+
+
+@pytest.mark.parametrize("page, params", [
+    ("pages/distributions.py", {}), ("pages/distributions.py", {"facet": "system"}),
+    ("pages/distributions.py", {"facet": "target_language", "t1": "62"}), ("pages/languages.py", {}),
+    ("pages/reviews.py", {})])
+def test_the_pages_run_on_a_float_audit(float_manifest, monkeypatch, page, params):
+    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(float_manifest))
+    at = open_page(page, "c", **params)
+    if page == "pages/distributions.py":
+        assert any("audit-wide score bins of width 1" in c.value for c in at.caption)
