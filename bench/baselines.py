@@ -41,7 +41,7 @@ def aggregations(store: db.Store):
     keys = ["unit", "target_language"]
     return [
         ("unit summary (n, mean, median, SD, thresholds)",
-         lambda: audit.unit_summary(run("audit_score_counts", facet="none")), _unit_summary_pandas),
+         lambda: audit.unit_summary(audit.score_counts(run)), _unit_summary_pandas),
         ("score counts unit × language × score", lambda: run("audit_score_counts", facet="none"),
          lambda df: df.groupby(keys + ["score"], observed=True).size()),
         ("score counts split by run_group", lambda: run("audit_score_counts", facet="run_group"),
@@ -59,8 +59,7 @@ def aggregations(store: db.Store):
          lambda df: df[(df.target_language == "th") & (df.unit == "paragraph")]
          .sort_values(["score", "judge_record_id"]).head(50)),
         ("worst 3 rows per language × unit",
-         lambda: run("audit_worst_rows", k=3, max_score=audit.worst_cutoff(
-             run("audit_score_counts", facet="none"), 3)),
+         lambda: run("audit_worst_rows", k=3, max_score=audit.worst_cutoff(audit.score_counts(run), 3)),
          lambda df: df.sort_values(["score", "judge_record_id"]).groupby(
              ["target_language", "unit"], observed=True).head(3)),
         ("explanation search count", lambda: run("audit_review_count", **dict(ALL, q="calendar")),

@@ -49,12 +49,12 @@ def interactions(first_page_last: tuple[float, str], record_id: str, worst_cutof
     low = dict(ALL, max_score=60.0)
     page, top, nxt = (-1.0, ""), (1e308, ""), first_page_last
     return [
-        Interaction("distributions", "facet none", [("audit_score_counts", {"facet": "none"})], _dist(False)),
-        Interaction("distributions", "facet run_group", [("audit_score_counts", {"facet": "run_group"})],
+        Interaction("distributions", "facet none", [("score_counts", {"facet": "none"})], _dist(False)),
+        Interaction("distributions", "facet run_group", [("score_counts", {"facet": "run_group"})],
                     _dist(True)),
         Interaction("distributions", "facet source_split",
-                    [("audit_score_counts", {"facet": "source_split"})], _dist(True)),
-        Interaction("languages", "heatmap + tails", [("audit_score_counts", {"facet": "none"})], _languages),
+                    [("score_counts", {"facet": "source_split"})], _dist(True)),
+        Interaction("languages", "heatmap + tails", [("score_counts", {"facet": "none"})], _languages),
         Interaction("languages", "worst rows k=3",
                     [("audit_worst_rows", {"k": 3, "max_score": worst_cutoff})]),
         Interaction("review", "open (all rows)", [("audit_filter_values", {}), _count(ALL), _page(ALL, page)]),
@@ -84,10 +84,12 @@ def interactions(first_page_last: tuple[float, str], record_id: str, worst_cutof
     ]
 
 
-# Steps the page runs through a judgescope function that calls several named queries (Review's
-# count from the prebuilt counts, its page bounded by them; Integrity's rows, then their
-# texts): run with the app's runner or the raw one.
+# Steps the page runs through a judgescope function that calls several named queries (the score
+# counts, per score or binned with their order statistics; Review's count from the prebuilt
+# counts, its page bounded by them; Integrity's rows, then their texts): run with the app's
+# runner or the raw one.
 COMPOSITE = {
+    "score_counts": lambda run, facet: audit.score_counts(run, facet),
     "review_count": lambda run, filters: pd.DataFrame({"rows": [audit_rows.review_count(run, filters)]}),
     "review_page": lambda run, filters, after, desc: audit_rows.review_page(run, filters, after, desc, 50),
     "class_rows": verify.class_rows,
@@ -115,6 +117,14 @@ def _page(filters: dict, after: tuple, desc: bool = False) -> tuple[str, dict]:
 
 def run_step(run, name: str, params: dict):
     return COMPOSITE[name](run, **params) if name in COMPOSITE else run(name, **params)
+
+
+def _rows(result) -> int:
+    """Rows a step returned (a binned audit's score counts: its bins, order statistics and
+    exact counts below thresholds)."""
+    if isinstance(result, pd.DataFrame):
+        return len(result)
+    return sum(len(f) for f in (result.bins, result.order, result.below))
 
 
 def _summary(frame):
@@ -165,5 +175,5 @@ def measure(store: db.Store, inter: Interaction, raw: duckdb.DuckDBPyConnection,
     else:
         out["app"] = out["app_queries"] = summary([first])
         out["raw"] = summary(timed(raw_run, 1, warmup=0))
-    out["rows_returned"] = int(sum(len(f) for f in app_queries())) if first < SLOW_S else None
+    out["rows_returned"] = int(sum(map(_rows, app_queries()))) if first < SLOW_S else None
     return out

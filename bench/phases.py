@@ -77,7 +77,7 @@ def page_timings(args) -> dict:
     first = store.run("audit_review_page", **pages.ALL, after_score=-1.0, after_id="", page_size=50)
     last = (float(first.score.iloc[-1]), str(first.judge_record_id.iloc[-1]))
     record = str(first.judge_record_id.iloc[len(first) // 2])
-    cutoff = audit.worst_cutoff(store.run("audit_score_counts", facet="none"), 3)
+    cutoff = audit.worst_cutoff(audit.score_counts(store.run), 3)
     raw = pages.raw_connection(store)
     wanted = set(args.only.split(",")) if args.only else None
     results = [pages.measure(store, inter, raw, args.repeats)
@@ -94,7 +94,7 @@ def remote_reads(args) -> dict:
     first = store.run("audit_review_page", **pages.ALL, after_score=-1.0, after_id="", page_size=50)
     last = (float(first.score.iloc[-1]), str(first.judge_record_id.iloc[-1]))
     record = str(first.judge_record_id.iloc[len(first) // 2])
-    cutoff = audit.worst_cutoff(store.run("audit_score_counts", facet="none"), 3)
+    cutoff = audit.worst_cutoff(audit.score_counts(store.run), 3)
     return remote.measure(cat, COLLECTION, cache_root(), last, record, cutoff)
 
 
@@ -117,28 +117,30 @@ def verify_timings(args) -> dict:
 
 
 def bootstrap_timings(args) -> dict:
-    """10,000-resample CIs from per-score counts, and what row resampling would cost."""
+    """10,000-resample CIs from the score counts the pages read (per score, or binned for a float
+    audit), and what row resampling would cost."""
     from judgescope import stats
     from judgescope.audit import summary as audit
     _, store = _store(args)
     counts = audit.score_counts(store.run)
-    n = int(counts["n"].sum())
+    per_score = store.run("audit_score_counts", facet="none")  # the rows, as counts
+    n = int(per_score["n"].sum())
     unit = timed(lambda: audit.unit_bootstrap(counts, 10_000), args.repeats)
     cells = timed(lambda: audit.bootstrap_table(counts, ["target_language", "unit"], 10_000),
                   args.repeats)
-    pooled = counts.groupby("score", as_index=False)["n"].sum()
+    pooled = per_score.groupby("score", as_index=False)["n"].sum()
     plan = stats.bootstrap_plan(pooled["score"], pooled["n"])
-    scores = np.repeat(counts["score"].to_numpy(), counts["n"].to_numpy())
+    scores = np.repeat(per_score["score"].to_numpy(), per_score["n"].to_numpy())
     rng, few = np.random.default_rng(0), 3
     t = time.perf_counter()
     for _ in range(few):
         scores[rng.integers(0, n, n)].mean()
     per_resample = (time.perf_counter() - t) / few
-    return {"rows": n, "groups_unit": int(counts["unit"].nunique()) + 1,
-            "groups_cells": int(counts.groupby(["target_language", "unit"]).ngroups),
+    return {"rows": n, "groups_unit": int(per_score["unit"].nunique()) + 1,
+            "groups_cells": int(per_score.groupby(["target_language", "unit"]).ngroups),
             "unit_10k": summary(unit), "cells_10k": summary(cells),
             "row_resample_one_s": per_resample, "row_resample_10k_estimate_s": per_resample * 10_000,
-            "method": audit.BOOTSTRAP_METHOD, "overall_method": plan["method"],
+            "method": audit.interval_rule(counts), "overall_method": plan["method"],
             "distinct": int(pooled.shape[0]), "categories": int(plan["values"].size)}
 
 

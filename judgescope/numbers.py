@@ -18,17 +18,22 @@ class Number:
     queries: tuple[str, ...]  # queries/<name>.sql
 
 
+# An audit's score figures come from its per-score counts, or (more distinct scores than
+# stats.MAX_CATEGORIES, audit/binned.py) from its binned counts and exact order statistics: the
+# binned path's functions follow the per-score ones, and audit_score_order_stats decides.
+SCORES = ("audit_score_order_stats", "audit_score_counts", "audit_score_bins")
+INTERVAL = ("judgescope.stats.bootstrap_mean_ci_from_counts", "judgescope.audit.binned.interval",
+            "judgescope.stats.bootstrap_mean_ci_from_bins")
+
 NUMBERS: tuple[Number, ...] = (
     Number("unit_mean", "Mean score per unit with its bootstrap CI", "distributions",
            ("judgescope.audit.summary.distribution_table", "judgescope.audit.summary.bootstrap_table",
-            "judgescope.stats.bootstrap_mean_ci_from_counts"), ("audit_score_counts",)),
+            *INTERVAL), SCORES),
     Number("language_cell", "Languages cell: mean, n and bootstrap CI of one language × unit",
-           "languages",
-           ("judgescope.audit.summary.bootstrap_table", "judgescope.stats.bootstrap_mean_ci_from_counts"),
-           ("audit_score_counts",)),
+           "languages", ("judgescope.audit.summary.bootstrap_table", *INTERVAL), SCORES),
     Number("share_below", "Share below the threshold per language × unit, with its Wilson CI",
-           "languages", ("judgescope.audit.summary.tails_table", "judgescope.stats.wilson_ci"),
-           ("audit_score_counts",)),
+           "languages", ("judgescope.audit.summary.tails_table", "judgescope.audit.binned.below",
+                         "judgescope.stats.wilson_ci"), (*SCORES, "audit_score_counts_below")),
     Number("hash_verified", "Integrity: audit rows whose texts hash to the stored digests",
            "integrity", ("judgescope.integrity.hashes.summarise",), ("verify_summary",)),
     Number("exact_copies", "Candidates byte-identical to their source", "exact_copies",

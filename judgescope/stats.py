@@ -114,6 +114,17 @@ def _endpoint_bound(n: int, shift_sd: float, max_shift: float, resamples: int,
     return float(min(eps, max_shift))
 
 
+def _named_bins(plan: dict, rows: int, resamples: int, what: str) -> dict:
+    """A binned plan with its endpoint bound (_endpoint_bound) and its name; `what` says which
+    bins were drawn over."""
+    plan["bound"] = _endpoint_bound(rows, plan["shift_sd"], plan["max_shift"], resamples)
+    plan["method"] = (f"percentile bootstrap, multinomial over {plan['values'].size} score bins "
+                      f"of width {plan['width']:g} ({what}each bin at its rows' mean): endpoints "
+                      f"within {plan['bound']:.2g} of a row resample's (99%; always within "
+                      f"{plan['max_shift']:.2g})")
+    return plan
+
+
 def bootstrap_plan(values, counts, resamples: int = 10_000,
                    max_categories: int = MAX_CATEGORIES) -> dict:
     """What the count bootstrap draws over, and its name: the distinct values themselves when
@@ -123,13 +134,64 @@ def bootstrap_plan(values, counts, resamples: int = 10_000,
         return {"values": v, "counts": c, "width": None, "max_shift": 0.0, "shift_sd": 0.0,
                 "bound": 0.0,
                 "method": f"percentile bootstrap, multinomial over {v.size} distinct values"}
-    plan = _score_bins(v, c, max_categories)
-    plan["bound"] = _endpoint_bound(int(c.sum()), plan["shift_sd"], plan["max_shift"], resamples)
-    plan["method"] = (f"percentile bootstrap, multinomial over {plan['values'].size} score bins "
-                      f"of width {plan['width']:g} ({v.size:,} distinct values, each bin at its "
-                      f"rows' mean): endpoints within {plan['bound']:.2g} of a row resample's "
-                      f"(99%; always within {plan['max_shift']:.2g})")
-    return plan
+    return _named_bins(_score_bins(v, c, max_categories), int(c.sum()), resamples,
+                       f"{v.size:,} distinct values, ")
+
+
+def _bins(n, total, total_sq, low, high) -> tuple:
+    """The non-empty bins of a grid (n, Σx, Σx², min, max), each bin's value (its one score
+    when min = max, else its rows' mean Σx/n) and Σ c·d² of its rows about it
+    (Σx² − (Σx)²/n; 0 for one score)."""
+    keep = np.asarray(n).ravel() > 0
+    n, total, total_sq, low, high = (np.asarray(a, dtype=t).ravel()[keep] for a, t in
+                                     ((n, np.int64), (total, float), (total_sq, float),
+                                      (low, float), (high, float)))
+    single = low == high
+    value = np.where(single, low, total / np.maximum(n, 1))
+    within = np.where(single, 0.0, np.maximum(total_sq - total * value, 0.0))
+    return n, total, low, high, value, within
+
+
+def mean_sd_from_bins(n, total, total_sq, low, high) -> tuple:
+    """(n, mean, sample SD with ddof = 1) of the rows counted in bins, exact: the squares about
+    the mean are summed within bins and between them, which loses less to rounding than
+    Σx² − (Σx)²/n over every row. Undefined values are None."""
+    n, total, _, _, value, within = _bins(n, total, total_sq, low, high)
+    rows = int(n.sum())
+    if rows == 0:
+        return 0, None, None
+    mean = float(total.sum() / rows)
+    squares = within.sum() + n @ (value - mean) ** 2
+    return rows, mean, float(np.sqrt(squares / (rows - 1))) if rows >= 2 else None
+
+
+def _bins_plan(n, total, total_sq, low, high, width: float, resamples: int = 10_000) -> dict:
+    """bootstrap_plan for scores already counted on one grid of bins of `width`: each bin's n,
+    Σx, Σx², min and max (a group's bins pooled by index across groups: n, Σx, Σx² added, min
+    and max taken). Each bin stands at its value (_bins), its rows moving by d with Σ c·d² its
+    `within` and |d| <= max(max − value, value − min): the plan and bound _score_bins gives on
+    the rows. When every bin holds one distinct score, it is bootstrap_plan's exact draw."""
+    n, _, low, high, value, within = _bins(n, total, total_sq, low, high)
+    if (low == high).all():
+        return bootstrap_plan(low, n, resamples, max_categories=low.size)
+    plan = {"values": value, "counts": n, "width": float(width),
+            "max_shift": float(np.maximum(high - value, value - low).max()),
+            "shift_sd": float(np.sqrt(within.sum()) / n.sum())}
+    return _named_bins(plan, int(n.sum()), resamples, "one grid for every group, ")
+
+
+def _interval(plan: dict, mean, resamples: int, seed: int, level: float) -> dict:
+    """The percentile CI of the mean drawn over a plan (bootstrap_plan, _bins_plan), named by it."""
+    out = {"mean": None, "low": None, "high": None, "method": plan["method"],
+           "categories": int(plan["values"].size), "bin_width": plan["width"],
+           "endpoint_bound": plan["bound"], "max_shift": plan["max_shift"],
+           "resamples": resamples, "seed": seed, "level": level}
+    if plan["counts"].sum() == 0:
+        return out
+    means = _count_means(np.random.default_rng(seed), plan["values"], plan["counts"], resamples)
+    out["mean"] = mean
+    out["low"], out["high"] = _bounds(means, level)
+    return out
 
 
 def bootstrap_mean_ci_from_counts(values, counts, resamples=10_000, seed=DEFAULT_SEED,
@@ -137,17 +199,18 @@ def bootstrap_mean_ci_from_counts(values, counts, resamples=10_000, seed=DEFAULT
     """Percentile bootstrap CI of the mean from distinct values and their counts (SQL GROUP BY);
     over score bins when the values are many (bootstrap_plan, named in `method`)."""
     v, c = _clean_counts(values, counts)
-    plan = bootstrap_plan(v, c, resamples)
-    out = {"mean": None, "low": None, "high": None, "method": plan["method"],
-           "categories": int(plan["values"].size), "bin_width": plan["width"],
-           "endpoint_bound": plan["bound"], "max_shift": plan["max_shift"],
-           "resamples": resamples, "seed": seed, "level": level}
-    if c.sum() == 0:
-        return out
-    means = _count_means(np.random.default_rng(seed), plan["values"], plan["counts"], resamples)
-    out["mean"] = float(v @ c / c.sum())
-    out["low"], out["high"] = _bounds(means, level)
-    return out
+    mean = float(v @ c / c.sum()) if c.sum() else None
+    return _interval(bootstrap_plan(v, c, resamples), mean, resamples, seed, level)
+
+
+def bootstrap_mean_ci_from_bins(n, total, total_sq, low, high, width: float, resamples=10_000,
+                                seed=DEFAULT_SEED, level=0.95) -> dict:
+    """bootstrap_mean_ci_from_counts for scores counted on a grid of bins (_bins_plan); the mean
+    is exact: Σx / n."""
+    rows = int(np.sum(n))
+    mean = float(np.sum(total) / rows) if rows else None
+    return _interval(_bins_plan(n, total, total_sq, low, high, width, resamples), mean,
+                     resamples, seed, level)
 
 
 def wilson_ci(k, n, level=0.95) -> dict:

@@ -3,6 +3,7 @@
 import streamlit as st
 
 from judgescope.audit import summary as audit
+from judgescope.audit import versions
 from judgescope.audit import score_charts
 from judgescope.web import significance_panels as significance_view
 from judgescope.text import md_literal
@@ -15,35 +16,36 @@ st.caption(f"Previous: {md_literal(context.dataset_for('audit_previous').spec.na
            f"{md_literal(context.dataset_for('audit').spec.name)}. Differences are current minus previous.")
 
 overlap = audit.in_unit_order(context.run("audit_overlap"))
-small = audit.overlap_is_small(overlap)
+small = versions.overlap_is_small(overlap)
 if small:
-    st.error("**The samples are unpaired.** " + md_literal(audit.overlap_sentence(overlap), limit=600) + " The two "
+    st.error("**The samples are unpaired.** " + md_literal(versions.overlap_sentence(overlap), limit=600) + " The two "
              "versions scored (almost) different units, so a difference describes two samples; "
              "it is not a paired, like-for-like change and does not show what caused it.")
 else:
-    st.success(md_literal(audit.overlap_sentence(overlap), limit=600) + " A paired view on the overlap is below.")
+    st.success(md_literal(versions.overlap_sentence(overlap), limit=600) + " A paired view on the overlap is below.")
 render.table(overlap)
-if any(audit.duplicate_key_counts(overlap)):
+if any(versions.duplicate_key_counts(overlap)):
     render.table(context.run("audit_version_duplicate_keys", limit=1000), key="duplicate_keys")
 
 c = st.columns(2)
 resamples = urls.url_number(c[0], "Resamples", 100, 100_000, audit.DEFAULT_RESAMPLES, step=1000,
                           key="resamples", integer=True)
 seed = urls.url_number(c[1], "Seed", 0, 2**32 - 1, audit.DEFAULT_SEED, key="seed", integer=True)
-label = audit.compare_ci_label(resamples, seed)
+label = versions.compare_ci_label(resamples, seed)
 
-previous, current = context.run("audit_previous_score_counts"), audit.score_counts(context.run)
+# Both versions' per-score counts, alike (the earlier version has no binned counts).
+previous, current = context.run("audit_previous_score_counts"), context.run("audit_score_counts", facet="none")
 fmt = {c: st.column_config.NumberColumn(format="%.3f") for c in
        ("Previous mean", "Current mean", "Diff", "Low", "High")}
 st.header("Per unit")
-units = audit.unit_compare(previous, current, resamples, seed)
+units = versions.unit_compare(previous, current, resamples, seed)
 st.plotly_chart(score_charts.diff_chart(units), key="unit_diff")
 st.caption(label)
 render.table(units, column_config=fmt, placeholder="n/a")
 export.rows(units, "compare_units", {"resamples": resamples, "seed": seed})
 
 st.header("Per language (all units together)")
-langs = audit.compare_table(previous, current, ["target_language"], resamples, seed)
+langs = versions.compare_table(previous, current, ["target_language"], resamples, seed)
 st.caption(label)
 render.table(langs.assign(target_language=langs.target_language.map(language_name)),
              column_config=fmt, placeholder="n/a")
@@ -51,8 +53,8 @@ export.rows(langs, "compare_languages", {"resamples": resamples, "seed": seed})
 
 if not small:
     st.header("Paired view on the overlapping units")
-    paired = audit.paired_table(context.run("audit_paired_diff_counts"), resamples, seed)
-    st.caption(audit.compare_ci_label(resamples, seed, paired=True))
+    paired = versions.paired_table(context.run("audit_paired_diff_counts"), resamples, seed)
+    st.caption(versions.compare_ci_label(resamples, seed, paired=True))
     render.table(paired, placeholder="n/a")
 
 significance_view.versions_section(context.run("audit_paired_diff_counts"), resamples, seed)

@@ -28,7 +28,7 @@ resamples = urls.url_number(c[4], "Resamples", 100, 100_000, audit.DEFAULT_RESAM
 seed = urls.url_number(c[5], "Seed", 0, 2**32 - 1, audit.DEFAULT_SEED, key="seed", integer=True)
 thresholds = (t1, t2, t3)
 
-counts = results.audit_counts(facet)
+counts = results.audit_counts(facet, thresholds)
 split = facet != "none"
 table = results.distribution_table(counts, thresholds, split, resamples, seed)
 
@@ -60,8 +60,8 @@ export.rows(table, "score_summary", {"facet": facet, "thresholds": list(threshol
                                             "resamples": resamples, "seed": seed})
 
 colour = "facet" if split else "unit"
-plot_counts = audit.with_facet_labels(counts)
-units = sort_units(counts["unit"].unique())
+plot_counts = audit.count_rows(audit.with_facet_labels(counts))  # per score, or a float audit's bins
+units = sort_units(plot_counts["unit"].unique())
 urls.url_value_notice("log", ["true", "false"])
 log = st.toggle("Log scale for the histogram (shows the lower tail's small bars)", key="log",
                 bind="query-params")

@@ -3,6 +3,7 @@ judge against its reviewers, disagreements, reviews of rows since changed, and t
 
 import streamlit as st
 
+from judgescope.audit import summary as audit
 from judgescope.reviews import verdict_stats as reviews_stats
 from judgescope.web import verdicts
 from judgescope.web import navigation
@@ -38,7 +39,7 @@ if share is not None:
                "leave it out.")
 
 st.header("Progress per language × unit")
-prog = reviews_stats.progress(latest, results.audit_counts())
+prog = reviews_stats.progress(latest, audit.count_rows(results.audit_counts()))
 render.table(prog.assign(target_language=prog.target_language.map(language_name)),
              column_config={"Share": st.column_config.ProgressColumn(min_value=0, max_value=1, format="percent")})
 

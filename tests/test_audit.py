@@ -6,6 +6,7 @@ import pytest
 
 import reference_stats as R
 from judgescope.audit import summary as audit
+from judgescope.audit import versions
 from judgescope.audit import rows as audit_rows
 
 THRESHOLDS = (60, 80, 90)
@@ -123,21 +124,21 @@ def test_mean_matrix_orders_units(rows):
 def test_compare_unpaired_and_overlap():
     prev = pd.DataFrame({"unit": ["a", "a"], "target_language": "x", "score": [80.0, 90.0], "n": [5, 5]})
     cur = pd.DataFrame({"unit": ["a", "a"], "target_language": "x", "score": [90.0, 100.0], "n": [5, 5]})
-    table = audit.unit_compare(prev, cur, resamples=500, seed=1)
+    table = versions.unit_compare(prev, cur, resamples=500, seed=1)
     assert table.iloc[0]["diff"] == pytest.approx(10) and table.iloc[-1]["unit"] == "overall"
     assert table.iloc[0]["low"] <= 10 <= table.iloc[0]["high"]
     small = pd.DataFrame({"unit": ["a", "b"], "n_current": [10, 10], "n_previous": [10, 10],
                           "overlap": [1, 0]})
-    assert audit.overlap_is_small(small)
-    assert not audit.overlap_is_small(small.assign(overlap=[10, 9]))
-    assert audit.overlap_sentence(small) == ("Pairs on (source_id, target_language, unit, "
+    assert versions.overlap_is_small(small)
+    assert not versions.overlap_is_small(small.assign(overlap=[10, 9]))
+    assert versions.overlap_sentence(small) == ("Pairs on (source_id, target_language, unit, "
                                              "paragraph_id), each key once in both versions: "
                                              "1 a, 0 b.")
 
 
 def test_paired_table_counts_pairs():
     diffs = pd.DataFrame({"unit": ["a", "a"], "diff": [-2.0, 4.0], "n": [1, 3]})
-    out = audit.paired_table(diffs, resamples=200, seed=1)
+    out = versions.paired_table(diffs, resamples=200, seed=1)
     assert out.iloc[0]["pairs"] == 4 and out.iloc[0]["mean_diff"] == pytest.approx(2.5)
 
 

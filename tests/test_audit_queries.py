@@ -17,6 +17,11 @@ FILTERS = {"languages": [], "units": [], "origins": [], "run_groups": [], "syste
            "max_score": 100.0, "q": ""}
 PARAMS = {
     "audit_score_counts": {"facet": "none"},
+    "audit_score_bins": {"facet": "none"},
+    "audit_score_order_stats": {"facet": "none"},
+    "audit_score_counts_below": {"facet": "none", "thresholds": [60.0]},
+    "audit_build_score_bins": {"width": 1.0},
+    "audit_build_order_stats": {"width": 1.0},
     "audit_review_count": FILTERS,
     "audit_review_count_prebuilt": {k: v for k, v in FILTERS.items() if k != "q"},
     "audit_review_export": FILTERS,
@@ -78,6 +83,17 @@ def _write_counts(con, path) -> list:
     return [out]
 
 
+def _write_summaries(con, path) -> dict:
+    """The binned counts and order statistics validation writes beside an audit
+    (catalog.write_score_summaries), as views."""
+    from judgescope.sources.catalog import write_score_summaries
+
+    folder = path.with_suffix(".summaries")
+    folder.mkdir()
+    write_score_summaries(con, path, folder)
+    return {"audit_bins": [folder / "bins.parquet"], "audit_order_stats": [folder / "order_stats.parquet"]}
+
+
 @pytest.fixture(scope="module")
 def store(tmp_path_factory) -> db.Store:
     tmp = tmp_path_factory.mktemp("auditstore")
@@ -105,6 +121,7 @@ def store(tmp_path_factory) -> db.Store:
              "audit_previous": _write(con, prev, tmp / "p.parquet"),
              "snapshot": _write(con, snap, tmp / "s.parquet")}
     views["audit_counts"] = _write_counts(con, tmp / "a.parquet")
+    views |= _write_summaries(con, tmp / "a.parquet")
     views["audit_previous_counts"] = _write_counts(con, tmp / "p.parquet")
     con.register("frame", ledger)
     con.execute("COPY frame TO $p (FORMAT parquet)", {"p": str(tmp / "l.parquet")})
@@ -146,6 +163,25 @@ def test_score_counts_golden(store):
     rows = store.run("audit_score_counts", facet="dataset_version")
     assert rows.n.sum() == 5 and rows.facet.isna().all()
     assert audit.unit_summary(got).iloc[-1]["n"] == 5
+
+
+def test_order_stats_golden_a_null_facet_value_is_its_own_group(store):
+    got = store.run("audit_score_order_stats", facet="run_group")
+    key = [(bool(r.by_language), bool(r.by_unit), bool(r.by_facet),
+            *(None if pd.isna(v) else v for v in (r.target_language, r.unit, r.facet)))
+           for r in got.itertuples()]
+    stat = dict(zip(key, zip(got.n, got["median"], got.p5)))
+    assert stat[(False, True, True, None, "paragraph", None)][:2] == (1, 95)  # run_group NULL
+    assert stat[(False, True, True, None, "paragraph", "main")][:2] == (1, 100)
+    assert stat[(False, True, False, None, "paragraph", None)][:2] == (2, 97.5)  # rolled up
+    assert stat[(False, False, False, None, None, None)] == (5, 40, 16)  # 10 + 0.2 × (40 − 10)
+    assert set(got.distinct_scores) == {4} and len(got) == len(set(key))
+    bins = store.run("audit_score_bins", facet="none")
+    assert bins[bins.unit == "answer"][["bin", "n", "total", "total_sq", "low", "high"]].values.tolist() == [
+        [10, 1, 10, 100, 10, 10], [40, 2, 80, 3200, 40, 40]]
+    below = store.run("audit_score_counts_below", facet="none", thresholds=[40.0, 95.5])
+    assert dict(zip(zip(below.unit, below.threshold), below.below)) == {
+        ("answer", 40.0): 1, ("answer", 95.5): 3, ("paragraph", 40.0): 0, ("paragraph", 95.5): 1}
 
 
 def test_review_keyset_pages_cover_all_rows_once(store):

@@ -5,7 +5,7 @@ import duckdb
 import pandas as pd
 import pytest
 
-from judgescope.audit import summary as audit
+from judgescope.audit import versions
 from judgescope.sources import db
 from judgescope.audit.record_tables import compare_views
 from test_audit_queries import _row, _write
@@ -15,7 +15,7 @@ def test_groups_only_in_the_previous_version_are_kept():
     prev = pd.DataFrame({"unit": "a", "target_language": ["x", "fr"], "score": [80.0, 50.0],
                          "n": [4, 2]})
     cur = pd.DataFrame({"unit": "a", "target_language": ["x"], "score": [90.0], "n": [4]})
-    table = audit.compare_table(prev, cur, ["target_language"], resamples=100, seed=1)
+    table = versions.compare_table(prev, cur, ["target_language"], resamples=100, seed=1)
     fr = table.set_index("target_language").loc["fr"]
     assert (fr["n_previous"], fr["n_current"], fr["previous_mean"]) == (2, 0, 50.0)
     assert fr["current_mean"] is None or pd.isna(fr["current_mean"])
@@ -67,7 +67,7 @@ def test_overlap_sentence_names_the_key_and_duplicates():
     overlap = pd.DataFrame({"unit": ["paragraph"], "n_current": [5], "n_previous": [5],
                             "overlap": [2], "duplicate_keys_current": [1],
                             "duplicate_keys_previous": [1]})
-    assert audit.overlap_sentence(overlap) == (
+    assert versions.overlap_sentence(overlap) == (
         "Pairs on (source_id, target_language, unit, paragraph_id), each key once in both "
         "versions: 2 paragraph. Keys scored more than once are not paired: 1 in the current "
         "version, 1 in the previous.")

@@ -15,7 +15,7 @@ def _macro_dir(tmp_path, text: str):
 
 def test_every_macro_file_declares_its_views():
     files = sorted(p.stem for p in (db.QUERIES_DIR / "macros").glob("*.sql"))
-    assert files == sorted(db.MACRO_VIEWS) == ["calibration", "review", "verify"]
+    assert files == sorted(db.MACRO_VIEWS) == ["audit", "calibration", "review", "verify"]
 
 
 def test_a_typo_in_a_macro_is_raised_with_the_file(tmp_path, monkeypatch):
@@ -43,4 +43,4 @@ def test_real_macros_on_a_connection_without_views():
     db.create_macros(con)  # verify.sql needs audit and snapshot_numbered: skipped, not failed
     names = {r[0] for r in con.execute("SELECT function_name FROM duckdb_functions() "
                                        "WHERE function_type IN ('macro', 'table_macro')").fetchall()}
-    assert "review_match" in names and "verify_classified" not in names
+    assert {"review_match", "audit_facet"} <= names and "verify_classified" not in names

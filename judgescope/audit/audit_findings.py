@@ -26,12 +26,12 @@ def weak_cells(cells: pd.DataFrame, overall_mean: float) -> list[dict]:
     return weak.to_dict("records")
 
 
-def _weakest(counts: pd.DataFrame, overall_mean: float, k: int, seed: int) -> list[Finding]:
+def _weakest(counts, overall_mean: float, k: int, seed: int) -> list[Finding]:
     """The weak cells (WEAK_RULE), lowest first, at most k; one 'no weak cell' finding if none."""
     cells = audit.bootstrap_table(counts, ["target_language", "unit"], seed=seed)
     weak = weak_cells(cells, overall_mean)
     method = f"Rule: the cell's whole 95 % CI lies below the overall mean {fmt.mean(overall_mean)}."
-    how = f"{WEAK_RULE} {audit.ci_label(seed=seed)}."
+    how = f"{WEAK_RULE} {audit.ci_label(seed=seed, method=audit.interval_rule(counts))}."
     if not weak:
         return [Finding(f"No weak cell: every language × unit CI reaches the overall mean "
                         f"{fmt.mean(overall_mean)}.", "languages", "Languages", {}, "ok", "green",
@@ -39,8 +39,9 @@ def _weakest(counts: pd.DataFrame, overall_mean: float, k: int, seed: int) -> li
     out = []
     for c in weak[:k]:
         name = f"{isolated(language_name(c['target_language']))} × {isolated(c['unit'])}"
-        n = int(counts.loc[(counts["target_language"] == c["target_language"])
-                           & (counts["unit"] == c["unit"]), "n"].sum())
+        rows = audit.count_rows(counts)
+        n = int(rows.loc[(rows["target_language"] == c["target_language"])
+                         & (rows["unit"] == c["unit"]), "n"].sum())
         more = f" ({len(weak)} weak cells in all)" if len(weak) > k and not out else ""
         out.append(Finding(
             f"Weak cell: {name} averages {fmt.mean(c['mean'])} (95 % CI "
@@ -51,21 +52,21 @@ def _weakest(counts: pd.DataFrame, overall_mean: float, k: int, seed: int) -> li
     return out
 
 
-def audit_findings(counts: pd.DataFrame, *, excluded: int, loaded: int, exact_copies: int | None,
+def audit_findings(counts, *, excluded: int, loaded: int, exact_copies: int | None,
                    hashes: tuple[str, str] | None, threshold: int = audit.DEFAULT_THRESHOLDS[0],
                    seed: int = audit.DEFAULT_SEED) -> list[Finding]:
     """Mean with its CI, the weakest language × unit cells, exact copies, excluded rows, hashes."""
     out = []
-    if counts.empty or int(counts["n"].sum()) == 0:
+    if audit.no_rows(counts):
         return [Finding("The audit has no usable row.", "excluded", "See why rows were excluded",
                         {}, "problem", "red")]
     whole = audit.bootstrap_table(counts, [], seed=seed).iloc[0]
-    n = int(counts["n"].sum())
+    n = int(audit.count_rows(counts)["n"].sum())
     out.append(Finding(
         f"Mean judge score {fmt.mean(whole['mean'])} over {fmt.count(n)} rows (95 % CI "
         f"{fmt.interval(whole['low'], whole['high'])}).", "distributions", "Distributions",
         method=f"95 % CI: percentile bootstrap, {audit.DEFAULT_RESAMPLES:,} resamples, seed {seed}.",
-        how=audit.ci_label(seed=seed) + "."))
+        how=audit.ci_label(seed=seed, method=audit.interval_rule(counts)) + "."))
     out += _weakest(counts, float(whole["mean"]), WEAKEST_CELLS, seed)
     if exact_copies is not None:
         out.append(Finding(f"{fmt.count(exact_copies)} candidates are byte-identical to their source.",

@@ -11,6 +11,7 @@ import html
 import pandas as pd
 import plotly.graph_objects as go
 
+from judgescope.audit import binned
 from judgescope.chart_style import INK, cell_fill, readable, text_on
 from judgescope.schema import label, language_name, sort_units
 
@@ -43,10 +44,12 @@ def _series(counts: pd.DataFrame, colour: str):
 
 def histogram_bins(counts: pd.DataFrame, colour: str = "unit", bin_width: float = 5) -> pd.DataFrame:
     """The histogram's bars as rows: series (the value of `colour`), bin start and end, rows in
-    the bin and their share of the series. The chart and the table beside it both read this."""
+    the bin and their share of the series. The chart and the table beside it both read this.
+    A float audit's score bins go by their lowest score: the bar width is a multiple of their
+    width h (h <= 1 on 0–100 scores), so each lies within one bar and the bars are exact."""
     parts = []
     for key, part, _ in _series(counts, colour):
-        bins = (part["score"] // bin_width * bin_width).clip(upper=100 - bin_width)
+        bins = (binned.score_of(part, "low") // bin_width * bin_width).clip(upper=100 - bin_width)
         per_bin = part.groupby(bins)["n"].sum()
         parts.append(pd.DataFrame({"series": key, "bin_start": per_bin.index.astype(float),
                                    "bin_end": [min(100.0, b + bin_width) for b in per_bin.index],
@@ -82,7 +85,12 @@ def histogram(counts: pd.DataFrame, colour: str = "unit", bin_width: float = 5,
 
 
 def ecdf_frame(counts: pd.DataFrame, colour: str = "unit") -> pd.DataFrame:
-    """Cumulative share of rows at or below each distinct score, per value of `colour`."""
+    """Cumulative share of rows at or below each distinct score, per value of `colour`; for a
+    float audit's score bins, pooled by index, at each bin's highest score (exact there: every
+    row of a later bin is higher), at most stats.MAX_CATEGORIES points per series, not one a row."""
+    if "bin" in counts:
+        counts = counts.groupby([colour, "bin"], dropna=False).agg(
+            score=("high", "max"), n=("n", "sum")).reset_index()
     g = counts.groupby([colour, "score"], dropna=False)["n"].sum().reset_index()
     g = g.sort_values([colour, "score"])
     g["cum_share"] = g.groupby(colour)["n"].cumsum() / g.groupby(colour)["n"].transform("sum")

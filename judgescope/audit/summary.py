@@ -6,6 +6,9 @@ number of rows. Bootstrap CIs are percentile bootstraps drawn as multinomials ov
 scores of a group (stats.bootstrap_mean_ci_from_counts): exactly a row resample, seeded; a group
 with more than stats.MAX_CATEGORIES distinct scores (float scores) is drawn over score bins, with
 a stated bound on the endpoints (stats.bootstrap_plan), so its cost does not follow the floats.
+An audit with more distinct scores than that is read as binned counts with exact order
+statistics instead (score_counts returns a binned.Binned; audit/binned.py): every function here
+takes either.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from judgescope import stats
+from judgescope.audit import binned
 from judgescope.schema import NOT_RECORDED, language_name, sort_units
 
 DEFAULT_THRESHOLDS = (60, 80, 90)
@@ -77,13 +81,47 @@ def _pooled(part: pd.DataFrame, value: str = "score") -> tuple[np.ndarray, np.nd
     return g.index.to_numpy(dtype=float), g.to_numpy(dtype=np.int64)
 
 
-def summary_table(counts: pd.DataFrame, by: list[str], thresholds=DEFAULT_THRESHOLDS,
+def _samples(counts, by: list[str]):
+    """(key, sample) per group of `by`: its pooled per-score (values, counts), or its
+    binned.Group when the audit is binned."""
+    if isinstance(counts, binned.Binned):
+        yield from binned.groups(counts, by)
+        return
+    for key, part in _groups(counts, by):
+        yield key, _pooled(part)
+
+
+def _describe(sample, thresholds) -> dict:
+    """describe_counts of one group's sample, binned or per score."""
+    if not isinstance(sample, binned.Group):
+        return describe_counts(*sample, thresholds)
+    below = [binned.below(sample, t) for t in thresholds]
+    return {**binned.moments(sample),
+            **dict(zip(threshold_columns(thresholds), below[:2] + [sample.rows - below[2]]))}
+
+
+def _percentiles(sample, qs) -> list:
+    if isinstance(sample, binned.Group):
+        return binned.percentiles(sample, qs)
+    return stats.percentiles_from_counts(*sample, qs)
+
+
+def _interval(sample, resamples, seed, level) -> dict:
+    if isinstance(sample, binned.Group):
+        return binned.interval(sample, resamples, seed, level)
+    return stats.bootstrap_mean_ci_from_counts(*sample, resamples, seed, level)
+
+
+def count_rows(counts) -> pd.DataFrame:
+    """The count rows (unit, target_language, facet, …, n): per score, or a binned audit's bins."""
+    return counts.bins if isinstance(counts, binned.Binned) else counts
+
+
+def summary_table(counts, by: list[str], thresholds=DEFAULT_THRESHOLDS,
                   shares: bool = False) -> pd.DataFrame:
     """One row per group of `by`: describe_counts, plus share columns when `shares`."""
-    rows = []
-    for key, part in _groups(counts, by):
-        v, c = _pooled(part)
-        rows.append({**dict(zip(by, key)), **describe_counts(v, c, thresholds)})
+    rows = [{**dict(zip(by, key)), **_describe(sample, thresholds)}
+            for key, sample in _samples(counts, by)]
     out = pd.DataFrame(rows, columns=list(by) + ["n", "mean", "median", "sd"]
                        + threshold_columns(thresholds))
     if shares:
@@ -106,15 +144,17 @@ def _ordered(frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     return frame.loc[idx].reset_index(drop=True)
 
 
-def with_facet_labels(counts: pd.DataFrame) -> pd.DataFrame:
+def with_facet_labels(counts):
     """NULL facet values read `not recorded`."""
+    if isinstance(counts, binned.Binned):
+        return binned.relabelled(counts, with_facet_labels)
     out = counts.copy()
     if "facet" in out:
         out["facet"] = out["facet"].astype(object).where(out["facet"].notna(), NOT_RECORDED)
     return out
 
 
-def unit_summary(counts: pd.DataFrame, thresholds=DEFAULT_THRESHOLDS, facet: bool = False,
+def unit_summary(counts, thresholds=DEFAULT_THRESHOLDS, facet: bool = False,
                  shares: bool = True) -> pd.DataFrame:
     """Per unit (and facet value) plus the weighted overall row over every unit."""
     by = ["unit", "facet"] if facet else ["unit"]
@@ -126,7 +166,7 @@ def unit_summary(counts: pd.DataFrame, thresholds=DEFAULT_THRESHOLDS, facet: boo
     return pd.concat([per, overall], ignore_index=True)
 
 
-def language_summary(counts: pd.DataFrame, thresholds=DEFAULT_THRESHOLDS) -> pd.DataFrame:
+def language_summary(counts, thresholds=DEFAULT_THRESHOLDS) -> pd.DataFrame:
     """Per language × unit, and per language over all its units (unit `overall`)."""
     per = summary_table(counts, ["target_language", "unit"], thresholds)
     whole = summary_table(counts, ["target_language"], thresholds)
@@ -134,17 +174,17 @@ def language_summary(counts: pd.DataFrame, thresholds=DEFAULT_THRESHOLDS) -> pd.
     return _ordered(pd.concat([per, whole], ignore_index=True), ["target_language", "unit"])
 
 
-def bootstrap_table(counts: pd.DataFrame, by: list[str], resamples=DEFAULT_RESAMPLES,
+def bootstrap_table(counts, by: list[str], resamples=DEFAULT_RESAMPLES,
                     seed=DEFAULT_SEED, level=LEVEL, on_group=None, method=False) -> pd.DataFrame:
     """Mean and percentile-bootstrap CI per group, each group drawn from the same seed (so the
     result does not depend on the order groups are computed in: they run on every core).
     on_group(), when given, is called (from any thread) as each group finishes; `method` adds
     the column naming how each group's interval was drawn."""
-    groups = [(key, *_pooled(part)) for key, part in _groups(counts, by)]
+    groups = list(_samples(counts, by))
 
     def one(group):
-        key, v, c = group
-        ci = stats.bootstrap_mean_ci_from_counts(v, c, resamples, seed, level)
+        key, sample = group
+        ci = _interval(sample, resamples, seed, level)
         if on_group:
             on_group()
         return {**dict(zip(by, key)), "mean": ci["mean"], "low": ci["low"], "high": ci["high"],
@@ -160,7 +200,7 @@ def bootstrap_table(counts: pd.DataFrame, by: list[str], resamples=DEFAULT_RESAM
     return _ordered(pd.DataFrame(rows, columns=cols), by)
 
 
-def unit_bootstrap(counts: pd.DataFrame, resamples=DEFAULT_RESAMPLES, seed=DEFAULT_SEED,
+def unit_bootstrap(counts, resamples=DEFAULT_RESAMPLES, seed=DEFAULT_SEED,
                    level=LEVEL) -> pd.DataFrame:
     """Bootstrap CI per unit plus the weighted overall row."""
     per = bootstrap_table(counts, ["unit"], resamples, seed, level)
@@ -174,47 +214,63 @@ def ci_label(resamples=DEFAULT_RESAMPLES, seed=DEFAULT_SEED, level=LEVEL, method
     return f"{level:.0%} CI: {method or BOOTSTRAP_METHOD}, {resamples:,} resamples, seed {seed}"
 
 
-def method_summary(table: pd.DataFrame) -> str:
+def method_summary(table: pd.DataFrame, width: float | None = None) -> str:
     """How the groups of a bootstrap_table(method=True) were drawn, in one phrase: exact, or
-    over score bins with the widest bin and the largest endpoint bound among them."""
+    over score bins with the widest bin and the largest endpoint bound among them; `width`: a
+    binned audit's grid (binned.method, which also says which figures are exact)."""
+    if width is not None:
+        return binned.method(width, float(table["endpoint_bound"].max()))
     exact = "percentile bootstrap, multinomial over per-score counts (exactly a row resample)"
-    binned = table[table["bin_width"].notna()]
-    if binned.empty:
+    drawn = table[table["bin_width"].notna()]
+    if drawn.empty:
         return exact
-    head = exact + f" for {len(table) - len(binned)} groups; " if len(binned) < len(table) else \
+    head = exact + f" for {len(table) - len(drawn)} groups; " if len(drawn) < len(table) else \
         "percentile bootstrap, "
-    return (head + f"multinomial over score bins of width {binned['bin_width'].max():g} (each at "
-            f"its rows' mean; {len(binned)} groups with more than {stats.MAX_CATEGORIES} distinct "
-            f"scores): endpoints within {binned['endpoint_bound'].max():.2g} of a row resample's "
+    return (head + f"multinomial over score bins of width {drawn['bin_width'].max():g} (each at "
+            f"its rows' mean; {len(drawn)} groups with more than {stats.MAX_CATEGORIES} distinct "
+            f"scores): endpoints within {drawn['endpoint_bound'].max():.2g} of a row resample's "
             "(99%)")
 
 
-def compare_ci_label(resamples=DEFAULT_RESAMPLES, seed=DEFAULT_SEED, paired=False) -> str:
-    """How Compare versions' intervals are made, beside the numbers they shape."""
-    if paired:
-        return (f"Mean of current minus previous on the same units; 95% CI: percentile bootstrap "
-                f"over the pairs ({BOOTSTRAP_METHOD.replace('per-score', 'per-difference')}), "
-                f"{resamples:,} resamples, seed {seed}.")
-    return (f"95% CI: percentile bootstrap of the difference, each version resampled "
-            f"independently (unpaired; {BOOTSTRAP_METHOD}), {resamples:,} resamples, seed {seed}.")
+def interval_rule(counts) -> str:
+    """How an audit's intervals are drawn, as a rule: BOOTSTRAP_METHOD, or a binned audit's."""
+    return binned.method(counts.width) if isinstance(counts, binned.Binned) else BOOTSTRAP_METHOD
 
 
-def tails_table(counts: pd.DataFrame, threshold=60, level=LEVEL) -> pd.DataFrame:
+def counts_query(counts, figure: str = "") -> str:
+    """The named query a figure (a column of summary_table) of `counts` comes from: the
+    per-score counts, or a binned audit's bins (its order statistics for median, p5, p10)."""
+    if not isinstance(counts, binned.Binned):
+        return "audit_score_counts"
+    return "audit_score_order_stats" if figure in binned.ORDER_STATS.values() else "audit_score_bins"
+
+
+def overall_mean(counts) -> float | None:
+    """The row-weighted mean of every score (None without rows)."""
+    return summary_table(counts, [])["mean"].iloc[0]
+
+
+def distinct_scores(counts) -> int:
+    """The audit's distinct scores."""
+    return counts.distinct if isinstance(counts, binned.Binned) else int(counts["score"].nunique())
+
+
+def tails_table(counts, threshold=60, level=LEVEL) -> pd.DataFrame:
     """Lower tail per language × unit: P5, P10, rows and share below `threshold` (Wilson CI)."""
     rows = []
-    for (lang, unit), part in _groups(counts, ["target_language", "unit"]):
-        v, c = _pooled(part)
-        n, k = int(c.sum()), int(c[v < threshold].sum())
-        p5, p10 = stats.percentiles_from_counts(v, c, [5, 10])
+    for (lang, unit), sample in _samples(counts, ["target_language", "unit"]):
+        d = _describe(sample, (threshold,) * 3)
+        n, k = d["n"], d[threshold_columns((threshold,) * 3)[0]]
+        p5, p10 = _percentiles(sample, [5, 10])
         ci = stats.wilson_ci(k, n, level)
         rows.append({"target_language": lang, "unit": unit, "n": n,
-                     "mean": float(v @ c / n) if n else None, "p5": p5, "p10": p10,
+                     "mean": d["mean"], "p5": p5, "p10": p10,
                      "below": k, "share_below": ci["share"], "share_low": ci["low"],
                      "share_high": ci["high"]})
     return _ordered(pd.DataFrame(rows), ["target_language", "unit"])
 
 
-def mean_matrix(counts: pd.DataFrame) -> pd.DataFrame:
+def mean_matrix(counts) -> pd.DataFrame:
     """Language × unit matrix of means (rows languages, columns units in schema order)."""
     means = summary_table(counts, ["target_language", "unit"])
     wide = means.pivot(index="target_language", columns="unit", values="mean")
@@ -235,93 +291,39 @@ def spread_note(tails: pd.DataFrame) -> str | None:
             f"for that unit.")
 
 
-def compare_table(previous: pd.DataFrame, current: pd.DataFrame, by: list[str],
-                  resamples=DEFAULT_RESAMPLES, seed=DEFAULT_SEED, level=LEVEL) -> pd.DataFrame:
-    """Both means, current minus previous, and its unpaired bootstrap CI per group of `by`: every
-    group of either version, n = 0 and no mean on the side that lacks it (diff undefined)."""
-    prev, cur = dict(_groups(previous, by)), dict(_groups(current, by))
-    empty = (np.array([]), np.array([], dtype=np.int64))
-    rows = []
-    for key in list(cur) + [k for k in prev if k not in cur]:
-        pv, pc = _pooled(prev[key]) if key in prev else empty
-        cv, cc = _pooled(cur[key]) if key in cur else empty
-        d = stats.bootstrap_diff_ci(pv, pc, cv, cc, resamples, seed, level)
-        rows.append({**dict(zip(by, key)), "n_previous": int(pc.sum()), "n_current": int(cc.sum()),
-                     "previous_mean": float(pv @ pc / pc.sum()) if pc.sum() else None,
-                     "current_mean": float(cv @ cc / cc.sum()) if cc.sum() else None,
-                     "diff": d["diff"], "low": d["low"], "high": d["high"]})
-    cols = list(by) + ["n_previous", "n_current", "previous_mean", "current_mean", "diff", "low", "high"]
-    return _ordered(pd.DataFrame(rows, columns=cols), by)
-
-
-def unit_compare(previous, current, resamples=DEFAULT_RESAMPLES, seed=DEFAULT_SEED, level=LEVEL):
-    """compare_table per unit plus the weighted overall row."""
-    per = compare_table(previous, current, ["unit"], resamples, seed, level)
-    overall = compare_table(previous, current, [], resamples, seed, level)
-    overall.insert(0, "unit", OVERALL)
-    return pd.concat([per, overall], ignore_index=True)
-
-
-def overlap_is_small(overlap: pd.DataFrame, share: float = 0.5) -> bool:
-    """True when fewer than `share` of the smaller sample's units appear in both versions."""
-    smaller = overlap[["n_current", "n_previous"]].fillna(0).min(axis=1).sum()
-    return smaller == 0 or overlap["overlap"].sum() < share * smaller
-
-
 def in_unit_order(frame: pd.DataFrame) -> pd.DataFrame:
     """Rows of a per-unit table in schema unit order."""
     return _ordered(frame, ["unit"])
 
 
-PAIRING_KEY = "(source_id, target_language, unit, paragraph_id)"
-
-
-def overlap_sentence(overlap: pd.DataFrame) -> str:
-    """The pairs per unit under the one pairing key, and the keys left unpaired as duplicates."""
-    parts = [f"{int(r.overlap):,} {r.unit}" for r in in_unit_order(overlap).itertuples()]
-    text = f"Pairs on {PAIRING_KEY}, each key once in both versions: " + ", ".join(parts) + "."
-    dup_cur, dup_prev = duplicate_key_counts(overlap)
-    if dup_cur or dup_prev:
-        text += (f" Keys scored more than once are not paired: {dup_cur:,} in the current "
-                 f"version, {dup_prev:,} in the previous.")
-    return text
-
-
-def duplicate_key_counts(overlap: pd.DataFrame) -> tuple[int, int]:
-    """Pairing keys held by several rows of the current and of the previous version."""
-    return tuple(int(overlap[c].fillna(0).sum()) if c in overlap else 0
-                 for c in ("duplicate_keys_current", "duplicate_keys_previous"))
-
-
-def paired_table(diff_counts: pd.DataFrame, resamples=DEFAULT_RESAMPLES, seed=DEFAULT_SEED,
-                 level=LEVEL) -> pd.DataFrame:
-    """Mean paired difference per unit with a bootstrap CI over the pairs' difference counts."""
-    frame = diff_counts.rename(columns={"diff": "score"})
-    out = bootstrap_table(frame, ["unit"], resamples, seed, level)
-    out.insert(1, "pairs", [int(frame.loc[frame.unit == u, "n"].sum()) for u in out["unit"]])
-    return out.rename(columns={"mean": "mean_diff"})
-
-
-
-
-def score_counts(run, facet: str = "none") -> pd.DataFrame:
-    """Score counts split by a whitelisted facet, from the prebuilt counts when they carry it."""
+def score_counts(run, facet: str = "none", thresholds=()):
+    """Score counts split by a whitelisted facet, from the prebuilt counts when they carry it;
+    a binned.Binned for an audit with more distinct scores than stats.MAX_CATEGORIES, which
+    counts exactly below `thresholds` (and DEFAULT_THRESHOLDS) also where they cut a bin."""
     if facet not in FACETS:
         raise ValueError(f"unknown facet {facet!r}")
+    scores = binned.load(run, facet, (*DEFAULT_THRESHOLDS, *thresholds))
+    if scores is not None:
+        return scores
     if facet == "target_language":
         counts = run("audit_score_counts", facet="none")
         return counts.assign(facet=counts["target_language"])
     return run("audit_score_counts", facet=facet)
 
 
-def worst_cutoff(counts: pd.DataFrame, k: int) -> float:
+def worst_cutoff(counts, k: int) -> float:
     """Highest score among every language × unit's k lowest rows (from the score counts): no row
-    above it can be among the worst k, so the score-sorted file is read only up to it."""
-    if counts.empty:
+    above it can be among the worst k, so the score-sorted file is read only up to it. A bin
+    stands for its highest score: a cell's k lowest rows lie at or below that of the bin where
+    the cell's count reaches k."""
+    rows = count_rows(counts)
+    if rows.empty:
         return -1.0
-    ordered = counts.groupby(["target_language", "unit", "score"], as_index=False)["n"].sum()
+    step, top = ("bin", "high") if isinstance(counts, binned.Binned) else ("score", "score")
+    ordered = rows.groupby(["target_language", "unit", step], as_index=False).agg(
+        n=("n", "sum"), top=(top, "max"))
     ordered["before"] = ordered.groupby(["target_language", "unit"])["n"].cumsum() - ordered["n"]
-    return float(ordered.loc[ordered["before"] < k, "score"].max())
+    return float(ordered.loc[ordered["before"] < k, "top"].max())
 
 
 def available_facets(missing_columns) -> list[str]:
@@ -329,7 +331,7 @@ def available_facets(missing_columns) -> list[str]:
     return [f for f in FACETS if f == "none" or f not in set(missing_columns)]
 
 
-def distribution_table(counts: pd.DataFrame, thresholds=DEFAULT_THRESHOLDS, facet: bool = False,
+def distribution_table(counts, thresholds=DEFAULT_THRESHOLDS, facet: bool = False,
                        resamples=DEFAULT_RESAMPLES, seed=DEFAULT_SEED) -> pd.DataFrame:
     """unit_summary with each mean's bootstrap CI (ci_low, ci_high) beside it; attrs["ci_method"]
     says how those intervals were drawn (method_summary)."""
@@ -341,7 +343,7 @@ def distribution_table(counts: pd.DataFrame, thresholds=DEFAULT_THRESHOLDS, face
     if facet:
         overall.insert(1, "facet", "")
     ci = pd.concat([per, overall], ignore_index=True)
-    named = method_summary(ci)
+    named = method_summary(ci, counts.width if isinstance(counts, binned.Binned) else None)
     ci = ci.drop(columns=["mean", *METHOD_COLUMNS])
     out = summary.merge(ci.rename(columns={"low": "ci_low", "high": "ci_high"}), on=by, how="left")
     cols = list(out.columns)
@@ -355,9 +357,10 @@ def distribution_table(counts: pd.DataFrame, thresholds=DEFAULT_THRESHOLDS, face
 NO_ROWS = "No usable rows: every row of this audit was excluded (see Excluded rows)."
 
 
-def no_rows(counts: pd.DataFrame) -> str | None:
+def no_rows(counts) -> str | None:
     """NO_ROWS when the audit's score counts hold no usable row (pages then stop), else None."""
-    return NO_ROWS if counts.empty or int(counts["n"].sum()) == 0 else None
+    rows = count_rows(counts)
+    return NO_ROWS if rows.empty or int(rows["n"].sum()) == 0 else None
 
 
 def headline(table: pd.DataFrame, thresholds=DEFAULT_THRESHOLDS) -> str:

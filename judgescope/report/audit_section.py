@@ -10,6 +10,7 @@ import pandas as pd
 
 from judgescope.audit import audit_findings
 from judgescope import format as fmt
+from judgescope.audit import binned
 from judgescope.audit import summary as audit
 from judgescope.audit import themes as themes_mod
 from judgescope.integrity import hashes
@@ -25,10 +26,11 @@ MAX_ROWS = 50
 
 def score_bins(counts: pd.DataFrame, top: float) -> list[dict]:
     """Ten equal score bins over the audit's scale, read from its highest score `top` (0–100
-    scores: [0, 10), [10, 20), …, [90, 100])."""
+    scores: [0, 10), [10, 20), …, [90, 100]). A float audit's score bins (binned.Binned.bins) go
+    by their lowest score: their width divides these bins' (h <= 1 on 0–100, <= 0.1 on 0–10)."""
     high = 100.0 if top > 10 else (5.0 if top > 1 else 1.0)
     width = high / 10
-    v, c = counts["score"].to_numpy(float), counts["n"].to_numpy()
+    v, c = binned.score_of(counts, "low").to_numpy(float), counts["n"].to_numpy()
     out = []
     for i in range(10):
         lo = i * width
@@ -42,39 +44,40 @@ def build(run, ledger: Ledger, *, name: str, seed: int, resamples: int, explanat
           snapshot: dict | None) -> tuple[dict, list[str]]:
     """(the audit section for the template, what it could not measure)."""
     counts = audit.score_counts(run)
-    if counts.empty or int(counts["n"].sum()) == 0:
+    if audit.no_rows(counts):
         return {"empty": True}, ["Every audit statistic: the audit has no usable row."]
-    q, rep = "audit_score_counts", ["report", "SUMMARY.json"]
+    q, rep, per = audit.counts_query(counts), ["report", "SUMMARY.json"], audit.count_rows(counts)
     boot_cli = ["report", "BOOTSTRAP.json"]
     units = audit.unit_summary(counts, shares=False)
     ub = audit.bootstrap_table(counts, ["unit"], resamples, seed)
     whole = audit.bootstrap_table(counts, [], resamples, seed).iloc[0]
     cells = audit.bootstrap_table(counts, ["target_language", "unit"], resamples, seed)
-    n_all = int(counts["n"].sum())
+    n_all = int(per["n"].sum())
     f = S + "bootstrap_table"
     overall = {
         "n": ledger.add("audit.overall.n", n_all, fmt.count(n_all), query=q,
                         function=S + "unit_summary", cli=rep + ["overall", "n"]),
         "mean": ledger.add("audit.overall.mean", whole["mean"], fmt.mean(whole["mean"]), query=q,
                            function=f, cli=rep + ["overall", "mean"]),
-        "ci": _ci(ledger, "audit.overall", whole, f, boot_cli + ["overall"])}
+        "ci": _ci(ledger, "audit.overall", whole, q, f, boot_cli + ["overall"])}
     rows = []
     for _, u in units[units.unit != audit.OVERALL].iterrows():
         key, b = u["unit"], ub[ub.unit == u["unit"]].iloc[0]
-        row = {"unit": key, "ci": _ci(ledger, f"audit.unit.{idkey(key)}", b, f, boot_cli + ["by_unit", key])}
+        row = {"unit": key, "ci": _ci(ledger, f"audit.unit.{idkey(key)}", b, q, f, boot_cli + ["by_unit", key])}
         for col in ["n", "mean", "median", "sd"] + audit.threshold_columns():
             shown = fmt.count(u[col]) if col == "n" or col.startswith(("below", "at_")) else fmt.mean(u[col])
-            row[col] = ledger.add(f"audit.unit.{idkey(key)}.{col}", u[col], shown, query=q,
+            row[col] = ledger.add(f"audit.unit.{idkey(key)}.{col}", u[col], shown,
+                                  query=audit.counts_query(counts, col),
                                   function=S + "unit_summary", cli=rep + ["by_unit", key, col])
-        part = counts[counts.unit == key]
-        bins = score_bins(part, float(counts["score"].max()))
+        bins = score_bins(per[per.unit == key], float(binned.score_of(per, "high").max()))
         for b_ in bins:
             b_["shown"] = ledger.add(f"audit.unit.{idkey(key)}.bin.{b_['label']}", b_["n"], fmt.count(b_["n"]),
                                      query=q, function="judgescope.report.audit_section.score_bins")
         row["histogram"] = svg.histogram(bins)
         rows.append(row)
     section = {"empty": False, "name": name, "overall": overall, "units": rows,
-               "thresholds": audit.threshold_columns(), "ci_label": audit.ci_label(resamples, seed)}
+               "thresholds": audit.threshold_columns(),
+               "ci_label": audit.ci_label(resamples, seed, method=audit.interval_rule(counts))}
     section["heatmap"], section["weak"] = _heatmap(ledger, counts, cells, whole["mean"], q, f, boot_cli)
     section["weak_rule"] = audit_findings.WEAK_RULE
     section["copies"] = _copies(run, ledger)
@@ -85,10 +88,10 @@ def build(run, ledger: Ledger, *, name: str, seed: int, resamples: int, explanat
     return section, missing
 
 
-def _ci(ledger: Ledger, id: str, row, function: str, cli: list) -> str:
-    low = ledger.add(f"{id}.ci_low", row["low"], fmt.mean(row["low"]), query="audit_score_counts",
+def _ci(ledger: Ledger, id: str, row, query: str, function: str, cli: list) -> str:
+    low = ledger.add(f"{id}.ci_low", row["low"], fmt.mean(row["low"]), query=query,
                      function=function, cli=cli + ["low"])
-    high = ledger.add(f"{id}.ci_high", row["high"], fmt.mean(row["high"]), query="audit_score_counts",
+    high = ledger.add(f"{id}.ci_high", row["high"], fmt.mean(row["high"]), query=query,
                       function=function, cli=cli + ["high"])
     return f"[{low}, {high}]"
 
@@ -109,7 +112,7 @@ def _heatmap(ledger: Ledger, counts, cells, overall_mean, q, f, boot_cli):
                           function=S + "language_summary", cli=["report", "BY_LANGUAGE.csv", lang, unit, "mean"])
         n = ledger.add(f"{id}.n", r["n"], fmt.count(r["n"]), query=q, function=S + "language_summary",
                        cli=["report", "BY_LANGUAGE.csv", lang, unit, "n"])
-        ci = _ci(ledger, id, b, f, boot_cli + ["by_language", lang, unit])
+        ci = _ci(ledger, id, b, q, f, boot_cli + ["by_language", lang, unit])
         cell = {"value": float(r["mean"]), "shown": mean, "n": n, "ci": ci, "lang": lang,
                 "language": language_name(lang), "unit": unit, "weak": (lang, unit) in weak_keys}
         grid[(lang, unit)] = cell

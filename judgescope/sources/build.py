@@ -1,5 +1,6 @@
-"""Validate one dataset into its cache entry: read, check, and write the used rows, counts,
-ledger, excluded rows and report (catalog.load_dataset decides when)."""
+"""Validate one dataset into its cache entry: read, check, and write the used rows, counts (per
+score and binned, with exact order statistics), ledger, excluded rows and report
+(catalog.load_dataset decides when)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,9 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import numpy as np
+
+from judgescope import stats
 from judgescope.sources import db, progress
 from judgescope.sources.cache import cache_root, ensure, seal, temp_prefix
 from judgescope.sources.layout import ResolvedFiles
@@ -29,9 +33,11 @@ SNAPSHOT_DIGESTS = (", sha256(CAST(source_text AS VARCHAR)) AS source_sha256_com
 # Bump when validation changes what it writes, so cached tables are rebuilt. The code that
 # builds a dataset's tables is hashed into its cache key too (catalog.build_code_sha256), as
 # derived tables hash their SQL, so a change to it never serves old numbers.
-BUILD_VERSION = 6
+BUILD_VERSION = 7
 BUILD_MEMORY = "1536MB"
 SCORED_KINDS = ("judge_audit", "raw_judge_records")
+# The named queries validation runs (their text is hashed into the cache key with the code).
+BUILD_QUERIES = ("audit_build_score_bins", "audit_build_order_stats")
 # Rows per Parquet row group of every cached table. Lookups (a Review page, a record, a snapshot
 # row by position) read whole row groups once min/max statistics have pruned the others, so a
 # smaller group is read faster; 30,720 rows keeps a 10M-row audit at ~330 groups.
@@ -50,8 +56,8 @@ def build_dataset(spec: DatasetSpec, resolved: ResolvedFiles, files: list[dict],
     con = db.scratch(temp_dir=spill, memory_limit=BUILD_MEMORY)
     scored = spec.kind in SCORED_KINDS
     at = f"{spec.name}: "  # stages are named per dataset (sources/progress.py)
-    progress.declare(["read", "check", "sorted write", *(["counts"] if scored else []), "ledger",
-                      "excluded rows"], at)
+    progress.declare(["read", "check", "sorted write", *(["counts", "score summaries"] if scored else []),
+                      "ledger", "excluded rows"], at)
     try:
         text = frozenset(c.name for c in schema.columns if c.type in (TEXT, VERDICT))
         with progress.stage("read", con, prefix=at):
@@ -77,6 +83,8 @@ def build_dataset(spec: DatasetSpec, resolved: ResolvedFiles, files: list[dict],
         if scored:
             with progress.stage("counts", con, prefix=at):
                 write_counts(con, tmp / "clean.parquet", tmp / "counts.parquet")
+            with progress.stage("score summaries", con, prefix=at):
+                write_score_summaries(con, tmp / "clean.parquet", tmp)
         with progress.stage("ledger", con, prefix=at):
             _write_ledger(con, schema, spec, present, broken, tmp / "ledger.parquet")
         # The excluded rows in full, as read (a release's dropped runs stay inspectable).
@@ -121,6 +129,30 @@ def write_counts(con, clean: Path, out: Path) -> None:
                     (judge_explanation IS NULL) AS explanation_missing, count(*) AS n
                   FROM read_parquet($clean) GROUP BY ALL ORDER BY ALL) TO $p (FORMAT parquet)""",
                 {"clean": str(clean), "p": str(out)})
+
+
+def write_score_summaries(con, clean: Path, folder: Path) -> None:
+    """bins.parquet, the counts on one audit-wide grid of score bins, then order_stats.parquet,
+    the exact order statistics per grouping set, which the bins locate (queries/
+    audit_build_score_bins.sql, audit_build_order_stats.sql): an audit with more distinct scores
+    than stats.MAX_CATEGORIES is summarised from these (thousands of rows) instead of one count
+    per distinct score. The grid's width is the one stats._bin_width picks for the audit's score
+    range; it is stored with the bins, so readers never assume the current rule (and stats.py is
+    not in the cache key)."""
+    bins = folder / "bins.parquet"
+    con.execute(db.view_sql("audit", [clean]))
+    try:
+        db.create_macros(con)
+        low, high = con.execute("SELECT min(score)::DOUBLE, max(score)::DOUBLE FROM audit").fetchone()
+        width = {"width": 1.0 if low is None else stats._bin_width(np.array([low, high]))}  # no rows: any
+        con.execute(f"COPY ({db.query_text('audit_build_score_bins')}\n) TO $out (FORMAT parquet)",
+                    {**width, "out": str(bins)})
+        con.execute(db.view_sql("audit_bins", [bins]))
+        con.execute(f"COPY ({db.query_text('audit_build_order_stats')}\n) TO $out (FORMAT parquet)",
+                    {**width, "out": str(folder / "order_stats.parquet")})
+    finally:
+        con.execute('DROP VIEW IF EXISTS "audit_bins"')
+        con.execute('DROP VIEW "audit"')
 
 
 def _write_ledger(con, schema, spec, present, broken: list[dict], out: Path) -> None:

@@ -16,8 +16,9 @@ from judgescope.sources import views as registry
 from judgescope.sources import derived
 from judgescope.sources.cache import cache_root, damage, parquet_ok, redact, spill_dir, sweep
 from judgescope.sources.cache import ensure as _ensure
-from judgescope.sources.build import (BUILD_MEMORY, BUILD_VERSION, SCORED_KINDS,  # noqa: F401 (re-exported)
-                                      SNAPSHOT_DIGESTS, build_dataset, safe_name, write_counts)
+from judgescope.sources.build import (BUILD_MEMORY, BUILD_QUERIES, BUILD_VERSION,  # noqa: F401 (re-exported)
+                                      SCORED_KINDS, SNAPSHOT_DIGESTS, build_dataset, safe_name,
+                                      write_counts, write_score_summaries)
 from judgescope.sources.collection_notes import assign_roles, notices
 from judgescope.sources.kinds import detect_resolved
 from judgescope.sources.layout import ResolvedFiles, resolve_local
@@ -52,10 +53,13 @@ def file_sha256(path: Path) -> str:
 
 @lru_cache(maxsize=1)
 def build_code_sha256() -> str:
-    """SHA-256 of the source of every module that reads, validates and writes a dataset."""
+    """SHA-256 of the source of every module that reads, validates and writes a dataset, and of
+    the named queries validation runs."""
     h = hashlib.sha256()
     for name in BUILD_MODULES:
         h.update((_PACKAGE_ROOT / f"{name.replace('.', '/')}.py").read_bytes())
+    for query in BUILD_QUERIES:
+        h.update(db.query_text(query).encode())
     return h.hexdigest()
 
 

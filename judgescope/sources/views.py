@@ -5,7 +5,8 @@ finds any view a query names.
 Four origins:
 - dataset: a dataset's validated rows (the clean Parquet file of the collection's dataset of
   that role, judgescope.schema gives the role of each kind);
-- part: another file validation writes beside the clean rows (per-score counts, excluded rows);
+- part: another file validation writes beside the clean rows (per-score and binned counts,
+  order statistics, excluded rows);
 - derived: a table built once per input revision by a named query in queries/ and cached on disk
   (sources/derived.py; each domain registers its own);
 - ledger: the excluded-rows ledger of every dataset of the collection.
@@ -58,6 +59,10 @@ VIEWS: tuple[View, ...] = (
     View("snapshot_numbered", "dataset", "snapshot", "clean",
          "The snapshot with file_row_number, so rows are fetched by position.", numbered=True),
     _part("audit", "counts", "Rows per score and facet (language, unit, origin, run group) of the audit."),
+    _part("audit", "bins", "Rows per bin of one audit-wide score grid and facet, with each bin's n, "
+          "Σx, Σx², lowest and highest score (a float audit's summaries read these)."),
+    _part("audit", "order_stats", "Exact n, median, P5 and P10 per grouping set of the audit "
+          "(unit × facet, language × unit, language, unit, overall) and its distinct scores."),
     _part("audit_previous", "counts", "Rows per score and facet of the earlier audit version."),
     _part("audit", "excluded", "The audit's excluded rows in full, with their reason."),
     _part("raw_records", "excluded", "Raw judge records a release excluded, in full."),

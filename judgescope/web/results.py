@@ -74,23 +74,24 @@ def findings() -> list:
 
 
 @st.cache_data(max_entries=64, show_spinner="Bootstrapping…")
-def distribution_table(counts: pd.DataFrame, thresholds: tuple, split: bool, resamples: int,
+def distribution_table(counts, thresholds: tuple, split: bool, resamples: int,
                        seed: int) -> pd.DataFrame:
     """summary.distribution_table, cached: its seeded bootstrap is the page's costliest step."""
     return audit.distribution_table(counts, thresholds, split, resamples, seed)
 
 
 @st.cache_data(max_entries=16, show_spinner="Bootstrapping each cell…")
-def cell_bootstrap(counts: pd.DataFrame) -> pd.DataFrame:
+def cell_bootstrap(counts) -> pd.DataFrame:
     """Mean, n and seeded bootstrap CI per language × unit (the heatmap's hover)."""
     boot = audit.bootstrap_table(counts, ["target_language", "unit"])
-    n = counts.groupby(["target_language", "unit"], as_index=False)["n"].sum()
+    n = audit.count_rows(counts).groupby(["target_language", "unit"], as_index=False)["n"].sum()
     return boot.merge(n, on=["target_language", "unit"])
 
 
-def audit_counts(facet: str = "none") -> pd.DataFrame:
-    """The audit's per-score counts; a page of an audit without usable rows says so and stops."""
-    counts = audit.score_counts(run, facet)
+def audit_counts(facet: str = "none", thresholds: tuple = ()):
+    """The audit's score counts (summary.score_counts: per score, or binned with exact counts
+    below `thresholds`); a page of an audit without usable rows says so and stops."""
+    counts = audit.score_counts(run, facet, thresholds)
     note = audit.no_rows(counts)
     if note:
         st.info(note)

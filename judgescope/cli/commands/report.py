@@ -55,14 +55,14 @@ def _record(row, keys) -> dict:
 
 def summary(run) -> dict:
     """SUMMARY.json content from the same queries and functions the Distributions page uses."""
-    counts = run("audit_score_counts", facet="none")
+    counts = audit.score_counts(run)
     units = audit.unit_summary(counts, shares=False)
     per_unit = units[units.unit != audit.OVERALL]
     overall = units[units.unit == audit.OVERALL].iloc[0]
     origins = run("audit_origin_counts").groupby("score_origin")["n"].sum()
     copies = run("audit_exact_copy_counts").groupby("unit")[["hashed", "exact_copies"]].sum()
     return {
-        "rows": int(counts["n"].sum()),
+        "rows": int(audit.count_rows(counts)["n"].sum()),
         "by_unit": {r["unit"]: _record(r, SUMMARY_KEYS) for _, r in per_unit.iterrows()},
         "overall": _record(overall, ["n", "mean"]),
         "score_origin": {str(k): int(v) for k, v in origins.sort_values(ascending=False).items()},
@@ -73,7 +73,7 @@ def summary(run) -> dict:
 
 
 def by_language(run) -> pd.DataFrame:
-    return audit.language_summary(run("audit_score_counts", facet="none"))
+    return audit.language_summary(audit.score_counts(run))
 
 
 def _intervals(frame: pd.DataFrame) -> dict:
@@ -124,15 +124,16 @@ GROUPINGS = (["unit"], [], ["target_language", "unit"], ["target_language"])
 
 
 def bootstrap(run, resamples: int, seed: int) -> dict:
-    counts = run("audit_score_counts", facet="none")
-    total = sum(counts.groupby(by).ngroups if by else 1 for by in GROUPINGS)
-    progress = Progress(total, counts["score"].nunique(), resamples)
+    counts = audit.score_counts(run)
+    rows = audit.count_rows(counts)
+    total = sum(rows.groupby(by).ngroups if by else 1 for by in GROUPINGS)
+    progress = Progress(total, audit.distinct_scores(counts), resamples)
     units, overall, langs, whole = (
         audit.bootstrap_table(counts, by, resamples, seed, on_group=progress.step, method=True)
         for by in GROUPINGS)
     overall = overall.iloc[0]
     progress.close()
-    out = {"method": "percentile", "detail": audit.BOOTSTRAP_METHOD, "resamples": resamples,
+    out = {"method": "percentile", "detail": audit.interval_rule(counts), "resamples": resamples,
            "seed": seed, "level": audit.LEVEL,
            "by_unit": {r["unit"]: _intervals(r) for _, r in units.iterrows()},
            "overall": _intervals(overall), "by_language": {}}
@@ -156,8 +157,8 @@ def run(args) -> int:
               bootstrap(store.run, args.resamples, args.seed))
     # Only an audit with a system column gets the per-system breakdown (and BY_SYSTEM.json).
     per_system = (None if "system" in loaded.report["columns_missing"] else
-                  systems.by_system(store.run("audit_score_counts", facet="system"),
-                                    args.resamples, args.seed))
+                  systems.by_system(audit.score_counts(store.run, "system"), args.resamples,
+                                    args.seed))
     if per_system:
         per_system["reviewers"] = _reviewers_by_system(store.run, loaded.spec.name)
     if args.out is None:  # stdout holds the JSON; the ledger goes to stderr
