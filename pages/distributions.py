@@ -47,7 +47,8 @@ shown = table.rename(columns={"facet": audit.FACETS[facet]}) if split else table
 share_cols = [col for col in shown.columns if col.startswith("share_")]
 config = {label(col): st.column_config.NumberColumn(format="percent") for col in share_cols}
 config |= {label(col): st.column_config.NumberColumn(name, format="%.3f") for col, name in
-           (("mean", "Mean"), ("ci_low", "95% CI low"), ("ci_high", "95% CI high"), ("sd", "SD"))}
+           (("mean", "Mean"), ("ci_low", "95% CI low"), ("ci_high", "95% CI high"), ("median", "Median"),
+            ("sd", "SD"))}
 if split and facet in audit.REVIEW_FACET_PARAMS:  # each value's row opens Review filtered to it
     review = navigation.page("review")
     params = [audit.review_params_for_row(u, facet, v) for u, v in zip(table["unit"], table["facet"])]

@@ -49,6 +49,8 @@ with st.container(key="heatmap_table"):
         review, collection=context.collection_name(), lang=lang, unit=unit)), placeholder="n/a",
         column_config={"Review": st.column_config.LinkColumn("Review", display_text="open rows"),
                        "Mean": st.column_config.NumberColumn(format="%.2f"),
+                      "P5": st.column_config.NumberColumn(format="%.2f"),
+                      "P10": st.column_config.NumberColumn(format="%.2f"),
                        "Low": st.column_config.NumberColumn(format="%.2f"),
                        "High": st.column_config.NumberColumn(format="%.2f")})
 how.number("language_cell")
@@ -76,6 +78,8 @@ picked = render.table(shown, key="tails", on_select="rerun", selection_mode="sin
                       "Share low": st.column_config.NumberColumn(format="percent"),
                       "Share high": st.column_config.NumberColumn(format="percent"),
                       "Mean": st.column_config.NumberColumn(format="%.2f"),
+                      "P5": st.column_config.NumberColumn(format="%.2f"),
+                      "P10": st.column_config.NumberColumn(format="%.2f"),
                       "Mean ci low": st.column_config.NumberColumn("Mean 95% CI low", format="%.2f"),
                       "Mean ci high": st.column_config.NumberColumn("Mean 95% CI high", format="%.2f")})
 if picked and picked.selection.rows:
