@@ -103,6 +103,9 @@ def wait_until_drawn(page) -> None:
     # The status widget shows while the script runs; wait for it to settle.
     page.wait_for_function("""() => !document.querySelector('[data-testid="stStatusWidget"]')""",
                            timeout=90_000)
+    # A cached computation's spinner ("Summarising the collection…") can run without the status widget.
+    page.wait_for_function("""() => !document.querySelector('[data-testid="stSpinner"]')""",
+                           timeout=90_000)
     # Charts and grids draw after the script ends; every visible one must draw (one in a closed
     # tab or expander is not visible and never draws).
     _settle(page, """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
