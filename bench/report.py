@@ -7,6 +7,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 TARGET_P95_MS = 300
+# Issue #28: at demo scale (10,000 rows and fewer) every interaction ≤ 100 ms p95.
+TARGET_P95_SMALL_MS, SMALL_ROWS = 100, 10_000
 TARGET_APP_RAW = 1.3
 TARGET_PANDAS = 20
 TARGET_HASH = 0.8
@@ -58,13 +60,19 @@ def _ok(flag) -> str:
     return "n/a" if flag is None else ("✅" if flag else "❌")
 
 
+def p95_target(size: dict) -> int:
+    """The p95 an interaction must meet at this size (ms)."""
+    return TARGET_P95_SMALL_MS if size["rows"] <= SMALL_ROWS else TARGET_P95_MS
+
+
 def interactions_table(size: dict) -> list[str]:
-    out = ["| page | interaction | runs | app median ms | app p95 ms | ≤ 300 ms p95 | queries only ms "
+    limit = p95_target(size)
+    out = [f"| page | interaction | runs | app median ms | app p95 ms | ≤ {limit} ms p95 | queries only ms "
            "| raw DuckDB ms | app ÷ raw | ≤ 1.3× |", "|" + "---|" * 10]
     for r in size["pages"]["interactions"]:
         ratio = _ratio(r["app_queries"]["median_ms"], r["raw"]["median_ms"])
         out.append(f"| {r['page']} | {r['interaction']} | {r['runs']} | {_ms(r['app']['median_ms'])} "
-                   f"| {_ms(r['app']['p95_ms'])} | {_ok(r['app']['p95_ms'] <= TARGET_P95_MS)} "
+                   f"| {_ms(r['app']['p95_ms'])} | {_ok(r['app']['p95_ms'] <= limit)} "
                    f"| {_ms(r['app_queries']['median_ms'])} | {_ms(r['raw']['median_ms'])} | {_r(ratio)} "
                    f"| {_ok(ratio <= TARGET_APP_RAW if ratio else None)} |")
     return out
@@ -210,7 +218,8 @@ def targets(size: dict, demo: dict | None) -> list[tuple[str, str, bool | None]]
     """(target, measured, met) at one size."""
     inter = size["pages"]["interactions"]
     worst = max(inter, key=lambda r: r["app"]["p95_ms"])
-    slow = [r for r in inter if r["app"]["p95_ms"] > TARGET_P95_MS]
+    limit = p95_target(size)
+    slow = [r for r in inter if r["app"]["p95_ms"] > limit]
     ratios = [(_ratio(r["app_queries"]["median_ms"], r["raw"]["median_ms"]), r) for r in inter]
     worst_ratio = max(ratios, key=lambda x: x[0] or 0)
     pandas = [(_ratio(a["pandas"]["median_ms"], a["app"]["median_ms"]), a["aggregation"])
@@ -220,7 +229,7 @@ def targets(size: dict, demo: dict | None) -> list[tuple[str, str, bool | None]]
     hash_ratio = _ratio(v["app_mb_s"], v["hashlib_mb_s"])
     rss = max(size["pages"]["peak_rss_mb"], v["app_peak_rss_mb"], size.get("bootstrap", {}).get("peak_rss_mb", 0))
     out = [
-        ("every interaction ≤ 300 ms p95", f"{len(inter) - len(slow)}/{len(inter)} meet it; worst "
+        (f"every interaction ≤ {limit} ms p95", f"{len(inter) - len(slow)}/{len(inter)} meet it; worst "
          f"{worst['page']} · {worst['interaction']} {_ms(worst['app']['p95_ms'])} ms", not slow),
         ("app ≤ 1.3× raw DuckDB", f"worst {_r(worst_ratio[0])} ({worst_ratio[1]['page']} · "
          f"{worst_ratio[1]['interaction']})", worst_ratio[0] <= TARGET_APP_RAW),
@@ -244,8 +253,6 @@ def targets(size: dict, demo: dict | None) -> list[tuple[str, str, bool | None]]
 def render(results: dict, notes: str = "") -> str:
     m = results["machine"]
     sizes = results["sizes"]
-    top = max((s["rows"] for s in sizes), default=0)
-    largest = [s for s in sizes if s["rows"] == top]
     lines = ["# JudgeScope benchmark", "",
              f"Run {m['date']} with `python -m bench --rows "
              f"{','.join(dict.fromkeys(str(s['rows']) for s in sizes))} --scores "
@@ -256,7 +263,7 @@ def render(results: dict, notes: str = "") -> str:
              f"Python {m['python']}, DuckDB {m['duckdb']}, pandas {m['pandas']}, pyarrow {m['pyarrow']}, "
              f"numpy {m['numpy']}, streamlit {m['streamlit']}.", ""]
     demo = results.get("coldstart_demo")
-    for size in (s for s in largest if "pages" in s):
+    for size in (s for s in sorted(sizes, key=lambda s: -s["rows"]) if "pages" in s):
         lines += [f"## Targets at {size_title(size)}", "", "| target | measured | met |", "|---|---|---|"]
         lines += [f"| {t} | {v} | {_ok(ok)} |" for t, v, ok in targets(size, demo)]
         lines.append("")

@@ -199,6 +199,14 @@ def test_targets_are_judged_against_the_issue(args, met):
     assert [ok for _, _, ok in report.targets(_fake_size(*args), None)] == met
 
 
+@pytest.mark.parametrize("rows,met", [(10_000, False), (1_000_000, True)])
+def test_the_interaction_target_is_100_ms_at_demo_scale_and_300_ms_beyond(rows, met):
+    size = _fake_size(150, 1.1, 50, 0.9, 500) | {"rows": rows}
+    (name, _, ok), *_ = report.targets(size, None)
+    assert ok is met and name == f"every interaction ≤ {100 if rows <= 10_000 else 300} ms p95"
+    assert f"≤ {100 if rows <= 10_000 else 300} ms p95" in report.interactions_table(size)[0]
+
+
 @pytest.mark.parametrize("desc", [False, True])
 @pytest.mark.parametrize("filters", [
     {}, {"languages": ["th"], "units": ["paragraph"]}, {"min_score": 40.0, "max_score": 90.0},
