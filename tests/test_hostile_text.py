@@ -191,13 +191,12 @@ CHROMIUM = "/usr/bin/chromium"
 
 @pytest.fixture(scope="module")
 def hostile_server(hostile_manifest, tmp_path_factory):
-    from chromium import serve
+    from browser_server import serving
 
-    proc, base = serve(JUDGESCOPE_SOURCES=str(hostile_manifest),
-                       JUDGESCOPE_CACHE=str(tmp_path_factory.mktemp("hostile-cache")))
-    yield base
-    proc.terminate()
-    proc.wait(timeout=10)
+    with serving(tmp_path_factory.mktemp("hostile-log") / "server.log",
+                 JUDGESCOPE_SOURCES=str(hostile_manifest),
+                 JUDGESCOPE_CACHE=str(tmp_path_factory.mktemp("hostile-cache"))) as base:
+        yield base
 
 
 @pytest.mark.browser
