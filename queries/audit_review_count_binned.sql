@@ -2,7 +2,9 @@
 -- audit, the same answer as audit_review_count: the bins of audit_bins strictly between the bin
 -- of $min_score and that of $max_score lie wholly inside the score range and are summed whole;
 -- the rows of those two edge bins are counted exactly from the per-score counts (audit_counts)
--- with the range applied. The grid (bin width, first and last bin) is read from audit_bins.
+-- with the range applied (none when a bound is at or beyond every score: review_min_bin,
+-- review_max_bin). The grid (bin width, lowest and highest score, first and last bin) is read
+-- from audit_bins, never assumed.
 -- Params: $languages, $units, $origins, $run_groups, $systems (empty list = all), $min_score, $max_score.
 WITH grid AS (
     SELECT any_value(bin_width) AS width, min(low) AS lo, max(high) AS hi,
@@ -10,8 +12,8 @@ WITH grid AS (
     FROM audit_bins
 ),
 edge AS (
-    SELECT width, review_bin($min_score, width, lo, hi, first_bin, last_bin) AS b_min,
-           review_bin($max_score, width, lo, hi, first_bin, last_bin) AS b_max
+    SELECT width, review_min_bin($min_score, width, lo, hi, first_bin, last_bin) AS b_min,
+           review_max_bin($max_score, width, lo, hi, first_bin, last_bin) AS b_max
     FROM grid
 ),
 whole AS (

@@ -12,8 +12,8 @@ WITH grid AS (
     FROM audit_bins
 ),
 edge AS (
-    SELECT review_bin($min_score, width, lo, hi, first_bin, last_bin) AS b_min,
-           review_bin($max_score, width, lo, hi, first_bin, last_bin) AS b_max,
+    SELECT review_min_bin($min_score, width, lo, hi, first_bin, last_bin) AS b_min,
+           review_max_bin($max_score, width, lo, hi, first_bin, last_bin) AS b_max,
            review_bin($after_score, width, lo, hi, first_bin, last_bin) AS b_after
     FROM grid
 ),

@@ -13,8 +13,8 @@ WITH grid AS (
     FROM audit_bins
 ),
 edge AS (
-    SELECT width, review_bin($min_score, width, lo, hi, first_bin, last_bin) AS b_min,
-           review_bin($max_score, width, lo, hi, first_bin, last_bin) AS b_max,
+    SELECT width, review_min_bin($min_score, width, lo, hi, first_bin, last_bin) AS b_min,
+           review_max_bin($max_score, width, lo, hi, first_bin, last_bin) AS b_max,
            review_bin($key_score, width, lo, hi, first_bin, last_bin) AS b_key
     FROM grid
 ),

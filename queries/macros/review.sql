@@ -27,3 +27,11 @@ CREATE MACRO review_group_match(languages, units, origins, run_groups, systems,
 CREATE MACRO review_bin(x, width, lo, hi, first_bin, last_bin) AS
     CASE WHEN x < lo THEN first_bin - 1 WHEN x > hi THEN last_bin + 1
          ELSE score_bin(x::DOUBLE, width) END;
+-- review_min_bin / review_max_bin(x, grid…): the bin of a score range's lower / upper bound, as
+-- review_bin, but a bound at or beyond every score (x <= lo, x >= hi) is outside the grid: every
+-- row meets it, so no edge bin is left to count row by row. (A key or keyset bound equal to lo
+-- or hi keeps its own bin: rows tied with it are not all on one side of it.)
+CREATE MACRO review_min_bin(x, width, lo, hi, first_bin, last_bin) AS
+    CASE WHEN x <= lo THEN first_bin - 1 ELSE review_bin(x, width, lo, hi, first_bin, last_bin) END;
+CREATE MACRO review_max_bin(x, width, lo, hi, first_bin, last_bin) AS
+    CASE WHEN x >= hi THEN last_bin + 1 ELSE review_bin(x, width, lo, hi, first_bin, last_bin) END;
