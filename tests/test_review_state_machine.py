@@ -31,7 +31,7 @@ from judgescope.reviews import store as reviews
 from judgescope.sources import db
 from judgescope.web import pager
 from judgescope.web.verdicts import widget_keys
-from test_audit_queries import _row, _write, _write_counts
+from test_audit_queries import _row, _write, _write_counts, _write_summaries
 
 PAGE = 3
 EXAMPLES = int(os.environ.get("JUDGESCOPE_STATE_EXAMPLES", "200"))
@@ -64,7 +64,7 @@ HAS_SYSTEM = {name: any(r["system"] for r in rows) for name, rows in COLLECTIONS
 
 @pytest.fixture(scope="module")
 def stores(tmp_path_factory):
-    """One DuckDB store per collection, built as the catalog builds them (audit + per-score counts)."""
+    """One DuckDB store per collection, built as the catalog builds them (audit, per-score and binned counts)."""
     tmp = tmp_path_factory.mktemp("statemachine")
     con = duckdb.connect()
     out = {}
@@ -72,6 +72,8 @@ def stores(tmp_path_factory):
         frame = pd.DataFrame(rows).sort_values("score", kind="stable")  # the catalog sorts by score
         views = {"audit": _write(con, frame, tmp / f"{name}.parquet")}
         views["audit_counts"] = _write_counts(con, tmp / f"{name}.parquet")
+        with duckdb.connect() as own:  # it creates the macros: a connection of its own
+            views |= _write_summaries(own, tmp / f"{name}.parquet")  # Review asks if it is binned
         out[name] = db.Store(views)
     return out
 

@@ -58,13 +58,24 @@ class Group:
         return int(self.n.sum())
 
 
+def distinct_scores(order: pd.DataFrame) -> int:
+    """The audit's distinct scores, from audit_score_order_stats (0 without rows)."""
+    return int(order["distinct_scores"].max()) if len(order) else 0
+
+
+def is_binned(run) -> bool:
+    """Whether the audit is summarised from its score bins: more distinct scores than
+    stats.MAX_CATEGORIES (the rule of load)."""
+    return distinct_scores(run("audit_score_order_stats", facet="none")) > stats.MAX_CATEGORIES
+
+
 def load(run, facet: str, thresholds=()) -> Binned | None:
     """The binned scores of an audit split by `facet`, or None when it has at most
     stats.MAX_CATEGORIES distinct scores (every group then too): its per-score counts are
     exact, as small, and the pages read them as before."""
     read = "none" if facet == "target_language" else facet
     order = run("audit_score_order_stats", facet=read)
-    distinct = int(order["distinct_scores"].max()) if len(order) else 0
+    distinct = distinct_scores(order)
     if distinct <= stats.MAX_CATEGORIES:
         return None
     bins = run("audit_score_bins", facet=read)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from judgescope.audit import binned
 from judgescope.audit.summary import OVERALL
 from judgescope.schema import sort_units
 
@@ -103,19 +104,36 @@ def _without_search(filters: dict) -> dict:
     return {k: v for k, v in filters.items() if k != "q"}
 
 
+# The prebuilt-counts queries of Review and their twins for a binned audit, which read the score
+# bins (audit_bins) and only the edge bins' per-score counts: the same count and position, and
+# a page bound never short of the exact one (the same page), without summing one count per row.
+BINNED = {"audit_review_count_prebuilt": "audit_review_count_binned",
+          "audit_review_rank_prebuilt": "audit_review_rank_binned",
+          "audit_review_page_bound": "audit_review_page_bound_binned"}
+
+
+def _prebuilt(run, name: str) -> str:
+    """`name`, or its BINNED twin when the audit is binned (binned.is_binned: the rule
+    summary.score_counts follows)."""
+    return BINNED[name] if binned.is_binned(run) else name
+
+
 def review_count(run, filters: dict) -> int:
     """Rows matching the Review filters: from the prebuilt counts unless text is searched."""
     if filters["q"]:
         return int(run("audit_review_count", **filters)["rows"].iloc[0])
-    return int(run("audit_review_count_prebuilt", **_without_search(filters))["rows"].iloc[0])
+    name = _prebuilt(run, "audit_review_count_prebuilt")
+    return int(run(name, **_without_search(filters))["rows"].iloc[0])
 
 
 def review_page(run, filters: dict, after: tuple[float, str], desc: bool, page_size: int) -> pd.DataFrame:
     """One Review page by keyset. Without a text search the prebuilt counts bound the scores the
-    page can hold (audit_review_page_bound), so the score-sorted audit is read only that far."""
+    page can hold (audit_review_page_bound, or on a binned audit audit_review_page_bound_binned,
+    never short of it), so the score-sorted audit is read only that far."""
     bounded = dict(filters)
     if not filters["q"]:
-        bound = float(run("audit_review_page_bound", **_without_search(filters), after_score=after[0], descending=desc,
+        name = _prebuilt(run, "audit_review_page_bound")
+        bound = float(run(name, **_without_search(filters), after_score=after[0], descending=desc,
                           page_size=page_size)["bound"].iloc[0])
         bounded["min_score" if desc else "max_score"] = bound
     return run("audit_review_page_desc" if desc else "audit_review_page", **bounded,
@@ -203,7 +221,7 @@ def review_position(run, filters: dict, key: tuple[float, str], desc: bool) -> i
     # Without a text search the per-score counts answer all but the key's own score (its ties
     # are read from the few row groups holding it); a search reads the rows it matches.
     name, params = (("audit_review_rank", filters) if filters["q"] else
-                    ("audit_review_rank_prebuilt", _without_search(filters)))
+                    (_prebuilt(run, "audit_review_rank_prebuilt"), _without_search(filters)))
     found = run(name, **params, key_score=float(key[0]), key_id=str(key[1]), descending=desc)
     return int(found["before"].iloc[0]) + 1 if int(found["here"].iloc[0]) else None
 

@@ -1,0 +1,37 @@
+-- A score bound of the next Review page for a binned (float) audit, from audit_bins alone: never
+-- short of audit_review_page_bound's exact one (the page read up to it is the same page, a few
+-- more rows read: those of the key's own bin and of the edge bins go uncounted). Ascending, the matching rows of the bins strictly after the bin of
+-- $after_score and strictly inside the score range (whole bins only, so they under-count the
+-- rows after the key), summed bin by bin; the bound is the highest score of the first bin where
+-- that sum reaches $page_size. Descending, the mirror (bins before, lowest score). Without
+-- enough rows, the filter's own bound ($max_score, or $min_score). Clipped to the score range.
+-- Params: the Review filters without $q, $after_score, $descending, $page_size.
+WITH grid AS (
+    SELECT any_value(bin_width) AS width, min(low) AS lo, max(high) AS hi,
+           min(bin) AS first_bin, max(bin) AS last_bin
+    FROM audit_bins
+),
+edge AS (
+    SELECT review_min_bin($min_score, width, lo, hi, first_bin, last_bin) AS b_min,
+           review_max_bin($max_score, width, lo, hi, first_bin, last_bin) AS b_max,
+           review_bin($after_score, width, lo, hi, first_bin, last_bin) AS b_after
+    FROM grid
+),
+per_bin AS (
+    SELECT bin, sum(n) AS n, min(low) AS low, max(high) AS high
+    FROM audit_bins, edge
+    WHERE review_group_match($languages, $units, $origins, $run_groups, $systems,
+                             target_language, unit, score_origin, run_group, system)
+      AND bin > b_min AND bin < b_max
+      AND CASE WHEN $descending THEN bin < b_after ELSE bin > b_after END
+    GROUP BY bin
+),
+running AS (
+    SELECT low, high, sum(n) OVER (ORDER BY CASE WHEN $descending THEN -bin ELSE bin END) AS upto
+    FROM per_bin
+)
+SELECT CASE WHEN $descending
+            THEN greatest(coalesce(max(low) FILTER (WHERE upto >= $page_size), $min_score), $min_score)
+            ELSE least(coalesce(min(high) FILTER (WHERE upto >= $page_size), $max_score), $max_score)
+       END::DOUBLE AS bound
+FROM running
