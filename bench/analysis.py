@@ -34,15 +34,20 @@ within 300 ms p95 (18/18), the mixture 16/18.
 
 **Missed, with the measured number and the cause.**
 
-1. **10M float and mixture: the Review list and opening a record, 0.35–0.61 s p95** (float
-   12/18 and mixture 13/18 interactions within 300 ms; all 18 within 1.3× raw DuckDB on the
-   same SQL, which takes 0.30–0.56 s). Review's count, list position and page bound read the
-   per-score counts (audit_review_count_prebuilt, audit_review_rank_prebuilt,
-   audit_review_page_bound), which for 4-decimal floats hold about one row per audit row. The
-   fix, not made: the same three queries over the binned counts for whole bins, plus the exact
-   per-score counts of the one or two bins a bound or a key falls in, with the per-score counts
-   sorted by score so those reads prune (a bound page may read a few rows more; the order stays
-   score, judge_record_id).
+1. **10M float and mixture: the Review list and opening a record, 0.35–0.61 s p95 in the tables
+   below** (float 12/18 and mixture 13/18 interactions within 300 ms; all 18 within 1.3× raw
+   DuckDB on the same SQL, which takes 0.30–0.56 s). Cause: Review's count, list position and
+   page bound read the per-score counts (audit_review_count_prebuilt, audit_review_rank_prebuilt,
+   audit_review_page_bound), which for 4-decimal floats hold about one row per audit row.
+   **Fixed after this run** (audit_review_*_binned.sql, chosen by `binned.is_binned`): whole bins
+   from the binned counts plus the exact per-score counts of the one or two edge bins; counts and
+   positions equal the row scans, a page bound is never short of the exact one
+   (tests/test_review_binned.py). Re-measured on the same 10M float store with the pages phase
+   restricted to Review (`bench.phases` `pages … --only review`, 5 repeats; not in the tables
+   below): open (all rows) 487 → 198 ms p95, score ≤ 60 322 → 108, next page 397 → 31, highest
+   first 415 → 34, open a record 484 → 149, the other two unchanged (45–55 ms). The 10M mixture
+   was not re-measured. Alone, the count and position queries are 15–76 ms (their edge-bin step
+   still scans the per-score counts' score column); the page bound went from 344 to 11 ms.
 2. **10k rows: Distributions 223–410 ms p95 against ≤ 100 ms** (15/18 within 100 ms for each
    score type). Its queries take 9–14 ms; the rest is the seeded bootstrap, 10,000 resamples
    per group drawn as (categories − 1) binomial vectors: ~110 ms per group of ≤ 101 categories on

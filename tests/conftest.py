@@ -80,4 +80,25 @@ def pytest_xdist_make_scheduler(config, log):
         def _split_scope(self, nodeid: str) -> str:
             return nodeid.split("::", 1)[0]
 
+    config.option.loadscopereorder = False  # files go out in collection order (below)
     return EachFileInOneUnit(config, log)
+
+
+# The files that take longest (measured by `make test`'s --durations): handed out first, so
+# neither worker is left running one of them alone at the end of a phase.
+LONG_FILES = ("test_journeys.py", "test_accessibility.py", "test_reviews.py", "test_bench.py",
+              "test_review_binned.py", "test_open_browser.py", "test_demo_xhotpotqa.py")
+
+
+def pytest_collection_modifyitems(items):
+    """The long files first, then the rest by number of tests (most first); within a file, file
+    order. Both workers collect, and sort, alike."""
+    per_file: dict[str, int] = {}
+    for item in items:
+        per_file[item.path.name] = per_file.get(item.path.name, 0) + 1
+
+    def rank(item):
+        name = item.path.name
+        return (LONG_FILES.index(name) if name in LONG_FILES else len(LONG_FILES), -per_file[name], name)
+
+    items.sort(key=rank)
