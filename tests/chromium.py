@@ -65,7 +65,25 @@ def wait_until_drawn(page) -> None:
         .every(c => !c.checkVisibility() || c.querySelector('.main-svg'))""", "a visible chart")
     _settle(page, """() => [...document.querySelectorAll('[data-testid="stDataFrame"]')]
         .every(d => !d.checkVisibility() || d.querySelector('canvas'))""", "a visible table")
-    page.wait_for_timeout(500)
+    wait_until_still(page)
+
+
+# Plotly's transitions and the grids' first paint change the DOM for a few frames after they
+# appear: a page is read once nothing in it has changed for QUIET_MS (at most MAX_SETTLE_MS).
+QUIET_MS, MAX_SETTLE_MS = 150, 3_000
+STILL = """([quiet, cap]) => new Promise(resolve => {
+    let timer;
+    const done = () => { observer.disconnect(); clearTimeout(limit); resolve(); };
+    const observer = new MutationObserver(() => { clearTimeout(timer); timer = setTimeout(done, quiet); });
+    const limit = setTimeout(done, cap);
+    observer.observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
+    timer = setTimeout(done, quiet);
+})"""
+
+
+def wait_until_still(page) -> None:
+    """Until the DOM has not changed for QUIET_MS (a fixed sleep either wastes time or is too short)."""
+    page.evaluate(STILL, [QUIET_MS, MAX_SETTLE_MS])
 
 
 # Opened on a page's own path, Streamlit's frontend first probes <page>/_stcore/… to find its
