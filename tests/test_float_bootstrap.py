@@ -73,6 +73,10 @@ class CountingRng:
         self.draws += np.size(n)
         return self.rng.binomial(n, p)
 
+    def integers(self, low, high, size):
+        self.rows = getattr(self, "rows", 0) + int(np.prod(size))
+        return self.rng.integers(low, high, size=size)
+
 
 @pytest.mark.parametrize("scores, categories", [
     (np.round(np.random.default_rng(1).uniform(0, 100, 20_000), 4), 100),  # ~20,000 distinct
@@ -156,3 +160,32 @@ def test_report_names_the_method_of_every_interval(tmp_path):
     intervals = [boot["overall"], *boot["by_unit"].values(),
                  *(i for lang in boot["by_language"].values() for i in lang.values())]
     assert all(i["method"].startswith("percentile bootstrap, multinomial over ") for i in intervals)
+
+
+@pytest.mark.parametrize("rows, draw", [(180, "rows"), (1_000, "rows"), (3_000, "binomials")])
+def test_a_group_is_drawn_the_cheaper_way_and_both_ways_are_the_row_bootstrap(monkeypatch, rows, draw):
+    """Row by row when its rows are few (<= ROW_DRAWS_PER_VALUE × distinct values), else as
+    binomials; either way the resample means have the row bootstrap's distribution: centred on
+    the sample mean with SD σ/√n (σ with ddof = 0, Efron & Tibshirani 1993, eq. 5.12), and the
+    same percentiles as a plain row bootstrap within Monte-Carlo error."""
+    scores = np.random.default_rng(rows).integers(0, 101, rows).astype(float)
+    values, counts = np.unique(scores, return_counts=True)
+    made = []
+
+    def counting(seed):
+        made.append(CountingRng(seed))
+        return made[-1]
+
+    monkeypatch.setattr(S.np.random, "default_rng", counting)
+    means = S._count_means(S.np.random.default_rng(2), values, counts, 20_000)
+    monkeypatch.undo()
+    assert (rows <= S.ROW_DRAWS_PER_VALUE * values.size) == (draw == "rows")
+    if draw == "rows":
+        assert made[0].draws == 0 and made[0].rows == 20_000 * rows
+    else:
+        assert made[0].draws == (values.size - 1) * 20_000 and not hasattr(made[0], "rows")
+    se = scores.std(ddof=0) / np.sqrt(rows)
+    assert means.mean() == pytest.approx(scores.mean(), abs=0.05 * se)
+    assert means.std() == pytest.approx(se, rel=0.03)
+    plain = R.row_bootstrap_means(scores, 20_000, seed=3)
+    assert np.percentile(means, [2.5, 97.5]) == pytest.approx(np.percentile(plain, [2.5, 97.5]), abs=0.15 * se)
