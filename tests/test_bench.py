@@ -143,7 +143,14 @@ def test_bench_pipeline_end_to_end(tmp_path):
     assert all(r["rows_returned"] for r in size["pages"]["interactions"] if r["page"] != "excluded")
     assert size["verify"]["snapshot_rows"] == ROWS and size["verify"]["text_mb"] > 0
     assert size["bootstrap"]["rows"] == ROWS and len(size["pandas"]["aggregations"]) >= 8
-    assert all(size[p]["peak_rss_mb"] > 0 for p in ("pages", "pandas", "verify", "bootstrap", "remote"))
+    assert all(size[p]["peak_rss_mb"] > 0 for p in ("pages", "pandas", "verify", "bootstrap", "remote",
+                                                    "report"))
+    # The report phase: every bootstrap group of `judgescope report` (units + overall, language ×
+    # unit, language), timed on both score types, and judged as float ÷ integer in results.md.
+    cells = {(c, u) for c, u in zip(*_languages_units(data))}
+    assert size["report"]["groups"] == len({u for _, u in cells}) + 1 + len(cells) + len({c for c, _ in cells})
+    assert all(s["report"]["report"]["median_ms"] > 0 for s in (size, floats))
+    assert "float report ≤ 1.2× the integer one" in out.read_text()
     # Reads through fsspec, counted per interaction: every interaction listed, reads counted
     remote = {(r["page"], r["interaction"]): r for r in size["remote"]["interactions"]}
     assert set(remote) == {(r["page"], r["interaction"]) for r in size["pages"]["interactions"]}
@@ -181,6 +188,26 @@ def test_generation_is_streamed_and_its_connection_capped(tmp_path, monkeypatch)
     gen.generate(2_000, tmp_path / "g", "mixture")
     assert sizes == [700, 700, 600]  # never more than BATCH rows in memory
     assert limits == [gen.GEN_MEMORY]
+
+
+def _languages_units(data):
+    """The generated audit's (language, unit) columns, read with pandas from its Parquet file."""
+    import pandas as pd
+    frame = pd.read_parquet(next((data / str(ROWS) / "audit" / "data").glob("*.parquet")),
+                            columns=["target_language", "unit"])
+    return frame["target_language"], frame["unit"]
+
+
+@pytest.mark.parametrize("float_ms, met", [(1_150, True), (1_300, False)])
+def test_the_float_report_is_judged_against_the_integer_one_of_the_same_rows(float_ms, met):
+    t = lambda ms: {"median_ms": ms, "p95_ms": ms, "runs_ms": [ms]}  # noqa: E731
+    whole = _fake_size(50, 1.1, 50, 0.9, 500) | {"scores": "int", "report": {"report": t(1_000)}}
+    floats = _fake_size(50, 1.1, 50, 0.9, 500) | {"scores": "float", "report": {"report": t(float_ms)}}
+    other = whole | {"rows": 99}  # another size's integer report is not its counterpart
+    rows = {name: ok for name, _, ok in report.targets(floats, None, [other, whole, floats])}
+    assert rows["float report ≤ 1.2× the integer one"] is met
+    assert "float report ≤ 1.2× the integer one" not in {n for n, _, _ in report.targets(floats, None, [other])}
+    assert "float report ≤ 1.2× the integer one" not in {n for n, _, _ in report.targets(whole, None, [whole, floats])}
 
 
 def _fake_size(p95: float, ratio_raw: float, pandas_x: float, hash_x: float, rss: float) -> dict:

@@ -144,6 +144,14 @@ def bootstrap(run, resamples: int, seed: int) -> dict:
     return out
 
 
+def report_tables(run, resamples: int, seed: int, by_system: bool) -> tuple:
+    """SUMMARY, BY_LANGUAGE, BOOTSTRAP and BY_SYSTEM (None without a system column: only an
+    audit with one gets the per-system breakdown) from a Store's run; bench's report phase
+    times exactly this."""
+    return (summary(run), by_language(run), bootstrap(run, resamples, seed),
+            systems.by_system(audit.score_counts(run, "system"), resamples, seed) if by_system else None)
+
+
 def run(args) -> int:
     with progress.cli_reporter():  # a first open's stages on stderr (nothing when cached)
         loaded = load_source(args.audit, "judge_audit", args.config, args.split, args.form)
@@ -153,12 +161,8 @@ def run(args) -> int:
         if args.resamples < 1:
             raise SourceError("--resamples must be at least 1")
         store = open_store({"audit": loaded})
-    tables = (summary(store.run), by_language(store.run),
-              bootstrap(store.run, args.resamples, args.seed))
-    # Only an audit with a system column gets the per-system breakdown (and BY_SYSTEM.json).
-    per_system = (None if "system" in loaded.report["columns_missing"] else
-                  systems.by_system(audit.score_counts(store.run, "system"), args.resamples,
-                                    args.seed))
+    *tables, per_system = report_tables(store.run, args.resamples, args.seed,
+                                        "system" not in loaded.report["columns_missing"])
     if per_system:
         per_system["reviewers"] = _reviewers_by_system(store.run, loaded.spec.name)
     if args.out is None:  # stdout holds the JSON; the ledger goes to stderr
