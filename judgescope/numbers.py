@@ -27,7 +27,8 @@ INTERVAL = ("judgescope.stats.bootstrap_mean_ci_from_counts", "judgescope.audit.
 
 NUMBERS: tuple[Number, ...] = (
     Number("unit_mean", "Mean score per unit with its bootstrap CI", "distributions",
-           ("judgescope.audit.summary.distribution_table", "judgescope.audit.summary.bootstrap_table",
+           ("judgescope.audit.summary.distribution_table", "judgescope.audit.summary.mean_intervals",
+            "judgescope.audit.summary.bootstrap_table",
             *INTERVAL), SCORES),
     Number("language_cell", "Languages cell: mean, n and bootstrap CI of one language × unit",
            "languages", ("judgescope.audit.summary.bootstrap_table", *INTERVAL), SCORES),

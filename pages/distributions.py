@@ -30,7 +30,8 @@ thresholds = (t1, t2, t3)
 
 counts = results.audit_counts(facet, thresholds)
 split = facet != "none"
-table = results.distribution_table(counts, thresholds, split, resamples, seed)
+intervals = results.mean_intervals(results.audit_counts(facet), split, resamples, seed)
+table = results.distribution_table(counts, thresholds, split, resamples, seed, intervals)
 
 BAR_COLUMNS = {"Series": st.column_config.TextColumn("Bar series"),
                "Share": st.column_config.NumberColumn(format="percent"),

@@ -177,6 +177,20 @@ def test_worst_rows_from_the_bins_cutoff(floats):
     assert sorted(got.judge_record_id) == sorted(want.judge_record_id)
 
 
+@pytest.mark.parametrize("facet", ["none", "run_group"])
+def test_intervals_kept_while_a_threshold_moves_are_the_table_s_own(floats, facet):
+    """Distributions draws the intervals once from the counts without thresholds and keeps them
+    while a threshold moves (web/results.mean_intervals): for thresholds that cut bins (counted
+    by a query), the table is the one drawn from its own counts, interval for interval."""
+    run, _ = floats
+    split, thresholds = facet != "none", (37.25, 61.5, 88.125)
+    cut = audit.score_counts(run, facet, thresholds)
+    kept = audit.mean_intervals(audit.score_counts(run, facet), split, 500, 4)
+    own = audit.distribution_table(cut, thresholds, split, 500, 4)
+    pd.testing.assert_frame_equal(audit.distribution_table(cut, thresholds, split, 500, 4, kept), own)
+    assert own.attrs["ci_method"] == kept.attrs["ci_method"] and own["ci_low"].notna().all()
+
+
 def test_the_method_says_what_is_exact_and_how_the_interval_was_drawn(floats, tmp_path):
     run, rows = floats
     table = audit.distribution_table(audit.score_counts(run), resamples=500, seed=1)
@@ -239,3 +253,26 @@ def test_the_pages_run_on_a_float_audit(float_manifest, monkeypatch, page, param
     at = open_page(page, "c", **params)
     if page == "pages/distributions.py":
         assert any("audit-wide score bins of width 1" in c.value for c in at.caption)
+
+
+def test_moving_a_threshold_does_not_bootstrap_again(float_manifest, monkeypatch):
+    """Distributions on a float audit: a new threshold changes the shares (counted exactly, a
+    query for a bin it cuts) but keeps the intervals, so no group is drawn again; a new seed draws
+    every group again."""
+    import streamlit as st
+
+    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(float_manifest))
+    st.cache_data.clear()
+    drawn = []
+    real = audit.bootstrap_table
+    monkeypatch.setattr(audit, "bootstrap_table", lambda *a, **k: drawn.append(a[1]) or real(*a, **k))
+    at = open_page("pages/distributions.py", "c", resamples="500")
+    first = len(drawn)
+    shares = at.dataframe[0].value.copy()
+    assert drawn[-2:] == [["unit"], []]  # the page's: per unit, and overall
+    at.number_input(key="t1").set_value(37.0).run()
+    assert not at.exception and len(drawn) == first
+    moved = at.dataframe[0].value
+    assert not moved.filter(like="37").empty and moved.filter(like="37").ne(shares.filter(like="37")).any().any()
+    at.number_input(key="seed").set_value(5.0).run()
+    assert len(drawn) == first + 2

@@ -331,11 +331,11 @@ def available_facets(missing_columns) -> list[str]:
     return [f for f in FACETS if f == "none" or f not in set(missing_columns)]
 
 
-def distribution_table(counts, thresholds=DEFAULT_THRESHOLDS, facet: bool = False,
-                       resamples=DEFAULT_RESAMPLES, seed=DEFAULT_SEED) -> pd.DataFrame:
-    """unit_summary with each mean's bootstrap CI (ci_low, ci_high) beside it; attrs["ci_method"]
-    says how those intervals were drawn (method_summary)."""
-    summary = unit_summary(counts, thresholds, facet)
+def mean_intervals(counts, facet: bool = False, resamples=DEFAULT_RESAMPLES,
+                   seed=DEFAULT_SEED) -> pd.DataFrame:
+    """The bootstrap CI of the mean per unit (× facet) and overall, as distribution_table shows
+    them; attrs["ci_method"] names how they were drawn (method_summary). They depend on the
+    counts, never on the thresholds, so a page can keep them while a threshold moves."""
     by = ["unit", "facet"] if facet else ["unit"]
     per = bootstrap_table(with_facet_labels(counts), by, resamples, seed, method=True)
     overall = bootstrap_table(counts, [], resamples, seed, method=True)
@@ -345,6 +345,20 @@ def distribution_table(counts, thresholds=DEFAULT_THRESHOLDS, facet: bool = Fals
     ci = pd.concat([per, overall], ignore_index=True)
     named = method_summary(ci, counts.width if isinstance(counts, binned.Binned) else None)
     ci = ci.drop(columns=["mean", *METHOD_COLUMNS])
+    ci.attrs["ci_method"] = named
+    return ci
+
+
+def distribution_table(counts, thresholds=DEFAULT_THRESHOLDS, facet: bool = False,
+                       resamples=DEFAULT_RESAMPLES, seed=DEFAULT_SEED,
+                       intervals: pd.DataFrame | None = None) -> pd.DataFrame:
+    """unit_summary with each mean's bootstrap CI (ci_low, ci_high) beside it; attrs["ci_method"]
+    says how those intervals were drawn (method_summary). `intervals`: mean_intervals of the same
+    counts, facet, resamples and seed, when the caller kept them."""
+    summary = unit_summary(counts, thresholds, facet)
+    by = ["unit", "facet"] if facet else ["unit"]
+    ci = mean_intervals(counts, facet, resamples, seed) if intervals is None else intervals
+    named = ci.attrs["ci_method"]
     out = summary.merge(ci.rename(columns={"low": "ci_low", "high": "ci_high"}), on=by, how="left")
     cols = list(out.columns)
     for name in ("ci_low", "ci_high"):

@@ -74,10 +74,19 @@ def findings() -> list:
 
 
 @st.cache_data(max_entries=64, show_spinner="Bootstrapping…")
-def distribution_table(counts, thresholds: tuple, split: bool, resamples: int,
-                       seed: int) -> pd.DataFrame:
-    """summary.distribution_table, cached: its seeded bootstrap is the page's costliest step."""
-    return audit.distribution_table(counts, thresholds, split, resamples, seed)
+def mean_intervals(counts, split: bool, resamples: int, seed: int) -> pd.DataFrame:
+    """summary.mean_intervals, cached: the seeded bootstrap is the page's costliest step. Pass
+    the counts of audit_counts(facet) without thresholds: what the bootstrap reads (per-score
+    counts, or a float audit's bins) is the same for any thresholds, so moving one never
+    bootstraps again."""
+    return audit.mean_intervals(counts, split, resamples, seed)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def distribution_table(counts, thresholds: tuple, split: bool, resamples: int, seed: int,
+                       intervals: pd.DataFrame) -> pd.DataFrame:
+    """summary.distribution_table with the intervals mean_intervals drew, cached."""
+    return audit.distribution_table(counts, thresholds, split, resamples, seed, intervals)
 
 
 @st.cache_data(max_entries=16, show_spinner="Bootstrapping each cell…")
