@@ -256,3 +256,19 @@ def test_bounded_review_pages_equal_unbounded_pages(bench_store, filters, desc):
             break
         after = (float(direct.score.iloc[-1]), str(direct.judge_record_id.iloc[-1]))
     assert seen == audit_rows.review_count(store.run, f)
+
+
+def test_a_saved_cold_build_of_other_code_is_measured_again(tmp_path):
+    """bench keeps a size's cold build (build.json) across runs, but only for the code that
+    built it: after a change to validation or a query, the first open is timed again."""
+    from bench.__main__ import first_open_code, prepare
+
+    logged = []
+    first = prepare(500, "int", tmp_path, False, "512MB", logged.append)["build"]
+    meta = tmp_path / "500" / "build.json"
+    assert first["code"] == first_open_code() and first["seconds"] > 0
+    assert prepare(500, "int", tmp_path, False, "512MB", logged.append)["build"] == first  # kept
+    meta.write_text(json.dumps(first | {"code": "an older validation", "seconds": -1.0}))
+    again = prepare(500, "int", tmp_path, False, "512MB", logged.append)["build"]
+    assert again["seconds"] > 0 and again["code"] == first_open_code()
+    assert any("measuring it again" in line for line in logged)
