@@ -6,16 +6,7 @@
 -- review_max_bin). The grid (bin width, lowest and highest score, first and last bin) is read
 -- from audit_bins, never assumed.
 -- Params: $languages, $units, $origins, $run_groups, $systems (empty list = all), $min_score, $max_score.
-WITH grid AS (
-    SELECT any_value(bin_width) AS width, min(low) AS lo, max(high) AS hi,
-           min(bin) AS first_bin, max(bin) AS last_bin
-    FROM audit_bins
-),
-edge AS (
-    SELECT width, review_min_bin($min_score, width, lo, hi, first_bin, last_bin) AS b_min,
-           review_max_bin($max_score, width, lo, hi, first_bin, last_bin) AS b_max
-    FROM grid
-),
+WITH edge AS (FROM review_edges($min_score, $max_score, NULL)),
 whole AS (
     SELECT coalesce(sum(n), 0)::BIGINT AS n
     FROM audit_bins, edge

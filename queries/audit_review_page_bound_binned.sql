@@ -6,17 +6,7 @@
 -- that sum reaches $page_size. Descending, the mirror (bins before, lowest score). Without
 -- enough rows, the filter's own bound ($max_score, or $min_score). Clipped to the score range.
 -- Params: the Review filters without $q, $after_score, $descending, $page_size.
-WITH grid AS (
-    SELECT any_value(bin_width) AS width, min(low) AS lo, max(high) AS hi,
-           min(bin) AS first_bin, max(bin) AS last_bin
-    FROM audit_bins
-),
-edge AS (
-    SELECT review_min_bin($min_score, width, lo, hi, first_bin, last_bin) AS b_min,
-           review_max_bin($max_score, width, lo, hi, first_bin, last_bin) AS b_max,
-           review_bin($after_score, width, lo, hi, first_bin, last_bin) AS b_after
-    FROM grid
-),
+WITH edge AS (SELECT b_min, b_max, b_key AS b_after FROM review_edges($min_score, $max_score, $after_score)),
 per_bin AS (
     SELECT bin, sum(n) AS n, min(low) AS low, max(high) AS high
     FROM audit_bins, edge

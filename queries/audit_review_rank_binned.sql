@@ -7,17 +7,7 @@
 -- audit as in audit_review_rank_prebuilt. Descending, the mirror (bins after the key's).
 -- Params: $languages, $units, $origins, $run_groups, $systems (empty list = all), $min_score, $max_score,
 -- $key_score, $key_id, $descending.
-WITH grid AS (
-    SELECT any_value(bin_width) AS width, min(low) AS lo, max(high) AS hi,
-           min(bin) AS first_bin, max(bin) AS last_bin
-    FROM audit_bins
-),
-edge AS (
-    SELECT width, review_min_bin($min_score, width, lo, hi, first_bin, last_bin) AS b_min,
-           review_max_bin($max_score, width, lo, hi, first_bin, last_bin) AS b_max,
-           review_bin($key_score, width, lo, hi, first_bin, last_bin) AS b_key
-    FROM grid
-),
+WITH edge AS (FROM review_edges($min_score, $max_score, $key_score)),
 whole AS (
     SELECT coalesce(sum(n), 0)::BIGINT AS n
     FROM audit_bins, edge
@@ -35,13 +25,8 @@ exact AS (
       AND score_bin(score::DOUBLE, width) IN (b_min, b_max, b_key)
 ),
 tied AS (
-    SELECT count(*) FILTER (WHERE CASE WHEN $descending THEN judge_record_id > $key_id
-                                       ELSE judge_record_id < $key_id END) AS before,
-           count(*) FILTER (WHERE judge_record_id = $key_id) AS here
-    FROM audit
-    WHERE score = $key_score
-      AND review_match($languages, $units, $origins, $run_groups, $systems, $min_score, $max_score,
-                       target_language, unit, score, score_origin, run_group, system)
+    FROM review_tied($languages, $units, $origins, $run_groups, $systems, $min_score, $max_score,
+                     $key_score, $key_id, $descending)
 )
 SELECT (whole.n + exact.n + tied.before)::BIGINT AS before, tied.here::BIGINT AS here
 FROM whole, exact, tied

@@ -13,13 +13,8 @@ WITH counted AS (
       AND CASE WHEN $descending THEN score > $key_score ELSE score < $key_score END
 ),
 tied AS (
-    SELECT count(*) FILTER (WHERE CASE WHEN $descending THEN judge_record_id > $key_id
-                                       ELSE judge_record_id < $key_id END) AS before,
-           count(*) FILTER (WHERE judge_record_id = $key_id) AS here
-    FROM audit
-    WHERE score = $key_score
-      AND review_match($languages, $units, $origins, $run_groups, $systems, $min_score, $max_score,
-                       target_language, unit, score, score_origin, run_group, system)
+    FROM review_tied($languages, $units, $origins, $run_groups, $systems, $min_score, $max_score,
+                     $key_score, $key_id, $descending)
 )
 SELECT (counted.n + tied.before)::BIGINT AS before, tied.here::BIGINT AS here
 FROM counted, tied
