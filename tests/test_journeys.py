@@ -426,7 +426,8 @@ def test_keyboard_reaches_filters_and_opens_a_row(server, browser):
         # Open a row with the keyboard: the record picker under the list.
         picker = page.get_by_label("Open a record of this page")
         picker.focus()
-        page.keyboard.press("ArrowDown")
+        page.keyboard.press("ArrowDown")  # opens the list; a loaded machine draws it late
+        page.get_by_role("option").first.wait_for(state="visible", timeout=30_000)
         page.keyboard.press("ArrowDown")
         page.keyboard.press("Enter")
         wait_for_param(page, "record")
