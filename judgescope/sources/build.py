@@ -138,15 +138,16 @@ def _reading(resolved: ResolvedFiles, dataset: str):
 
 def _write_clean(con, spec: DatasetSpec, schema, checks, out: Path) -> None:
     """The used rows, cast, in one read of `raw`: audits sorted by score (low-score lists then
-    read only the first row groups: Parquet min/max statistics act as the low-score index);
-    other kinds in file order, which a plain filter keeps (ORDER BY only after an anti-join,
-    which may not). A snapshot's texts are hashed in the same pass."""
+    read only the first row groups: Parquet min/max statistics act as the low-score index), the
+    excluded rows left out by their lineage; other kinds in file order, which the rules as a
+    plain filter keep (ORDER BY only after dropping repeated keys, an anti-join). A snapshot's
+    texts are hashed in the same pass."""
     scored = spec.kind in SCORED_KINDS
     order = " ORDER BY score, judge_record_id" if scored else (" ORDER BY _file, _row" if checks.dropped else "")
     select = clean_select(con, schema, checks.casts) + (SNAPSHOT_DIGESTS if spec.kind == "source_snapshot" else "")
-    con.execute(f"COPY (SELECT {select} FROM {usable_rows(checks)}{order}) "
+    con.execute(f"COPY (SELECT {select} FROM {usable_rows(checks, by_lineage=scored)}{order}) "
                 f"TO $p (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE {ROW_GROUP_ROWS})",
-                {**checks.params, "p": str(out)})
+                {**({} if scored else checks.params), "p": str(out)})
 
 
 def write_counts(con, clean: Path, out: Path) -> None:

@@ -174,9 +174,14 @@ def build_checked(con, schema: Schema, exclusions: tuple[Exclusion, ...]) -> Che
     return _flag_duplicates(con, schema, checks)
 
 
-def usable_rows(checks: Checks) -> str:
-    """FROM clause of the rows used: those of `raw` that break no rule, less the dropped ones
-    (an anti-join only when some were dropped: a filter alone keeps the rows in file order)."""
+def usable_rows(checks: Checks, by_lineage: bool = False) -> str:
+    """FROM clause of the rows used. by_lineage, for a kind whose (_file, _row) names one row:
+    `raw` less every excluded row's lineage (a hash probe into the few excluded rows instead of
+    the rules again); else the rows of `raw` that break no rule, less the dropped ones (an
+    anti-join only when some were dropped: a filter alone keeps the rows in file order, which
+    an anti-join may not). Only a nested snapshot's units share a lineage (their instance's)."""
+    if by_lineage:
+        return "raw ANTI JOIN excluded USING (_file, _row)"
     anti = " ANTI JOIN dropped USING (_file, _row)" if checks.dropped else ""
     return f"raw{anti} WHERE ({checks.rule}) IS NULL"
 
@@ -184,9 +189,9 @@ def usable_rows(checks: Checks) -> str:
 def drop_rows(con, checks: Checks, rows_sql: str, reason: str, column: str) -> Checks:
     """Drop the used rows `rows_sql` selects (_file, _row of rows of usable_rows), with their
     reason: listed in `dropped`, their full rows added to `excluded`. (_file, _row) names one
-    row in every kind a later check applies to (only a nested snapshot's units share their
-    instance's lineage, and a snapshot has neither a unique key nor ratings)."""
-    con.execute(f"CREATE OR REPLACE TEMP TABLE newly AS {rows_sql}", checks.params)
+    row in every kind a later check applies to (a snapshot, whose nested form's units share
+    their instance's lineage, has neither a unique key nor ratings)."""
+    con.execute(f"CREATE OR REPLACE TEMP TABLE newly AS {rows_sql}")
     n = con.execute("SELECT count(*) FROM newly").fetchone()[0]
     if not n:
         return checks
@@ -209,7 +214,7 @@ def _drop_repeats(con, checks: Checks, key: tuple[str, ...], reason: str, column
     """Drop every used row whose `key` an earlier used row (in file order) already has."""
     by = ", ".join(q(k) for k in key)
     rows = (f"SELECT _file, _row FROM (SELECT _file, _row, row_number() OVER (PARTITION BY {by} "
-            f"ORDER BY _file, _row) AS k FROM {usable_rows(checks)}) WHERE k > 1")
+            f"ORDER BY _file, _row) AS k FROM {usable_rows(checks, by_lineage=True)}) WHERE k > 1")
     return drop_rows(con, checks, rows, reason, column)
 
 
@@ -334,7 +339,7 @@ def flag_ratings(con, checks: Checks, present: dict) -> Checks:
     rated, go to the ledger (agreement statistics need one value per rater per item)."""
     values = [c for c in HUMAN_RATING_VALUES if c in present]
     empty = " AND ".join(f"{q(c)} IS NULL" for c in values)
-    checks = drop_rows(con, checks, f"SELECT _file, _row FROM {usable_rows(checks)} AND {empty}",
+    checks = drop_rows(con, checks, f"SELECT _file, _row FROM {usable_rows(checks, by_lineage=True)} WHERE {empty}",
                        f"no rating: {', '.join(values)} all empty", values[0])
     key = tuple(c for c in ("rater", *HUMAN_ITEM_COLUMNS) if c in present)
     return _drop_repeats(con, checks, key, "duplicate rater + item", "rater")
