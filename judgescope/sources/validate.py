@@ -211,10 +211,15 @@ def _flag_duplicates(con, schema: Schema, checks: Checks) -> Checks:
 
 
 def _drop_repeats(con, checks: Checks, key: tuple[str, ...], reason: str, column: str) -> Checks:
-    """Drop every used row whose `key` an earlier used row (in file order) already has."""
+    """Drop every used row whose `key` an earlier used row (in file order) already has. The keys
+    that repeat are found first by a hash aggregate (usually none), and only their rows are
+    ranked in file order: a window over every row costs half as much again at 10M rows."""
     by = ", ".join(q(k) for k in key)
-    rows = (f"SELECT _file, _row FROM (SELECT _file, _row, row_number() OVER (PARTITION BY {by} "
-            f"ORDER BY _file, _row) AS k FROM {usable_rows(checks, by_lineage=True)}) WHERE k > 1")
+    same = " AND ".join(f"u.{q(k)} IS NOT DISTINCT FROM r.{q(k)}" for k in key)
+    rows = (f"WITH usable AS (SELECT _file, _row, {by} FROM {usable_rows(checks, by_lineage=True)}), "
+            f"repeated AS (SELECT {by} FROM usable GROUP BY ALL HAVING count(*) > 1) "
+            f"SELECT _file, _row FROM (SELECT _file, _row, row_number() OVER (PARTITION BY {by} "
+            f"ORDER BY _file, _row) AS k FROM usable u SEMI JOIN repeated r ON {same}) WHERE k > 1")
     return drop_rows(con, checks, rows, reason, column)
 
 
