@@ -1,6 +1,11 @@
 """Validate one dataset into its cache entry: read, check, and write the used rows, counts (per
 score and binned, with exact order statistics), ledger, excluded rows and report
-(catalog.load_dataset decides when)."""
+(catalog.load_dataset decides when).
+
+No copy of the rows is made: a Parquet dataset is a view (readers.read_raw) that the check pass
+reads once to find the excluded rows (a small table, validate.build_checked), and the sorted
+write reads once more, casting and filtering on the way; the counts and score summaries read the
+written file, the ledger and the excluded-rows file the small table."""
 
 from __future__ import annotations
 
@@ -8,6 +13,7 @@ import json
 import re
 import shutil
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -16,13 +22,13 @@ from judgescope import stats
 from judgescope.sources import db, progress
 from judgescope.sources.cache import cache_root, ensure, seal, temp_prefix
 from judgescope.sources.layout import ResolvedFiles
-from judgescope.sources.readers import read_raw
+from judgescope.sources.readers import failed_file, read_raw
 from judgescope.schema import SCHEMAS, TEXT, VERDICT
 from judgescope.sources.snapshot import prepare as prepare_snapshot
 from judgescope.sources.manifest import DatasetSpec, SourceError
 from judgescope.sources.validate import (build_checked, check_required, clean_select, columns_of,
                                          digest_notes, flag_ratings, ledger_select,
-                                         normalize_pairwise)
+                                         normalize_pairwise, usable_rows)
 
 # A snapshot's texts are hashed once per file revision, here, so that verifying an audit against
 # it (every page's sidebar badge) joins stored digests instead of re-hashing gigabytes of text.
@@ -33,7 +39,7 @@ SNAPSHOT_DIGESTS = (", sha256(CAST(source_text AS VARCHAR)) AS source_sha256_com
 # Bump when validation changes what it writes, so cached tables are rebuilt. The code that
 # builds a dataset's tables is hashed into its cache key too (catalog.build_code_sha256), as
 # derived tables hash their SQL, so a change to it never serves old numbers.
-BUILD_VERSION = 7
+BUILD_VERSION = 8
 BUILD_MEMORY = "1536MB"
 SCORED_KINDS = ("judge_audit", "raw_judge_records")
 # The named queries validation runs (their text is hashed into the cache key with the code).
@@ -63,23 +69,17 @@ def build_dataset(spec: DatasetSpec, resolved: ResolvedFiles, files: list[dict],
         with progress.stage("read", con, prefix=at):
             broken = read_raw(con, resolved, spec.name, text)
         rows = _check_rows(con, spec, broken)
-        with progress.stage("check", con, prefix=at):
+        with progress.stage("check", con, prefix=at), _reading(resolved, spec.name):
             if spec.kind == "pairwise_ranking":
                 normalize_pairwise(con)
             broken += prepare_snapshot(con, spec)  # flattens a form = "nested" source snapshot
             check_required(con, schema, spec.name, files[0]["file"] if len(files) == 1 else resolved.root.name)
-            casts = build_checked(con, schema, spec.exclude)
+            checks = build_checked(con, schema, spec.exclude)
             present = columns_of(con, "raw")
             if spec.kind == "human_ratings":
-                flag_ratings(con, present)
-        # Audits are stored sorted by score: low-score lists then read only the first row groups
-        # (Parquet min/max statistics act as the low-score index); other kinds keep file order.
-        order = "score, judge_record_id" if scored else "_file, _row"
-        select = clean_select(con, schema, casts) + (SNAPSHOT_DIGESTS if spec.kind == "source_snapshot" else "")
-        with progress.stage("sorted write", con, rows, prefix=at):
-            con.execute(f"COPY (SELECT {select} FROM checked WHERE _reason IS NULL ORDER BY {order}) "
-                        f"TO $p (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE {ROW_GROUP_ROWS})",
-                        {"p": str(tmp / "clean.parquet")})
+                checks = flag_ratings(con, checks, present)
+        with progress.stage("sorted write", con, rows, prefix=at), _reading(resolved, spec.name):
+            _write_clean(con, spec, schema, checks, tmp / "clean.parquet")
         if scored:
             with progress.stage("counts", con, prefix=at):
                 write_counts(con, tmp / "clean.parquet", tmp / "counts.parquet")
@@ -91,10 +91,11 @@ def build_dataset(spec: DatasetSpec, resolved: ResolvedFiles, files: list[dict],
         # The reason first: a data column also named `reason` becomes reason_1, never ours.
         with progress.stage("excluded rows", con, prefix=at):
             con.execute("COPY (SELECT _reason AS reason, _column AS reason_column, "
-                        "* EXCLUDE (_reason, _column) FROM checked WHERE _reason IS NOT NULL "
+                        "* EXCLUDE (_reason, _column) FROM excluded "
                         "ORDER BY _file, _row) TO $p (FORMAT parquet)", {"p": str(tmp / "excluded.parquet")})
-        report = _report(con, spec, files, present, len(broken))
-        report["digests_normalised"] = digest_notes(con, schema, present)
+        with _reading(resolved, spec.name):
+            report = _report(con, spec, files, present, len(broken))
+            report["digests_normalised"] = digest_notes(con, schema, present)
         (tmp / "report.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
         if folder.exists():
             shutil.rmtree(folder)
@@ -119,6 +120,34 @@ def _check_rows(con, spec: DatasetSpec, broken: list[dict]) -> int:
         raise SourceError(f"no readable row: all {len(broken):,} lines are unusable (first: "
                           f"{first['reason']})", dataset=spec.name, file=first["file"], row=first["row"])
     raise SourceError("no rows (a header or an empty array only)", dataset=spec.name)
+
+
+@contextmanager
+def _reading(resolved: ResolvedFiles, dataset: str):
+    """A DuckDB error that names a data file (a lazily read Parquet file with a corrupt page,
+    found by the pass that reads it) is reported as that file's, like one found when reading."""
+    try:
+        yield
+    except db.DBError as err:
+        file = failed_file(err, resolved)
+        if file is None:
+            raise
+        raise SourceError(f"cannot read {resolved.format}: {str(err).strip().splitlines()[0][:300]}",
+                          dataset=dataset, file=file) from err
+
+
+def _write_clean(con, spec: DatasetSpec, schema, checks, out: Path) -> None:
+    """The used rows, cast, in one read of `raw`: audits sorted by score (low-score lists then
+    read only the first row groups: Parquet min/max statistics act as the low-score index), the
+    excluded rows left out by their lineage; other kinds in file order, which the rules as a
+    plain filter keep (ORDER BY only after dropping repeated keys, an anti-join). A snapshot's
+    texts are hashed in the same pass."""
+    scored = spec.kind in SCORED_KINDS
+    order = " ORDER BY score, judge_record_id" if scored else (" ORDER BY _file, _row" if checks.dropped else "")
+    select = clean_select(con, schema, checks.casts) + (SNAPSHOT_DIGESTS if spec.kind == "source_snapshot" else "")
+    con.execute(f"COPY (SELECT {select} FROM {usable_rows(checks, by_lineage=scored)}{order}) "
+                f"TO $p (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE {ROW_GROUP_ROWS})",
+                {**({} if scored else checks.params), "p": str(out)})
 
 
 def write_counts(con, clean: Path, out: Path) -> None:
@@ -167,8 +196,11 @@ def _write_ledger(con, schema, spec, present, broken: list[dict], out: Path) -> 
 
 
 def _report(con, spec: DatasetSpec, files: list[dict], present: dict, broken: int) -> dict:
+    """The build's account of a dataset: the rows used are those of `raw` (as checked, after a
+    nested snapshot's flattening) less the excluded ones; a Parquet view counts its rows from
+    the files' footers."""
     schema = SCHEMAS[spec.kind]
-    used = con.execute("SELECT count(*) FROM checked WHERE _reason IS NULL").fetchone()[0]
+    used = con.execute("SELECT (SELECT count(*) FROM raw) - (SELECT count(*) FROM excluded)").fetchone()[0]
     reasons = dict(con.execute("SELECT reason, count(*) FROM ledger GROUP BY 1 ORDER BY 2 DESC").fetchall())
     excluded = sum(reasons.values())
     known = {c.name for c in schema.columns}

@@ -1,4 +1,8 @@
-"""Read data files into a scratch DuckDB table `raw` with lineage columns _file and _row.
+"""Read data files into a scratch DuckDB relation `raw` with lineage columns _file and _row.
+
+Parquet, which DuckDB reads lazily, makes `raw` a view over the files: validation then reads
+each file in the passes it makes (checks, sorted write) instead of first copying every row into
+a table. JSON lines and CSV are parsed in Python, so their `raw` is the table they fill.
 
 A bad line (JSONL) or row (CSV) costs that line or row only: it goes to the ledger with its
 reason and the rest of the file is used. Rules, each with its ledger reason:
@@ -21,6 +25,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
+from judgescope.sources.db import sql_path
 from judgescope.sources.layout import ResolvedFiles
 from judgescope.sources.manifest import SourceError
 from judgescope.sources import readers_base as base
@@ -34,7 +39,7 @@ MAX_JSON_ARRAY_BYTES = 256 << 20
 
 def read_raw(con, resolved: ResolvedFiles, dataset: str,
              text_columns: frozenset[str] = frozenset()) -> list[dict]:
-    """Create table raw(_file, _row, ...); return the unreadable lines as ledger entries."""
+    """Create relation raw(_file, _row, ...); return the unreadable lines as ledger entries."""
     for f in resolved.files:
         if f.stat().st_size == 0:
             raise SourceError("file is empty", dataset=dataset, file=_rel(f, resolved.root))
@@ -51,11 +56,29 @@ def read_raw(con, resolved: ResolvedFiles, dataset: str,
         except (duckdb.Error, OSError) as err:  # DuckDB's own message says what is wrong
             raise SourceError(f"cannot read {resolved.format}: {_first_line(err)}",
                               dataset=dataset, file=rel) from err
-    con.execute("CREATE OR REPLACE TABLE raw AS " +
-                " UNION ALL BY NAME ".join(f"SELECT * FROM {p}" for p in parts))
-    for p in parts:
-        con.execute(f"DROP TABLE IF EXISTS {p}")
+    _union(con, parts, lazy=resolved.format in LAZY)
     return broken
+
+
+def _union(con, parts: list[str], lazy: bool) -> None:
+    """raw as the rows of every part in order (UNION ALL keeps it): a view over lazily read
+    files, else one table (a single part's table is renamed, not copied)."""
+    if not lazy and len(parts) == 1:
+        con.execute(f"ALTER TABLE {parts[0]} RENAME TO raw")
+        return
+    union = " UNION ALL BY NAME ".join(f"SELECT * FROM {p}" for p in parts)
+    con.execute(f"CREATE OR REPLACE {'VIEW' if lazy else 'TABLE'} raw AS {union}")
+    if not lazy:
+        for p in parts:
+            con.execute(f"DROP TABLE IF EXISTS {p}")
+
+
+def failed_file(err: Exception, resolved: ResolvedFiles) -> str | None:
+    """The data file a DuckDB error names ("Failed to read file …"), relative to the dataset's
+    folder: a lazily read file that breaks mid-way (a corrupt page) is found only when a later
+    pass reads it, and its message still names the file."""
+    text = str(err)
+    return next((_rel(f, resolved.root) for f in resolved.files if str(f) in text), None)
 
 
 def _rel(path: Path, root: Path) -> str:
@@ -76,10 +99,13 @@ def _described(con, source: str, params: dict) -> list[str]:
 
 
 def _parquet(con, path: Path, rel: str, i: int, broken: list, text_columns) -> str:
+    """A view over the file (its footer read now, so a file that is no Parquet fails here):
+    read_raw's view `raw` reads its rows only when validation does. The path and name are
+    literals of the view's SQL (a view binds no parameters), quoted as db.view_sql quotes paths."""
     check_names(_described(con, "read_parquet($p)", {"p": str(path)}), None, rel)
-    con.execute(f"CREATE TABLE part_{i} AS SELECT $rel AS _file, file_row_number + 1 AS _row, * "
-                f"EXCLUDE (file_row_number) FROM read_parquet($p, file_row_number = true)",
-                {"rel": rel, "p": str(path)})
+    con.execute(f"CREATE VIEW part_{i} AS SELECT {sql_path(Path(rel))} AS _file, "
+                f"file_row_number + 1 AS _row, * EXCLUDE (file_row_number) "
+                f"FROM read_parquet({sql_path(path)}, file_row_number = true)")
     return f"part_{i}"
 
 
@@ -230,3 +256,5 @@ def _frame(records: list[dict]) -> pd.DataFrame:
 
 # One reader per format (as `datasets`' packaged modules map an extension to its builder).
 READERS = {"parquet": _parquet, "jsonl": _jsonl, "csv": read_csv}
+# Formats whose reader makes a view (the rows are read where validation reads them).
+LAZY = frozenset({"parquet"})

@@ -41,6 +41,16 @@ def lines(path: Path):
             yield n, line.rstrip(b"\n").removesuffix(b"\r")
 
 
+def replace_table(con, table: str, frame: pd.DataFrame) -> None:
+    """`table` (a fixed scratch name) becomes the frame's rows, whether it was a table or a view
+    over lazily read files (readers.read_raw): a reshaping step (nested snapshots, pairwise
+    files) reads the rows once into pandas and writes them back."""
+    is_view = con.execute("SELECT count(*) FROM duckdb_views() WHERE view_name = $t AND NOT internal",
+                          {"t": table}).fetchone()[0]
+    con.execute(f"DROP {'VIEW' if is_view else 'TABLE'} IF EXISTS {table}")
+    store(con, table, frame, create=True)
+
+
 def store(con, table: str, frame: pd.DataFrame, create: bool) -> None:
     name = f"frame_{table}"
     con.register(name, frame)

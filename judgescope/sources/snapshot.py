@@ -31,6 +31,7 @@ import json
 import pandas as pd
 
 from judgescope.sources.manifest import DatasetSpec, SourceError
+from judgescope.sources.readers_base import replace_table
 
 FORMS = ("flat", "nested")
 FLAT_COLUMNS = ("instance_id", "source_id", "target_language", "unit", "paragraph_id",
@@ -38,7 +39,7 @@ FLAT_COLUMNS = ("instance_id", "source_id", "target_language", "unit", "paragrap
 
 
 def prepare(con, spec: DatasetSpec) -> list[dict]:
-    """Called on the scratch table `raw` before validation: flattens a nested snapshot in place.
+    """Called on the scratch relation `raw` before validation: flattens a nested snapshot in place.
     Returns the instance records that cannot be flattened, as ledger entries."""
     if spec.kind != "source_snapshot":
         return []
@@ -65,9 +66,7 @@ def flatten_table(con, table: str, dataset: str) -> list[dict]:
         rows += [{"_file": record["_file"], "_row": int(record["_row"]), **unit} for unit in units]
     flat = pd.DataFrame(rows, columns=["_file", "_row", *FLAT_COLUMNS]).astype(
         {c: "string" for c in ("_file", *FLAT_COLUMNS)})
-    con.register("flat_frame", flat)
-    con.execute(f"CREATE OR REPLACE TABLE {table} AS SELECT * FROM flat_frame")
-    con.unregister("flat_frame")
+    replace_table(con, table, flat)
     return broken
 
 

@@ -7,6 +7,7 @@ The checks are SQL expressions built only from the column names and constants in
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, replace
 
 import pandas as pd
 
@@ -14,6 +15,7 @@ from judgescope.schema import (HUMAN_ITEM_COLUMNS, HUMAN_RATING_VALUES, ANY, BIN
                                NUMBER_PAIR, SCORE, TEXT,
                                TEXT_PAIR, VERDICT, VERDICTS, Schema)
 from judgescope.sources.manifest import Exclusion, SourceError
+from judgescope.sources.readers_base import replace_table
 
 SQL_TYPES = {TEXT: "VARCHAR", DIGEST: "VARCHAR", INT: "BIGINT", NUMBER: "DOUBLE", SCORE: "DOUBLE", VERDICT: "VARCHAR",
              BINARY: "BIGINT", TEXT_PAIR: "VARCHAR[]", NUMBER_PAIR: "DOUBLE[]", ANY: "VARCHAR"}
@@ -119,14 +121,30 @@ def _rules(col: str, type_: str, required: bool, nullable: bool, cast: str) -> l
     return rules
 
 
-def build_checked(con, schema: Schema, exclusions: tuple[Exclusion, ...]) -> dict[str, str]:
-    """Create table checked(raw columns…, _reason, _column); return canonical casts.
+@dataclass(frozen=True)
+class Checks:
+    """A dataset's checks, computed once (rule_checks): `rule` is the SQL expression, over a row
+    of `raw`, of the first rule it breaks (1-based; NULL for a row that passes), whose reason
+    and column are reasons[rule - 1] and columns[rule - 1]; `params` binds the declared
+    exclusions' values it reads. `dropped`: rows a later check excluded (a repeated unique key,
+    a rating without a value or a rater's second rating), kept in table `dropped(_file, _row)`.
+    The rows used are those of `raw` that break no rule and were not dropped (usable_rows)."""
+    casts: dict[str, str]
+    rule: str
+    params: dict
+    reasons: list[str]
+    columns: list[str]
+    dropped: int = 0
 
-    Reasons and column names travel as bound parameters ($r0, $c0, …); identifiers are quoted."""
+
+def rule_checks(con, schema: Schema, exclusions: tuple[Exclusion, ...]) -> Checks:
+    """The checks of `raw`: every rule of every present column (a declared exclusion first: it
+    is the true reason), as one CASE. Exclusion values, reasons and column names are bound
+    ($ex0…, $reasons, $columns); identifiers are quoted."""
     present = columns_of(con, "raw")
     casts, cases, params = {}, [], {}
     for i, ex in enumerate(exclusions):
-        if ex.column in present:  # a declared exclusion comes first: it is the true reason
+        if ex.column in present:
             params[f"ex{i}"] = list(ex.values)
             cases.append((f"list_contains($ex{i}, CAST({q(ex.column)} AS VARCHAR))", ex.reason, ex.column))
     for col in schema.columns:
@@ -135,30 +153,74 @@ def build_checked(con, schema: Schema, exclusions: tuple[Exclusion, ...]) -> dic
         casts[col.name] = _cast(col.name, col.type, present[col.name])
         for cond, reason in _rules(col.name, col.type, col.required, col.nullable, casts[col.name]):
             cases.append((cond, reason, col.name))
-    for k, (_, r, c) in enumerate(cases):
-        params[f"r{k}"], params[f"c{k}"] = r, c
-    reason = "CASE " + " ".join(f"WHEN {cond} THEN $r{k}" for k, (cond, _, _) in enumerate(cases)) \
-        + " END" if cases else "CAST(NULL AS VARCHAR)"
-    column = "CASE " + " ".join(f"WHEN {cond} THEN $c{k}" for k, (cond, _, _) in enumerate(cases)) \
-        + " END" if cases else "CAST(NULL AS VARCHAR)"
-    con.execute(f"CREATE OR REPLACE TABLE checked AS SELECT *, {reason} AS _reason, "
-                f"{column} AS _column FROM raw", params)
-    _flag_duplicates(con, schema, present)
-    return casts
+    rule = ("CASE " + " ".join(f"WHEN {cond} THEN {k}" for k, (cond, _, _) in enumerate(cases, 1))
+            + " END") if cases else "CAST(NULL AS INTEGER)"
+    return Checks(casts, rule, params, [r for _, r, _ in cases], [c for _, _, c in cases])
 
 
-def _flag_duplicates(con, schema: Schema, present: dict) -> None:
+def build_checked(con, schema: Schema, exclusions: tuple[Exclusion, ...]) -> Checks:
+    """Check `raw` in one pass: table excluded(raw columns…, _reason, _column) holds every row a
+    rule excludes, in full and as read (the ledger and the excluded-rows file read it, a few
+    rows instead of the whole dataset); then the repeated unique keys are dropped (table
+    `dropped`, their rows added to `excluded`). No copy of the used rows is made: the sorted
+    write reads them from `raw` through usable_rows. The rule is evaluated again where the few
+    excluded rows take their reason, so no helper column of ours meets the data's columns."""
+    checks = rule_checks(con, schema, exclusions)
+    rule = checks.rule
+    con.execute(f"CREATE OR REPLACE TABLE excluded AS SELECT *, CAST($reasons[{rule}] AS VARCHAR) AS _reason, "
+                f"CAST($columns[{rule}] AS VARCHAR) AS _column FROM raw WHERE ({rule}) IS NOT NULL",
+                {**checks.params, "reasons": checks.reasons, "columns": checks.columns})
+    con.execute("CREATE OR REPLACE TABLE dropped (_file VARCHAR, _row BIGINT)")
+    return _flag_duplicates(con, schema, checks)
+
+
+def usable_rows(checks: Checks, by_lineage: bool = False) -> str:
+    """FROM clause of the rows used. by_lineage, for a kind whose (_file, _row) names one row:
+    `raw` less every excluded row's lineage (a hash probe into the few excluded rows instead of
+    the rules again); else the rows of `raw` that break no rule, less the dropped ones (an
+    anti-join only when some were dropped: a filter alone keeps the rows in file order, which
+    an anti-join may not). Only a nested snapshot's units share a lineage (their instance's)."""
+    if by_lineage:
+        return "raw ANTI JOIN excluded USING (_file, _row)"
+    anti = " ANTI JOIN dropped USING (_file, _row)" if checks.dropped else ""
+    return f"raw{anti} WHERE ({checks.rule}) IS NULL"
+
+
+def drop_rows(con, checks: Checks, rows_sql: str, reason: str, column: str) -> Checks:
+    """Drop the used rows `rows_sql` selects (_file, _row of rows of usable_rows), with their
+    reason: listed in `dropped`, their full rows added to `excluded`. (_file, _row) names one
+    row in every kind a later check applies to (a snapshot, whose nested form's units share
+    their instance's lineage, has neither a unique key nor ratings)."""
+    con.execute(f"CREATE OR REPLACE TEMP TABLE newly AS {rows_sql}")
+    n = con.execute("SELECT count(*) FROM newly").fetchone()[0]
+    if not n:
+        return checks
+    con.execute("INSERT INTO dropped SELECT _file, _row FROM newly")
+    con.execute("INSERT INTO excluded BY NAME SELECT *, $reason AS _reason, $column AS _column "
+                "FROM raw SEMI JOIN newly USING (_file, _row)", {"reason": reason, "column": column})
+    return replace(checks, dropped=checks.dropped + n)
+
+
+def _flag_duplicates(con, schema: Schema, checks: Checks) -> Checks:
     """Later rows repeating a unique key are excluded; the first usable occurrence stays."""
+    present = columns_of(con, "raw")
     if not schema.unique or not all(k in present for k in schema.unique):
-        return
-    key = ", ".join(q(k) for k in schema.unique)
-    label = " + ".join(schema.unique)
-    con.execute(f"""
-        UPDATE checked SET _reason = 'duplicate {label}', _column = '{schema.unique[0]}'
-        FROM (SELECT _file AS f, _row AS r, row_number() OVER (PARTITION BY {key}
-                     ORDER BY _file, _row) AS k
-              FROM checked WHERE _reason IS NULL) d
-        WHERE checked._file = d.f AND checked._row = d.r AND d.k > 1""")
+        return checks
+    return _drop_repeats(con, checks, schema.unique, f"duplicate {' + '.join(schema.unique)}",
+                         schema.unique[0])
+
+
+def _drop_repeats(con, checks: Checks, key: tuple[str, ...], reason: str, column: str) -> Checks:
+    """Drop every used row whose `key` an earlier used row (in file order) already has. The keys
+    that repeat are found first by a hash aggregate (usually none), and only their rows are
+    ranked in file order: a window over every row costs half as much again at 10M rows."""
+    by = ", ".join(q(k) for k in key)
+    same = " AND ".join(f"u.{q(k)} IS NOT DISTINCT FROM r.{q(k)}" for k in key)
+    rows = (f"WITH usable AS (SELECT _file, _row, {by} FROM {usable_rows(checks, by_lineage=True)}), "
+            f"repeated AS (SELECT {by} FROM usable GROUP BY ALL HAVING count(*) > 1) "
+            f"SELECT _file, _row FROM (SELECT _file, _row, row_number() OVER (PARTITION BY {by} "
+            f"ORDER BY _file, _row) AS k FROM usable u SEMI JOIN repeated r ON {same}) WHERE k > 1")
+    return drop_rows(con, checks, rows, reason, column)
 
 
 def clean_select(con, schema: Schema, casts: dict[str, str]) -> str:
@@ -175,7 +237,7 @@ def clean_select(con, schema: Schema, casts: dict[str, str]) -> str:
 
 
 def ledger_select(schema: Schema, dataset: str, present: dict) -> tuple[str, dict]:
-    """The ledger rows of table checked; every column's value can be shown (names are bound)."""
+    """The ledger rows of table excluded; every column's value can be shown (names are bound)."""
     key = schema.unique[0] if schema.unique and schema.unique[0] in present else None
     record = f"CAST({q(key)} AS VARCHAR)" if key else "CAST(NULL AS VARCHAR)"
     names = [c for c in present if c not in ("_file", "_row")]
@@ -184,20 +246,21 @@ def ledger_select(schema: Schema, dataset: str, present: dict) -> tuple[str, dic
                                 for k, c in enumerate(names)) + " END") if names else "NULL"
     sql = (f"SELECT $dataset AS dataset, _file AS file, _row AS row, _column AS column, "
            f"_reason AS reason, {value} AS value, {record} AS record_id "
-           f"FROM checked WHERE _reason IS NOT NULL")
+           f"FROM excluded")
     return sql, params
 
 
 def digest_notes(con, schema: Schema, present: dict) -> dict[str, int]:
-    """How many stored digests of used rows validation normalised (lower-cased or trimmed),
-    per column, in one scan."""
+    """How many stored digests of used rows validation normalised (lower-cased or trimmed), per
+    column: those of every row read less those of the excluded rows (a scan of the digest
+    columns alone, and of the few excluded rows)."""
     cols = [c.name for c in schema.columns if c.type == DIGEST and c.name in present]
     if not cols:
         return {}
     counts = ", ".join(f"count(*) FILTER (WHERE CAST({q(c)} AS VARCHAR) <> "
                        f"{_cast(c, DIGEST, 'VARCHAR')})" for c in cols)
-    row = con.execute(f"SELECT {counts} FROM checked WHERE _reason IS NULL").fetchone()
-    return {c: int(n) for c, n in zip(cols, row) if n}
+    read, excluded = (con.execute(f"SELECT {counts} FROM {t}").fetchone() for t in ("raw", "excluded"))
+    return {c: int(a - b) for c, a, b in zip(cols, read, excluded) if a - b}
 
 
 def normalize_pairwise(con) -> None:
@@ -218,9 +281,7 @@ def normalize_pairwise(con) -> None:
         frame["human_scores"] = [
             _as_json(_scores(v, None if translators is None else translators.iloc[i]), v)
             for i, v in enumerate(frame["human_scores"])]
-    con.register("normalized", frame)
-    con.execute("CREATE OR REPLACE TABLE raw AS SELECT * FROM normalized")
-    con.unregister("normalized")
+    replace_table(con, "raw", frame)
 
 
 _BAD = object()  # a value that is not the list it should be
@@ -278,17 +339,12 @@ def _scores(value, translators):
     return out
 
 
-def flag_ratings(con, present: dict) -> None:
+def flag_ratings(con, checks: Checks, present: dict) -> Checks:
     """Human ratings: a row with no rating value, and a rater's later rating of an item already
     rated, go to the ledger (agreement statistics need one value per rater per item)."""
     values = [c for c in HUMAN_RATING_VALUES if c in present]
     empty = " AND ".join(f"{q(c)} IS NULL" for c in values)
-    con.execute(f"UPDATE checked SET _reason = $r, _column = $c WHERE _reason IS NULL AND {empty}",
-                {"r": f"no rating: {', '.join(values)} all empty", "c": values[0]})
-    key = ", ".join(q(c) for c in ("rater", *HUMAN_ITEM_COLUMNS) if c in present)
-    con.execute(f"""
-        UPDATE checked SET _reason = 'duplicate rater + item', _column = 'rater'
-        FROM (SELECT _file AS f, _row AS r, row_number() OVER (PARTITION BY {key}
-                     ORDER BY _file, _row) AS k
-              FROM checked WHERE _reason IS NULL) d
-        WHERE checked._file = d.f AND checked._row = d.r AND d.k > 1""")
+    checks = drop_rows(con, checks, f"SELECT _file, _row FROM {usable_rows(checks, by_lineage=True)} WHERE {empty}",
+                       f"no rating: {', '.join(values)} all empty", values[0])
+    key = tuple(c for c in ("rater", *HUMAN_ITEM_COLUMNS) if c in present)
+    return _drop_repeats(con, checks, key, "duplicate rater + item", "rater")

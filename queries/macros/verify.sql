@@ -37,9 +37,13 @@ CREATE MACRO verify_keyed_snapshot(key) AS TABLE
     GROUP BY k1, k2, k3, k4, k5;
 
 -- verify_classified(key): every audit row joined to the snapshot and classified, with a hint.
+-- Only `classified` is materialised (its rows are read twice: for the hints and the mismatches'
+-- positions), and narrow: a verified row's four hashes equal the snapshot row's stored digests
+-- and are not kept (verify_build_rows never wrote them), so at 10M rows it is ids, keys and
+-- flags rather than four 64-digit hex digests per row spilled to disk.
 CREATE MACRO verify_classified(key) AS TABLE
-WITH keyed_audit AS MATERIALIZED (FROM verify_keyed_audit(key)),
-keyed_snapshot AS MATERIALIZED (FROM verify_keyed_snapshot(key)),
+WITH keyed_audit AS (FROM verify_keyed_audit(key)),
+keyed_snapshot AS (FROM verify_keyed_snapshot(key)),
 joined AS (
     -- Null key parts match null (a question has no paragraph_id on either side).
     SELECT a.*, s.snapshot_rows, s.snapshot_position, s.source_sha256, s.candidate_sha256,
@@ -51,7 +55,7 @@ joined AS (
      AND a.k3 IS NOT DISTINCT FROM s.k3 AND a.k4 IS NOT DISTINCT FROM s.k4
      AND a.k5 IS NOT DISTINCT FROM s.k5
 ),
-classified AS MATERIALIZED (
+labelled AS (
     SELECT *, CASE WHEN snapshot_rows IS NULL THEN 'missing'
                    WHEN snapshot_rows > 1 THEN 'ambiguous'
                    WHEN source_ok AND candidate_ok THEN 'verified'
@@ -59,6 +63,15 @@ classified AS MATERIALIZED (
                    WHEN source_ok THEN 'candidate_mismatch'
                    ELSE 'both_mismatch' END AS class
     FROM joined
+),
+classified AS MATERIALIZED (
+    SELECT judge_record_id, target_language, unit, paragraph_id, snapshot_rows, snapshot_position,
+           source_ok, candidate_ok, class,
+           CASE WHEN class <> 'verified' THEN stored_source_sha256 END AS stored_source_sha256,
+           CASE WHEN class <> 'verified' THEN stored_candidate_sha256 END AS stored_candidate_sha256,
+           CASE WHEN class <> 'verified' THEN source_sha256 END AS source_sha256,
+           CASE WHEN class <> 'verified' THEN candidate_sha256 END AS candidate_sha256
+    FROM labelled
 ),
 hinted AS (
     -- For a mismatch only: would the snapshot text match once NFC-normalised, or trimmed? A hint, never a pass.
