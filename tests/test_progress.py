@@ -22,16 +22,16 @@ class Clock:
 def test_estimate_is_elapsed_times_weight_left_over_weight_done():
     clock, events = Clock(), []
     with progress.reporting(events.append, clock=clock) as tracker:
-        tracker.declare(["read", "sorted write", "ledger"], "d: ")  # weights 3, 3, 0.5
+        tracker.declare(["read", "sorted write", "ledger"], "d: ")  # weights 1, 4, 0.5
         with progress.stage("read", prefix="d: "):
             clock.now = 12.0
         with progress.stage("sorted write", prefix="d: "):
             pass
     start_write = next(e for e in events if e.stage == "d: sorted write")
     assert (start_write.index, start_write.stages) == (2, 3)
-    assert start_write.fraction == pytest.approx(3 / 6.5)
-    assert start_write.remaining == pytest.approx(12.0 * 3.5 / 3)
-    assert "Stage 2 of 3 · d: sorted write · about 14 s left" == start_write.text()
+    assert start_write.fraction == pytest.approx(1 / 5.5)
+    assert start_write.remaining == pytest.approx(12.0 * 4.5 / 1)
+    assert "Stage 2 of 3 · d: sorted write · about 54 s left" == start_write.text()
     assert events[-1].done and events[-1].fraction == 1.0 and events[-1].text().startswith("Opened in 12 s")
 
 
