@@ -2,7 +2,7 @@
 (`server`, through tests/browser_server.py), one browser per module (`browser`), and waiting
 until Streamlit has run and every visible chart and grid has drawn (`wait_until_drawn`).
 
-The page × collection matrix that opens every page is tests/test_journeys.py's
+The page × collection matrix that opens every page is tests/test_page_matrix.py's
 test_every_page_on_every_collection. Screenshots land in screenshots/ (git-ignored): look at them.
 """
 
@@ -47,6 +47,19 @@ def _settle(page, condition: str, what: str, timeout: int = 60_000) -> None:
         pytest.fail(f"{what} did not draw within {timeout / 1000:.0f} s on {page.url}")
 
 
+# Streamlit's frontend states its script run on the app root (data-test-script-state: initial,
+# running, rerunRequested, notRunning…); the status widget only shows once a run has lasted a
+# while, so a loaded machine can pass a check for it while a run is still drawing.
+NOT_RUNNING = """() => document.querySelector('[data-testid="stApp"]')
+    ?.getAttribute('data-test-script-state') === 'notRunning'"""
+
+
+def wait_for_run_end(page, timeout: int = 90_000) -> None:
+    """Until no script run is requested or running, and the DOM it drew is still."""
+    page.wait_for_function(NOT_RUNNING, timeout=timeout)
+    wait_until_still(page)
+
+
 def wait_until_drawn(page) -> None:
     """After a navigation: Streamlit has run the script, and every visible chart and grid drew."""
     page.wait_for_selector('[data-testid="stApp"]', timeout=60_000)
@@ -54,6 +67,7 @@ def wait_until_drawn(page) -> None:
     page.wait_for_selector('[data-testid="stSidebar"] [data-testid="stSelectbox"]', timeout=90_000)
     page.wait_for_selector('[data-testid="stMainBlockContainer"] h1', timeout=90_000)
     # The status widget shows while the script runs; wait for it to settle.
+    page.wait_for_function(NOT_RUNNING, timeout=90_000)
     page.wait_for_function("""() => !document.querySelector('[data-testid="stStatusWidget"]')""",
                            timeout=90_000)
     # A cached computation's spinner ("Summarising the collection…") can run without the status widget.

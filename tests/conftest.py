@@ -86,7 +86,7 @@ def pytest_xdist_make_scheduler(config, log):
 
 # The files that take longest (measured by `make test`'s --durations): handed out first, so
 # neither worker is left running one of them alone at the end of a phase.
-LONG_FILES = ("test_journeys.py", "test_accessibility.py", "test_reviews.py", "test_bench.py",
+LONG_FILES = ("test_accessibility.py", "test_page_matrix.py", "test_journeys.py", "test_reviews.py", "test_bench.py",
               "test_review_binned.py", "test_open_browser.py", "test_demo_xhotpotqa.py")
 
 

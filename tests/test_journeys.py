@@ -1,12 +1,12 @@
 """What users do, by clicking, in a real headless Chromium: a stakeholder reading the landing
 page, a reviewer drilling from Languages into Review and through records, a collection switch in
-the middle of a list, matrix and grid cells that open their rows, the keyboard, and a crash
-matrix of every page × every collection on the demo and on ../shared/realdata (the phone-width
-checks of every page run in tests/test_accessibility.py's phone crawl).
+the middle of a list, matrix and grid cells that open their rows, and the keyboard (the crash
+matrix of every page × every collection is tests/test_page_matrix.py; the phone-width checks of
+every page run in tests/test_accessibility.py's phone crawl).
 
 One server runs on a manifest the test builds: the demo's collections, plus real third-party
 data when ../shared/realdata is beside the checkout. Screenshots of every step land in
-screenshots/journeys/ (the matrix's pages a collection fills in screenshots/): look at them.
+screenshots/journeys/: look at them.
 """
 
 from __future__ import annotations
@@ -21,10 +21,8 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from browser_server import serving
-from chromium import BENIGN_404, wait_until_drawn
-from pages_index import page_cases
+from chromium import wait_for_run_end
 
-from judgescope.web import navigation
 from textutil import plain
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -121,7 +119,7 @@ def settle(page) -> None:
     # A cached computation's spinner ("Computing agreement…") can run without the status widget.
     page.wait_for_function("""() => !document.querySelector('[data-testid="stSpinner"]')""",
                            timeout=90_000)
-    page.wait_for_timeout(300)
+    wait_for_run_end(page)  # the status widget can be absent while a run still draws
 
 
 def open_url(browser, url: str, width: int = 1400, height: int = 1000):
@@ -165,6 +163,16 @@ def wait_for_text(page, text: str, timeout: int = 90_000) -> None:
     while text not in main_text(page) and time.monotonic() < deadline:
         page.wait_for_timeout(300)
     settle(page)
+
+
+def wait_for_text(page, text: str, timeout: int = 30_000) -> None:
+    """Until the main block's text (main_text: without the marks around data text) shows `text`;
+    a run the URL change started may still be drawing."""
+    deadline = time.monotonic() + timeout / 1000
+    while text not in (shown := main_text(page)):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{text!r} never shown on {page.url}: {shown[:1500]}")
+        page.wait_for_timeout(200)
 
 
 def main_text(page) -> str:
@@ -284,7 +292,7 @@ def test_reviewer_drills_from_languages_into_records_and_exports_them(server, br
         ids = demo_record_ids("th", "answer")
         click_grid_row(page, page.locator('[data-testid="stDataFrame"]').first, 0)
         wait_for_param(page, "record", ids[0])
-        assert "Candidate · Thai (th)" in main_text(page)
+        wait_for_text(page, "Candidate · Thai (th)")
         shot(page, "b3-record-opened")
         page.locator("h1").first.click()  # focus out of the grid: its canvas takes keys
         page.keyboard.press("j")
@@ -433,53 +441,6 @@ def test_keyboard_reaches_filters_and_opens_a_row(server, browser):
         wait_for_param(page, "record")
         assert params(page)["record"][0] in main_text(page)
         shot(page, "e1-keyboard-record")
-    finally:
-        context.close()
-
-
-# --- the crash matrix ------------------------------------------------------------------------
-
-COLLECTIONS = DEMO_COLLECTIONS + (REAL_COLLECTIONS if REALDATA.is_dir() else ())
-# The pages each demo collection fills (pages_index.page_cases: a page of its section's
-# collection, every Collection page on each): their screenshot is screenshots/<page>--<collection>.png.
-FILLED = {(Path(page).stem, collection) for page, collection in page_cases()}
-
-
-@pytest.mark.parametrize("collection", COLLECTIONS)
-def test_every_page_on_every_collection(server, browser, collection):
-    """Every page, including those the collection cannot fill, opened by its URL: no exception,
-    no page error, console error or failed request, a title, the collection still in the URL,
-    every visible chart and grid drawn; a page the collection cannot fill names the collections
-    that can. One browser context per collection (its second page reloads the app as a shared
-    link does, with the browser's cache warm)."""
-    base, log = server
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(f"{page.url}: {e}"))
-    # A failed request is judged by its response below (the console line carries no URL).
-    page.on("console", lambda m: errors.append(f"{page.url}: {m.text}") if m.type == "error"
-            and not m.text.startswith("Failed to load resource") else None)
-    page.on("response", lambda r: errors.append(f"HTTP {r.status} {r.url}")
-            if r.status >= 400 and not BENIGN_404.search(r.url) else None)
-    try:
-        for spec in navigation.PAGES:
-            page.goto(f"{base}/{spec.url_path}?collection={collection}", wait_until="domcontentloaded")
-            wait_until_drawn(page)
-            no_exception(page)
-            assert f"collection={collection}" in page.url, page.url  # the view is a URL
-            text = main_text(page)
-            assert "Traceback" not in text and "Uncaught app execution" not in text
-            if "needs. These collections have one" in text:  # each named collection is a link
-                links = page.locator('[data-testid="stMainBlockContainer"] [data-testid="stPageLink"]')
-                assert links.count() >= 1, text[:500]
-            stem = Path(spec.path).stem
-            name = f"{stem}--{collection}" if (stem, collection) in FILLED else \
-                f"journeys/matrix-{collection}-{spec.url_path or 'overview'}"
-            page.screenshot(path=str(ROOT / "screenshots" / f"{name}.png"), full_page=True)
-        assert not errors, errors
-        logged = log.read_text(errors="replace")
-        assert "Traceback" not in logged and "Uncaught app execution" not in logged, logged[-3000:]
     finally:
         context.close()
 
