@@ -75,6 +75,7 @@ def prepare(rows: int, scores: str, data: Path, rebuild: bool, memory_limit: str
         shutil.rmtree(folder / "cache", ignore_errors=True)
     if not meta.exists() or not (folder / "cache").exists():
         log(f"  cold build (first open) of {rows:,} rows …")
+        shutil.rmtree(folder / "cache", ignore_errors=True)  # cold: a cache left behind would be read, not built
         build = run_phase("build", folder, 1, "--build-memory-limit", memory_limit)
         build["measured"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
         log("  the same irreducible work in raw DuckDB …")

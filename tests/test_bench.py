@@ -272,3 +272,9 @@ def test_a_saved_cold_build_of_other_code_is_measured_again(tmp_path):
     again = prepare(500, "int", tmp_path, False, "512MB", logged.append)["build"]
     assert again["seconds"] > 0 and again["code"] == first_open_code()
     assert any("measuring it again" in line for line in logged)
+    # A build.json lost beside a cache left in place: the first open is built, not read from it.
+    meta.unlink()
+    left = tmp_path / "500" / "cache" / "left-behind"
+    left.write_text("")
+    cold = prepare(500, "int", tmp_path, False, "512MB", logged.append)["build"]
+    assert cold["bench_audit"]["rows"] == 500 and not left.exists()
