@@ -6,14 +6,11 @@
 -- that sum reaches $page_size. Descending, the mirror (bins before, lowest score). Without
 -- enough rows, the filter's own bound ($max_score, or $min_score). Clipped to the score range.
 -- Params: the Review filters without $q, $after_score, $descending, $page_size.
-WITH edge AS (SELECT b_min, b_max, b_key AS b_after FROM review_edges($min_score, $max_score, $after_score)),
+WITH edge AS (SELECT b_key AS b_after FROM review_edges($min_score, $max_score, $after_score)),
 per_bin AS (
     SELECT bin, sum(n) AS n, min(low) AS low, max(high) AS high
-    FROM audit_bins, edge
-    WHERE review_group_match($languages, $units, $origins, $run_groups, $systems,
-                             target_language, unit, score_origin, run_group, system)
-      AND bin > b_min AND bin < b_max
-      AND CASE WHEN $descending THEN bin < b_after ELSE bin > b_after END
+    FROM review_inner_bins($languages, $units, $origins, $run_groups, $systems, $min_score, $max_score), edge
+    WHERE CASE WHEN $descending THEN bin < b_after ELSE bin > b_after END
     GROUP BY bin
 ),
 running AS (

@@ -10,11 +10,8 @@
 WITH edge AS (FROM review_edges($min_score, $max_score, $key_score)),
 whole AS (
     SELECT coalesce(sum(n), 0)::BIGINT AS n
-    FROM audit_bins, edge
-    WHERE review_group_match($languages, $units, $origins, $run_groups, $systems,
-                             target_language, unit, score_origin, run_group, system)
-      AND bin > b_min AND bin < b_max
-      AND CASE WHEN $descending THEN bin > b_key ELSE bin < b_key END
+    FROM review_inner_bins($languages, $units, $origins, $run_groups, $systems, $min_score, $max_score), edge
+    WHERE CASE WHEN $descending THEN bin > b_key ELSE bin < b_key END
 ),
 exact AS (
     SELECT coalesce(sum(n), 0)::BIGINT AS n

@@ -10,3 +10,12 @@ CREATE MACRO review_edges(min_score, max_score, key_score) AS TABLE
     FROM (SELECT any_value(bin_width) AS width, min(low) AS lo, max(high) AS hi,
                  min(bin) AS first_bin, max(bin) AS last_bin
           FROM audit_bins);
+-- review_inner_bins(filters…, min_score, max_score): the bins of audit_bins that match the Review
+-- filters' categories (review_group_match) and lie strictly between the bins of the score
+-- range's bounds, so wholly inside the range: summed whole by the three binned Review queries.
+CREATE MACRO review_inner_bins(languages, units, origins, run_groups, systems, min_score, max_score) AS TABLE
+    SELECT b.bin, b.n, b.low, b.high
+    FROM audit_bins AS b, review_edges(min_score, max_score, NULL) AS e
+    WHERE review_group_match(languages, units, origins, run_groups, systems,
+                             b.target_language, b.unit, b.score_origin, b.run_group, b.system)
+      AND b.bin > e.b_min AND b.bin < e.b_max;
