@@ -10,6 +10,9 @@ tests/test_accessibility.py measures the drawn colours against the background.
 
 from __future__ import annotations
 
+import bisect
+import functools
+
 import plotly.graph_objects as go
 
 INK = "#000037"  # streamlit.elements.lib.streamlit_plotly_theme.GRAY_90
@@ -54,10 +57,25 @@ def text_on(fill: str) -> str:
 
 
 def cell_fill(value: float, colorscale, zmin: float, zmax: float) -> str:
-    """The colour a heatmap draws for `value` on `colorscale` between zmin and zmax."""
-    from plotly.colors import get_colorscale, sample_colorscale
+    """The colour a heatmap draws for `value` on `colorscale` between zmin and zmax: plotly's
+    sample_colorscale (linear in RGB between the scale's stops), with the scale parsed once."""
+    from plotly.colors import convert_to_RGB_255, find_intermediate_color, label_rgb
 
-    scale = get_colorscale(colorscale) if isinstance(colorscale, str) else \
-        [[float(at), colour] for at, colour in colorscale]
+    key = colorscale if isinstance(colorscale, str) else \
+        tuple((float(at), str(colour)) for at, colour in colorscale)
+    stops, colours = _parsed_scale(key)
     t = 0.0 if zmax == zmin else min(1.0, max(0.0, (value - zmin) / (zmax - zmin)))
-    return sample_colorscale(scale, [t])[0]
+    high = bisect.bisect_left(stops, t)  # as sample_colorscale: t at a stop takes that stop
+    low = high - 1
+    mixed = find_intermediate_color(colours[low], colours[high],
+                                    (t - stops[low]) / (stops[high] - stops[low]))
+    return label_rgb(convert_to_RGB_255(mixed))
+
+
+@functools.lru_cache(maxsize=32)
+def _parsed_scale(key) -> tuple[tuple[float, ...], tuple]:
+    """A colour scale's stops and colours (0–1 tuples), as sample_colorscale reads them."""
+    from plotly.colors import colorscale_to_colors, colorscale_to_scale, get_colorscale, validate_colors
+
+    scale = get_colorscale(key) if isinstance(key, str) else [list(stop) for stop in key]
+    return tuple(colorscale_to_scale(scale)), tuple(validate_colors(colorscale_to_colors(scale), colortype="tuple"))

@@ -7,7 +7,7 @@ from judgescope.audit import versions
 from judgescope.audit import score_charts
 from judgescope.web import significance_panels as significance_view
 from judgescope.text import md_literal
-from judgescope.web import context, export, render
+from judgescope.web import context, export, render, results
 from judgescope.web import urls
 from judgescope.schema import language_name
 
@@ -38,14 +38,13 @@ previous, current = context.run("audit_previous_score_counts"), context.run("aud
 fmt = {c: st.column_config.NumberColumn(format="%.3f") for c in
        ("Previous mean", "Current mean", "Diff", "Low", "High")}
 st.header("Per unit")
-units = versions.unit_compare(previous, current, resamples, seed)
+units, langs = results.version_tables(previous, current, resamples, seed)
 st.plotly_chart(score_charts.diff_chart(units), key="unit_diff")
 st.caption(label)
 render.table(units, column_config=fmt, placeholder="n/a")
 export.rows(units, "compare_units", {"resamples": resamples, "seed": seed})
 
 st.header("Per language (all units together)")
-langs = versions.compare_table(previous, current, ["target_language"], resamples, seed)
 st.caption(label)
 render.table(langs.assign(target_language=langs.target_language.map(language_name)),
              column_config=fmt, placeholder="n/a")

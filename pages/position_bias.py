@@ -12,7 +12,7 @@ from judgescope.ranking import tables as rt
 context.title("Position bias")
 pairs, decisions = results.ranking_decisions("the position-bias view")
 
-rows = ranking.results(decisions, with_total=True)
+rows = results.ranking_results(with_total=True)
 datasets = list(dict.fromkeys(r["dataset"] for r in rows))
 urls.url_value_notice("dataset", datasets)
 ds = st.selectbox("Dataset", datasets, index=len(datasets) - 1, key="dataset", bind="query-params")

@@ -16,7 +16,7 @@ from judgescope.ranking import tables as rt
 context.title("Ranking accuracy")
 pairs, decisions = results.ranking_decisions("the ranking accuracy grid")
 
-rows = ranking.results(decisions, with_total=True)
+rows = results.ranking_results(with_total=True)
 st.caption(f"Accuracy = correct ÷ n, n = pairs without a human tie (ties are excluded and counted). "
            f"Model ties and unparsed decisions count as wrong. CI: {ranking.CI_METHOD} (closed form: "
            "no resampling, no seed). Baselines on the same rows: a fair coin (0.5) and always "

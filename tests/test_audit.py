@@ -183,3 +183,25 @@ def test_exact_copy_total_follows_the_filters():
     assert audit_rows.exact_copy_total(counts, ["th"], []) == 4
     assert audit_rows.exact_copy_total(counts, ["th", "de"], ["answer"]) == 8
     assert audit_rows.exact_copy_total(counts, ["xx"], []) == 0
+
+
+def test_pooled_groups_equal_a_groupby_per_group():
+    """summary._samples pools every group's per-score counts with one sort of the frame: the same
+    groups, in the same order (first appearance, missing keys kept), with the same values and
+    counts as a pandas groupby of each group (rows without a score counted nowhere)."""
+    from judgescope.audit import summary as S
+
+    rng = np.random.default_rng(7)
+    for _ in range(150):
+        m = int(rng.integers(0, 40))
+        frame = pd.DataFrame({"target_language": rng.choice(["de", "th", None], m),
+                              "unit": rng.choice(["answer", "question"], m),
+                              "score": rng.choice([1.0, 2.5, np.nan, 100.0], m),
+                              "n": rng.integers(0, 5, m)})
+        for by in (["target_language"], ["target_language", "unit"], []):
+            expected = [(key, part[part.score.notna()].groupby("score")["n"].sum())
+                        for key, part in S._groups(frame, by)]
+            got = list(S._pooled_groups(frame, by))
+            assert [str(k) for k, _ in got] == [str(k) for k, _ in expected]
+            for (_, (values, counts)), (_, sums) in zip(got, expected):
+                assert values.tolist() == sums.index.tolist() and counts.tolist() == sums.tolist()

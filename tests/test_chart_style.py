@@ -34,6 +34,19 @@ def test_cell_fill_follows_the_colour_scale_ends_and_clips():
     assert chart_style.cell_fill(5, scale, 0, 10) == "rgb(128, 128, 128)"
 
 
+@pytest.mark.parametrize("colorscale", ["RdBu", "Viridis", "Oranges_r",
+                                        [[0, "#2d004b"], [0.5, "rgb(247, 247, 247)"], [1, "#7f3b08"]]])
+def test_cell_fill_is_plotlys_own_sampling(colorscale):
+    """cell_fill parses a scale once; each colour equals plotly's sample_colorscale (the colour
+    plotly.js draws), stops and clipping included."""
+    from plotly.colors import get_colorscale, sample_colorscale
+
+    scale = get_colorscale(colorscale) if isinstance(colorscale, str) else colorscale
+    for value in [-5, 0, 0.1, 12.5, 33.3, 50, 50.0001, 77, 99.99, 100, 140]:
+        t = min(1.0, max(0.0, value / 100))
+        assert chart_style.cell_fill(value, colorscale, 0, 100) == sample_colorscale(scale, [t])[0], value
+
+
 def _counts() -> pd.DataFrame:
     rows = [("th", "answer", s, 1) for s in (20, 40, 60, 65)] + \
            [(lang, unit, s, 3) for lang in ("de", "fr", "th") for unit in ("question", "answer")

@@ -87,8 +87,28 @@ def _samples(counts, by: list[str]):
     if isinstance(counts, binned.Binned):
         yield from binned.groups(counts, by)
         return
-    for key, part in _groups(counts, by):
-        yield key, _pooled(part)
+    yield from _pooled_groups(counts, by)
+
+
+def _pooled_groups(counts: pd.DataFrame, by: list[str]):
+    """_pooled of every group of _groups, in the same order (first appearance), with one sort of
+    the whole frame instead of a groupby per group."""
+    if not by or counts.empty:
+        yield from ((key, _pooled(part)) for key, part in _groups(counts, by))
+        return
+    grouped = counts.groupby(by, sort=False, dropna=False)
+    codes = grouped.ngroup().to_numpy()
+    score = counts["score"].to_numpy(dtype=float)
+    keep = ~np.isnan(score)  # as _pooled's groupby: a row without a score counts nowhere
+    order = np.lexsort((score[keep], codes[keep]))
+    code, score = codes[keep][order], score[keep][order]
+    n = counts["n"].to_numpy(dtype=np.int64)[keep][order]
+    start = np.flatnonzero(np.r_[True, (code[1:] != code[:-1]) | (score[1:] != score[:-1])][:code.size])
+    code, score, n = code[start], score[start], np.add.reduceat(n, start) if n.size else n
+    bounds = np.searchsorted(code, np.arange(codes.max() + 2))
+    keys = grouped.size().index  # the groups' keys in ngroup's numbering, as _groups yields them
+    for g, key in enumerate(keys if len(by) > 1 else ((k,) for k in keys)):
+        yield key, (score[bounds[g]:bounds[g + 1]], n[bounds[g]:bounds[g + 1]])
 
 
 def _describe(sample, thresholds) -> dict:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import tomllib
@@ -88,7 +89,16 @@ class Manifest:
 
 
 def manifest_path() -> Path:
-    return Path(os.environ.get("JUDGESCOPE_SOURCES") or DEFAULT_MANIFEST).resolve()
+    """The active manifest: JUDGESCOPE_SOURCES, else data/sources.toml, resolved. Every page run
+    asks for it many times, so the resolution (a realpath, an lstat per path part) is kept per
+    value (and working directory, for a relative one)."""
+    raw = os.environ.get("JUDGESCOPE_SOURCES") or str(DEFAULT_MANIFEST)
+    return _resolved(raw, "" if os.path.isabs(raw) else os.getcwd())
+
+
+@functools.lru_cache(maxsize=64)
+def _resolved(path: str, cwd: str) -> Path:
+    return (Path(cwd) / path).resolve()
 
 
 def load_manifest(path: Path | str | None = None) -> Manifest:

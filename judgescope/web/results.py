@@ -9,6 +9,7 @@ import streamlit as st
 
 from judgescope import headlines
 from judgescope.audit import summary as audit
+from judgescope.audit import versions
 from judgescope.integrity import hashes as verify
 from judgescope.ranking import decisions as ranking
 from judgescope.ranking import probes
@@ -41,6 +42,18 @@ def ranking_probe_frames():
     return swapped.copy(), families.copy()
 
 
+@traced_cache(max_entries=16, show_spinner=False)
+def _ranking_results(manifest: str, collection: str, fallback: str, with_total: bool) -> list[dict]:
+    return ranking.results(ranking_frames()[1], with_total=with_total)
+
+
+def ranking_results(with_total: bool = True) -> list[dict]:
+    """judgescope.ranking.decisions.results on the parsed decisions, cached across reruns (a cache hit
+    is a fresh copy)."""
+    fallback = dataset_for("ranking").spec.name
+    return _ranking_results(str(catalog().manifest.path), collection_name(), fallback, with_total)
+
+
 def ranking_decisions(what: str):
     """Pairs and parsed decisions of the collection's ranking data; without model decisions the
     page says so, shows the human-only summary and stops."""
@@ -52,9 +65,15 @@ def ranking_decisions(what: str):
     return pairs, decisions
 
 
+@traced_cache(max_entries=32, show_spinner=False)
+def _verification(manifest: str, collection: str):
+    return verify.verification(catalog(), collection)
+
+
 def verification():
-    """(summary, origin, problems) for the active collection (integrity.hashes.verification)."""
-    summary, origin, problems = verify.verification(catalog(), collection_name())
+    """(summary, origin, problems) for the active collection (integrity.hashes.verification),
+    cached: the sidebar's badge reads it on every page run."""
+    summary, origin, problems = _verification(str(catalog().manifest.path), collection_name())
     if summary is not None:
         record_query("verify_summary")
     return summary, origin, problems
@@ -106,3 +125,15 @@ def audit_counts(facet: str = "none", thresholds: tuple = ()):
         st.info(note)
         stop()
     return counts
+
+
+@st.cache_data(max_entries=16, show_spinner="Bootstrapping both versions…")
+def _version_tables(previous: pd.DataFrame, current: pd.DataFrame, resamples: int, seed: int):
+    return (versions.unit_compare(previous, current, resamples, seed),
+            versions.compare_table(previous, current, ["target_language"], resamples, seed))
+
+
+def version_tables(previous: pd.DataFrame, current: pd.DataFrame, resamples: int, seed: int):
+    """(per unit, per language) of audit.versions for both versions' per-score counts, cached:
+    the unpaired bootstraps are Compare's costliest step, and any widget on it reruns the page."""
+    return _version_tables(previous, current, resamples, seed)

@@ -174,8 +174,8 @@ def set_position(position, sig: str) -> None:
 def with_record_links(frame: pd.DataFrame, id_col: str = "judge_record_id", **params) -> pd.DataFrame:
     """The frame with an `open` column: each row's Review URL (shown with RECORD_LINK), carrying
     `params` too (the list it came from, its filters), so Review walks that list."""
-    review = navigation.page("review")
-    links = [navigation.href(review, collection=collection_name(), **params, record=i) for i in frame[id_col]]
+    review, collection = navigation.page("review"), collection_name()
+    links = [navigation.href(review, collection=collection, **params, record=i) for i in frame[id_col]]
     return frame.assign(open=links)[["open", *frame.columns]]
 
 
