@@ -54,8 +54,10 @@ RUN_COUNTER = """() => { if (window.__runs === undefined) { window.__runs = 0;
 
 def axe_violations(page, script: str, tries: int = 3) -> list[dict]:
     """axe's WCAG violations on the page at rest: a reading during which a script run started
-    (a rerun, e.g. a widget writing the URL) is discarded and taken again once the run ended."""
-    page.evaluate(script)
+    (a rerun, e.g. a widget writing the URL) is discarded and taken again once the run ended.
+    axe is injected once per document: a page opened from the sidebar keeps the one loaded."""
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.evaluate(script)
     for _ in range(tries):
         before = page.evaluate(RUN_COUNTER)
         result = page.evaluate("""tags => axe.run(document, {runOnly: {type: 'tag', values: tags},
