@@ -38,7 +38,7 @@ def _label(t) -> str:
 # ~60–130 ns (numpy 2 on this project's 2-core machine, bench's bootstrap phase). A resample is
 # drawn row by row when its n rows are at most this many times its distinct values, else as a
 # chain of binomials: the same multinomial either way, at the lower cost (a small group of float
-# scores drawn over ~100 bins, or a per-facet group of a few hundred rows, costs its rows).
+# scores drawn over ~50 bins, or a per-facet group of a few hundred rows, costs its rows).
 ROW_DRAWS_PER_VALUE = 12
 ROW_BLOCK = 1 << 21  # row indices held at once (int64: 16 MB)
 
