@@ -116,7 +116,8 @@ def bootstrap_lines(size: dict) -> list[str]:
              f"overall interval: {b['overall_method']}" if "distinct" in b else "")
     return [f"Method: {b['method']} (`stats.bootstrap_mean_ci_from_counts`). A multinomial draw of n "
             "over the distinct scores is exactly a resample of n rows; its cost follows the "
-            "categories drawn (at most 128 per group), not n nor the distinct floats.", "",
+            "categories drawn (at most 128 distinct scores per group, or 64 score bins), not n "
+            "nor the distinct floats.", "",
             *([f"- {drawn}"] if drawn else []),
             f"- 10,000 resamples, per unit + overall ({b['groups_unit']} groups, {b['rows']:,} rows): "
             f"median {_ms(b['unit_10k']['median_ms'])} ms",

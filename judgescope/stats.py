@@ -38,7 +38,7 @@ def _label(t) -> str:
 # ~60–130 ns (numpy 2 on this project's 2-core machine, bench's bootstrap phase). A resample is
 # drawn row by row when its n rows are at most this many times its distinct values, else as a
 # chain of binomials: the same multinomial either way, at the lower cost (a small group of float
-# scores drawn over ~100 bins, or a per-facet group of a few hundred rows, costs its rows).
+# scores drawn over ~50 bins, or a per-facet group of a few hundred rows, costs its rows).
 ROW_DRAWS_PER_VALUE = 12
 ROW_BLOCK = 1 << 21  # row indices held at once (int64: 16 MB)
 
@@ -85,8 +85,14 @@ def _clean_counts(values, counts) -> tuple[np.ndarray, np.ndarray]:
 
 
 # A group with at most this many distinct scores is drawn exactly (integer 0–100 has 101); more
-# (float scores) are pooled into at most this many score bins, so a resample costs the same.
+# (float scores) are stored on a grid of at most this many score bins (audit/binned.py) and drawn
+# over at most DRAW_BINS of them, adjacent bins merged.
 MAX_CATEGORIES = 128
+# A binned group's chain of binomials is at most this long, no longer than an integer audit's
+# (0–100 scores: ~70 distinct per group in bench's data): the chain's cost follows its length
+# (issue #28, a float report within 1.2× an integer one). Merging k bins of width h into one of
+# width k·h about doubles the stated endpoint bound, which stays small beside the SE.
+DRAW_BINS = 64
 _STEPS = (1, 2, 5)
 
 
@@ -103,7 +109,7 @@ def _bin_width(values: np.ndarray, max_bins: int = MAX_CATEGORIES) -> float:
         k += 1
 
 
-def _score_bins(values, counts, max_bins: int = MAX_CATEGORIES) -> dict:
+def _score_bins(values, counts, max_bins: int = DRAW_BINS) -> dict:
     """Distinct values pooled into equal-width bins, each bin at its rows' mean.
 
     Each row moves by d (its bin's mean minus its value): |d| <= max_shift < width, and the
@@ -151,13 +157,14 @@ def _named_bins(plan: dict, rows: int, resamples: int, what: str) -> dict:
 def bootstrap_plan(values, counts, resamples: int = 10_000,
                    max_categories: int = MAX_CATEGORIES) -> dict:
     """What the count bootstrap draws over, and its name: the distinct values themselves when
-    there are at most max_categories (exactly a row resample), else _score_bins."""
+    there are at most max_categories (exactly a row resample), else _score_bins into at most
+    DRAW_BINS bins (fewer when max_categories is smaller)."""
     v, c = _clean_counts(values, counts)
     if v.size <= max_categories:
         return {"values": v, "counts": c, "width": None, "max_shift": 0.0, "shift_sd": 0.0,
                 "bound": 0.0,
                 "method": f"percentile bootstrap, multinomial over {v.size} distinct values"}
-    return _named_bins(_score_bins(v, c, max_categories), int(c.sum()), resamples,
+    return _named_bins(_score_bins(v, c, min(max_categories, DRAW_BINS)), int(c.sum()), resamples,
                        f"{v.size:,} distinct values, ")
 
 
@@ -188,19 +195,54 @@ def mean_sd_from_bins(n, total, total_sq, low, high) -> tuple:
     return rows, mean, float(np.sqrt(squares / (rows - 1))) if rows >= 2 else None
 
 
-def _bins_plan(n, total, total_sq, low, high, width: float, resamples: int = 10_000) -> dict:
+def _merged_bins(index, n, total, total_sq, low, high, max_bins: int = DRAW_BINS) -> tuple:
+    """A grid's non-empty bins (bin m holds [m·h, (m+1)·h)) merged k adjacent at a time, bin m
+    into m // k, with k the least that leaves at most max_bins: exactly the counts on the grid of
+    width k·h with the same edges (n, Σx, Σx² added; min and max taken). Returns k and the
+    merged (n, total, total_sq, low, high); k = 1 returns the bins as they are."""
+    keep = np.asarray(n).ravel() > 0
+    index = np.asarray(index).ravel()[keep].astype(np.int64)
+    n, total, total_sq, low, high = (np.asarray(a, dtype=t).ravel()[keep] for a, t in
+                                     ((n, np.int64), (total, float), (total_sq, float),
+                                      (low, float), (high, float)))
+    k = 1
+    while index.size and index.max() // k - index.min() // k + 1 > max_bins:
+        k += 1
+    if k == 1:
+        return 1, (n, total, total_sq, low, high)
+    merged, at = np.unique(index // k, return_inverse=True)
+    lows, highs = np.full(merged.size, np.inf), np.full(merged.size, -np.inf)
+    np.minimum.at(lows, at, low)
+    np.maximum.at(highs, at, high)
+    return k, (np.bincount(at, weights=n, minlength=merged.size).astype(np.int64),
+               np.bincount(at, weights=total, minlength=merged.size),
+               np.bincount(at, weights=total_sq, minlength=merged.size), lows, highs)
+
+
+def _bins_plan(n, total, total_sq, low, high, width: float, resamples: int = 10_000,
+               index=None) -> dict:
     """bootstrap_plan for scores already counted on one grid of bins of `width`: each bin's n,
     Σx, Σx², min and max (a group's bins pooled by index across groups: n, Σx, Σx² added, min
-    and max taken). Each bin stands at its value (_bins), its rows moving by d with Σ c·d² its
-    `within` and |d| <= max(max − value, value − min): the plan and bound _score_bins gives on
-    the rows. When every bin holds one distinct score, it is bootstrap_plan's exact draw."""
-    n, _, low, high, value, within = _bins(n, total, total_sq, low, high)
-    if (low == high).all():
-        return bootstrap_plan(low, n, resamples, max_categories=low.size)
-    plan = {"values": value, "counts": n, "width": float(width),
+    and max taken) and its grid index m (`index`; None: floor(min / width), the bin its lowest
+    score falls in). When every bin holds one distinct score, it is bootstrap_plan's exact draw.
+    Else the bins are merged into at most DRAW_BINS on the grid of width k·width (_merged_bins),
+    each standing at its value (_bins), its rows moving by d with Σ c·d² its `within` and
+    |d| <= max(max − value, value − min): the plan and bound _score_bins gives on the rows."""
+    n, total, total_sq, low, high = (np.asarray(a).ravel() for a in (n, total, total_sq, low, high))
+    if index is None:
+        index = np.floor(np.asarray(low, dtype=float) / width)
+    plain = _bins(n, total, total_sq, low, high)
+    if (plain[2] == plain[3]).all():
+        return bootstrap_plan(plain[2], plain[0], resamples, max_categories=plain[2].size)
+    k, merged = _merged_bins(index, n, total, total_sq, low, high)
+    n, _, low, high, value, within = _bins(*merged)
+    plan = {"values": value, "counts": n, "width": float(k * width),
             "max_shift": float(np.maximum(high - value, value - low).max()),
             "shift_sd": float(np.sqrt(within.sum()) / n.sum())}
-    return _named_bins(plan, int(n.sum()), resamples, "one grid for every group, ")
+    grid = ("one grid for every group, " if k == 1 else
+            f"one grid for every group: {k} adjacent bins of the audit-wide width {width:g} "
+            f"merged, at most {DRAW_BINS}; ")
+    return _named_bins(plan, int(n.sum()), resamples, grid)
 
 
 def _interval(plan: dict, mean, resamples: int, seed: int, level: float) -> dict:
@@ -227,12 +269,12 @@ def bootstrap_mean_ci_from_counts(values, counts, resamples=10_000, seed=DEFAULT
 
 
 def bootstrap_mean_ci_from_bins(n, total, total_sq, low, high, width: float, resamples=10_000,
-                                seed=DEFAULT_SEED, level=0.95) -> dict:
-    """bootstrap_mean_ci_from_counts for scores counted on a grid of bins (_bins_plan); the mean
-    is exact: Σx / n."""
+                                seed=DEFAULT_SEED, level=0.95, index=None) -> dict:
+    """bootstrap_mean_ci_from_counts for scores counted on a grid of bins (_bins_plan; `index`:
+    each bin's grid index); the mean is exact: Σx / n."""
     rows = int(np.sum(n))
     mean = float(np.sum(total) / rows) if rows else None
-    return _interval(_bins_plan(n, total, total_sq, low, high, width, resamples), mean,
+    return _interval(_bins_plan(n, total, total_sq, low, high, width, resamples, index), mean,
                      resamples, seed, level)
 
 

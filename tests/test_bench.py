@@ -128,10 +128,10 @@ def test_bench_pipeline_end_to_end(tmp_path):
     results = json.loads((tmp_path / "r.json").read_text())
     size, floats = results["sizes"]
     assert (size["scores"], floats["scores"]) == ("int", "float")
-    # Float scores: ~2,000 distinct, drawn over at most 128 bins; integer: exactly its scores.
-    assert floats["bootstrap"]["distinct"] > 1_500 and floats["bootstrap"]["categories"] <= 128
+    # Float scores: ~2,000 distinct, drawn over at most 64 bins; integer: exactly its scores.
+    assert floats["bootstrap"]["distinct"] > 1_500 and floats["bootstrap"]["categories"] <= 64
     assert size["bootstrap"]["categories"] == size["bootstrap"]["distinct"] <= 101
-    assert "score bins of width 1 " in floats["bootstrap"]["overall_method"]
+    assert "score bins of width 2 " in floats["bootstrap"]["overall_method"]
     for s in (size, floats):  # first open next to the same irreducible work in raw DuckDB
         b = s["build"]
         assert b["seconds"] == pytest.approx(b["validate_s"] + b["derived_s"])

@@ -6,8 +6,9 @@ row; its summaries read instead the counts on one audit-wide grid of score bins 
 - n, mean and SD exact, from each bin's n, Σx and Σx² (stats.mean_sd_from_bins);
 - median, P5 and P10 exact, computed by DuckDB over the rows per grouping set (unit × facet,
   language × unit, language, unit, overall);
-- the bootstrap drawn over the bins, each at its rows' mean, with its stated endpoint bound
-  (stats._bins_plan);
+- the bootstrap drawn over the bins, adjacent ones merged into at most stats.DRAW_BINS per group
+  (so its chain of binomials is no longer than an integer audit's), each at its rows' mean, with
+  its stated endpoint bound (stats._bins_plan);
 - a count below a threshold exact from the bins when no bin holds rows on both sides of it
   (always so when it falls on a bin edge, as integer thresholds do on a grid of 1, 0.5, 0.2, …);
   else counted by a query over the per-score counts (load), never estimated.
@@ -42,8 +43,10 @@ class Binned:
 
 @dataclass(frozen=True)
 class Group:
-    """One group's bins pooled by index, its exact order statistics (None when its grouping set
-    has none) and its exact counts below the thresholds that fall inside a bin."""
+    """One group's bins pooled by index (`bin`, the grid index m), its exact order statistics
+    (None when its grouping set has none) and its exact counts below the thresholds that fall
+    inside a bin."""
+    bin: np.ndarray
     n: np.ndarray
     total: np.ndarray
     total_sq: np.ndarray
@@ -146,7 +149,7 @@ def groups(scores: Binned, by: list[str]):
     parts = pooled.groupby(by, sort=False, dropna=False) if by else [((), pooled)]
     for key, part in parts:
         key = key if isinstance(key, tuple) else (key,)
-        arrays = {c: part[c].to_numpy() for c in SUMS}
+        arrays = {c: part[c].to_numpy() for c in ["bin", *SUMS]}
         yield key, Group(**arrays, order=None if order is None else order.get(_key(key)),
                          below=below.get(_key(key), {}), width=scores.width)
 
@@ -178,9 +181,10 @@ def below(g: Group, threshold) -> int:
 
 
 def interval(g: Group, resamples: int, seed: int, level: float) -> dict:
-    """The mean's percentile bootstrap CI drawn over the group's bins (stats._bins_plan)."""
+    """The mean's percentile bootstrap CI drawn over the group's bins, merged into at most
+    stats.DRAW_BINS (stats._bins_plan)."""
     return stats.bootstrap_mean_ci_from_bins(g.n, g.total, g.total_sq, g.low, g.high, g.width,
-                                             resamples, seed, level)
+                                             resamples, seed, level, index=g.bin)
 
 
 def method(width: float, bound: float | None = None) -> str:
@@ -188,6 +192,7 @@ def method(width: float, bound: float | None = None) -> str:
     of the intervals shown (None: the rule, as in BOOTSTRAP.json)."""
     within = "a stated bound" if bound is None else f"{bound:.2g}"
     return (f"percentile bootstrap, multinomial over the audit-wide score bins of width {width:g} "
-            f"(each at its rows' mean): endpoints within {within} of a row resample's (99%); mean "
+            f"(adjacent ones merged into at most {stats.DRAW_BINS} per group, each at its rows' "
+            f"mean): endpoints within {within} of a row resample's (99%); mean "
             f"and SD exact (from each bin's n, Σx and Σx²), median, P5 and P10 exact (computed in "
             f"DuckDB over the rows)")

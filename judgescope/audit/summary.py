@@ -4,8 +4,9 @@ Every function takes the output of a queries/audit_*.sql GROUP BY (one row per g
 score, with its count `n`), never the audit rows themselves, so the cost does not grow with the
 number of rows. Bootstrap CIs are percentile bootstraps drawn as multinomials over the distinct
 scores of a group (stats.bootstrap_mean_ci_from_counts): exactly a row resample, seeded; a group
-with more than stats.MAX_CATEGORIES distinct scores (float scores) is drawn over score bins, with
-a stated bound on the endpoints (stats.bootstrap_plan), so its cost does not follow the floats.
+with more than stats.MAX_CATEGORIES distinct scores (float scores) is drawn over at most
+stats.DRAW_BINS score bins, with a stated bound on the endpoints (stats.bootstrap_plan), so its
+cost does not follow the floats.
 An audit with more distinct scores than that is read as binned counts with exact order
 statistics instead (score_counts returns a binned.Binned; audit/binned.py): every function here
 takes either.
@@ -37,7 +38,7 @@ FACETS = {"none": "no split", "target_language": "target language", "source_spli
 METHOD_COLUMNS = ["method", "bin_width", "endpoint_bound"]
 BOOTSTRAP_METHOD = (f"percentile bootstrap, multinomial over per-score counts (exactly a row "
                     f"resample); a group with more than {stats.MAX_CATEGORIES} distinct scores "
-                    f"is drawn over at most {stats.MAX_CATEGORIES} equal-width score bins, each at "
+                    f"is drawn over at most {stats.DRAW_BINS} equal-width score bins, each at "
                     f"its rows' mean, its endpoints within a stated bound of a row resample's")
 
 

@@ -85,8 +85,8 @@ def _intervals(frame: pd.DataFrame) -> dict:
 class Progress:
     """Bootstrap progress on stderr: a tqdm bar on a terminal; piped, plain lines
     ('bootstrap (D distinct scores, R resamples): k/N groups'), at most about ten and the last.
-    A group costs at most stats.MAX_CATEGORIES draws per resample (float scores are binned), so
-    this matters only with many groups."""
+    A group costs at most stats.MAX_CATEGORIES draws per resample (float scores are binned, and
+    drawn over at most stats.DRAW_BINS bins), so this matters only with many groups."""
 
     LINES = 10
 
