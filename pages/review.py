@@ -97,8 +97,9 @@ if b[1].button("◀ Previous", disabled=pos.after is None):
 if b[2].button("Next ▶", disabled=last >= total or rows.empty):
     urls.set_position(pager.next_position(pos, (float(rows.score.iloc[-1]), rows.judge_record_id.iloc[-1]),
                                         len(rows)), sig)
+labels = review_view.record_labels(rows)
 choice = b[3].selectbox("Open a record of this page", [None, *rows.judge_record_id],
-                        format_func=lambda i: "…" if i is None else review_view.record_label(rows, i),
+                        format_func=lambda i: "…" if i is None else labels[i],
                         key="open_record", label_visibility="collapsed")
 if choice:
     review_view.open_record(choice)

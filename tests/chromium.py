@@ -37,12 +37,18 @@ def browser():
         b.close()
 
 
+# Conditions are checked every POLL_MS. Playwright's default polls on every animation frame, which
+# keeps headless Chromium drawing frames (renderer, compositor and browser process) for as long as
+# a test waits: about a tenth of a core per waiting page, measured here.
+POLL_MS = 50
+
+
 def _settle(page, condition: str, what: str, timeout: int = 60_000) -> None:
     """Wait until `condition` holds; a chart or grid that never draws fails the test."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     try:
-        page.wait_for_function(condition, timeout=timeout)
+        page.wait_for_function(condition, timeout=timeout, polling=POLL_MS)
     except PlaywrightTimeout:
         pytest.fail(f"{what} did not draw within {timeout / 1000:.0f} s on {page.url}")
 
@@ -56,7 +62,7 @@ NOT_RUNNING = """() => document.querySelector('[data-testid="stApp"]')
 
 def wait_for_run_end(page, timeout: int = 90_000) -> None:
     """Until no script run is requested or running, and the DOM it drew is still."""
-    page.wait_for_function(NOT_RUNNING, timeout=timeout)
+    page.wait_for_function(NOT_RUNNING, timeout=timeout, polling=POLL_MS)
     wait_until_still(page)
 
 
@@ -67,12 +73,12 @@ def wait_until_drawn(page) -> None:
     page.wait_for_selector('[data-testid="stSidebar"] [data-testid="stSelectbox"]', timeout=90_000)
     page.wait_for_selector('[data-testid="stMainBlockContainer"] h1', timeout=90_000)
     # The status widget shows while the script runs; wait for it to settle.
-    page.wait_for_function(NOT_RUNNING, timeout=90_000)
+    page.wait_for_function(NOT_RUNNING, timeout=90_000, polling=POLL_MS)
     page.wait_for_function("""() => !document.querySelector('[data-testid="stStatusWidget"]')""",
-                           timeout=90_000)
+                           timeout=90_000, polling=POLL_MS)
     # A cached computation's spinner ("Summarising the collection…") can run without the status widget.
     page.wait_for_function("""() => !document.querySelector('[data-testid="stSpinner"]')""",
-                           timeout=90_000)
+                           timeout=90_000, polling=POLL_MS)
     # Charts and grids draw after the script ends; every visible one must draw (one in a closed
     # tab or expander is not visible and never draws).
     _settle(page, """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from pages_index import page_cases, url_path
-from chromium import CHROMIUM, ROOT, browser, server, wait_until_drawn  # noqa: F401 (fixtures)
+from chromium import CHROMIUM, POLL_MS, ROOT, browser, server, wait_until_drawn  # noqa: F401 (fixtures)
 
 SHOTS = ROOT / "screenshots" / "a11y"
 pytestmark = [pytest.mark.browser,
@@ -108,9 +108,9 @@ def crawl(page, base: str):
             else:
                 page.wait_for_function("""([path, before]) => location.href.endsWith(path)
                     && document.querySelector('h1') && document.querySelector('h1').textContent !== before
-                    """, arg=[name, before], timeout=60_000)
+                    """, arg=[name, before], timeout=60_000, polling=POLL_MS)
             wait_until_drawn(page)
-            page.wait_for_function(STYLESHEET, timeout=30_000)
+            page.wait_for_function(STYLESHEET, timeout=30_000, polling=POLL_MS)
             yield name
 
 

@@ -179,7 +179,7 @@ def test_deep_link_to_a_fresh_server_runs_inside_the_frame():
     """The first request of a fresh server, a deep link, still runs app.py (judgescope.web.serve)."""
     from playwright.sync_api import sync_playwright
 
-    from chromium import CHROME_ARGS, CHROMIUM
+    from chromium import CHROME_ARGS, CHROMIUM, POLL_MS
     from bench.soak import start_server
 
     proc, base = start_server()
@@ -190,7 +190,7 @@ def test_deep_link_to_a_fresh_server_runs_inside_the_frame():
             page.goto(f"{base}/excluded?collection=localgate", wait_until="domcontentloaded")
             page.wait_for_selector('[data-testid="stMainBlockContainer"] h1', timeout=90_000)
             page.wait_for_function("""() => !document.querySelector('[data-testid="stStatusWidget"]')""",
-                                   timeout=90_000)
+                                   timeout=90_000, polling=POLL_MS)
             try:  # the frame draws the picker; give a loaded machine time to show it
                 page.wait_for_selector('[data-testid="stSidebar"] [data-testid="stSelectbox"]',
                                        timeout=30_000)

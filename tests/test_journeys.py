@@ -21,7 +21,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from browser_server import serving
-from chromium import wait_for_run_end
+from chromium import POLL_MS, wait_for_run_end
 
 from textutil import plain
 
@@ -115,10 +115,10 @@ def settle(page) -> None:
     page.wait_for_selector('[data-testid="stMainBlockContainer"] h1', timeout=90_000)
     page.wait_for_timeout(300)
     page.wait_for_function("""() => !document.querySelector('[data-testid="stStatusWidget"]')""",
-                           timeout=90_000)
+                           timeout=90_000, polling=POLL_MS)
     # A cached computation's spinner ("Computing agreement…") can run without the status widget.
     page.wait_for_function("""() => !document.querySelector('[data-testid="stSpinner"]')""",
-                           timeout=90_000)
+                           timeout=90_000, polling=POLL_MS)
     wait_for_run_end(page)  # the status widget can be absent while a run still draws
 
 

@@ -7,6 +7,7 @@ bootstrap intervals are vectorised multinomial resamples (calibration/agreement.
 
 from __future__ import annotations
 
+from collections import Counter
 from fractions import Fraction
 
 import numpy as np
@@ -157,10 +158,11 @@ def three_way_matrix(frame: pd.DataFrame, rater: str) -> tuple[pd.DataFrame, int
     no modal verdict on either side (a three-way tie) and so are not in the matrix."""
     col = column(rater, "verdict")
     pair = frame[["human_modal", col]].dropna()
-    table = pd.crosstab(pair["human_modal"], pair[col])
-    table = table.reindex(index=list(VERDICTS), columns=list(VERDICTS), fill_value=0)
-    table.index.name, table.columns.name = "human", rater
-    return table.astype(int), int(len(frame) - len(pair))
+    table = pd.DataFrame(0, index=pd.Index(VERDICTS, name="human"), columns=pd.Index(VERDICTS, name=rater))
+    for (human, verdict), n in Counter(zip(pair["human_modal"], pair[col])).items():
+        if human in VERDICTS and verdict in VERDICTS:  # as a crosstab reindexed on VERDICTS
+            table.loc[human, verdict] = n
+    return table, int(len(frame) - len(pair))
 
 
 def cell_mask(frame: pd.DataFrame, rater: str, cell: str) -> np.ndarray:

@@ -23,9 +23,10 @@ def open_record(record_id: str) -> None:
     st.rerun()
 
 
-def record_label(rows: pd.DataFrame, record_id: str) -> str:
-    r = rows[rows.judge_record_id == record_id].iloc[0]
-    return f"{r['score']:g} · {language_name(r['target_language'])} · {r['unit']} · {record_id}"
+def record_labels(rows: pd.DataFrame) -> dict[str, str]:
+    """Each listed record's label in the record picker: score · language · unit · id."""
+    return {i: f"{score:g} · {language_name(lang)} · {unit} · {i}" for i, score, lang, unit in
+            zip(rows.judge_record_id, rows.score, rows.target_language, rows.unit)}
 
 
 # Lists a record can be opened from and walked in (URL `list=`), each read by the same query
