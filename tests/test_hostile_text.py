@@ -6,6 +6,7 @@ A collection holding every kind is built in tmp from the demo, its text fields o
 """
 
 import urllib.parse
+from contextlib import contextmanager
 from pathlib import Path
 
 import pandas as pd
@@ -187,8 +188,17 @@ def test_text_block_and_md_literal_on_hostile_strings():
 # ---- real headless Chromium: no script ran, nothing fetched from elsewhere, layout holds ----
 
 CHROMIUM = "/usr/bin/chromium"
-# One Chromium for the module's pages; each page opens in a fresh context, so its requests are its own.
+# One Chromium and one tab for the module's pages: each test opens its URL as a new document in
+# that tab (the app's scripts come from the browser's cache, as for a user who opens a second
+# link), and listens to that document's requests, console and errors only.
 from chromium import browser  # noqa: E402, F401 (fixture)
+
+
+@pytest.fixture(scope="module")
+def tab(browser):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    yield context.new_page()
+    context.close()
 
 
 @pytest.fixture(scope="module")
@@ -204,27 +214,57 @@ def hostile_server(hostile_manifest, tmp_path_factory):
 @pytest.mark.browser
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian chromium")
 @pytest.mark.parametrize("page", PAGES)
-def test_hostile_text_in_chromium(hostile_server, browser, page):
+def test_hostile_text_in_chromium(hostile_server, tab, page):
     query = {"collection": "hostile"} | DETAIL.get(page, {})
-    _check_page(browser, f"{hostile_server}/{url_path(page)}?{urllib.parse.urlencode(query)}", page)
+    _check_page(tab, f"{hostile_server}/{url_path(page)}?{urllib.parse.urlencode(query)}", page)
 
 
-def _check_page(browser, url: str, page_file: str) -> None:
-    from chromium import BENIGN_404, SHOTS, wait_until_drawn
+@contextmanager
+def watched(page):
+    """(foreign, errors) of the tab's next documents while inside: requests to the address
+    planted in the data (a markdown image, a tracking pixel: a leak; Streamlit itself fetches
+    Material icons from fonts.gstatic.com, not data-driven), console errors, page errors and
+    failed responses."""
+    from chromium import BENIGN_404
 
     foreign: list[str] = []
     errors: list[str] = []
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    page = context.new_page()
-    # A request to the address planted in the data (a markdown image, a tracking pixel) is a
-    # leak. (Streamlit itself fetches Material icons from fonts.gstatic.com: not data-driven.)
-    context.on("request", lambda r: foreign.append(r.url) if r.url.startswith(EVIL) else None)
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error"
-            and not m.text.startswith("Failed to load resource") else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("response", lambda r: errors.append(f"HTTP {r.status} {r.url}")
-            if r.status >= 400 and not BENIGN_404.search(r.url) else None)
+    listeners = {
+        "request": lambda r: foreign.append(r.url) if r.url.startswith(EVIL) else None,
+        "console": lambda m: errors.append(m.text) if m.type == "error"
+        and not m.text.startswith("Failed to load resource") else None,
+        "pageerror": lambda e: errors.append(str(e)),
+        "response": lambda r: errors.append(f"HTTP {r.status} {r.url}")
+        if r.status >= 400 and not BENIGN_404.search(r.url) else None,
+    }
+    for event, listener in listeners.items():
+        page.on(event, listener)
     try:
+        yield foreign, errors
+    finally:
+        for event, listener in listeners.items():
+            page.remove_listener(event, listener)
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian chromium")
+def test_the_watch_sees_a_planted_fetch_and_a_script_error(tab):
+    """The checks below can fail: an image from the planted address and a thrown error in a
+    document opened in the shared tab are both seen, and only while watched."""
+    with watched(tab) as (foreign, errors):
+        tab.set_content(f'<img src="{EVIL}seen.png"><script>throw new Error("seen")</script>')
+        tab.wait_for_timeout(300)
+    assert any(u.startswith(f"{EVIL}seen.png") for u in foreign), foreign
+    assert any("seen" in e for e in errors), errors
+    tab.set_content(f'<img src="{EVIL}unseen.png">')
+    tab.wait_for_timeout(300)
+    assert not any("unseen" in u for u in foreign)
+
+
+def _check_page(page, url: str, page_file: str) -> None:
+    from chromium import SHOTS, wait_until_drawn
+
+    with watched(page) as (foreign, errors):
         page.goto(url, wait_until="domcontentloaded")
         # Every element drawn (a planted image or script would have been inserted, and fetched or
         # run, by then), and a second more for anything deferred.
@@ -244,8 +284,6 @@ def _check_page(browser, url: str, page_file: str) -> None:
         assert state["overflow"] <= 2, f"main block overflows horizontally by {state['overflow']}px"
         assert not foreign, foreign
         assert not errors, errors
-    finally:
-        context.close()
 
 
 URL_MD = f"![u]({EVIL}u.png) [x](javascript:window.__pwned=1)"
@@ -259,7 +297,7 @@ URL_MD = f"![u]({EVIL}u.png) [x](javascript:window.__pwned=1)"
     ("pages/review.py", {"lang": URL_MD, "record": URL_MD}),
     ("pages/pairs.py", {"file": URL_MD, "row": "3"}),
 ])
-def test_markdown_in_the_url_is_not_rendered(hostile_server, browser, page, params):
+def test_markdown_in_the_url_is_not_rendered(hostile_server, tab, page, params):
     """A shared link cannot make the page show a link or fetch an image of someone else's."""
     url = f"{hostile_server}/{url_path(page)}?{urllib.parse.urlencode({'collection': 'hostile'} | params)}"
-    _check_page(browser, url, page)
+    _check_page(tab, url, page)
