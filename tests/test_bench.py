@@ -234,6 +234,9 @@ def test_the_interaction_target_is_100_ms_at_demo_scale_and_300_ms_beyond(rows, 
     assert f"≤ {100 if rows <= 10_000 else 300} ms p95" in report.interactions_table(size)[0]
 
 
+PAGE = 19
+
+
 @pytest.mark.parametrize("desc", [False, True])
 @pytest.mark.parametrize("filters", [
     {}, {"languages": ["th"], "units": ["paragraph"]}, {"min_score": 40.0, "max_score": 90.0},
@@ -241,18 +244,20 @@ def test_the_interaction_target_is_100_ms_at_demo_scale_and_300_ms_beyond(rows, 
     {"systems": ["mt-system-b"]}, {"systems": ["mt-system-a", "mt-system-c"], "max_score": 70.0}])
 def test_bounded_review_pages_equal_unbounded_pages(bench_store, filters, desc):
     """Every page read through the counts' score bound equals the page read without it, page
-    after page by keyset, until the list ends (ties on score cross page boundaries)."""
+    after page by keyset, until the list ends. A page holds PAGE rows, fewer than the rows of
+    this audit's commonest scores, so ties on score cross page boundaries and fill whole pages."""
     _, store, rows = bench_store
+    assert (rows.score.value_counts() > PAGE).sum() >= 10
     f = dict(languages=[], units=[], origins=[], run_groups=[], systems=[], min_score=0.0, max_score=100.0, q="")
     f |= filters
     query = "audit_review_page_desc" if desc else "audit_review_page"
     after, seen = ((1e308 if desc else -1.0), ""), 0
     while True:
-        bounded = audit_rows.review_page(store.run, f, after, desc, 7)
-        direct = store.run(query, **f, after_score=after[0], after_id=after[1], page_size=7)
+        bounded = audit_rows.review_page(store.run, f, after, desc, PAGE)
+        direct = store.run(query, **f, after_score=after[0], after_id=after[1], page_size=PAGE)
         pd.testing.assert_frame_equal(bounded, direct)
         seen += len(direct)
-        if len(direct) < 7:
+        if len(direct) < PAGE:
             break
         after = (float(direct.score.iloc[-1]), str(direct.judge_record_id.iloc[-1]))
     assert seen == audit_rows.review_count(store.run, f)
