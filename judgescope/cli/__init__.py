@@ -23,19 +23,19 @@ EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE = 0, 1, 2
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
     parser = argparse.ArgumentParser(prog="judgescope", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
+    # Only the command asked for is imported (its module may pull in scipy, plotly, …); the
+    # others are listed with their docstring's first line, read from their source.
     modules = {}
     for name in COMMANDS:
-        try:
+        if name == (argv[0] if argv else None):
             module = importlib.import_module(f"judgescope.cli.commands.{_module(name)}")
-        except ModuleNotFoundError as err:
-            if err.name != f"judgescope.cli.commands.{_module(name)}":
-                raise
-            continue
-        modules[name] = module
-        p = sub.add_parser(name, help=(module.__doc__ or "").strip().splitlines()[0])
-        module.add_arguments(p)
+            modules[name] = module
+            module.add_arguments(sub.add_parser(name, help=_first_line(module.__doc__)))
+        else:
+            sub.add_parser(name, help=_summary(name))
     args = parser.parse_args(argv)
     unwritable = json_folder_problem(args)
     if unwritable:
@@ -73,6 +73,18 @@ class SafeStream:
 
     def __getattr__(self, name):
         return getattr(self._stream, name)
+
+
+def _first_line(doc: str | None) -> str:
+    return (doc or "").strip().splitlines()[0] if (doc or "").strip() else ""
+
+
+def _summary(command: str) -> str:
+    """A command's help line (its module docstring's first line) without importing it."""
+    import ast
+
+    source = Path(__file__).parent / "commands" / f"{_module(command)}.py"
+    return _first_line(ast.get_docstring(ast.parse(source.read_text(encoding="utf-8"))))
 
 
 def _module(command: str) -> str:
