@@ -111,3 +111,25 @@ def test_every_list_exports_with_its_provenance(page, collection):
     if page == "pages/overview.py":
         exported = any("report" in label.lower() for label in labels)
     assert exported, f"{page} × {collection}: a table without an export and its provenance"
+
+
+def test_a_verification_that_failed_is_tried_again_and_a_good_one_is_kept(monkeypatch):
+    """The sidebar's badge caches the collection's verification, but never a failure: a store
+    that could not be read is read again on the next run."""
+    from judgescope.web import results
+
+    calls = []
+    answers = iter([(None, "snap", ["database is locked"]), ("summary", "snap", []), ("later", "snap", [])])
+
+    def verification(catalog, collection):
+        calls.append(collection)
+        return next(answers)
+    monkeypatch.setattr(results.verify, "verification", verification)
+    monkeypatch.setattr(results, "catalog", lambda: type("C", (), {"manifest": type("M", (), {"path": "m-once"})})())
+    monkeypatch.setattr(results, "collection_name", lambda: "c-once")
+    monkeypatch.setattr(results, "record_query", lambda name: None)
+    results._verification.clear()
+    assert results.verification() == (None, "snap", ["database is locked"])
+    assert results.verification() == ("summary", "snap", [])
+    assert results.verification() == ("summary", "snap", [])  # kept: no third read
+    assert calls == ["c-once", "c-once"]

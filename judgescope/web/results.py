@@ -65,15 +65,26 @@ def ranking_decisions(what: str):
     return pairs, decisions
 
 
+class _NotVerified(Exception):
+    """Raised out of the cache, so a verification that could not be read (a store that failed to
+    open, a database error) is tried again on the next run instead of being kept."""
+
+
 @traced_cache(max_entries=32, show_spinner=False)
 def _verification(manifest: str, collection: str):
-    return verify.verification(catalog(), collection)
+    summary, origin, problems = verify.verification(catalog(), collection)
+    if summary is None and problems:
+        raise _NotVerified(origin, problems)
+    return summary, origin, problems
 
 
 def verification():
     """(summary, origin, problems) for the active collection (integrity.hashes.verification),
-    cached: the sidebar's badge reads it on every page run."""
-    summary, origin, problems = _verification(str(catalog().manifest.path), collection_name())
+    cached when it could be read: the sidebar's badge reads it on every page run."""
+    try:
+        summary, origin, problems = _verification(str(catalog().manifest.path), collection_name())
+    except _NotVerified as err:
+        summary, (origin, problems) = None, err.args
     if summary is not None:
         record_query("verify_summary")
     return summary, origin, problems
