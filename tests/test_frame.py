@@ -133,3 +133,16 @@ def test_a_verification_that_failed_is_tried_again_and_a_good_one_is_kept(monkey
     assert results.verification() == ("summary", "snap", [])
     assert results.verification() == ("summary", "snap", [])  # kept: no third read
     assert calls == ["c-once", "c-once"]
+
+
+def test_apptest_scans_for_components_once_and_finds_what_a_fresh_scan_finds():
+    """conftest memoises Streamlit's scan for installed components (AppTest runs it per
+    instance); the memo must hold what a scan of the installed packages finds now."""
+    from streamlit.components.v2 import manifest_scanner
+
+    scan = manifest_scanner.scan_component_manifests
+    assert hasattr(scan, "cache_info"), "the component scan is not memoised"
+    open_page("pages/overview.py", "xhotpotqa")
+    open_page("pages/overview.py", "xhotpotqa")
+    assert scan.cache_info().currsize == 1 and scan.cache_info().hits >= 1
+    assert scan() == scan.__wrapped__()

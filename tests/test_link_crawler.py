@@ -18,6 +18,7 @@ from urllib.parse import parse_qsl, urlparse
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from apptest import shown_table
 from judgescope.web import navigation
 from pages_index import page_cases
 
@@ -41,8 +42,9 @@ def _open(path: str, params: list[tuple[str, str]]) -> AppTest:
 
 
 def _view(at) -> tuple:
-    """What a page shows as results: tables, metrics, headings."""
-    return (tuple(d.value.to_csv(index=False) for d in at.main.dataframe),
+    """What a page shows as results: tables (as the Arrow tables sent to the browser), metrics,
+    headings."""
+    return (tuple(shown_table(d) for d in at.main.dataframe),
             tuple((m.label, m.value) for m in at.main.metric),
             tuple(str(h.value) for h in [*at.main.header, *at.main.subheader]))
 
