@@ -123,11 +123,14 @@ def bootstrap_timings(args) -> dict:
     from judgescope.audit import summary as audit
     _, store = _store(args)
     counts = audit.score_counts(store.run)
-    per_score = store.run("audit_score_counts", facet="none")  # the rows, as counts
-    n = int(per_score["n"].sum())
     unit = timed(lambda: audit.unit_bootstrap(counts, 10_000), args.repeats)
     cells = timed(lambda: audit.bootstrap_table(counts, ["target_language", "unit"], 10_000),
                   args.repeats)
+    # The app's path ends here; what follows is the comparison, which loads every distinct score
+    # of every cell (one row per row for a float audit) and the rows themselves.
+    app_peak = peak_rss_mb()
+    per_score = store.run("audit_score_counts", facet="none")  # the rows, as counts
+    n = int(per_score["n"].sum())
     pooled = per_score.groupby("score", as_index=False)["n"].sum()
     plan = stats.bootstrap_plan(pooled["score"], pooled["n"])
     scores = np.repeat(per_score["score"].to_numpy(), per_score["n"].to_numpy())
@@ -139,7 +142,8 @@ def bootstrap_timings(args) -> dict:
     return {"rows": n, "groups_unit": int(per_score["unit"].nunique()) + 1,
             "groups_cells": int(per_score.groupby(["target_language", "unit"]).ngroups),
             "unit_10k": summary(unit), "cells_10k": summary(cells),
-            "row_resample_one_s": per_resample, "row_resample_10k_estimate_s": per_resample * 10_000,
+            "app_peak_rss_mb": app_peak, "row_resample_one_s": per_resample,
+            "row_resample_10k_estimate_s": per_resample * 10_000,
             "method": audit.interval_rule(counts), "overall_method": plan["method"],
             "distinct": int(pooled.shape[0]), "categories": int(plan["values"].size)}
 
