@@ -44,11 +44,12 @@ _pages_run_through_the_frame()
 
 def _component_scan_once_per_process() -> None:
     """Every AppTest.from_file scans the metadata of each installed distribution for Streamlit
-    components (`manifest_scanner.scan_component_manifests`, ~0.12 s here, and the suite makes
-    ~1,300 AppTests). The installed packages do not change while the tests run, so the scan
-    runs once per worker, as a server runs it once at start-up. Its result is a list of
-    (manifest, package root); this project installs no component, so it is empty
-    (tests/test_frame.py checks that the memo is in place and returns what a fresh scan does).
+    components (`manifest_scanner.scan_component_manifests`, ~0.12 s on an idle core here; the
+    injection tests alone make over 440 AppTests). The installed packages do not change while
+    the tests run, so the scan runs once per worker, as a server runs it once at start-up. Its
+    result is a list of (manifest, package root); this project installs no component, so it is
+    empty (tests/test_frame.py checks that the memo is in place and returns what a fresh scan
+    does).
     """
     import functools
 
