@@ -50,22 +50,27 @@ MB of text hashed in 20–40 ms, where DuckDB's fixed cost per query is the diff
    slowest (144 s against 111–118 s; not profiled in this run). Building Exact copies and
    Provenance only when their page first opens was not done: the Store's views are fixed when it
    opens, and the exact-copy counts also feed the findings, `report` and Review. 120 s at 10M
-   would need the open to be near raw DuckDB's own 84–91 s. 2. **10k rows: every interaction ≤
-   100 ms p95 — missed by Distributions (185–376 ms) and, on the float and mixture audits, by
-   opening a record (103–115 ms, where raw DuckDB on the same SQL takes 84–99 ms: the record,
-   its neighbours and its verification row are several queries, each with DuckDB's fixed
-   cost).** Distributions' queries take 10–22 ms; the rest is the seeded bootstrap, 10,000
-   resamples per group: a group of ~3,300 rows over ~100 scores costs ~100–130 ms on one core
-   whichever exact draw is used. Only fewer resamples, a non-exact draw or intervals computed
-   ahead of the first view would meet 100 ms; each view's intervals are cached (st.cache_data),
-   so only a view not seen before pays it. 3. **App ≤ 1.3× raw DuckDB on the same SQL: missed
-   only by Integrity's verify summary** (1.34–1.59×), a query of 2–5 ms where the Store's fixed
-   cost per run (a cursor, the bound parameters, the query's record for "How is this computed?")
-   is the difference. Every other interaction at every size is within 1.3×. 4. **Cold start ≤ 3
-   s on the demo** (an earlier issue's target, kept in the table): median 3.64 s, slowest 4.59 s
-   over 5 starts of the server to a first page in headless Chromium. Not investigated in this
-   run. 5. **≥ 20× faster than pandas** is not a target of issue #28 (its lowest ratios are
-   listed). 6. **Not run: 100M rows (item 5).** The data and cache need ~68 GB (6.8 GB per 10M
-   rows, plus raw DuckDB's baseline copies) and this machine has 57 GB free. Measured growth 1M
-   → 10M: first open ×11–15 (14–15 s → 165–204 s), interactions a median ×1.05–1.9 (above), peak
-   RSS of the pages' phase 336–381 MB at 10M."""
+   would need the open to be near raw DuckDB's own 84–91 s.
+2. **10k rows: every interaction ≤ 100 ms p95 — missed by Distributions (185–376 ms) and, on the
+   float and mixture audits, by opening a record (103–115 ms, where raw DuckDB on the same SQL
+   takes 84–99 ms: the record, its neighbours and its verification row are several queries, each
+   with DuckDB's fixed cost).** Distributions' queries take 10–22 ms; the rest is the seeded
+   bootstrap, 10,000 resamples per group: a group of ~3,300 rows over ~100 scores costs ~100–130
+   ms on one core whichever exact draw is used. Only fewer resamples, a non-exact draw or
+   intervals computed ahead of the first view would meet 100 ms; each view's intervals are
+   cached (st.cache_data), so only a view not seen before pays it.
+3. **App ≤ 1.3× raw DuckDB on the same SQL: missed only by Integrity's verify summary**
+   (1.34–1.59×), a query of 2–5 ms where the Store's fixed cost per run is the difference. Every
+   other interaction at every size is within 1.3×. After this run the Store keeps one cursor per
+   thread (a new DuckDB cursor cost ~1.5 ms per query, measured apart); this interaction
+   measured again at 1M (integer, 5 repeats, not in the tables) is still 1.45× (2.9 ms against
+   2.0 ms), so the rest of its difference is elsewhere, not found.
+4. **Cold start ≤ 3 s on the demo** (an earlier issue's target, kept in the table): median 3.64
+   s, slowest 4.59 s over 5 starts of the server to a first page in headless Chromium. Not
+   investigated in this run.
+5. **≥ 20× faster than pandas** is not a target of issue #28 (its lowest ratios are listed).
+6. **Not run: 100M rows (item 5).** The data and cache need ~68 GB (6.8 GB per 10M rows, plus
+   raw DuckDB's baseline copies) and this machine has 57 GB free. Measured growth 1M → 10M:
+   first open ×11–15 (14–15 s → 165–204 s), interactions a median ×1.05–1.9 (above), peak RSS of
+   the pages' phase 336–381 MB at 10M.
+"""

@@ -177,9 +177,26 @@ class Store:
         self.views = {name: [Path(p) for p in paths] for name, paths in views.items()}
         self.memory_limit = memory_limit or DEFAULT_MEMORY_LIMIT
         self.con = locked_connection(self.views, self.memory_limit, temp_dir)
+        self._keep_cursors()
+
+    def _keep_cursors(self) -> None:
+        """One cursor per thread, kept (every Store's __init__ calls this once `con` is open): a
+        DuckDB connection may not be shared by threads running at once, and a new cursor costs
+        ~1.5 ms, more than most of the pages' queries. A Streamlit run is one thread, running a
+        page's queries one after another."""
+        self._open = True
+        self._cursors = threading.local()
 
     def close(self) -> None:
+        self._open = False
         self.con.close()
+
+    def _cursor(self):
+        """This thread's cursor on the locked connection (made on the thread's first query)."""
+        cur = getattr(self._cursors, "cur", None)
+        if cur is None or not self._open:
+            cur = self._cursors.cur = self.con.cursor()  # raises once the Store is closed
+        return cur
 
     def __enter__(self):
         return self
@@ -193,11 +210,7 @@ class Store:
     def run(self, name: str, **params) -> pd.DataFrame:
         """Run queries/<name>.sql with its $parameters bound; DuckDB rejects missing or extra ones."""
         trace.note(name)
-        cur = self.con.cursor()
-        try:
-            return cur.execute(query_text(name), params).df()
-        finally:
-            cur.close()
+        return self._cursor().execute(query_text(name), params).df()
 
     def run_console(self, sql: str, max_rows: int, seconds: float,
                     max_bytes: int | None = None):

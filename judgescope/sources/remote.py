@@ -330,3 +330,4 @@ class RemoteStore(db.Store):
         self.memory_limit = memory_limit or db.DEFAULT_MEMORY_LIMIT
         self.con = db.locked_connection(self.views, self.memory_limit, None, spill=False,
                                         filesystem=fs)
+        self._keep_cursors()
