@@ -140,7 +140,7 @@ PARQUET_METADATA_CACHE = "SET GLOBAL parquet_metadata_cache = true"
 
 
 def locked_connection(views: dict[str, list[Path]], memory_limit: str,
-                      temp_dir: Path | None, spill: bool = True, filesystem=None) -> duckdb.DuckDBPyConnection:
+                      temp_dir: Path | None = None, spill: bool = True, filesystem=None) -> duckdb.DuckDBPyConnection:
     """An in-memory connection with views over the Parquet files, then locked: only those files
     readable, no external access, no extension loading, configuration frozen. spill=False: no
     temp directory at all (the console's connection, which must not write anywhere).
@@ -174,16 +174,17 @@ class Store:
 
     def __init__(self, views: dict[str, list[Path]], memory_limit: str | None = None,
                  temp_dir: Path | None = None):
-        self.views = {name: [Path(p) for p in paths] for name, paths in views.items()}
-        self.memory_limit = memory_limit or DEFAULT_MEMORY_LIMIT
-        self.con = locked_connection(self.views, self.memory_limit, temp_dir)
-        self._keep_cursors()
+        self._connect({name: [Path(p) for p in paths] for name, paths in views.items()},
+                      memory_limit, temp_dir=temp_dir)
 
-    def _keep_cursors(self) -> None:
-        """One cursor per thread, kept (every Store's __init__ calls this once `con` is open): a
-        DuckDB connection may not be shared by threads running at once, and a new cursor costs
-        ~1.5 ms, more than most of the pages' queries. A Streamlit run is one thread, running a
-        page's queries one after another."""
+    def _connect(self, views: dict[str, list], memory_limit: str | None, **connection) -> None:
+        """Open the locked connection over `views` (paths, or URLs for remote.RemoteStore, which
+        passes its filesystem in `connection`). Its cursors are kept, one per thread: a DuckDB
+        connection may not be shared by threads running at once, and a new cursor costs ~1.5 ms,
+        more than most of the pages' queries (a Streamlit run is one thread)."""
+        self.views = views
+        self.memory_limit = memory_limit or DEFAULT_MEMORY_LIMIT
+        self.con = locked_connection(self.views, self.memory_limit, **connection)
         self._open = True
         self._cursors = threading.local()
 

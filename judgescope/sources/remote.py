@@ -326,8 +326,5 @@ class RemoteStore(db.Store):
 
     def __init__(self, views: dict[str, list[str]], fs: AbstractFileSystem, memory_limit: str | None = None):
         self.fs = fs
-        self.views = {name: list(paths) for name, paths in views.items()}
-        self.memory_limit = memory_limit or db.DEFAULT_MEMORY_LIMIT
-        self.con = db.locked_connection(self.views, self.memory_limit, None, spill=False,
-                                        filesystem=fs)
-        self._keep_cursors()
+        self._connect({name: list(paths) for name, paths in views.items()}, memory_limit,
+                      spill=False, filesystem=fs)
