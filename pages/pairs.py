@@ -21,17 +21,15 @@ chosen = c[0].multiselect("Dataset", datasets, key="dataset", bind="query-params
 human = c[1].multiselect("Human preference", rt.HUMAN_LABELS, key="human", bind="query-params")
 listed = rt.pair_list(pairs, chosen, human)
 st.caption(f"{len(listed):,} of {len(pairs):,} pairs. Select a row to open it.")
-picked = render.table(listed, width="stretch", on_select="rerun", selection_mode="single-row",
-                      key="pair_table", column_config={"File": None})
-export.rows(listed, "pairs", {"dataset": chosen, "human": human})
-if picked and picked.selection.rows:  # a selection persists across reruns: act on a new one
-    first = listed.iloc[picked.selection.rows[0]]
-    chosen_pair = (str(first["file"]), str(first["row"]))
-    if st.session_state.get("_selected_pair") != chosen_pair:
-        st.session_state["_selected_pair"] = chosen_pair
-        st.query_params["file"], st.query_params["row"] = chosen_pair
-
 file, row = urls.url_text("file", 1_000), urls.url_int("row", 0, 10**9)
+keys = [f"{f}#{r}" for f, r in zip(listed["file"], listed["row"])]  # the list's one order: file, row
+opened = f"{file}#{int(row)}" if file and row is not None else None
+picked = render.table(listed, width="stretch", on_select="rerun", selection_mode="single-row",
+                      key="pair_table", column_config={"File": None}, **render.opened_in(keys, opened))
+export.rows(listed, "pairs", {"dataset": chosen, "human": human})
+if picked and picked.selection.rows and keys[picked.selection.rows[0]] != opened:
+    st.query_params["file"], _, st.query_params["row"] = keys[picked.selection.rows[0]].rpartition("#")
+    st.rerun()
 if not file or row is None:
     st.info("Select a pair above (or open one from the Ranking accuracy page) to see its detail.")
     context.stop()
@@ -41,8 +39,7 @@ if detail.empty:
     context.stop()
 p = detail.iloc[0]
 # Prev / Next walk the listed pairs in their one order (file, then row).
-keys = [f"{f}#{r}" for f, r in zip(listed["file"], listed["row"])]
-before, after, position = audit_rows.list_step(keys, f"{file}#{int(row)}")
+before, after, position = audit_rows.list_step(keys, opened)
 b = st.columns([1, 1, 4], vertical_alignment="center")
 for col, label, target, short in ((b[0], "◀ Prev pair", before, "k"), (b[1], "Next pair ▶", after, "j")):
     if col.button(label, key=f"pair_{short}", disabled=target is None, shortcut=short):

@@ -77,14 +77,13 @@ st.markdown(f"**{total:,}** rows match; showing {min(pos.first, last):,}–{max(
             "Select a row (or pick it below) to open it at the top of the page.")
 picked = render.table(shown.assign(target_language=shown.target_language.map(language_name)),
                       key="review_rows", on_select="rerun", selection_mode="single-row",
-                      placeholder="n/a", column_config={
+                      **render.opened_in(rows.judge_record_id, record_id), placeholder="n/a", column_config={
                       "Explanation": st.column_config.TextColumn(width="large"),
                       "Source": st.column_config.TextColumn(width="medium"),
                       "Candidate": st.column_config.TextColumn(width="medium")})
-if picked and picked.selection.rows:  # a selection persists across reruns: act on a new one
+if picked and picked.selection.rows:
     chosen = rows.judge_record_id.iloc[picked.selection.rows[0]]
-    if st.session_state.get("_selected_record") != chosen:
-        st.session_state["_selected_record"] = chosen
+    if chosen != record_id:
         review_view.open_record(chosen)
 b = st.columns([1, 1, 1, 3])
 if b[0].button("⏮ First page", disabled=pos.after is None):

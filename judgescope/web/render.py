@@ -3,7 +3,9 @@ right-to-left where needed, error spans marked) shown as text, never as HTML or 
 
 from __future__ import annotations
 
+import hashlib
 import html
+import json
 
 import pandas as pd
 import streamlit as st
@@ -15,10 +17,44 @@ from judgescope.text import visible_text
 SPAN_COLOURS = {"major": "#f6c1c1", "critical": "#f09a9a", "minor": "#fbe3a6"}
 
 
-def table(frame: pd.DataFrame, **kwargs):
-    """A dataframe with readable column labels (SQL returns snake_case)."""
+def table(frame: pd.DataFrame, *, identity=None, **kwargs):
+    """A dataframe with readable column labels (SQL returns snake_case).
+
+    A selectable table (`on_select`) is keyed by `key` and by what its rows are (`identity`, by
+    default the frame shown): Streamlit keeps a selection, a row position, for as long as the key
+    lives, so under a fixed key a row picked in one list would be read against the rows of the
+    next (another filter, page or judge)."""
+    if kwargs.get("on_select", "ignore") != "ignore":
+        kwargs["key"] = selection_key(kwargs["key"], frame if identity is None else identity)
     shown = frame.rename(columns={c: label(c) for c in frame.columns})
     return st.dataframe(shown, hide_index=True, **kwargs)
+
+
+def opened_in(ids, opened) -> dict:
+    """The keywords of a selectable table listing `ids` of which `opened` is shown beside it: its
+    rows' identity holds the opened one too (a selection must outlive neither), and its default
+    selection marks the opened row when it is listed, so the mark is always what is shown."""
+    ids = [str(i) for i in ids]
+    opened = None if opened is None else str(opened)
+    hits = [i for i, v in enumerate(ids) if v == opened]
+    return {"identity": [opened, ids],
+            "selection_default": {"selection": {"rows": hits[:1]}} if hits else None}
+
+
+def selection_key(key: str, identity) -> str:
+    """`key` and a digest of `identity` (a frame, or anything JSON can write): equal for equal
+    rows in equal order, different when a row, its position or a column changes."""
+    h = hashlib.sha256()
+    if isinstance(identity, (pd.DataFrame, pd.Series)):
+        frame = identity.to_frame() if isinstance(identity, pd.Series) else identity
+        h.update(json.dumps([str(c) for c in frame.columns]).encode())
+        try:
+            h.update(pd.util.hash_pandas_object(frame, index=False).to_numpy().tobytes())
+        except TypeError:  # a cell holds a list or dict: its text stands for it
+            h.update(frame.astype(str).to_json(orient="values").encode())
+    else:
+        h.update(json.dumps(identity, default=str).encode())
+    return f"{key}.{h.hexdigest()[:16]}"
 
 
 def text_block(text: str | None, lang: str | None = None, empty: str = "(empty)") -> None:
