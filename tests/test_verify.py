@@ -214,3 +214,19 @@ def test_a_derived_table_that_cannot_be_built_is_named_not_fatal(tmp_path, monke
     store = cat.store("fx")  # the collection still opens
     assert "audit_exact_copies" not in store.views and "hash_verification" in store.views
     assert any("exact copies of fx_audit" in p and "disk full" in p for p in cat.manifest.problems)
+
+
+def test_a_repeated_key_is_one_ambiguous_match_at_its_first_row(store):
+    """A key two snapshot rows hold: the audit row counts both (snapshot_rows 2), is ambiguous
+    even though both rows' digests equal its own, and points at the first of them, so the
+    summary counts that key's rows once among the referenced ones."""
+    con = duckdb.connect()
+    hv = con.execute("SELECT judge_record_id, snapshot_rows, snapshot_position, class FROM read_parquet($p) "
+                     "ORDER BY judge_record_id", {"p": str(store.views["hash_verification"][0])}).fetchall()
+    rows = {r[0]: r[1:] for r in hv}
+    snap = con.execute("SELECT file_row_number FROM read_parquet($p, file_row_number = true) "
+                       "WHERE instance_id = 'i5' ORDER BY file_row_number",
+                       {"p": str(store.views["snapshot"][0])}).fetchall()
+    assert rows["r_twice"] == (2, snap[0][0], "ambiguous") and len(snap) == 2
+    assert rows["r_missing"] == (None, None, "missing")
+    assert all(rows[r][0] == 1 for r in ("r_ok", "r_source", "r_space"))
