@@ -62,10 +62,11 @@ and the two audits' figures moved in opposite directions between the runs (integ
    each with DuckDB's fixed cost).** Distributions' queries take 10–23 ms; the rest is the seeded
    bootstrap, 10,000 resamples per group: a group of 6,696 rows over 68 scores costs 57–69 ms on
    one core (a chain of 68 binomial draws vectorised over the resamples, ~90 ns each), and a
-   view draws a group per unit (× facet value) and the overall one, on 2 cores. Only fewer resamples, a non-exact draw or intervals
-   computed ahead of the first view would meet 100 ms. The page has no row filter (facet,
-   thresholds, resamples, seed), so the default views' intervals could be computed at the first
-   open (the bootstrap's cost depends on the distinct scores or bins, not on the rows); not done. Each view's intervals are cached
+   view draws a group per unit (× facet value) and the overall one, on 2 cores. Only fewer
+   resamples, a non-exact draw or intervals computed ahead of the first view would meet 100 ms.
+   The page has no row filter (facet, thresholds, resamples, seed), so the default views'
+   intervals could be computed at the first open (the bootstrap's cost depends on the distinct
+   scores or bins, not on the rows); not done. Each view's intervals are cached
    (st.cache_data), so only a view not seen before pays.
 3. **Cold start ≤ 3 s on the demo** (an earlier issue's target, kept in the table): median 3.45
    s, slowest 3.94 s over 5 starts of the server to a first page in headless Chromium. Not
