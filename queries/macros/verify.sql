@@ -38,13 +38,7 @@ CREATE MACRO verify_keyed_snapshot(key) AS TABLE
 CREATE MACRO verify_repeated_keys(key) AS TABLE
 
     SELECT k1, k2, k3, k4, k5, count(*) AS snapshot_rows, min(file_row_number) AS snapshot_position
-    FROM (SELECT file_row_number,
-                 CASE WHEN list_contains(key, 'instance_id') THEN instance_id END AS k1,
-                 CASE WHEN list_contains(key, 'source_id') THEN source_id END AS k2,
-                 CASE WHEN list_contains(key, 'target_language') THEN target_language END AS k3,
-                 CASE WHEN list_contains(key, 'unit') THEN unit END AS k4,
-                 CASE WHEN list_contains(key, 'paragraph_id') THEN paragraph_id END AS k5
-          FROM snapshot_numbered)
+    FROM verify_keyed_snapshot(key)  -- its digest columns are not read: only the keys are grouped
     GROUP BY k1, k2, k3, k4, k5
     HAVING count(*) > 1;
 
