@@ -15,6 +15,7 @@ import duckdb
 import pandas as pd
 
 from bench.timing import summary, timed
+from judgescope.audit import interval_tables
 from judgescope.audit import summary as audit
 from judgescope.audit import rows as audit_rows
 from judgescope.sources import db
@@ -35,7 +36,14 @@ class Interaction:
 
 
 def _dist(split: bool):
-    return lambda frames: audit.distribution_table(frames[0], audit.DEFAULT_THRESHOLDS, split)
+    return lambda frames: audit.distribution_table(frames[0], audit.DEFAULT_THRESHOLDS, split,
+                                                   intervals=frames[1])
+
+
+def _distribution(facet: str) -> list[tuple[str, dict]]:
+    """What the page reads at its default resamples and seed: the counts and the intervals
+    computed at the first open (web/results.mean_intervals)."""
+    return [("score_counts", {"facet": facet}), ("intervals", {"facet": facet})]
 
 
 def _languages(frames):
@@ -49,11 +57,9 @@ def interactions(first_page_last: tuple[float, str], record_id: str, worst_cutof
     low = dict(ALL, max_score=60.0)
     page, top, nxt = (-1.0, ""), (1e308, ""), first_page_last
     return [
-        Interaction("distributions", "facet none", [("score_counts", {"facet": "none"})], _dist(False)),
-        Interaction("distributions", "facet run_group", [("score_counts", {"facet": "run_group"})],
-                    _dist(True)),
-        Interaction("distributions", "facet source_split",
-                    [("score_counts", {"facet": "source_split"})], _dist(True)),
+        Interaction("distributions", "facet none", _distribution("none"), _dist(False)),
+        Interaction("distributions", "facet run_group", _distribution("run_group"), _dist(True)),
+        Interaction("distributions", "facet source_split", _distribution("source_split"), _dist(True)),
         Interaction("languages", "heatmap + tails", [("score_counts", {"facet": "none"})], _languages),
         Interaction("languages", "worst rows k=3",
                     [("audit_worst_rows", {"k": 3, "max_score": worst_cutoff})]),
@@ -85,11 +91,12 @@ def interactions(first_page_last: tuple[float, str], record_id: str, worst_cutof
 
 
 # Steps the page runs through a judgescope function that calls several named queries (the score
-# counts, per score or binned with their order statistics; Review's count from the prebuilt
-# counts, its page bounded by them; Integrity's rows, then their texts): run with the app's
-# runner or the raw one.
+# counts, per score or binned with their order statistics; the Distributions intervals stored at
+# the first open; Review's count from the prebuilt counts, its page bounded by them; Integrity's
+# rows, then their texts): run with the app's runner or the raw one.
 COMPOSITE = {
     "score_counts": lambda run, facet: audit.score_counts(run, facet),
+    "intervals": interval_tables.stored,
     "review_count": lambda run, filters: pd.DataFrame({"rows": [audit_rows.review_count(run, filters)]}),
     "review_page": lambda run, filters, after, desc: audit_rows.review_page(run, filters, after, desc, 50),
     "class_rows": verify.class_rows,

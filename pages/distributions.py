@@ -30,7 +30,7 @@ thresholds = (t1, t2, t3)
 
 counts = results.audit_counts(facet, thresholds)
 split = facet != "none"
-intervals = results.mean_intervals(results.audit_counts(facet), split, resamples, seed)
+intervals = results.mean_intervals(facet, resamples, seed)
 table = results.distribution_table(counts, thresholds, split, resamples, seed, intervals)
 
 BAR_COLUMNS = {"Series": st.column_config.TextColumn("Bar series"),

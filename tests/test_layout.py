@@ -78,7 +78,8 @@ def test_sources_builds_no_domain_table():
     assert owners == {"hash verification": "judgescope.integrity.verification_tables",
                       "record index and provenance": "judgescope.audit.record_tables",
                       "exact copies": "judgescope.audit.record_tables",
-                      "version comparison": "judgescope.audit.record_tables"}
+                      "version comparison": "judgescope.audit.record_tables",
+                      "default intervals": "judgescope.audit.interval_tables"}
 
 
 def _module_name(path: Path) -> str:

@@ -14,7 +14,9 @@ takes either.
 
 from __future__ import annotations
 
+import hashlib
 import os
+import pickle
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -127,6 +129,11 @@ def _percentiles(sample, qs) -> list:
     return stats.percentiles_from_counts(*sample, qs)
 
 
+def _sample_digest(sample, resamples, seed, level) -> str:
+    """What a group's interval depends on, as a digest (bootstrap_table's memo)."""
+    return hashlib.sha256(pickle.dumps((sample, resamples, seed, level))).hexdigest()
+
+
 def _interval(sample, resamples, seed, level) -> dict:
     if isinstance(sample, binned.Group):
         return binned.interval(sample, resamples, seed, level)
@@ -196,16 +203,23 @@ def language_summary(counts, thresholds=DEFAULT_THRESHOLDS) -> pd.DataFrame:
 
 
 def bootstrap_table(counts, by: list[str], resamples=DEFAULT_RESAMPLES,
-                    seed=DEFAULT_SEED, level=LEVEL, on_group=None, method=False) -> pd.DataFrame:
+                    seed=DEFAULT_SEED, level=LEVEL, on_group=None, method=False,
+                    memo: dict | None = None) -> pd.DataFrame:
     """Mean and percentile-bootstrap CI per group, each group drawn from the same seed (so the
     result does not depend on the order groups are computed in: they run on every core).
     on_group(), when given, is called (from any thread) as each group finishes; `method` adds
-    the column naming how each group's interval was drawn."""
+    the column naming how each group's interval was drawn. `memo`: a dict kept across calls of
+    one resamples, seed and level, so a group drawn before (the same counts: the overall row of
+    every split, a facet with one value) is not drawn again; its interval is the same."""
     groups = list(_samples(counts, by))
 
     def one(group):
         key, sample = group
-        ci = _interval(sample, resamples, seed, level)
+        if memo is None:
+            ci = _interval(sample, resamples, seed, level)
+        else:
+            seen = _sample_digest(sample, resamples, seed, level)
+            ci = memo.get(seen) or memo.setdefault(seen, _interval(sample, resamples, seed, level))
         if on_group:
             on_group()
         return {**dict(zip(by, key)), "mean": ci["mean"], "low": ci["low"], "high": ci["high"],
@@ -353,13 +367,14 @@ def available_facets(missing_columns) -> list[str]:
 
 
 def mean_intervals(counts, facet: bool = False, resamples=DEFAULT_RESAMPLES,
-                   seed=DEFAULT_SEED) -> pd.DataFrame:
+                   seed=DEFAULT_SEED, memo: dict | None = None) -> pd.DataFrame:
     """The bootstrap CI of the mean per unit (× facet) and overall, as distribution_table shows
     them; attrs["ci_method"] names how they were drawn (method_summary). They depend on the
-    counts, never on the thresholds, so a page can keep them while a threshold moves."""
+    counts, never on the thresholds, so a page can keep them while a threshold moves. `memo`:
+    bootstrap_table's, kept across the facets of one audit."""
     by = ["unit", "facet"] if facet else ["unit"]
-    per = bootstrap_table(with_facet_labels(counts), by, resamples, seed, method=True)
-    overall = bootstrap_table(counts, [], resamples, seed, method=True)
+    per = bootstrap_table(with_facet_labels(counts), by, resamples, seed, method=True, memo=memo)
+    overall = bootstrap_table(counts, [], resamples, seed, method=True, memo=memo)
     overall.insert(0, "unit", OVERALL)
     if facet:
         overall.insert(1, "facet", "")

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+import pandas as pd
+
 from judgescope.sources import db, progress
 from judgescope.sources.build import BUILD_VERSION, ROW_GROUP_ROWS
 from judgescope.sources.cache import cache_root, damage, redact, seal, temp_prefix
@@ -74,6 +76,31 @@ def derived_views(kind: str, inputs: dict[str, Path], steps: list[tuple[str, str
     sql += "".join(db.query_text(q) for _, q, _ in steps)
     stamp = [BUILD_VERSION, kind, [[v, q, params] for v, q, params in steps],
              hashlib.sha256(sql.encode()).hexdigest()]
+    folder = _cached(kind, stamp, inputs, lambda into: build_derived(inputs, steps, into))
+    return {view: [folder / f"{view}.parquet"] for view, _, _ in steps}
+
+
+def computed_views(kind: str, inputs: dict[str, Path], what: str,
+                   compute: Callable[[Callable[..., pd.DataFrame]], dict[str, pd.DataFrame]],
+                   code: str) -> dict[str, list[Path]]:
+    """Tables a domain computes in Python from clean files, built once and cached on disk as
+    derived_views caches them. compute(run) returns view name → frame, where run(query, **params)
+    runs a named query on a connection holding `inputs` as views; `code`: the source text of
+    what computes them (the stamp holds its digest, so a change to it builds them again)."""
+    stamp = [BUILD_VERSION, kind, what, hashlib.sha256(code.encode()).hexdigest()]
+    views: list[str] = []
+
+    def build(into: Path) -> None:
+        views[:] = build_computed(inputs, what, compute, into)
+    folder = _cached(kind, stamp, inputs, build)
+    names = views or [p.stem for p in sorted(folder.glob("*.parquet"))]
+    return {view: [folder / f"{view}.parquet"] for view in names}
+
+
+def _cached(kind: str, stamp: list, inputs: dict[str, Path], build: Callable[[Path], None]) -> Path:
+    """The cache folder of `stamp` and the inputs' identities, built by build(folder) when it is
+    missing or damaged (a damaged one is named on Overview)."""
+    stamp = list(stamp)
     for view, path in sorted(inputs.items()):
         st = path.stat()
         stamp.append([view, *_input_identity(path.resolve(), st)])
@@ -82,10 +109,10 @@ def derived_views(kind: str, inputs: dict[str, Path], steps: list[tuple[str, str
     with LOCK:
         hurt = damage(folder) if folder.exists() else "missing"
         if hurt:
-            build_derived(inputs, steps, folder)
+            build(folder)
         if hurt not in (None, "missing"):
             REBUILT.append(f"derived tables {folder.name}: damaged ({hurt}); rebuilt")
-    return {view: [folder / f"{view}.parquet"] for view, _, _ in steps}
+    return folder
 
 
 def _input_identity(path: Path, st) -> list:
@@ -124,6 +151,35 @@ def build_derived(inputs: dict[str, Path], steps: list[tuple[str, str, dict]], f
         con.close()
         shutil.rmtree(tmp, ignore_errors=True)
         shutil.rmtree(spill, ignore_errors=True)
+
+
+def build_computed(inputs: dict[str, Path], what: str, compute, folder: Path) -> list[str]:
+    """Run compute of computed_views into `folder` (built beside it, renamed when complete);
+    the views written, in order."""
+    tmp = Path(tempfile.mkdtemp(prefix=temp_prefix(folder.name), dir=_ensure(folder.parent)))
+    con = db.scratch(memory_limit=DERIVED_MEMORY)
+    progress.declare([what])
+    try:
+        for view, path in inputs.items():
+            con.execute(db.view_sql(view, [path]))
+        db.create_macros(con)
+        with progress.stage(what):
+            frames = compute(lambda name, **params: con.execute(db.query_text(name), params).df())
+        for view, frame in frames.items():
+            con.register("computed_frame", frame)
+            con.execute("COPY computed_frame TO $out (FORMAT parquet, COMPRESSION zstd)",
+                        {"out": str(tmp / f"{view}.parquet")})
+            con.unregister("computed_frame")
+        if folder.exists():
+            shutil.rmtree(folder)
+        tmp.rename(folder)
+        seal(folder)
+        return list(frames)
+    except db.DBError as err:
+        raise SourceError(f"building {folder.name} failed: {redact(str(err).splitlines()[0])}") from err
+    finally:
+        con.close()
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def _rows(path: Path) -> int | None:

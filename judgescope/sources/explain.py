@@ -110,7 +110,8 @@ def as_text(c: dict) -> str:
 
 def _view_lines(v: dict, pad: str) -> list[str]:
     how = {"dataset": "validated rows of", "part": f"'{v['built_by']}' file of",
-           "derived": f"built by queries/{v['built_by']}.sql from", "ledger": "ledger of"}[v["origin"]]
+           "derived": f"built by queries/{v['built_by']}.sql from",
+           "computed": f"computed by {v['built_by']} from", "ledger": "ledger of"}[v["origin"]]
     lines = [f"{pad}view {v['view']} ({how} the datasets below): {v['doc']}"]
     for f in v["cached_files"]:
         lines.append(f"{pad}  cached file: $JUDGESCOPE_CACHE/{f}")

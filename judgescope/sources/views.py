@@ -2,13 +2,15 @@
 with where its rows come from and what it holds. `grep -n '"audit_counts"' judgescope/sources/views.py`
 finds any view a query names.
 
-Four origins:
+Five origins:
 - dataset: a dataset's validated rows (the clean Parquet file of the collection's dataset of
   that role, judgescope.schema gives the role of each kind);
 - part: another file validation writes beside the clean rows (per-score and binned counts,
   order statistics, excluded rows);
 - derived: a table built once per input revision by a named query in queries/ and cached on disk
   (sources/derived.py; each domain registers its own);
+- computed: a table a domain computes in Python once per input revision, cached as derived
+  tables are (`source` names the module that computes it);
 - ledger: the excluded-rows ledger of every dataset of the collection.
 Pure (no streamlit, no DuckDB).
 """
@@ -22,9 +24,10 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class View:
     name: str
-    origin: str  # "dataset", "part", "derived" or "ledger"
+    origin: str  # "dataset", "part", "derived", "computed" or "ledger"
     role: str | None  # the dataset role it reads (catalog.roles)
-    source: str  # dataset: "clean"; part: the file part; derived: the query that builds it
+    source: str  # dataset: "clean"; part: the file part; derived: the query that builds it;
+    # computed: the module that computes it
     doc: str
     numbered: bool = False  # exposes file_row_number (a row's position in its file)
     inputs: tuple[str, ...] = ()  # derived: the dataset roles its query reads
@@ -92,6 +95,10 @@ VIEWS: tuple[View, ...] = (
              "Units both audit versions scored, per unit, with duplicated keys counted."),
     _derived("audit_paired_diffs", ("audit", "audit_previous"), "audit_build_paired_diff_counts",
              "Current minus previous score on units both versions scored once, counted."),
+    View("audit_default_intervals", "computed", "audit", "judgescope.audit.interval_tables",
+         "The Distributions page's default intervals: the seeded bootstrap CI of each unit's "
+         "(× facet value's) mean at the default resamples and seed, per facet the audit has.",
+         inputs=("audit",)),
     View("ledger", "ledger", None, "ledger", "Every excluded row of every dataset: file, row, "
          "column, reason, value."),
 )

@@ -8,6 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from judgescope import headlines
+from judgescope.audit import interval_tables
 from judgescope.audit import summary as audit
 from judgescope.audit import versions
 from judgescope.integrity import hashes as verify
@@ -104,12 +105,21 @@ def findings() -> list:
 
 
 @st.cache_data(max_entries=64, show_spinner="Bootstrapping…")
-def mean_intervals(counts, split: bool, resamples: int, seed: int) -> pd.DataFrame:
-    """summary.mean_intervals, cached: the seeded bootstrap is the page's costliest step. Pass
-    the counts of audit_counts(facet) without thresholds: what the bootstrap reads (per-score
-    counts, or a float audit's bins) is the same for any thresholds, so moving one never
-    bootstraps again."""
+def _drawn_intervals(counts, split: bool, resamples: int, seed: int) -> pd.DataFrame:
     return audit.mean_intervals(counts, split, resamples, seed)
+
+
+def mean_intervals(facet: str, resamples: int, seed: int) -> pd.DataFrame:
+    """summary.mean_intervals of the audit's counts split by `facet`: at the default resamples
+    and seed those computed at the first open (audit/interval_tables.py, the same function of
+    the same counts), else drawn now and cached. The bootstrap reads the counts without
+    thresholds (per-score counts, or a float audit's bins), so moving one never draws again."""
+    defaults = (resamples, seed) == (audit.DEFAULT_RESAMPLES, audit.DEFAULT_SEED)
+    if defaults and catalog().store(collection_name()).has(interval_tables.VIEW):
+        found = interval_tables.stored(run, facet)
+        if found is not None:
+            return found
+    return _drawn_intervals(audit_counts(facet), facet != "none", resamples, seed)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

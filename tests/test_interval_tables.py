@@ -1,0 +1,123 @@
+"""Issue #28: the Distributions page's default intervals are computed once, at the first open,
+and are exactly the intervals the page would draw (audit/interval_tables.py)."""
+
+import pandas as pd
+import pytest
+
+from apptest import open_page
+from judgescope.audit import interval_tables
+from judgescope.audit import summary as audit
+from judgescope.schema import label
+from judgescope.sources import derived
+from judgescope.sources.catalog import Catalog, get_catalog
+from judgescope.sources.manifest import load_manifest
+from test_binned_scores import float_manifest  # noqa: F401  (a module fixture: the float audit)
+
+
+def _drawn(run, facet: str, resamples=audit.DEFAULT_RESAMPLES, seed=audit.DEFAULT_SEED):
+    """summary.mean_intervals drawn now, with the stored table's string columns."""
+    ci = audit.mean_intervals(audit.score_counts(run, facet), facet != "none", resamples, seed)
+    out = ci.assign(unit=ci["unit"].astype(str))
+    return out.assign(facet=out["facet"].astype(str)) if "facet" in out else out
+
+
+def _check_every_facet(store, missing_columns):
+    """Every facet the page offers has its stored table; a facet whose column the audit lacks
+    (the page does not offer it) has none."""
+    assert store.has(interval_tables.VIEW)
+    offered = audit.available_facets(missing_columns)
+    for facet in set(audit.FACETS) - set(offered):
+        assert interval_tables.stored(store.run, facet) is None
+    for facet in offered:
+        stored = interval_tables.stored(store.run, facet)
+        drawn = _drawn(store.run, facet)
+        pd.testing.assert_frame_equal(stored, drawn, check_dtype=False)
+        assert stored.attrs["ci_method"] == drawn.attrs["ci_method"]
+        assert stored["low"].notna().all() and (stored["low"] <= stored["high"]).all()
+
+
+def test_the_demo_audit_s_stored_intervals_are_those_drawn_for_every_facet():
+    """Per-score counts (integer scores): every facet's stored table, row for row."""
+    catalog = get_catalog()
+    audit_set = catalog.dataset(catalog.roles("xhotpotqa")["audit"].spec.name)
+    assert audit_set.report["columns_missing"]  # the demo lacks some facets: both cases are met
+    _check_every_facet(catalog.store("xhotpotqa"), audit_set.report["columns_missing"])
+
+
+def test_a_float_audit_s_stored_intervals_are_those_drawn_for_every_facet(float_manifest):  # noqa: F811
+    """Binned counts (4-decimal scores, drawn over score bins with a stated bound)."""
+    store = Catalog(load_manifest(float_manifest)).store("c")
+    _check_every_facet(store, [])
+    assert "bins" in interval_tables.stored(store.run, "none").attrs["ci_method"]
+
+
+def test_a_group_met_again_is_drawn_once_and_its_interval_is_the_same(monkeypatch):
+    """The memo of bootstrap_table: the overall group of a second facet is not drawn again, and
+    what it returns equals a fresh draw."""
+    run = get_catalog().store("xhotpotqa").run
+    calls = []
+    real = audit._interval
+    monkeypatch.setattr(audit, "_interval", lambda *a: calls.append(1) or real(*a))
+    memo = {}
+    first = audit.mean_intervals(audit.score_counts(run, "none"), False, 500, 3, memo=memo)
+    drawn_first = len(calls)
+    again = audit.mean_intervals(audit.score_counts(run, "none"), False, 500, 3, memo=memo)
+    assert len(calls) == drawn_first  # every group of the same counts: from the memo
+    pd.testing.assert_frame_equal(first, again)
+    fresh = audit.mean_intervals(audit.score_counts(run, "none"), False, 500, 3)
+    pd.testing.assert_frame_equal(first, fresh)
+    other_seed = audit.mean_intervals(audit.score_counts(run, "none"), False, 500, 4, memo=memo)
+    assert not other_seed[["low", "high"]].equals(first[["low", "high"]])  # the seed is in the key
+
+
+def test_computed_views_are_built_once_per_inputs_and_code(tmp_path, monkeypatch):
+    """sources/derived.computed_views: cached on disk; a change of `code` or of an input builds
+    again; a damaged file is rebuilt and named."""
+    monkeypatch.setenv("JUDGESCOPE_CACHE", str(tmp_path / "cache"))
+    source = tmp_path / "in.parquet"
+    pd.DataFrame({"x": [1, 2, 3]}).to_parquet(source)
+    built = []
+
+    def compute(run):
+        built.append(1)
+        return {"doubled": pd.DataFrame({"x2": [2 * v for v in (1, 2, 3)]})}
+
+    first = derived.computed_views("t", {"audit": source}, "doubling", compute, "code 1")
+    assert pd.read_parquet(first["doubled"][0])["x2"].tolist() == [2, 4, 6]
+    assert derived.computed_views("t", {"audit": source}, "doubling", compute, "code 1") == first
+    assert len(built) == 1
+    second = derived.computed_views("t", {"audit": source}, "doubling", compute, "code 2")
+    assert second != first and len(built) == 2
+    first["doubled"][0].write_bytes(b"not parquet")
+    again = derived.computed_views("t", {"audit": source}, "doubling", compute, "code 1")
+    assert again == first and len(built) == 3
+    assert pd.read_parquet(again["doubled"][0])["x2"].tolist() == [2, 4, 6]
+    assert any(first["doubled"][0].parent.name in note for note in derived.REBUILT)
+
+
+def _ci_columns(at) -> pd.DataFrame:
+    """The summary table's interval columns as the page sends them (shown as “95% CI low/high”)."""
+    table = at.dataframe[0].value
+    return table[[label("ci_low"), label("ci_high")]].set_axis(["low", "high"], axis=1)
+
+
+@pytest.mark.parametrize("facet", ["none", "run_group"])
+def test_the_page_reads_the_stored_intervals_at_its_defaults_and_draws_any_other(monkeypatch, facet):
+    """Distributions at the default resamples and seed reads audit_default_intervals (no draw);
+    with another seed it draws; both tables are the live distribution_table's."""
+    reads = []
+    real = interval_tables.stored
+    monkeypatch.setattr(interval_tables, "stored", lambda run, f: reads.append(f) or real(run, f))
+    run = get_catalog().store("xhotpotqa").run
+    at = open_page("pages/distributions.py", "xhotpotqa", facet=facet)
+    assert reads == [facet]
+    want = audit.distribution_table(audit.score_counts(run, facet), facet=facet != "none")
+    got = _ci_columns(at)
+    assert got["low"].tolist() == pytest.approx(want["ci_low"].tolist())
+    assert got["high"].tolist() == pytest.approx(want["ci_high"].tolist())
+    reads.clear()
+    at = open_page("pages/distributions.py", "xhotpotqa", facet=facet, seed="7")
+    assert reads == []
+    want = audit.distribution_table(audit.score_counts(run, facet), facet=facet != "none", seed=7)
+    got = _ci_columns(at)
+    assert got["low"].tolist() == pytest.approx(want["ci_low"].tolist())
