@@ -109,8 +109,7 @@ def open_record(run, record_id: str) -> pd.DataFrame:
     and texts, its Prev / Next neighbours and its position in the unfiltered list."""
     row = run("audit_record", record_id=record_id)
     key = audit_rows.sort_key(row.score.iloc[0], record_id)
-    audit_rows.neighbours(run, dict(ALL), key, False)
-    audit_rows.review_position(run, dict(ALL), key, False)
+    audit_rows.review_walk(run, dict(ALL), key, False)
     return audit_rows.snapshot_texts(run, [record_id])
 
 

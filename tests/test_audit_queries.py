@@ -6,6 +6,7 @@ import duckdb
 import pandas as pd
 import pytest
 
+from judgescope.audit import interval_tables
 from judgescope.audit import summary as audit
 from judgescope.sources import db
 from judgescope.audit.record_tables import audit_summary_views, compare_views, exact_copy_views
@@ -55,6 +56,11 @@ PARAMS = {
     "audit_review_rank": {**FILTERS, "key_score": 40.0, "key_id": "r2", "descending": False},
     "audit_review_rank_prebuilt": {**{k: v for k, v in FILTERS.items() if k != "q"}, "key_score": 40.0,
                                    "key_id": "r2", "descending": False},
+    "audit_review_neighbour_bounds": {**{k: v for k, v in FILTERS.items() if k != "q"}, "key_score": 40.0},
+    "audit_review_neighbour_bounds_binned": {**{k: v for k, v in FILTERS.items() if k != "q"}, "key_score": 40.0},
+    "audit_review_neighbours": {**FILTERS, "key_score": 40.0, "key_id": "r2", "low_bound": 0.0,
+                                "high_bound": 100.0},
+    "audit_default_intervals": {"facet": "none"},
     "audit_review_next_unreviewed": {**FILTERS, "ids": ["r1"], "after_score": -1.0, "after_id": "",
                                      "descending": False},
 }
@@ -137,6 +143,8 @@ def store(tmp_path_factory) -> db.Store:
     verification = verification_views(views["audit"][0], views["snapshot"][0], ["instance_id"])
     views |= verification | exact_copy_views(views["audit"][0], verification)
     views |= compare_views(views["audit"][0], views["audit_previous"][0])
+    views |= interval_tables.views_of({v: views[v][0] for v in ("audit", "audit_counts", "audit_bins",
+                                                                "audit_order_stats")}, ["none", "run_group"])
     return db.Store(views)
 
 

@@ -69,8 +69,7 @@ def test_opening_a_record_prunes_row_groups(small_groups, pick):
 
     record = run("audit_record", record_id=rid)
     texts = audit_rows.snapshot_texts(run, [rid])
-    before, after = audit_rows.neighbours(run, dict(bench_pages.ALL), (score, rid), False)
-    position = audit_rows.review_position(run, dict(bench_pages.ALL), (score, rid), False)
+    before, after, position = audit_rows.review_walk(run, dict(bench_pages.ALL), (score, rid), False)
     # The answers are the rows' own (pandas over the clean file), not only cheap.
     assert record.judge_record_id.tolist() == [rid] and texts.judge_record_id.tolist() == [rid]
     assert texts.source_text.iloc[0]
@@ -79,8 +78,9 @@ def test_opening_a_record_prunes_row_groups(small_groups, pick):
     assert after == (None if i == len(ordered) - 1 else
                      (float(ordered.score[i + 1]), ordered.judge_record_id[i + 1]))
     names = {c[0] for c in calls}
-    assert {"audit_record", "verify_rows_by_id", "verify_row_texts", "audit_review_page",
-            "audit_review_page_desc", "audit_review_rank_prebuilt"} <= names
+    assert {"audit_record", "verify_rows_by_id", "verify_row_texts", "audit_review_neighbour_bounds",
+            "audit_review_neighbours", "audit_review_rank_prebuilt"} <= names
+    assert [c[0] for c in calls].count("audit_score_order_stats") == 1  # the binned rule read once
     # Files of many row groups (the audit, the snapshot, the id index): each read touches the
     # group(s) holding the id, or the key's score and the next score (a neighbour), at most 3 of 12.
     big = [c for c in calls if c[2] >= 8]

@@ -149,6 +149,36 @@ def test_binned_rank_equals_the_row_scan(binned_store, data, desc):
         assert position == (ids.index(rid) + 1 if rid in ids else None)
 
 
+@SETTINGS
+@given(data=st.data(), desc=st.booleans())
+def test_neighbours_are_the_rows_beside_the_key_in_the_listed_order(binned_store, data, desc):
+    """audit_review_neighbours with the binned bounds (and, beside them, the exact per-score
+    ones, never short of which they are): Prev and Next of keys on the list, tied, at its ends,
+    off it and between rows are the rows beside them in the whole filtered list (pandas)."""
+    store, rows = binned_store
+    f = _filters(data.draw, rows)
+    listed = _listed(store, f, desc)
+    keys = [tuple(r) for r in rows.sample(3, random_state=data.draw(st.integers(0, 999)))
+            [["score", "judge_record_id"]].itertuples(index=False)]
+    if len(listed):
+        tied = listed[listed.score.duplicated(keep=False)]
+        keys += [(listed.score.iloc[i], listed.judge_record_id.iloc[i])
+                 for i in (0, len(listed) - 1, data.draw(st.integers(0, len(listed) - 1)))]
+        keys += [(tied.score.iloc[i], tied.judge_record_id.iloc[i]) for i in range(min(2, len(tied)))]
+        keys += [(listed.score.iloc[0], ""), (listed.score.iloc[-1], "\uffff")]  # between rows
+    order = list(zip(listed.score.astype(float), listed.judge_record_id.astype(str)))
+    params = {k: v for k, v in f.items() if k != "q"}
+    for score, rid in keys:
+        key = (float(score), str(rid))
+        ahead = [k for k in order if (k > key if not desc else k < key)]
+        behind = [k for k in order if (k < key if not desc else k > key)]
+        want = (behind[-1] if behind else None, ahead[0] if ahead else None)
+        assert audit_rows.neighbours(store.run, f, key, desc) == want, key
+        binned = store.run("audit_review_neighbour_bounds_binned", **params, key_score=key[0]).iloc[0]
+        exact = store.run("audit_review_neighbour_bounds", **params, key_score=key[0]).iloc[0]
+        assert binned["low_bound"] <= exact["low_bound"] and binned["high_bound"] >= exact["high_bound"]
+
+
 @settings(max_examples=15, derandomize=True, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data(), desc=st.booleans(), page_size=st.sampled_from([1, 7, 60, 400]))

@@ -77,7 +77,12 @@ def interval_views(audit: Path) -> dict[str, list[Path]]:
                                   if (folder / f"{v.source}.parquet").exists()}
     report = folder / "report.json"
     missing = json.loads(report.read_text(encoding="utf-8")).get("columns_missing", []) if report.exists() else []
-    facets = summary.available_facets(missing)
+    return views_of(inputs, summary.available_facets(missing))
+
+
+def views_of(inputs: dict[str, Path], facets: list[str]) -> dict[str, list[Path]]:
+    """The view `audit_default_intervals` of `facets`, from the files of the views the score
+    counts read (audit, audit_counts, audit_bins, audit_order_stats), built once."""
     return derived.computed_views("intervals", inputs, "default intervals",
                                   lambda run: {VIEW: table(run, facets)}, code_text() + json.dumps(facets))
 

@@ -109,13 +109,14 @@ def _without_search(filters: dict) -> dict:
 # a page bound never short of the exact one (the same page), without summing one count per row.
 BINNED = {"audit_review_count_prebuilt": "audit_review_count_binned",
           "audit_review_rank_prebuilt": "audit_review_rank_binned",
-          "audit_review_page_bound": "audit_review_page_bound_binned"}
+          "audit_review_page_bound": "audit_review_page_bound_binned",
+          "audit_review_neighbour_bounds": "audit_review_neighbour_bounds_binned"}
 
 
-def _prebuilt(run, name: str) -> str:
+def _prebuilt(run, name: str, binned_audit: bool | None = None) -> str:
     """`name`, or its BINNED twin when the audit is binned (binned.is_binned: the rule
-    summary.score_counts follows)."""
-    return BINNED[name] if binned.is_binned(run) else name
+    summary.score_counts follows; `binned_audit`, when the caller has read it)."""
+    return BINNED[name] if (binned.is_binned(run) if binned_audit is None else binned_audit) else name
 
 
 def review_count(run, filters: dict) -> int:
@@ -207,23 +208,43 @@ def sort_key(score: float, record_id: str) -> tuple[float, str]:
     return (float(score), str(record_id))
 
 
-def neighbours(run, filters: dict, key: tuple[float, str], desc: bool) -> tuple:
-    """The (score, id) keys just before and just after one row in the filtered list: the first
-    row of the reversed order read from the key, and the first of the list's order."""
-    def first(direction):
-        page = review_page(run, filters, key, direction, 1)
-        return None if page.empty else (float(page.score.iloc[0]), str(page.judge_record_id.iloc[0]))
-    return first(not desc), first(desc)
+def neighbours(run, filters: dict, key: tuple[float, str], desc: bool,
+               binned_audit: bool | None = None) -> tuple:
+    """The (score, id) keys just before and just after one row in the filtered list, in the
+    list's direction: the rows beside it in the total order (score, judge_record_id), read by one
+    query bounded by the prebuilt counts (audit_review_neighbours, with its bounds from
+    audit_review_neighbour_bounds; a text search reads up to the filter's score range).
+    `binned_audit`: binned.is_binned(run), when the caller has read it."""
+    if filters["q"]:
+        low, high = filters["min_score"], filters["max_score"]
+    else:
+        name = _prebuilt(run, "audit_review_neighbour_bounds", binned_audit)
+        bounds = run(name, **_without_search(filters), key_score=float(key[0])).iloc[0]
+        low, high = float(bounds["low_bound"]), float(bounds["high_bound"])
+    found = run("audit_review_neighbours", **filters, key_score=float(key[0]), key_id=str(key[1]),
+                low_bound=float(low), high_bound=float(high))
+    side = {r.side: (float(r.score), str(r.judge_record_id)) for r in found.itertuples()}
+    lower, higher = side.get("lower"), side.get("higher")
+    return (higher, lower) if desc else (lower, higher)
 
 
-def review_position(run, filters: dict, key: tuple[float, str], desc: bool) -> int | None:
+def review_position(run, filters: dict, key: tuple[float, str], desc: bool,
+                    binned_audit: bool | None = None) -> int | None:
     """The 1-based position of the row `key` in the filtered list, None when it is not in it."""
     # Without a text search the per-score counts answer all but the key's own score (its ties
     # are read from the few row groups holding it); a search reads the rows it matches.
     name, params = (("audit_review_rank", filters) if filters["q"] else
-                    (_prebuilt(run, "audit_review_rank_prebuilt"), _without_search(filters)))
+                    (_prebuilt(run, "audit_review_rank_prebuilt", binned_audit), _without_search(filters)))
     found = run(name, **params, key_score=float(key[0]), key_id=str(key[1]), descending=desc)
     return int(found["before"].iloc[0]) + 1 if int(found["here"].iloc[0]) else None
+
+
+def review_walk(run, filters: dict, key: tuple[float, str], desc: bool) -> tuple:
+    """(previous key, next key, 1-based position or None) of one row in the filtered list:
+    neighbours and review_position, with the audit's binned rule read once for both."""
+    binned_audit = None if filters["q"] else binned.is_binned(run)
+    before, after = neighbours(run, filters, key, desc, binned_audit)
+    return before, after, review_position(run, filters, key, desc, binned_audit)
 
 
 def next_unreviewed(run, filters: dict, key: tuple[float, str] | None, desc: bool,

@@ -71,8 +71,7 @@ def walk(r: pd.Series, filters: dict, desc: bool, total: int, origin) -> tuple:
         before, after, position = audit_rows.list_step(origin[1], rid)
         return before, after, position, len(origin[1]), origin[2]
     key = audit_rows.sort_key(r["score"], rid)
-    before, after = audit_rows.neighbours(run, filters, key, desc)
-    position = audit_rows.review_position(run, filters, key, desc)
+    before, after, position = audit_rows.review_walk(run, filters, key, desc)
     return (before and before[1]), (after and after[1]), position, total, "the filtered list"
 
 
