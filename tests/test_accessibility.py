@@ -293,8 +293,11 @@ def test_keyboard_reaches_every_control_with_visible_focus(server, browser, path
                 left = True
                 break
             reached.append(now["id"])
-            if not now["ring"]:
-                unringed.append(now["what"])
+            if not now["ring"]:  # a ring drawn a frame later (a grid redrawing its cells) is shown
+                page.wait_for_timeout(400)
+                again = page.evaluate(FOCUS)
+                if not (again and again["id"] == now["id"] and again["ring"]):
+                    unringed.append(now["what"])
         assert left, f"Tab never left the page: a trap near {reached[-5:]}"
         missed = controls - set(reached)
         described = page.evaluate("""ids => ids.map(i => { const e = document.querySelector(
