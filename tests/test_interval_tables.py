@@ -121,3 +121,18 @@ def test_the_page_reads_the_stored_intervals_at_its_defaults_and_draws_any_other
     want = audit.distribution_table(audit.score_counts(run, facet), facet=facet != "none", seed=7)
     got = _ci_columns(at)
     assert got["low"].tolist() == pytest.approx(want["ci_low"].tolist())
+
+
+def test_a_failed_computation_is_named_and_the_collection_still_opens(monkeypatch, float_manifest):  # noqa: F811
+    """A computed table that raises (here the bootstrap) is a SourceError naming it: the app's
+    catalog lists it on Overview and opens the collection without the view, and Distributions
+    then draws its intervals as it does for any other seed."""
+    def broken(*_a, **_k):
+        raise ValueError("values and counts must align")
+    monkeypatch.setattr(interval_tables.summary, "mean_intervals", broken)
+    monkeypatch.setattr(interval_tables, "code_text", lambda: "a code never cached before")
+    catalog = Catalog(load_manifest(float_manifest))
+    store = catalog.store("c")
+    assert not store.has(interval_tables.VIEW) and store.has("audit_counts")
+    assert any("default intervals" in p and "ValueError: values and counts must align" in p
+               for p in catalog.manifest.problems), catalog.manifest.problems

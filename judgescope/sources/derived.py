@@ -164,7 +164,12 @@ def build_computed(inputs: dict[str, Path], what: str, compute, folder: Path) ->
             con.execute(db.view_sql(view, [path]))
         db.create_macros(con)
         with progress.stage(what):
-            frames = compute(lambda name, **params: con.execute(db.query_text(name), params).df())
+            try:
+                frames = compute(lambda name, **params: con.execute(db.query_text(name), params).df())
+            except db.DBError:
+                raise
+            except Exception as err:  # noqa: BLE001 - a domain's computation: named, and the rest goes on
+                raise SourceError(f"computing {what} failed: {type(err).__name__}: {redact(str(err))[:300]}") from err
         for view, frame in frames.items():
             con.register("computed_frame", frame)
             con.execute("COPY computed_frame TO $out (FORMAT parquet, COMPRESSION zstd)",
