@@ -123,21 +123,28 @@ def test_binned_count_equals_the_row_scan(binned_store, data):
     assert scanned == int(keep.sum())
 
 
+def _keys(draw, rows: pd.DataFrame, listed: pd.DataFrame) -> list[tuple]:
+    """(score, id) keys to look up in a filtered list: random audit rows (on the list or off it),
+    its first and last rows and one between, two tied rows, and keys between rows (before the
+    first row's ties, after the last row)."""
+    keys = [tuple(r) for r in rows.sample(3, random_state=draw(st.integers(0, 999)))
+            [["score", "judge_record_id"]].itertuples(index=False)]
+    if len(listed):
+        tied = listed[listed.score.duplicated(keep=False)]
+        keys += [(listed.score.iloc[i], listed.judge_record_id.iloc[i])
+                 for i in (0, len(listed) - 1, draw(st.integers(0, len(listed) - 1)))]
+        keys += [(tied.score.iloc[i], tied.judge_record_id.iloc[i]) for i in range(min(2, len(tied)))]
+        keys += [(listed.score.iloc[0], ""), (listed.score.iloc[-1], "\uffff")]
+    return keys
+
+
 @SETTINGS
 @given(data=st.data(), desc=st.booleans())
 def test_binned_rank_equals_the_row_scan(binned_store, data, desc):
     store, rows = binned_store
     f = _filters(data.draw, rows)
     listed = _listed(store, f, desc)
-    keys = [tuple(r) for r in rows.sample(3, random_state=data.draw(st.integers(0, 999)))
-            [["score", "judge_record_id"]].itertuples(index=False)]
-    if len(listed):
-        tied = listed[listed.score.duplicated(keep=False)]
-        picks = [0, len(listed) - 1, data.draw(st.integers(0, len(listed) - 1))]
-        keys += [(listed.score.iloc[i], listed.judge_record_id.iloc[i]) for i in picks]
-        keys += [(tied.score.iloc[i], tied.judge_record_id.iloc[i]) for i in range(min(2, len(tied)))]
-        keys += [(listed.score.iloc[0], "")]  # a key between rows, before a tie
-    for score, rid in keys:
+    for score, rid in _keys(data.draw, rows, listed):
         params = {k: v for k, v in f.items() if k != "q"}
         binned = store.run("audit_review_rank_binned", **params, key_score=float(score), key_id=str(rid),
                            descending=desc)
@@ -158,14 +165,7 @@ def test_neighbours_are_the_rows_beside_the_key_in_the_listed_order(binned_store
     store, rows = binned_store
     f = _filters(data.draw, rows)
     listed = _listed(store, f, desc)
-    keys = [tuple(r) for r in rows.sample(3, random_state=data.draw(st.integers(0, 999)))
-            [["score", "judge_record_id"]].itertuples(index=False)]
-    if len(listed):
-        tied = listed[listed.score.duplicated(keep=False)]
-        keys += [(listed.score.iloc[i], listed.judge_record_id.iloc[i])
-                 for i in (0, len(listed) - 1, data.draw(st.integers(0, len(listed) - 1)))]
-        keys += [(tied.score.iloc[i], tied.judge_record_id.iloc[i]) for i in range(min(2, len(tied)))]
-        keys += [(listed.score.iloc[0], ""), (listed.score.iloc[-1], "\uffff")]  # between rows
+    keys = _keys(data.draw, rows, listed)
     order = list(zip(listed.score.astype(float), listed.judge_record_id.astype(str)))
     params = {k: v for k, v in f.items() if k != "q"}
     for score, rid in keys:
