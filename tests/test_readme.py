@@ -62,14 +62,20 @@ def test_cli_lines_run_as_written_in_readme_order(tmp_path, monkeypatch, capsys)
     check-report), in one temporary folder and one test, so the order holds on any worker: each
     exits 0 or 1 (1 = problems found in the data, e.g. a failed gate), never 2 (unusable input)
     or a traceback, and writes what it says. Every line runs; the failures are listed together."""
+    from judgescope.sources import catalog
+
     monkeypatch.chdir(tmp_path)
     failures = []
     for line in CLI_LINES:
         args = shlex.split(line)[1:]
+        # Each line is its own process when a person runs it: a fresh process-wide catalog, not
+        # one that earlier tests of this worker left with their problems (the cache stays warm).
+        catalog._catalog.cache_clear()
         code = cli.main(args)
         said = capsys.readouterr()
         if code not in (0, 1):
-            failures.append(f"{line}: exit {code}\n{said.out[-1000:]}\n{said.err[-1000:]}")
+            failures.append(f"{line}: exit {code}\n{said.out[:1500]}\n…\n{said.out[-1000:]}\n"
+                            f"{said.err[-2000:]}")
             continue
         for flag in ("--json", "--out"):
             if flag in args and args[args.index(flag) + 1:]:
