@@ -74,6 +74,9 @@ def test_computed_views_are_built_once_per_inputs_and_code(tmp_path, monkeypatch
     """sources/derived.computed_views: cached on disk; a change of `code` or of an input builds
     again; a damaged file is rebuilt and named."""
     monkeypatch.setenv("JUDGESCOPE_CACHE", str(tmp_path / "cache"))
+    # The rebuilt-entry notes are process-wide (every store opened later names them on Overview):
+    # this test's own list, so no later test of the worker meets its damaged entry.
+    monkeypatch.setattr(derived, "REBUILT", [])
     source = tmp_path / "in.parquet"
     pd.DataFrame({"x": [1, 2, 3]}).to_parquet(source)
     built = []
