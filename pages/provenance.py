@@ -3,7 +3,8 @@
 import streamlit as st
 
 from judgescope.audit import rows as audit_rows
-from judgescope.audit import stability
+from judgescope.audit import fingerprint, stability
+from judgescope.text import md_literal
 from judgescope.web import context, export, render
 
 context.title("Provenance of the scores")
@@ -21,6 +22,15 @@ if gaps:
         rows = context.run("audit_missing_explanations", limit=5_000)
         render.table(rows, placeholder="not recorded")
         export.rows(rows, "missing_explanations", {"limit": 5_000}, available=gaps)
+
+st.header("Judge fingerprint")
+judge = fingerprint.fingerprint(context.run("audit_fingerprint"))
+st.markdown("This run was judged by " + md_literal(judge["label"], limit=400) + ".")
+if "audit_previous" in context.roles():
+    change = fingerprint.difference(fingerprint.fingerprint(context.run("audit_previous_fingerprint")), judge)
+    st.markdown("Against the earlier run: " + md_literal(change["sentence"], limit=600) + ".")
+st.caption(f"Fingerprint: {judge['definition']}. Decoding settings: {judge['decoding_settings']}. "
+           "`judgescope fingerprint AUDIT --against EARLIER` prints the same.")
 
 st.header("Prompt, judge model and run group per unit")
 st.caption("Requested = the model string sent to the endpoint; resolved = the checkpoint the "
