@@ -228,6 +228,17 @@ class Catalog:
         self.prebuilt = prebuilt if prebuilt is not None else os.environ.get("JUDGESCOPE_PREBUILT") or None
         self._filesystem = filesystem
         self._index: dict | None = None
+        if not self.prebuilt:  # a pin that cannot be read is a manifest problem from the start
+            self._expected_checksums()
+
+    def _expected_checksums(self) -> dict:
+        if self._expected is None:
+            try:
+                self._expected = expected_checksums(self.manifest)
+            except SourceError as err:  # said on Overview and by validate; the data may still load
+                self.manifest.problems.append(redact(str(err), self.manifest.path.parent))
+                self._expected = {}
+        return self._expected
 
     def _prebuilt_index(self) -> dict:
         from judgescope.sources import remote
@@ -252,13 +263,7 @@ class Catalog:
             if name not in self._loaded and self.prebuilt:
                 self._loaded[name] = self._prebuilt_dataset(name)
             if name not in self._loaded:
-                if self._expected is None:
-                    try:
-                        self._expected = expected_checksums(self.manifest)
-                    except SourceError as err:  # say so on Overview; the data may still load
-                        self.manifest.problems.append(redact(str(err), self.manifest.path.parent))
-                        self._expected = {}
-                self._loaded[name] = load_dataset(self.manifest.datasets[name], self._expected)
+                self._loaded[name] = load_dataset(self.manifest.datasets[name], self._expected_checksums())
                 if self._loaded[name].note:
                     self.manifest.problems.append(self._loaded[name].note)
             return self._loaded[name]
