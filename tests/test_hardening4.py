@@ -27,3 +27,41 @@ def test_validate_refuses_a_checksums_file_it_cannot_read(tmp_path, monkeypatch,
     out = capsys.readouterr().out
     manifest_lines = [line for line in out.splitlines() if line.startswith("MANIFEST")]
     assert manifest_lines and "sums.json" in manifest_lines[0], out
+
+
+def _two_audits(folder):
+    folder.mkdir()
+    for name in ("a", "b"):
+        (folder / f"{name}.jsonl").write_text(json.dumps(AUDIT_ROW) + "\n")
+    return folder
+
+
+def _open_and_load(folder, tmp_path, capsys):
+    """`judgescope open` on the folder (saving its manifest), then every dataset loaded."""
+    from judgescope.sources.catalog import Catalog
+    from judgescope.sources.manifest import load_manifest
+
+    saved = tmp_path / "s.toml"
+    assert main(["open", str(folder), "--dry-run", "--save", str(saved)]) == 1  # 1: one is unusable
+    out = capsys.readouterr().out
+    catalog = Catalog(load_manifest(saved))
+    return out, {name: catalog.dataset(name) for name in catalog.manifest.datasets}
+
+
+def test_open_names_a_file_without_read_permission(tmp_path, monkeypatch, capsys):
+    """Item 16: a PermissionError (root reads any file, and a link to an unreadable one such as
+    /proc/self/mem is resolved to a name without a data suffix, so the refusal is made here)."""
+    from pathlib import Path
+
+    folder = _two_audits(tmp_path / "data")
+    refused, real_open = str(folder / "b.jsonl"), Path.open
+
+    def open_(self, *args, **kwargs):
+        if str(self) == refused:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_open(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", open_)
+    out, loaded = _open_and_load(folder, tmp_path, capsys)
+    assert "file b.jsonl: cannot read this file: Permission denied" in out, out
+    assert loaded["a"].ok and "Permission denied" in loaded["b"].error

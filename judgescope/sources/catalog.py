@@ -22,7 +22,7 @@ from judgescope.sources.build import (BUILD_MEMORY, BUILD_QUERIES, BUILD_VERSION
 from judgescope.sources.collection_notes import assign_roles, notices
 from judgescope.sources.kinds import detect_resolved
 from judgescope.sources.layout import ResolvedFiles, resolve_local
-from judgescope.sources.manifest import DatasetSpec, Manifest, SourceError, load_manifest
+from judgescope.sources.manifest import DatasetSpec, Manifest, SourceError, load_manifest, unreadable
 
 BUILD_MODULES = ("judgescope.sources.catalog", "judgescope.sources.build", "judgescope.sources.cache",
                  "judgescope.sources.layout", "judgescope.sources.readers",
@@ -167,6 +167,8 @@ def load_dataset(spec: DatasetSpec, expected: dict | None = None) -> Loaded:
     except SourceError as err:
         text = str(err) if err.dataset else f"dataset {spec.name}: {err}"
         return Loaded(spec, None, redact(text, spec.base))
+    except OSError as err:  # an unreadable file: this dataset is named, the others load
+        return Loaded(spec, None, redact(str(unreadable(err, spec.name, spec.path)), spec.base))
 
 
 def dataset_views(roles: dict[str, Loaded]) -> dict[str, list[Path]]:

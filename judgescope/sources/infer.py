@@ -16,7 +16,7 @@ from judgescope.sources.join_key import INFERRED_KEY, infer_key
 from judgescope.sources.kinds import detect_resolved, file_columns
 from judgescope.sources.layout import read_card_configs, split_files
 from judgescope.sources.manifest import (FORMATS, NAME_RE, PIN_HINT, REVISION_RE, DatasetSpec,
-                                         SourceError, check_repo_id, readable)
+                                         SourceError, check_repo_id, readable, unreadable)
 
 HUB_ID_RE = re.compile(r"^(?:hub:)?([A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9][A-Za-z0-9_.-]*)(?:@(\S+))?$")
 # Roles that lead a collection, and the role each may take as its companion.
@@ -151,6 +151,8 @@ def _detect(found: Found) -> None:
         found.spec.kind_detected = True
     except SourceError as err:
         found.error = str(err)
+    except OSError as err:  # one unreadable file is named; the others still open
+        found.error = str(unreadable(err, file=found.where.name if found.where else None))
 
 
 def _prefix(a: str, b: str) -> int:
