@@ -65,3 +65,32 @@ def test_open_names_a_file_without_read_permission(tmp_path, monkeypatch, capsys
     out, loaded = _open_and_load(folder, tmp_path, capsys)
     assert "file b.jsonl: cannot read this file: Permission denied" in out, out
     assert loaded["a"].ok and "Permission denied" in loaded["b"].error
+
+
+@pytest.mark.parametrize("stored", ["not json {", '{"a": 1}', '["untranslated", "no such tag"]', '["other", 3]'])
+def test_a_draft_whose_tags_are_not_a_list_of_tags_keeps_review_working(tmp_path, monkeypatch, stored):
+    """Item 16: a drafts row written by hand (or an older build) with tags that are not a JSON
+    list of known tags is read as a verdict's tags are; the Review page opens with its note."""
+    import sqlite3
+    from contextlib import closing
+
+    from apptest import open_page
+    from judgescope.reviews import store as reviews
+    from judgescope.web import verdicts
+
+    state = tmp_path / "reviews.sqlite"
+    monkeypatch.setenv("JUDGESCOPE_STATE", str(state))
+    monkeypatch.delenv("JUDGESCOPE_REVIEWS", raising=False)
+    at = open_page("pages/review.py", "xhotpotqa", lang="th")
+    at.selectbox(key="open_record").select_index(1).run()
+    record = at.query_params["record"]
+    record = record[0] if isinstance(record, list) else record
+    reviews.save_draft("Ann", "xhotpotqa_v2_audit", record, ["other"], "typed", path=state)
+    with closing(sqlite3.connect(state)) as con, con:
+        con.execute("UPDATE drafts SET tags = ?", (stored,))
+    kept = reviews.draft("Ann", "xhotpotqa_v2_audit", record, state)
+    assert kept == (["untranslated"] if "untranslated" in stored else [], "typed")
+    at.text_input(key="reviewer_name_input").input("Ann").run()
+    assert not at.exception, [e.value for e in at.exception]
+    _, note = verdicts.widget_keys("review", "Ann", record)
+    assert at.text_area(key=note).value == "typed"

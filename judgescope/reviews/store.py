@@ -276,12 +276,14 @@ def save_draft(reviewer: str, dataset: str, judge_record_id: str, tags=(), note:
 
 
 def draft(reviewer: str, dataset: str, judge_record_id: str, path=None) -> tuple[list, str] | None:
-    """(tags, note) of a reviewer's draft on one row; None when there is none."""
+    """(tags, note) of a reviewer's draft on one row; None when there is none. Its tags are read
+    as a verdict's are (checks.shown_tags), keeping the known ones: a stored text that is not a
+    JSON list of tags shows none instead of breaking the reviewer's Review page."""
     found = _frame(path, "SELECT tags, note FROM drafts WHERE " + _DELETE_DRAFT.split("WHERE ")[1],
                    (checks.reviewer_name(reviewer), str(dataset), str(judge_record_id)))
     if found.empty:
         return None
-    return json.loads(found.tags.iloc[0] or "[]"), str(found.note.iloc[0] or "")
+    return [t for t in checks.shown_tags(found.tags.iloc[0] or "[]") if t in TAGS], str(found.note.iloc[0] or "")
 
 
 def drafts(reviewer: str, dataset: str | None, path=None) -> pd.DataFrame:
