@@ -69,7 +69,7 @@ rows = rows if systems else rows.drop(columns=["system"])
 texts = audit_rows.snapshot_texts(context.run, rows.judge_record_id.tolist()) if has_snapshot else None
 shown = verdicts.with_state(audit_rows.with_snippets(rows, texts) if has_snapshot else rows)
 if systems:  # whose output was judged, beside the unit
-    shown.insert(3, "system", shown.pop("system"))
+    shown.insert(shown.columns.get_loc("unit") + 1, "system", shown.pop("system"))
 last = pos.first + len(rows) - 1
 verdicts.progress(filters, total)
 verdicts.state_filter(filters)

@@ -258,7 +258,7 @@ def progress(filters: dict, total: int) -> None:
 
 
 def with_state(rows: pd.DataFrame) -> pd.DataFrame:
-    """The listed rows with a 'Review' column (not yet reviewed, disputed, or the verdict) and,
+    """The listed rows led by a 'Review' column (not yet reviewed, disputed, or the verdict) and,
     for the reviewer of this session, a 'Draft' column marking rows with an unsaved draft. Review
     and Exact copies call it once per run, so it says (once) when reviewing is unavailable."""
     problem = unavailable() if os.environ.get("JUDGESCOPE_REVIEWS", "open") != "off" else None
@@ -268,11 +268,13 @@ def with_state(rows: pd.DataFrame) -> pd.DataFrame:
         return rows
     latest = reviewed_ids()
     latest = latest[latest.judge_record_id.isin(rows.judge_record_id)]
-    out = rows.assign(review=states.row_states(latest, rows.judge_record_id))
+    # First: the columns a reviewer works by, in view at any width before the ~15 of the row.
+    out = rows.copy()
+    out.insert(0, "review", states.row_states(latest, rows.judge_record_id))
     who, loaded = current_reviewer(), context.dataset_for("audit")
     if who and loaded:
         drafted = set(reviews.drafts(who, loaded.spec.name, state_path()).judge_record_id)
-        out["draft"] = ["unsaved draft" if i in drafted else None for i in rows.judge_record_id]
+        out.insert(1, "draft", ["unsaved draft" if i in drafted else None for i in rows.judge_record_id])
     return out
 
 
