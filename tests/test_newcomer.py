@@ -39,3 +39,39 @@ def test_review_list_leads_with_the_review_state_at_1400_px(server, browser):  #
         assert box["x"] + box["width"] <= 1400, box
     finally:
         context.close()
+
+
+PHONE = dict(width=390, height=844)
+# Where the page is scrolled to: Streamlit scrolls its main block, not the window.
+SCROLLED = """() => Math.max(window.scrollY, ...[...document.querySelectorAll('[data-testid="stMain"], [data-testid="stAppViewContainer"], [data-testid="stMainBlockContainer"]')].map(e => e.scrollTop))"""
+
+
+def test_a_collection_chip_on_a_phone_starts_the_collection_at_the_top(server, browser):  # noqa: F811
+    """On `/` at 390 px the chips under the findings switch collection: the new collection opens
+    at its title and first finding, not where the old page was scrolled to (issue 44 item 4)."""
+    base, _ = server
+    context, page = open_url(browser, base + "/?collection=xhotpotqa", **PHONE)
+    try:
+        chip = page.locator(".st-key-other_collection_localgate button")
+        chip.scroll_into_view_if_needed()
+        page.wait_for_timeout(300)
+        assert page.evaluate(SCROLLED) > 400  # the chips sit below the findings
+        chip.click()
+        page.wait_for_function("""() => document.querySelector('h1')?.textContent.includes('LocalGate')""",
+                               timeout=90_000)
+        settle(page)
+        page.wait_for_timeout(500)
+        _shot_viewport(page, "chip-localgate-390")
+        assert page.evaluate(SCROLLED) == 0
+        title = page.locator('[data-testid="stMainBlockContainer"] h1').first.bounding_box()
+        assert 0 <= title["y"] < PHONE["height"], title
+    finally:
+        context.close()
+
+
+def _shot_viewport(page, name: str) -> None:
+    from test_journeys import SHOTS
+
+    folder = SHOTS.parent / "newcomer"
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / f"{name}.png"))

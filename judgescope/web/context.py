@@ -59,6 +59,9 @@ def visible_collections() -> list[str]:
             if (n not in opened or n in mine) and (n not in uploads or n in uploaded)]
 
 
+SWITCHED_KEY = "_collection_switched"
+
+
 def switch_collection(new: str | None = None) -> None:
     """The picker's callback (and Overview's collection chips', with `new`): the new collection
     starts clean (filters, record, page position), in the URL and in the sidebar's picker."""
@@ -70,6 +73,7 @@ def switch_collection(new: str | None = None) -> None:
     st.query_params["collection"] = new
     st.session_state["_collection"] = new
     st.session_state[PICKER_KEY] = new
+    st.session_state[SWITCHED_KEY] = True  # the sidebar starts the new collection at the top
 
 
 def roles() -> dict:

@@ -15,6 +15,8 @@ def draw(current: navigation.PageSpec) -> None:
     coll = context.collection_name()
     if st.session_state.get(context.PICKER_KEY) != coll:  # the URL names the collection: the picker follows
         st.session_state[context.PICKER_KEY] = coll
+    if st.session_state.pop(context.SWITCHED_KEY, False):
+        _start_at_top()
     with st.sidebar:
         st.selectbox("Collection", names, key=context.PICKER_KEY,
                      format_func=lambda n: cat.manifest.collections[n].title,
@@ -34,6 +36,17 @@ def draw(current: navigation.PageSpec) -> None:
         if any(d.spec.synthetic for d in cat.collection_datasets(coll)):
             st.caption(":material/science: **Synthetic demo data**: generated rows that reproduce "
                        "published figures; texts are invented.")
+
+
+# Streamlit keeps the main block's scroll position across reruns of a page: a collection switched
+# from a chip far down Overview would open mid-page, at whatever stands there in the new one.
+_TOP = ("<script>for (const e of document.querySelectorAll('[data-testid=\"stMain\"], "
+        "[data-testid=\"stAppViewContainer\"]')) e.scrollTop = 0; window.scrollTo(0, 0);</script>")
+
+
+def _start_at_top() -> None:
+    """After a collection switch: scroll the page to its top (a fixed script, no data in it)."""
+    st.html(_TOP, unsafe_allow_javascript=True)
 
 
 def _menu(current: navigation.PageSpec, coll: str) -> None:
