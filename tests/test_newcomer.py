@@ -43,7 +43,9 @@ def test_review_list_leads_with_the_review_state_at_1400_px(server, browser):  #
 
 PHONE = dict(width=390, height=844)
 # Where the page is scrolled to: Streamlit scrolls its main block, not the window.
-SCROLLED = """() => Math.max(window.scrollY, ...[...document.querySelectorAll('[data-testid="stMain"], [data-testid="stAppViewContainer"], [data-testid="stMainBlockContainer"]')].map(e => e.scrollTop))"""
+SCROLLED = """() => Math.max(window.scrollY, ...[...document.querySelectorAll(
+    '[data-testid="stMain"], [data-testid="stAppViewContainer"], [data-testid="stMainBlockContainer"]')]
+    .map(e => e.scrollTop))"""
 
 
 def test_a_collection_chip_on_a_phone_starts_the_collection_at_the_top(server, browser):  # noqa: F811
