@@ -18,7 +18,7 @@ from judgescope.sources.manifest import DatasetSpec, SourceError
 
 COMMANDS = ("open", "init", "validate", "report", "verify", "calibrate", "rank", "compare-judges",
             "compare-methods", "themes", "reviews", "agreement", "explain", "report-html",
-            "check-report", "stability", "probe-length", "build", "fingerprint")
+            "check-report", "stability", "probe-length", "build", "fingerprint", "drift")
 EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE = 0, 1, 2
 
 

@@ -1,0 +1,120 @@
+"""One drift result for `judgescope drift` and the Drift page: the fingerprint difference first,
+then the anchors, the judge's shift (overall, per language, per unit, per language × unit), the
+Bland–Altman limits, verdict flips, judge change vs system change with its alarms, and the
+anchors that moved most. Every definitional choice sits beside the number it shapes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from judgescope.audit import drift, drift_split, fingerprint
+from judgescope.significance.paired import fmt_p
+
+ANCHOR_DEFINITION = ("anchor = a unit scored once in each run (paired on source_id, target_language, "
+                     "unit, paragraph_id) whose source and candidate SHA-256 are both recorded and equal "
+                     "in the two runs; a unit without a recorded hash is never an anchor")
+MOVED_MOST = 25
+
+
+def verdict_rule(pairs: pd.DataFrame, threshold: float | None) -> tuple[float | None, str]:
+    """The threshold that makes verdicts (fail = score below it) and how it was chosen."""
+    if threshold is not None:
+        return threshold, f"fail = score < {threshold:g} (--threshold)"
+    scores = pd.concat([pairs["old_score"], pairs["new_score"]])
+    if len(scores) and scores.isin([0, 1]).all():
+        return 0.5, "fail = score 0, pass = score 1 (every score is 0 or 1)"
+    return None, "scores are not verdicts (not all 0 or 1) and no threshold was given"
+
+
+def _verdicts(anchors: pd.DataFrame, threshold, rule, resamples, seed, level) -> dict:
+    if threshold is None:
+        return {"rule": rule, "result": None}
+    return {"rule": rule, "result": drift.verdict_drift(anchors["old_score"] < threshold,
+                                                        anchors["new_score"] < threshold,
+                                                        resamples, seed, level)}
+
+
+def moved_most(anchors: pd.DataFrame, limit: int = MOVED_MOST) -> list[dict]:
+    """The anchors whose score changed most (largest |new − old|, then language, unit, key)."""
+    if anchors.empty:
+        return []
+    order = anchors.assign(size=anchors["diff"].abs()).sort_values(
+        ["size", "target_language", "unit", "source_id", "paragraph_id"],
+        ascending=[False, True, True, True, True], kind="stable")
+    order = order[order["size"] > 0].head(limit)
+    cols = ["target_language", "unit", "source_id", "paragraph_id", "old_score", "new_score", "diff",
+            "old_record_id", "new_record_id"]
+    return [{k: (None if pd.isna(v) else v) for k, v in row.items()}
+            for row in order[cols].to_dict("records")]
+
+
+def report(pairs: pd.DataFrame, old_fp: pd.DataFrame, new_fp: pd.DataFrame, threshold=None,
+           resamples=drift.DEFAULT_RESAMPLES, seed=drift.DEFAULT_SEED, level=drift.LEVEL) -> dict:
+    """The whole drift result from drift_pairs rows and both runs' audit_fingerprint rows."""
+    old, new = fingerprint.fingerprint(old_fp), fingerprint.fingerprint(new_fp)
+    anchors = pairs[pairs["anchor"]]
+    args = (resamples, seed, level)
+    cut, rule = verdict_rule(pairs, threshold)
+    split = drift_split.decompose(anchors["diff"], pairs.loc[~pairs["anchor"], "diff"], *args)
+    by_language = drift_split.decompose_by(pairs, "target_language", *args)
+    out = {
+        "fingerprint": {"difference": fingerprint.difference(old, new), "old": old, "new": new},
+        "counts": {"old_rows": old["rows"], "new_rows": new["rows"], "paired_units": int(len(pairs)),
+                   "anchors": int(len(anchors)), "changed": int(len(pairs) - len(anchors)),
+                   "definition": ANCHOR_DEFINITION},
+        "judge_shift": {"overall": drift.shift(anchors["diff"], *args),
+                        "by_language": drift.shift_table(anchors, ["target_language"], *args),
+                        "by_unit": drift.shift_table(anchors, ["unit"], *args),
+                        "by_language_unit": drift.shift_table(anchors, ["target_language", "unit"], *args),
+                        "minimum_anchors": drift.MIN_ANCHORS},
+        "bland_altman": drift.bland_altman(anchors["old_score"], anchors["new_score"], level),
+        "verdicts": _verdicts(anchors, cut, rule, *args),
+        "judge_vs_system": {"overall": split, "by_language": by_language},
+        "moved_most": moved_most(anchors),
+        "settings": {"resamples": resamples, "seed": seed, "level": level, "threshold": threshold,
+                     "minimum_anchors": drift.MIN_ANCHORS, "minimum_anchors_kappa": drift.MIN_KAPPA,
+                     "difference": "new − old (the audit minus the earlier audit)"},
+    }
+    out["alarms"] = alarms(split, by_language)
+    return out
+
+
+def alarms(overall: dict, by_language: list[dict]) -> list[str]:
+    """A sentence per alarm: overall and per language."""
+    out = [drift_split.alarm_sentence(overall, "all languages")] if overall["alarm"] else []
+    return out + [drift_split.alarm_sentence(r, r["target_language"]) for r in by_language if r["alarm"]]
+
+
+def _f(x, signed=True) -> str:
+    if x is None or (isinstance(x, float) and np.isnan(x)):
+        return "n/a"
+    return (f"{x:+.2f}" if signed else f"{x:.3f}").replace("-", "−")
+
+
+def summary_lines(result: dict) -> list[str]:
+    """The result in a few lines, fingerprint difference first (the CLI prints these)."""
+    c, j = result["counts"], result["judge_shift"]["overall"]
+    few = " — too few anchors to decide" if j["too_few_to_decide"] else ""
+    lines = [f"judge: {result['fingerprint']['difference']['sentence']}",
+             f"anchors: {c['anchors']:,} of {c['paired_units']:,} paired units "
+             f"({c['changed']:,} with a changed text){few}",
+             f"judge's shift on anchors: {_f(j['mean_diff'])} [{_f(j['ci'][0])}, {_f(j['ci'][1])}], "
+             f"exact sign test p {fmt_p(j['sign_test']['p'])}, Wilcoxon p {fmt_p(j['wilcoxon']['p'])}"]
+    ba = result["bland_altman"]
+    if ba["bias"] is not None:
+        lines.append(f"Bland–Altman: bias {_f(ba['bias'])}, 95% limits of agreement {_f(ba['loa'][0])} "
+                     f"[{_f(ba['loa_ci'][0][0])}, {_f(ba['loa_ci'][0][1])}] to {_f(ba['loa'][1])} "
+                     f"[{_f(ba['loa_ci'][1][0])}, {_f(ba['loa_ci'][1][1])}]")
+    s = result["judge_vs_system"]["overall"]
+    lines.append(f"headline {_f(s['headline'])} = judge {_f(s['judge_shift'])} "
+                 f"[{_f(s['judge_ci'][0])}, {_f(s['judge_ci'][1])}] + {_f(s['share_changed'], False)} × "
+                 f"systems {_f(s['system_shift'])} [{_f(s['system_ci'][0])}, {_f(s['system_ci'][1])}]")
+    v = result["verdicts"]["result"]
+    if v:
+        lines.append(f"verdicts ({result['verdicts']['rule']}): {v['flips']} of {v['anchors']} anchors flipped "
+                     f"({_f(v['flip_rate'], False)}, 95% CI [{_f(v['flip_ci'][0], False)}, "
+                     f"{_f(v['flip_ci'][1], False)}]), {v['direction']}, McNemar p "
+                     f"{fmt_p(v['mcnemar_p'])}, κ {_f(v['kappa'], False)}"
+                     + (" — too few anchors for κ" if v["kappa_too_few_to_decide"] else ""))
+    return lines + [f"ALARM: {a}" for a in result["alarms"]]

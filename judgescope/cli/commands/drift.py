@@ -1,0 +1,48 @@
+"""Drift between two judge runs on anchors (units with byte-identical texts in both): the judge's
+shift, Bland–Altman limits, verdict flips, judge change vs system change (exit 0, 1 rows
+excluded, 2 unusable)."""
+
+from __future__ import annotations
+
+import argparse
+
+from judgescope.audit import drift, drift_report
+from judgescope.cli import (finite_float, load_source, print_ledger, resamples_arg, seed_arg,
+                            write_json)
+from judgescope.sources.catalog import get_catalog, open_store
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("old", help="the earlier run: a judge_audit dataset name, a data file, or a "
+                   "collection name (its judge audit)")
+    p.add_argument("new", help="the later run, named the same way")
+    p.add_argument("--threshold", type=finite_float, help="verdict: fail = score below this "
+                   "(for flip rates, McNemar and κ; scores that are all 0 or 1 need none)")
+    p.add_argument("--resamples", type=resamples_arg, default=drift.DEFAULT_RESAMPLES)
+    p.add_argument("--seed", type=seed_arg, default=drift.DEFAULT_SEED)
+    p.add_argument("--json", metavar="FILE", help="write the full result as JSON")
+
+
+def _audit(name: str):
+    """A collection name stands for its judge audit; anything else is a dataset or a file."""
+    catalog = get_catalog()
+    if name in catalog.manifest.collections and name not in catalog.manifest.datasets:
+        roles = catalog.roles(name)
+        if "audit" not in roles:
+            from judgescope.sources.manifest import SourceError
+            raise SourceError(f"collection {name} has no judge audit")
+        name = roles["audit"].spec.name
+    return load_source(name, "judge_audit")
+
+
+def run(args) -> int:
+    old, new = _audit(args.old), _audit(args.new)
+    store = open_store({"audit": new, "audit_previous": old})
+    result = drift_report.report(store.run("drift_pairs"), store.run("audit_previous_fingerprint"),
+                                 store.run("audit_fingerprint"), args.threshold, args.resamples, args.seed)
+    result["old"], result["new"] = old.spec.name, new.spec.name
+    print(f"{old.spec.name} → {new.spec.name} (differences are new − old)")
+    for line in drift_report.summary_lines(result):
+        print(f"  {line}")
+    write_json(result, args.json)
+    return print_ledger(old, new)
