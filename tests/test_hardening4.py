@@ -94,3 +94,41 @@ def test_a_draft_whose_tags_are_not_a_list_of_tags_keeps_review_working(tmp_path
     assert not at.exception, [e.value for e in at.exception]
     _, note = verdicts.widget_keys("review", "Ann", record)
     assert at.text_area(key=note).value == "typed"
+
+
+@pytest.mark.parametrize("typed", ["\uff41\uff4e\uff4e  \uff4c\uff45\uff45",  # full-width
+                                   "\U0001d41a\U0001d427\U0001d427 \U0001d425\U0001d41e\U0001d41e",  # bold
+                                   "ann  lee", " ann   lee "])
+def test_look_alike_spellings_of_a_reviewer_are_one_reviewer(tmp_path, typed):
+    """Item 16: NFKC and runs of spaces folded when a verdict is stored (typed or imported)."""
+    from judgescope.reviews import store as reviews
+
+    db = tmp_path / "r.sqlite"
+    for who, rid in (("ann lee", "r1"), (typed, "r2")):
+        reviews.record(db, reviewer=who, collection="c", dataset="d", judge_record_id=rid,
+                       verdict="judge_right")
+    assert reviews.reviewers(db) == ["ann lee"]
+
+
+@pytest.mark.parametrize("typed, odd", [("\u0430nn", "U+0430 CYRILLIC SMALL LETTER A"),
+                                        ("\u0391nn", "U+0391 GREEK CAPITAL LETTER ALPHA"),
+                                        ("Ann", "U+0041 LATIN CAPITAL LETTER A")])
+def test_a_confusable_reviewer_name_is_flagged_on_review(tmp_path, monkeypatch, typed, odd):
+    """Item 16: a name NFKC leaves apart but a reader takes for an existing one is flagged,
+    naming the odd character; the existing name itself is not."""
+    from apptest import open_page
+    from judgescope.reviews import checks
+    from judgescope.reviews import store as reviews
+
+    state = tmp_path / "reviews.sqlite"
+    monkeypatch.setenv("JUDGESCOPE_STATE", str(state))
+    monkeypatch.delenv("JUDGESCOPE_REVIEWS", raising=False)
+    reviews.record(state, reviewer="ann", collection="c", dataset="d", judge_record_id="r1",
+                   verdict="judge_right")
+    assert checks.look_alike("ann", ["ann"]) is None and checks.look_alike("bob", ["ann"]) is None
+    at = open_page("pages/review.py", "xhotpotqa", lang="th")
+    at.selectbox(key="open_record").select_index(1).run()
+    at.text_input(key="reviewer_name_input").input(typed).run()
+    assert not at.exception, [e.value for e in at.exception]
+    said = [w.value for w in at.warning if "looks like the existing reviewer" in w.value]
+    assert len(said) == 1 and odd.replace(" ", "") in said[0].replace("\\", "").replace(" ", "")

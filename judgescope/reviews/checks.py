@@ -19,8 +19,10 @@ INVISIBLE = {"Cf", "Cc", "Zl", "Zp", "Co", "Cn", "Cs"}
 
 
 def reviewer_name(name) -> str:
-    """A reviewer name NFC-normalised and stripped; ValueError when empty, too long, or holding a
-    character a reader cannot see (so 'alice' and 'alice' + U+200B are not two reviewers)."""
+    """A reviewer name folded to NFKC with its spaces collapsed (so full-width 'ａｎｎ',
+    mathematical bold '𝐚𝐧𝐧' and 'ann' are one reviewer, and 'ann  lee' is 'ann lee');
+    ValueError when empty, too long, or holding a character a reader cannot see (so 'alice'
+    and 'alice' + U+200B are not two reviewers)."""
     text = unicodedata.normalize("NFC", str(name)).strip()
     if not text:
         raise ValueError("a verdict needs a reviewer name")
@@ -30,7 +32,32 @@ def reviewer_name(name) -> str:
     if hidden:
         raise ValueError(f"a reviewer name may not hold invisible characters "
                          f"({', '.join(f'U+{ord(c):04X}' for c in hidden[:3])})")
-    return text
+    return " ".join(unicodedata.normalize("NFKC", text).split())
+
+
+# Letters of other scripts drawn like Latin ones (Cyrillic, Greek; from Unicode's confusables.txt),
+# and the digits read as letters: what NFKC leaves apart but a reader takes for the same name.
+_LOOK_ALIKE = str.maketrans("авекмнорстухіјѕһԁԛԝӏαβεζηικμνορτυχɡ01",
+                            "abekmhopctyxijshdqwlabezhikmvoptyxgol")
+
+
+def skeleton(name: str) -> str:
+    """What a reader sees of a name: NFKC, case-folded, look-alike letters mapped to Latin."""
+    return " ".join(unicodedata.normalize("NFKC", str(name)).casefold().translate(_LOOK_ALIKE).split())
+
+
+def look_alike(name: str, existing) -> str | None:
+    """One sentence when `name` reads as an existing reviewer name but is another, else None."""
+    if name in set(existing):
+        return None
+    seen = skeleton(name)
+    other = next((n for n in sorted(set(existing)) if skeleton(n) == seen), None)
+    if other is None:
+        return None
+    odd = [f"U+{ord(c):04X} {unicodedata.name(c, '')}".strip() for c in dict.fromkeys(name) if c not in other]
+    return (f"The reviewer name {name!r} looks like the existing reviewer {other!r} but is another name"
+            + (f" ({', '.join(odd[:3])})" if odd else "") + f": verdicts under it count as a new "
+            f"reviewer. If you are {other!r}, type that name.")
 
 
 def tags_list(text) -> list[str]:

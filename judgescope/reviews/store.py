@@ -300,6 +300,11 @@ def _frame(path, sql: str, params: tuple = ()) -> pd.DataFrame:
     return _retry(go)
 
 
+def reviewers(path=None) -> list[str]:
+    """Every reviewer name in the log."""
+    return _frame(path, "SELECT DISTINCT reviewer FROM reviews ORDER BY reviewer").reviewer.tolist()
+
+
 def log(path=None, dataset: str | None = None) -> pd.DataFrame:
     """Every review row, oldest first (of one dataset when given)."""
     where = " WHERE dataset = ?" if dataset else ""

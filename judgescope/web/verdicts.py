@@ -145,7 +145,18 @@ def reviewer() -> str | None:
     who = current_reviewer()
     if who and who != _cookie_name():
         _remember(who)
+    _warn_look_alike(who)
     return who
+
+
+def _warn_look_alike(who: str | None) -> None:
+    """A typed name that reads as another reviewer's (Cyrillic а for Latin a) is flagged."""
+    try:
+        note = reviews_checks.look_alike(who, reviews.reviewers(state_path())) if who else None
+    except (reviews.ReviewStoreBusy, reviews.ReviewStoreUnavailable):
+        return  # said once by the page (with_state)
+    if note:
+        st.warning(md_literal(note, limit=400, isolate=False))
 
 
 def widget_keys(key: str, who: str, record_id: str) -> tuple[str, str]:
