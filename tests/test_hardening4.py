@@ -132,3 +132,20 @@ def test_a_confusable_reviewer_name_is_flagged_on_review(tmp_path, monkeypatch, 
     assert not at.exception, [e.value for e in at.exception]
     said = [w.value for w in at.warning if "looks like the existing reviewer" in w.value]
     assert len(said) == 1 and odd.replace(" ", "") in said[0].replace("\\", "").replace(" ", "")
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv", ".parquet"])
+def test_an_empty_file_is_called_empty(write_manifest, tmp_path, capsys, suffix):
+    """Item 16: a 0-byte upload (or file) is 'empty', not a table that 'fits no kind'."""
+    from judgescope.sources import upload
+    from judgescope.sources.catalog import Catalog
+    from judgescope.sources.manifest import SourceError, load_manifest
+
+    catalog = Catalog(load_manifest(write_manifest('[[collection]]\nname = "c"\ndatasets = []\n')))
+    with pytest.raises(SourceError, match=r"empty \(0 bytes\)") as refused:
+        upload.add_upload(catalog, f"nothing{suffix}", b"")
+    assert "fits no kind" not in str(refused.value) and "nothing" in str(refused.value)
+    (tmp_path / f"nothing{suffix}").write_bytes(b"")
+    assert main(["validate", str(tmp_path / f"nothing{suffix}")]) == 2
+    out = capsys.readouterr().out
+    assert "empty (0 bytes)" in out and "fits no kind" not in out, out

@@ -102,4 +102,7 @@ def detect_resolved(resolved: ResolvedFiles, dataset: str, form: str = "flat") -
     """The kind of a resolved dataset; a nested-form dataset is a source snapshot."""
     if form == "nested":
         return "source_snapshot"
+    if resolved.files and all(f.stat().st_size == 0 for f in resolved.files):
+        raise SourceError("the file is empty (0 bytes): there is nothing to read", dataset=dataset,
+                          file=resolved.files[0].name if len(resolved.files) == 1 else None)
     return detect(file_columns(resolved), "the table")

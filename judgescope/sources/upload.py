@@ -57,6 +57,8 @@ def add_upload(catalog, filename: str, data: bytes) -> str:
     if len(data) > cap:
         raise SourceError(f"{len(data):,} bytes, over the upload cap of {cap:,} bytes "
                           "(JUDGESCOPE_UPLOAD_MAX_BYTES): not read", file=Path(filename).name)
+    if not data:  # said as such, not as a file that fits no kind
+        raise SourceError("the file is empty (0 bytes): there is nothing to read", file=Path(filename).name)
     suffix = Path(str(filename)).suffix.lower()
     if suffix not in FORMATS:
         raise SourceError(f"unsupported file type {suffix!r} (use Parquet, JSONL or CSV)",
