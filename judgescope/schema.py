@@ -198,7 +198,7 @@ LABELS = {
     "judge_explanation": "Explanation", "run_group": "Run group", "dataset": "Dataset",
     "file": "File", "row": "Row", "column": "Column", "reason": "Reason", "value": "Value",
     "record_id": "Record id", "kind": "Kind", "rows_loaded": "Loaded", "rows_used": "Used",
-    "rows_excluded": "Excluded",
+    "rows_excluded": "Excluded", "ci_low": "95% CI low", "ci_high": "95% CI high",
 }
 
 

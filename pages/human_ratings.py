@@ -54,7 +54,7 @@ if score and "system" not in missing:
     st.caption(f"Mean {score} per system with its 95% CI: {hr.BY_SYSTEM_METHOD}; "
                f"{systems['method'].iloc[0] if len(systems) else ''}. 10,000 resamples, seed 20260810."
                + (" Lower MQM is better." if score == "mqm" else ""))
-    config = {c: st.column_config.NumberColumn(format="%.3f") for c in ("Mean", "Ci low", "Ci high")}
+    config = {c: st.column_config.NumberColumn(format="%.3f") for c in ("Mean", "95% CI low", "95% CI high")}
     if "audit" in context.roles() and "system" not in context.missing_columns("audit"):
         # The collection's judge audit scored systems too: each one it has opens Review on its rows.
         judged, review = set(context.run("audit_filter_values")["system"]), navigation.page("review")

@@ -3,6 +3,7 @@ judge against its reviewers, disagreements, reviews of rows since changed, and t
 
 import streamlit as st
 
+from judgescope import format as fmt
 from judgescope.audit import summary as audit
 from judgescope.reviews import verdict_stats as reviews_stats
 from judgescope.web import verdicts
@@ -26,28 +27,31 @@ if latest.empty:
 out, agree = reviews_stats.summary(latest), reviews_stats.agreement(latest)
 share, ci = out["judge_right_share"], out["ci"]
 m = st.columns(4)
-m[0].metric("Reviewed rows", f"{out['reviewed']:,}")
+m[0].metric("Reviewed rows", fmt.count(out["reviewed"]))
 m[1].metric("Reviewers", len(out["reviewers"]))
-m[2].metric("Judge right", "n/a" if share is None else f"{share:.0%}",
-            help="Share of rows with a reviewer call where the call is “judge right”.")
-m[3].metric("Reviewer agreement", "n/a" if agree["kappa"] is None else f"{agree['kappa']:.2f}",
+m[2].metric("Judge right, every score", fmt.share(share),
+            help="Share of reviewed rows with a reviewer call, at any score, where the call is “judge right”.")
+m[3].metric("Reviewer agreement", fmt.agreement(agree["kappa"]),
             help=f"{agree['method'] or 'κ'} over {agree['rows']:,} rows reviewed by two or more.")
-if share is not None:
-    st.caption(f"Judge right on {share:.1%} of {ci['rows']:,} rows (95% {ci['method']} interval "
-               f"{ci['low']:.1%}–{ci['high']:.1%}). A row's reviewer call is the strict majority "
-               "of its judge right / too harsh / too lenient verdicts; unsure verdicts and ties "
-               "leave it out.")
+st.caption(reviews_stats.share_sentence(round((share or 0) * ci["rows"]), ci["rows"], ci["low"], ci["high"],
+                                        "reviewed rows with a reviewer call, at every score")
+           + " A row's reviewer call is the strict majority of its judge right / too harsh / too lenient "
+           "verdicts; unsure verdicts and ties leave it out.")
 
 st.header("Progress per language × unit")
 prog = reviews_stats.progress(latest, audit.count_rows(results.audit_counts()))
 render.table(prog.assign(target_language=prog.target_language.map(language_name)),
              column_config={"Share": st.column_config.ProgressColumn(min_value=0, max_value=1, format="percent")})
 
-st.header(f"The judge against its reviewers: rows scored below {reviews_stats.LOW_SCORE}")
+low = reviews_stats.LOW_SCORE
+st.header(f"The judge against its reviewers: rows scored below {low}")
+base = reviews_stats.low_score_share(latest)
+st.caption(reviews_stats.share_sentence(base["right"], base["rows"], base["low"], base["high"],
+                                        f"reviewed rows scored below {low} with a reviewer call")
+           + " Every table of this section has this base, split by target language (and system).")
 by_lang = reviews_stats.judge_share_by_language(latest)
-render.table(by_lang.assign(language=by_lang.language.map(language_name)), placeholder="n/a")
-st.caption("Share of reviewed low-score rows whose reviewer call is “judge right”, with its "
-           "Wilson score 95% interval, per target language.")
+render.table(by_lang.assign(language=by_lang.language.map(language_name)), placeholder="n/a",
+             column_config=render.SHARE_COLUMNS)
 by_system.reviews_section(latest)
 
 st.header("Rows where reviewers disagree")

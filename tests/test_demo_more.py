@@ -121,5 +121,5 @@ def test_human_ratings_shows_scores_by_system_with_intervals():
     assert list(table["System"]) == sorted(want.index)
     for row in table.itertuples(index=False):
         assert row.Mean == pytest.approx(want[row.System])
-        assert row._4 < row.Mean < row._5  # Ci low < mean < Ci high
+        assert row._4 < row.Mean < row._5  # 95% CI low < mean < 95% CI high
         assert row.Items == 40

@@ -86,7 +86,7 @@ def test_distributions_splits_by_system_with_intervals(real_like):
         row = table[table["System"] == system].iloc[0]
         assert row["n"] == len(scores)
         assert row["Mean"] == pytest.approx(sum(scores) / len(scores))
-        assert row["Ci low"] <= row["Mean"] <= row["Ci high"] and row["Ci low"] < row["Ci high"]
+        assert row["95% CI low"] <= row["Mean"] <= row["95% CI high"] and row["95% CI low"] < row["95% CI high"]
 
 
 def test_titles_default_to_something_readable(write_manifest):

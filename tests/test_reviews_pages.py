@@ -94,7 +94,7 @@ def test_reviews_page_shows_progress_share_and_disagreement(state):
     assert not at.exception, [e.value for e in at.exception]
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Reviewers"] == "2" and metrics["Reviewed rows"] == "2", (metrics, dataset)
-    assert metrics["Judge right"] == "n/a"  # the one decisive row is a tie: no reviewer call
+    assert metrics["Judge right, every score"] == "n/a"  # the one decisive row is a tie: no reviewer call
     cells = [v for d in at.dataframe for v in d.value.astype(str).to_numpy().ravel()]
     assert "from revision oldrev, row changed or gone" in cells
     assert "disagree" in _markup(at) or at.header

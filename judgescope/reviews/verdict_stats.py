@@ -12,10 +12,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from judgescope import format as fmt
 from judgescope import stats
 from judgescope.audit.summary import DEFAULT_THRESHOLDS
 from judgescope.calibration.agreement import fleiss_of_patterns
 from judgescope.reviews import states
+from judgescope.schema import language_name, unit_sort_key
 
 LOW_SCORE = DEFAULT_THRESHOLDS[0]
 DECISIVE = ("judge_right", "too_harsh", "too_lenient")
@@ -40,7 +42,8 @@ def row_calls(latest: pd.DataFrame) -> pd.DataFrame:
 
 
 def summary(latest: pd.DataFrame, level: float = 0.95) -> dict:
-    """The CLI's `reviews summary` and the Reviews page headline."""
+    """The CLI's `reviews summary` and the Reviews page headline: over every reviewed row with a
+    reviewer call, at any score."""
     calls = row_calls(latest)
     decided = calls[calls.call.notna()]
     right = int((decided.call == "judge_right").sum())
@@ -51,6 +54,26 @@ def summary(latest: pd.DataFrame, level: float = 0.95) -> dict:
             "ci": {"low": ci["low"], "high": ci["high"], "method": ci["method"], "level": level,
                    "rows": int(len(decided))},
             "reviewers": sorted(latest.reviewer.unique().tolist()) if len(latest) else []}
+
+
+def low_score_share(latest: pd.DataFrame, low_score: float = LOW_SCORE, level: float = 0.95) -> dict:
+    """The judge-right share on the base of the per-language and per-system tables: reviewed rows
+    scored below low_score with a reviewer call (Wilson interval). Keys: right, rows, share, low,
+    high, method, level."""
+    calls = row_calls(latest)
+    calls = calls[calls.call.notna() & (pd.to_numeric(calls.score) < low_score)]
+    right = int((calls.call == "judge_right").sum())
+    ci = stats.wilson_ci(right, len(calls), level)
+    return {"right": right, "rows": int(len(calls)), "share": ci["share"], "low": ci["low"],
+            "high": ci["high"], "method": ci["method"], "level": level}
+
+
+def share_sentence(right: int, rows: int, low, high, base: str) -> str:
+    """'Judge right on 12 of 40 (30.0 %) <base>; 95 % Wilson score interval [17.9 %, 45.8 %].'"""
+    if not rows:
+        return f"No {base} has a reviewer call yet."
+    return (f"Judge right on {fmt.share_of(right, rows)} {base}; 95 % Wilson score interval "
+            f"{fmt.interval(low, high, fmt.share)}.")
 
 
 def judge_share_by_language(latest: pd.DataFrame, low_score: float = LOW_SCORE) -> pd.DataFrame:
@@ -85,14 +108,16 @@ def judge_share_by_system(latest: pd.DataFrame, systems: pd.DataFrame,
 
 def progress(latest: pd.DataFrame, counts: pd.DataFrame) -> pd.DataFrame:
     """Reviewed rows per language × unit against the audit's rows (score counts: columns
-    target_language, unit, n)."""
+    target_language, unit, n), in the order languages are shown (by display name), then units."""
     totals = counts.groupby(["target_language", "unit"], as_index=False)["n"].sum()
     reviewed = (row_calls(latest).groupby(["language", "unit"]).size().rename("reviewed")
                 .reset_index().rename(columns={"language": "target_language"}))
     out = totals.merge(reviewed, on=["target_language", "unit"], how="left")
     out["reviewed"] = out["reviewed"].fillna(0).astype(int)
     out["share"] = np.where(out["n"] > 0, out["reviewed"] / out["n"].where(out["n"] > 0, 1), np.nan)
-    return out
+    order = out.assign(_name=out["target_language"].map(language_name).str.casefold(),
+                       _unit=out["unit"].map(unit_sort_key))
+    return out.loc[order.sort_values(["_name", "_unit"], kind="stable").index].reset_index(drop=True)
 
 
 def _row_key(frame: pd.DataFrame) -> pd.Series:

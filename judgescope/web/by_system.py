@@ -50,4 +50,4 @@ def reviews_section(latest: pd.DataFrame) -> None:
     ids = sorted(latest.judge_record_id.astype(str).unique())
     frame = reviews_stats.judge_share_by_system(latest, context.run("audit_record_systems", ids=ids))
     st.caption(f"Per system: {systems.REVIEWED_METHOD}.")
-    render.table(frame, placeholder="n/a")
+    render.table(frame, placeholder="n/a", column_config=render.SHARE_COLUMNS)

@@ -17,6 +17,11 @@ from judgescope.text import visible_text
 SPAN_COLOURS = {"major": "#f6c1c1", "critical": "#f09a9a", "minor": "#fbe3a6"}
 
 
+# A share and its interval's ends, as percentages (by the labels `table` gives share, ci_low, ci_high).
+SHARE_COLUMNS = {label(c): st.column_config.NumberColumn(label(c), format="percent")
+                 for c in ("share", "ci_low", "ci_high")}
+
+
 def table(frame: pd.DataFrame, *, identity=None, **kwargs):
     """A dataframe with readable column labels (SQL returns snake_case).
 
