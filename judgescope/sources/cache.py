@@ -2,8 +2,10 @@
 
 An entry (a folder of Parquet files and report.json) is built beside its final name and renamed
 into place; `seal` then writes entry.json last, recording each file's size (and, for JSON, its
-sha256). An entry without a seal, or whose files no longer match it (deleted, truncated, a
-Parquet footer that does not parse, an edited report), is damaged: the catalog names what
+sha256; for Parquet, its footer's sha256: the footer holds the statistics lookups prune by, and
+hashing it costs a few kilobytes where hashing the data would cost the whole file). An entry
+without a seal, or whose files no longer match it (deleted, truncated, a Parquet footer that
+does not parse or was edited, an edited report), is damaged: the catalog names what
 happened and rebuilds it. Temporary build folders and DuckDB spill folders carry the builder's
 process id, so one left by a killed process is swept at start without touching a live one's.
 """
@@ -52,6 +54,8 @@ def seal(folder: Path) -> None:
             files[path.name] = {"size": path.stat().st_size}
             if path.suffix == ".json":
                 files[path.name]["sha256"] = _sha256(path)
+            elif path.suffix == ".parquet":  # a same-size edit of the footer (statistics) is caught
+                files[path.name]["footer_sha256"] = _footer_sha256(path)
     tmp = folder / f".{SEAL}.tmp"
     tmp.write_text(json.dumps(files, indent=1), encoding="utf-8")
     tmp.replace(folder / SEAL)
@@ -81,7 +85,36 @@ def _file_damage(path: Path, want: dict) -> str | None:
         return "was changed (sha256 differs)"
     if path.suffix == ".parquet" and not parquet_ok(path):
         return "is not readable Parquet"
+    if "footer_sha256" in want and _footer_sha256(path) != want["footer_sha256"]:
+        return "was changed (its Parquet footer differs; same size)"
     return None
+
+
+def _footer_sha256(path: Path) -> str:
+    size = path.stat().st_size
+    with path.open("rb") as fh:
+        return footer_sha256(fh, size)
+
+
+FOOTER_TAIL = 8  # a Parquet file ends with its footer's length (4 bytes, little-endian) and PAR1
+
+
+def footer_sha256(fh, size: int) -> str:
+    """sha256 of a Parquet file's footer: the footer, its length and the closing magic (read from
+    an open binary file of `size` bytes); '' when the file does not end as Parquet does."""
+    if size < 12:
+        return ""
+    fh.seek(size - FOOTER_TAIL)
+    tail = fh.read(FOOTER_TAIL)
+    if len(tail) != FOOTER_TAIL or tail[-4:] != b"PAR1":
+        return ""
+    length = int.from_bytes(tail[:4], "little")
+    if length + FOOTER_TAIL + 4 > size:
+        return ""
+    fh.seek(size - FOOTER_TAIL - length)
+    footer = fh.read(length)
+    return hashlib.sha256(footer + tail).hexdigest()
+
 
 
 def parquet_ok(path: Path) -> bool:

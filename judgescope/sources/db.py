@@ -105,17 +105,38 @@ def sql_path(path: Path) -> str:
     return "'" + str(path).replace("'", "''") + "'"
 
 
+def ident(name: str) -> str:
+    """A DuckDB identifier, quoted (embedded double quotes doubled), so no name can end it."""
+    if not isinstance(name, str) or not name or "\x00" in name:
+        raise ValueError(f"not an identifier: {str(name)[:80]!r}")
+    return '"' + name.replace('"', '""') + '"'
+
+
 def view_sql(view: str, paths: list[Path]) -> str:
     """CREATE VIEW over Parquet files. A view the registry (judgescope/sources/views.py) declares
-    `numbered` also exposes file_row_number, a row's position in its file. Identifiers come from
-    fixed role names, never from user text."""
+    `numbered` also exposes file_row_number, a row's position in its file. The name is quoted
+    (ident) and the paths are string literals, whatever they hold."""
     from judgescope.sources.views import BY_NAME
 
     numbered = view in BY_NAME and BY_NAME[view].numbered
     files = ", ".join(sql_path(p) for p in paths)
     extra = ", file_row_number = true" if numbered else ""
-    return (f'CREATE VIEW "{view}" AS SELECT * FROM read_parquet([{files}], '
+    return (f"CREATE VIEW {ident(view)} AS SELECT * FROM read_parquet([{files}], "
             f"union_by_name = true{extra})")
+
+
+class UndeclaredView(ValueError):
+    """A view name the registry (judgescope/sources/views.py) does not declare."""
+
+
+def declared(views) -> None:
+    """Refuse any view name the registry does not declare (a locked connection serves only those)."""
+    from judgescope.sources.views import BY_NAME
+
+    unknown = sorted(str(v)[:80] for v in views if v not in BY_NAME)
+    if unknown:
+        raise UndeclaredView(f"refused: views not declared in judgescope/sources/views.py: "
+                             f"{', '.join(map(repr, unknown))}")
 
 
 def create_macros(con) -> None:
@@ -141,10 +162,13 @@ PARQUET_METADATA_CACHE = "SET GLOBAL parquet_metadata_cache = true"
 
 def locked_connection(views: dict[str, list[Path]], memory_limit: str,
                       temp_dir: Path | None = None, spill: bool = True, filesystem=None) -> duckdb.DuckDBPyConnection:
-    """An in-memory connection with views over the Parquet files, then locked: only those files
-    readable, no external access, no extension loading, configuration frozen. spill=False: no
-    temp directory at all (the console's connection, which must not write anywhere).
-    filesystem: an fsspec filesystem the views' URLs are read through (sources/remote.py)."""
+    """An in-memory connection locked first (only the views' files readable, no external access,
+    no extension loading, configuration frozen), then given views over the files: no view is
+    created, and no SQL a view's definition holds runs, on an unlocked connection. Only the
+    registry's view names are accepted (UndeclaredView). spill=False: no temp directory at all
+    (the console's connection, which must not write anywhere). filesystem: an fsspec filesystem
+    the views' URLs are read through (sources/remote.py)."""
+    declared(views)
     con = duckdb.connect(":memory:")
     if filesystem is not None:
         con.register_filesystem(filesystem)
@@ -156,16 +180,15 @@ def locked_connection(views: dict[str, list[Path]], memory_limit: str,
     # Parse each Parquet footer once, not on every query: a 10M-row file has hundreds of row
     # groups whose statistics every pruned lookup reads (the files never change in place).
     con.execute(PARQUET_METADATA_CACHE)
-    for view, paths in views.items():
-        # Identifiers come from the fixed role names in schema.py, never from user text.
-        con.execute(view_sql(view, paths))
-    create_macros(con)
     allowed = sorted({str(p) for paths in views.values() for p in paths})
     con.execute("SET allowed_paths = $paths", {"paths": allowed})
     con.execute("SET enable_external_access = false")
     con.execute("SET autoinstall_known_extensions = false")
     con.execute("SET autoload_known_extensions = false")
     con.execute("SET lock_configuration = true")
+    for view, paths in views.items():  # after the lock: a view reads only the allowed files
+        con.execute(view_sql(view, paths))
+    create_macros(con)
     return con
 
 

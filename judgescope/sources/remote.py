@@ -27,10 +27,10 @@ from pathlib import Path
 from fsspec import AbstractFileSystem
 
 from judgescope.sources import db
+from judgescope.sources import prebuilt_index
 from judgescope.sources.manifest import SourceError
+from judgescope.sources.prebuilt_index import FORMAT, INDEX  # noqa: F401 (re-exported)
 
-INDEX = "prebuilt.json"
-FORMAT = 1
 # hf://datasets/<org>/<name>@<40-hex commit>[/sub/folder]: a revision, never a moving branch.
 HF_URL = re.compile(r"^hf://datasets/[A-Za-z0-9][\w.-]*/[\w.-]+@[0-9a-f]{40}(/[\w./-]*)?$")
 
@@ -243,7 +243,7 @@ def check_url(url: str) -> str:
     """A prebuilt cache's URL: an hf:// one must pin a 40-hex commit (immutable files, so cached
     footers never go stale); other fsspec URLs (memory://, file://) are taken as given."""
     url = url.rstrip("/")
-    if url.startswith("hf://") and not HF_URL.match(url):
+    if url.split("://", 1)[0].strip().lower() == "hf" and not HF_URL.match(url):
         raise SourceError(f"a prebuilt cache on the Hub is read at a pinned commit: "
                           f"hf://datasets/org/name@<40-hex commit>, not {url[:200]!r}")
     return url
@@ -254,7 +254,7 @@ def write_index(cat, out: Path, collections: list[str]) -> dict:
     current cache root) and write its index, prebuilt.json: per collection its views' files
     relative to `out`, its verification problems, and each usable dataset's report."""
     out = out.resolve()
-    index = {"format": FORMAT, "judgescope": _version(), "datasets": {}, "collections": {}}
+    index = {"format": FORMAT, "judgescope": _version(), "datasets": {}, "collections": {}, "files": {}}
     for coll in collections:
         store = cat.store(coll)
         views = {}
@@ -264,11 +264,19 @@ def write_index(cat, out: Path, collections: list[str]) -> dict:
             except ValueError as err:  # a view over a file outside the cache (never expected)
                 raise SourceError(f"view {view} reads a file outside {out.name}: {err}") from err
         index["collections"][coll] = {"views": views, "verify_problems": cat.verify_problems(coll)}
+        index["files"] |= {f: _file_seal(out / f) for paths in views.values() for f in paths}
         for d in cat.collection_datasets(coll):
             if d.ok:
                 index["datasets"][d.spec.name] = d.report
     (out / INDEX).write_text(json.dumps(index, indent=1, ensure_ascii=False), encoding="utf-8")
     return index
+
+
+def _file_seal(path: Path) -> dict:
+    """What the index records of a file: its size and its Parquet footer's digest."""
+    size = path.stat().st_size
+    with path.open("rb") as fh:
+        return {"size": size, "footer_sha256": prebuilt_index.footer_sha256(fh, size)}
 
 
 def _version() -> str:
@@ -294,12 +302,10 @@ def read_index(fs: AbstractFileSystem, url: str) -> dict:
     """prebuilt.json of the cache at `url`, checked."""
     try:
         with fs.open(f"{url}/{INDEX}", "rb") as fh:
-            index = json.loads(fh.read().decode("utf-8"))
+            data = fh.read(prebuilt_index.MAX_INDEX_BYTES + 1)
     except (OSError, ValueError) as err:
         raise SourceError(f"no readable {INDEX} at the prebuilt cache: {str(err)[:200]}") from err
-    if not isinstance(index, dict) or index.get("format") != FORMAT or not isinstance(index.get("collections"), dict):
-        raise SourceError(f"{INDEX} is not a JudgeScope prebuilt cache index (format {FORMAT})")
-    return index
+    return prebuilt_index.parse(data)
 
 
 def open_store(url: str, collection: str, fs: AbstractFileSystem | None = None,
@@ -313,12 +319,30 @@ def open_store(url: str, collection: str, fs: AbstractFileSystem | None = None,
     if collection not in index["collections"]:
         raise SourceError(f"the prebuilt cache has no collection {collection!r} "
                           f"(it has: {', '.join(sorted(index['collections'])) or 'none'})")
+    index = prebuilt_index.check(index)  # an index passed in is checked as one read here
     views = {}
     for view, files in index["collections"][collection]["views"].items():
-        if any(not isinstance(f, str) or f.startswith("/") or ".." in f.split("/") for f in files):
-            raise SourceError(f"{INDEX}: view {view} names a file outside the cache")
+        for f in files:
+            _check_file(fs, url, f, index["files"][f])
         views[view] = [f"{url}/{f}" for f in files]
     return RemoteStore(views, fs, memory_limit=memory_limit)
+
+
+def _check_file(fs: AbstractFileSystem, url: str, name: str, seal: dict) -> None:
+    """The file is the one the index recorded: its size and its Parquet footer's digest (the
+    footer is what DuckDB reads first, and is kept for the connection's life)."""
+    try:
+        size = int(fs.info(f"{url}/{name}")["size"])
+        with fs.open(f"{url}/{name}", "rb") as fh:
+            digest = prebuilt_index.footer_sha256(fh, size) if size == seal["size"] else None
+    except (OSError, ValueError, KeyError) as err:
+        raise SourceError(f"{INDEX} names a file the cache cannot read: {str(err)[:200]}", file=name) from err
+    if size != seal["size"]:
+        raise SourceError(f"{size:,} bytes, but {INDEX} recorded {seal['size']:,}: not the file "
+                          "the cache was built with", file=name)
+    if digest != seal["footer_sha256"]:
+        raise SourceError(f"its Parquet footer differs from the one {INDEX} recorded (same size, "
+                          "edited or replaced): not the file the cache was built with", file=name)
 
 
 class RemoteStore(db.Store):
