@@ -64,10 +64,11 @@ def build_dataset(spec: DatasetSpec, resolved: ResolvedFiles, files: list[dict],
     at = f"{spec.name}: "  # stages are named per dataset (sources/progress.py)
     progress.declare(["read", "check", "sorted write", *(["counts", "score summaries"] if scored else []),
                       "ledger", "excluded rows"], at)
+    imported: dict = {}  # what an importer says of a file another tool wrote (sources/importers)
     try:
         text = frozenset(c.name for c in schema.columns if c.type in (TEXT, VERDICT))
         with progress.stage("read", con, prefix=at):
-            broken = read_raw(con, resolved, spec.name, text)
+            broken = read_raw(con, resolved, spec.name, text, spec.kind, imported)
         rows = _check_rows(con, spec, broken)
         with progress.stage("check", con, prefix=at), _reading(resolved, spec.name):
             if spec.kind == "pairwise_ranking":
@@ -96,6 +97,7 @@ def build_dataset(spec: DatasetSpec, resolved: ResolvedFiles, files: list[dict],
         with _reading(resolved, spec.name):
             report = _report(con, spec, files, present, len(broken))
             report["digests_normalised"] = digest_notes(con, schema, present)
+            report["imported"] = imported.get("files")
         (tmp / "report.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
         if folder.exists():
             shutil.rmtree(folder)

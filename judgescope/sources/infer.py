@@ -59,7 +59,7 @@ def discover(arguments: list[str]) -> list[Found]:
     for arg in arguments:
         path = Path(arg).expanduser()
         if path.is_file():
-            found.append(_file(path.resolve()))
+            found += _files(path.resolve())
         elif path.is_dir():
             found += _folder(path.resolve())
         elif HUB_ID_RE.match(arg) and not path.exists():
@@ -83,6 +83,29 @@ def _file(path: Path) -> Found:
                              base=path.parent, path=path.name), path)
 
 
+def _files(path: Path) -> list[Found]:
+    """One dataset per file; a file another tool wrote, one per kind it gives (an Inspect log
+    with human score edits: its judgements and its calibration items), named by role."""
+    from judgescope.sources import importers
+    from judgescope.schema import SCHEMAS
+
+    fmt = importers.detect(path)
+    try:
+        kinds = importers.load(path, fmt).kinds() if fmt else []
+    except SourceError:
+        kinds = []  # _detect names the problem
+    if len(kinds) < 2:
+        return [_file(path)]
+    out = []
+    for kind in kinds:
+        f = _file(path)
+        f.spec.name = slug(f"{path.stem}_{SCHEMAS[kind].role}")
+        f.spec.title = readable(f"{path.stem} {SCHEMAS[kind].role}")
+        f.spec.kind = kind
+        out.append(f)
+    return out
+
+
 def is_hub_layout(folder: Path) -> bool:
     """A folder laid out like a Hub dataset repository: a README with `configs:`, or data files
     in subfolders (data/, train/, …). Any other folder is a set of loose files."""
@@ -102,7 +125,7 @@ def _folder(folder: Path) -> list[Found]:
                        if p.is_file() and p.suffix.lower() in FORMATS and not p.name.startswith("."))
         if not files:
             raise SourceError("no Parquet, JSONL or CSV files in this folder", file=folder.name)
-        return [_file(p) for p in files]
+        return [f for p in files for f in _files(p)]
     return _layout(folder, folder.name, lambda config, split: DatasetSpec(
         name="", kind="", title="", base=folder.parent, path=folder.name, config=config,
         split=split), folder)
@@ -146,8 +169,8 @@ def _detect(found: Found) -> None:
 
     try:
         resolved = resolve(found.spec)
-        found.columns = file_columns(resolved)
-        found.spec.kind = detect_resolved(resolved, found.spec.name)
+        found.columns = file_columns(resolved, found.spec.kind or None)
+        found.spec.kind = found.spec.kind or detect_resolved(resolved, found.spec.name)
         found.spec.kind_detected = True
     except SourceError as err:
         found.error = str(err)

@@ -9,6 +9,7 @@ import io
 import json
 from pathlib import Path
 
+from judgescope.sources import importers
 from judgescope.sources.layout import ResolvedFiles
 from judgescope.sources.readers import MAX_JSON_ARRAY_BYTES
 from judgescope.schema import SCHEMAS, Schema
@@ -47,11 +48,14 @@ def detect(columns, what: str = "this table") -> str:
                       "kind it is with --kind (or kind = … in the manifest)")
 
 
-def file_columns(resolved: ResolvedFiles) -> list[str]:
-    """Column names over every data file (the union, in first-seen order)."""
+def file_columns(resolved: ResolvedFiles, kind: str | None = None) -> list[str]:
+    """Column names over every data file (the union, in first-seen order); a file another tool
+    wrote gives the columns of `kind` (default: its first kind, see sources/importers)."""
     seen: dict[str, None] = {}
     for f in resolved.files:
-        for name in _columns(f, resolved.format):
+        names = importers.columns(f, resolved.format, kind) if resolved.format in importers.BY_NAME \
+            else _columns(f, resolved.format)
+        for name in names:
             seen.setdefault(name, None)
     return list(seen)
 
@@ -105,4 +109,6 @@ def detect_resolved(resolved: ResolvedFiles, dataset: str, form: str = "flat") -
     if resolved.files and all(f.stat().st_size == 0 for f in resolved.files):
         raise SourceError("the file is empty (0 bytes): there is nothing to read", dataset=dataset,
                           file=resolved.files[0].name if len(resolved.files) == 1 else None)
+    if resolved.format in importers.BY_NAME:  # the tool's format says what it holds
+        return importers.default_kind(resolved.files[0], resolved.format)
     return detect(file_columns(resolved), "the table")

@@ -22,7 +22,11 @@ class ResolvedFiles:
 
 
 def file_format(path: Path) -> str:
-    fmt = FORMATS.get(path.suffix.lower())
+    """The reader of a file: an evaluation tool's format when its content says so
+    (sources/importers: an Inspect log, a promptfoo results file, …), else its extension's."""
+    from judgescope.sources import importers
+
+    fmt = importers.detect(path) or FORMATS.get(path.suffix.lower())
     if not fmt:
         raise SourceError(f"unsupported file type {path.suffix!r} (use Parquet, JSONL or CSV)",
                           file=path.name)

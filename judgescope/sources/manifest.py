@@ -16,7 +16,8 @@ REVISION_RE = re.compile(r"[0-9a-f]{40}")  # used with fullmatch: no trailing ne
 # Dataset names become cache folder names: a safe slug, never a path.
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 REPO_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,95}/[A-Za-z0-9][A-Za-z0-9_.-]{0,95}$")
-FORMATS = {".parquet": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".csv": "csv"}
+FORMATS = {".parquet": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".csv": "csv",
+           ".eval": "inspect"}  # a file another tool wrote is told by its content (sources/importers)
 PIN_HINT = ('pin a full 40-hex commit, e.g. revision = "0f9cd568fabd7f7ad3b3d9a72e31ae8aeb936840"; '
             "find it with huggingface_hub.HfApi().dataset_info(repo_id).sha or on the repo's "
             "'Files and versions' history")

@@ -25,6 +25,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
+from judgescope.sources import importers
 from judgescope.sources.db import sql_path
 from judgescope.sources.layout import ResolvedFiles
 from judgescope.sources.manifest import SourceError
@@ -38,12 +39,19 @@ MAX_JSON_ARRAY_BYTES = 256 << 20
 
 
 def read_raw(con, resolved: ResolvedFiles, dataset: str,
-             text_columns: frozenset[str] = frozenset()) -> list[dict]:
-    """Create relation raw(_file, _row, ...); return the unreadable lines as ledger entries."""
+             text_columns: frozenset[str] = frozenset(), kind: str | None = None,
+             notes: dict | None = None) -> list[dict]:
+    """Create relation raw(_file, _row, ...); return the unreadable lines as ledger entries.
+    A file another tool wrote (sources/importers) is read as `kind`; `notes` receives what its
+    importer says of it (format, version, judges, ignored fields)."""
     for f in resolved.files:
         if f.stat().st_size == 0:
             raise SourceError("file is empty", dataset=dataset, file=_rel(f, resolved.root))
-    reader = READERS[resolved.format]
+    if resolved.format in importers.BY_NAME:
+        reader = importers.reader(resolved.format, kind or importers.default_kind(
+            resolved.files[0], resolved.format), {} if notes is None else notes)
+    else:
+        reader = READERS[resolved.format]
     broken: list[dict] = []
     parts = []
     for i, f in enumerate(resolved.files):

@@ -49,13 +49,26 @@ def _judgements_name(items_name: str) -> str:
                       "name JUDGEMENTS")
 
 
+def _gives_judgements(source: str) -> bool:
+    """Whether a file another tool wrote holds the judge's verdicts beside the human labels (an
+    Inspect log with human score edits): then it is both ITEMS and JUDGEMENTS."""
+    from pathlib import Path
+
+    from judgescope.sources import importers
+
+    path = Path(source)
+    fmt = importers.detect(path) if path.is_file() else None
+    return bool(fmt) and "calibration_judgements" in importers.load(path.resolve(), fmt).kinds()
+
+
 def load_frames(args):
     """((items, judgements) DataFrames through the same named queries the pages run, and the
     two validated inputs)."""
     items = load_source(args.items, "calibration_items", args.config, args.split)
-    if args.judgements is None and args.items not in get_catalog().manifest.datasets:
+    gives_both = args.items not in get_catalog().manifest.datasets and _gives_judgements(args.items)
+    if args.judgements is None and args.items not in get_catalog().manifest.datasets and not gives_both:
         raise SourceError(f"{args.items}: a file or folder needs JUDGEMENTS named too")
-    source = args.judgements or _judgements_name(args.items)
+    source = args.judgements or (args.items if gives_both else _judgements_name(args.items))
     judg = load_source(source, "calibration_judgements", args.judgements_config, args.split)
     store = open_store({"items": items, "judgements": judg})
     params = calibration.split_params(args.splits)

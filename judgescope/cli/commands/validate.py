@@ -33,9 +33,9 @@ def run(args) -> int:
         for notice in get_catalog().notices(coll):
             print(f"UNUSED    collection {coll}: {notice}")  # named, never silently left out
             worst = max(worst, EXIT_PROBLEMS)
-    for name in names:
+    for name, kind in _each_kind(names, args.kind):
         try:
-            loaded = load_source(name, args.kind, args.config, args.split, args.form)
+            loaded = load_source(name, kind, args.config, args.split, args.form)
         except SourceError as err:
             print(f"UNUSABLE  {name}: {err}")
             worst = EXIT_UNUSABLE
@@ -47,12 +47,56 @@ def run(args) -> int:
               f"loaded {rep['rows_loaded']:,} = used {rep['rows_used']:,} + excluded "
               f"{rep['rows_excluded']:,}{note}  "
               f"[{loaded.spec.kind}{', detected' if loaded.spec.kind_detected else ''}]")
+        for line in imported_lines(rep.get("imported")):
+            print(f"          {line}")
         for reason, count in rep["reasons"].items():
             print(f"          {count:>7,}  {reason}")
         if unexpected:
             _print_rows(loaded)
             worst = max(worst, EXIT_PROBLEMS)
     return worst
+
+
+def _each_kind(names: list[str], kind: str | None):
+    """(source, kind) to validate: a file another tool wrote, given without --kind, once per
+    kind it gives (an Inspect log: the judge's verdicts and the human labels)."""
+    from pathlib import Path
+
+    from judgescope.sources import importers
+
+    for name in names:
+        path = Path(name)
+        fmt = importers.detect(path) if kind is None and path.is_file() else None
+        if not fmt:
+            yield name, kind
+            continue
+        try:
+            kinds = importers.load(path.resolve(), fmt).kinds()
+        except SourceError:
+            kinds = [None]  # load_source names the problem
+        for k in kinds or [None]:
+            yield name, k
+
+
+def imported_lines(imported: list[dict] | None) -> list[str]:
+    """What an importer said of each file another tool wrote: its format and version, the
+    judges (or why unknown), what it gives besides and the fields it ignored."""
+    out = []
+    for f in imported or []:
+        out.append(f"format: {f['format']} ({f['version']})")
+        judges = ", ".join(f"{m} ({n:,} rows)" for m, n in f["judges"].items())
+        if judges:
+            out.append(f"judge: {judges}")
+        for why, n in f["judge_unknown"].items():
+            out.append(f"judge unknown: {n:,} rows ({why})")
+        others = [k for k in f["offers"] if k != f["kind"]]
+        if others:
+            out.append(f"also gives: {', '.join(others)} (--kind)")
+        if f["ignored"]:
+            out.append(f"ignored (not read): {'; '.join(f['ignored'][:10])}"
+                       + (f" … {len(f['ignored']) - 10} more" if len(f["ignored"]) > 10 else ""))
+        out += [f"note: {n}" for n in f["notes"]]
+    return out
 
 
 def _print_rows(loaded, limit: int = 20) -> None:
