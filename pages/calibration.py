@@ -33,7 +33,8 @@ if panel:
         m[0].metric("Panel agrees with humans", f"{panel['tp'] + panel['tn']} / {panel['n']}")
         m[1].metric("Panel Scott's π (exact)", panel["scotts_pi_fraction"] or "n/a",
                     help="Exact value: " + panel["scotts_pi_shown"])
-        m[2].metric("π 95% CI", cal.fmt_ci(panel["ci"]))
+        m[2].metric("π 95% CI", cal.fmt_ci(panel["ci"], panel["ci_undefined"]))
+        m[2].caption(f"by {panel['ci_name']}")
 else:
     st.info("No panel: the panel is the strict majority of an odd number of judges.")
 for name, r in rep["judges"].items():

@@ -22,9 +22,9 @@ humans = rep["humans"]
 
 m = st.columns(3)
 m[0].metric("Fleiss' κ", cal.fmt(humans["fleiss_kappa"]))
-m[0].caption(f"95% CI {cal.fmt_ci(humans['fleiss_kappa_ci'])}")
+m[0].caption(f"95% CI {cal.fmt_ci(humans['fleiss_kappa_ci'], humans['fleiss_kappa_ci_undefined'])}")
 m[1].metric("Krippendorff's α (nominal)", cal.fmt(humans["krippendorff_alpha"]))
-m[1].caption(f"95% CI {cal.fmt_ci(humans['krippendorff_alpha_ci'])}")
+m[1].caption(f"95% CI {cal.fmt_ci(humans['krippendorff_alpha_ci'], humans['krippendorff_alpha_ci_undefined'])}")
 m[2].metric("Three-way ties", len(humans["three_way_ties"]))
 how.number("human_agreement")
 view.ci_caption(rep, gates=False)

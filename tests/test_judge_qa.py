@@ -156,7 +156,8 @@ def test_demo_ceiling_like_for_like(demo_report):
                                                                           "qwen")]
     assert (round(min(judge_means), 2), round(max(judge_means), 2)) == (0.76, 0.81)
     assert len(ceiling["judge_vs_human"]) == 4 * 3 and len(ceiling["human_vs_human"]) == 3
-    assert "clusters of question_id (90 clusters, 100 items)" in ceiling["ci_method"]
+    assert "clusters of question_id (90 clusters, 100 items)" in ceiling["kappa_ci_method"]
+    assert "clusters of question_id (90 clusters, 100 items)" in ceiling["pi_ci_method"]
     lo, hi = ceiling["human_mean_kappa"]["ci"]
     assert lo < ceiling["human_mean_kappa"]["mean_kappa"] < hi
 

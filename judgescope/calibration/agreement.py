@@ -20,6 +20,16 @@ RESAMPLES = 10_000
 LEVEL = 0.95
 _EPS = 1e-12
 
+# Why an agreement interval is undefined when no resample has a value (κ, π, Fleiss' κ, α alike).
+NO_VARIATION = ("undefined because chance agreement is 1 on every resampled table: the raters "
+                "use one and the same class on every item, so the statistic has no value")
+NO_ITEMS = "undefined because there are no items"
+
+
+def undefined_text(reason: str | None) -> str:
+    """'n/a (undefined because …)' for an interval without endpoints; 'n/a' without a reason."""
+    return f"n/a ({reason})" if reason else "n/a"
+
 
 def ci_method(resamples: int = RESAMPLES, seed: int = DEFAULT_SEED, level: float = LEVEL) -> str:
     return (f"{level:.0%} percentile bootstrap over items ({resamples:,} resamples, "
@@ -74,8 +84,16 @@ def alpha_nominal_of_patterns(patterns, weights) -> np.ndarray:
         return np.where(d_e > _EPS, 1 - (n - 1) * d_o / d_e, np.nan)
 
 
+def undefined_reason(counts, ci) -> str | None:
+    """Why (low, high) from multinomial_ci has no endpoints (None when it has them)."""
+    if ci[0] is not None:
+        return None
+    return NO_ITEMS if int(np.asarray(counts).sum()) == 0 else NO_VARIATION
+
+
 def multinomial_ci(counts, stat, resamples=RESAMPLES, seed=DEFAULT_SEED, level=LEVEL):
-    """Percentile (low, high) of stat(draws) over multinomial resamples of pattern counts."""
+    """Percentile (low, high) of stat(draws) over multinomial resamples of pattern counts;
+    (None, None) when there are no items or stat is undefined on every resample."""
     c = np.asarray(counts, dtype=np.int64).ravel()
     n = int(c.sum())
     if n == 0:
@@ -113,8 +131,8 @@ def _patterns(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _estimate(fn, patterns, weights, resamples, seed, level) -> dict:
     point = _none(fn(patterns, weights.astype(float)).item())
-    low, high = multinomial_ci(weights, lambda d: fn(patterns, d), resamples, seed, level)
-    return {"value": point, "ci": [low, high]}
+    ci = list(multinomial_ci(weights, lambda d: fn(patterns, d), resamples, seed, level))
+    return {"value": point, "ci": ci, "ci_undefined": undefined_reason(weights, ci)}
 
 
 def pairwise_kappa(ratings, categories, resamples=RESAMPLES, seed=DEFAULT_SEED,
@@ -136,7 +154,8 @@ def pairwise_kappa(ratings, categories, resamples=RESAMPLES, seed=DEFAULT_SEED,
         out.append({"rater_a": str(r.columns[a]), "rater_b": str(r.columns[b]),
                     "n": int(both.sum()), "agreement": float(np.trace(table.reshape(k, k))
                                                              / both.sum()),
-                    "cohen_kappa": _none(kappa.item()), "ci": [low, high]})
+                    "cohen_kappa": _none(kappa.item()), "ci": [low, high],
+                    "ci_undefined": undefined_reason(table, (low, high))})
     return out
 
 
@@ -158,7 +177,8 @@ def human_agreement(ratings, categories=None, resamples=RESAMPLES, seed=DEFAULT_
     pats, weights = _patterns(counts)
     same = per_item.size > 0 and (per_item == per_item[0]).all() and per_item[0] >= 2
     fleiss = (_estimate(fleiss_of_patterns, pats, weights, resamples, seed, level) if same
-              else {"value": None, "ci": [None, None], "note": _fleiss_note(per_item)})
+              else {"value": None, "ci": [None, None], "note": _fleiss_note(per_item),
+                    "ci_undefined": f"undefined because {_fleiss_note(per_item)}"})
     return {
         "n_items": int(len(counts)), "categories": [str(c) for c in cats],
         "ratings_per_item": sorted({int(m) for m in per_item}),

@@ -20,6 +20,9 @@ from judgescope.significance.paired import mcnemar_exact
 
 ALPHA = 0.05
 POWER = 0.80
+MEAN_UNDEFINED = ("undefined because on every resampled table at least one pair's κ has chance "
+                  "agreement 1 (both raters of the pair use one and the same class throughout), "
+                  "so the mean over the pairs has no value")
 NEWCOMBE = ("Newcombe's hybrid score interval for a paired difference (method 10, Wilson "
             "intervals of each rate combined with the continuity-corrected φ)")
 
@@ -144,11 +147,14 @@ def binary_pair(a, b, level: float = 0.95, seed: int = stats.DEFAULT_SEED,
         k_ci = exact.clustered_table_ci(clusters, a * 2 + b, 4, exact.kappa_of, level, seed,
                                         column)
         p_ci = exact.clustered_table_ci(clusters, a * 2 + b, 4, exact.pi_of, level, seed, column)
+    # Each interval names its own method: κ's and π's enumerations can differ (a table on which
+    # only one of them is undefined counts different outcomes).
     return {"n": int(a.size), "agreement": float((a == b).mean()) if a.size else None,
             "cohen_kappa": None if np.isnan(kappa) else float(kappa),
-            "kappa_ci": [k_ci["low"], k_ci["high"]],
+            "kappa_ci": [k_ci["low"], k_ci["high"]], "kappa_ci_undefined": k_ci["undefined"],
+            "kappa_ci_method": k_ci["method"],
             "scotts_pi": None if np.isnan(pi) else float(pi), "pi_ci": [p_ci["low"], p_ci["high"]],
-            "ci_method": k_ci["method"]}
+            "pi_ci_undefined": p_ci["undefined"], "pi_ci_method": p_ci["method"]}
 
 
 def _pattern_counts(columns: list[np.ndarray]) -> np.ndarray:
@@ -181,15 +187,20 @@ def mean_pairwise_kappa(columns: list[np.ndarray], pairs: list[tuple[int, int]],
                        axis=0)
 
     counts = _pattern_counts(cols)
+    if not pairs or counts.sum() == 0:
+        reason = "undefined because there are no pairs" if not pairs else exact.NO_ITEMS
+        return {"mean_kappa": None, "ci": [None, None], "ci_undefined": reason,
+                "n": int(ok.sum()), "pairs": len(pairs), "ci_method": reason}
     point = float(stat(counts[None, :])[0])
     if clusters is None:
-        ci = exact.table_ci(counts, stat, level, seed)
+        ci = exact.table_ci(counts, stat, level, seed, undefined=MEAN_UNDEFINED)
     else:
         code = sum(c << i for i, c in enumerate(cols))
         ci = exact.clustered_table_ci(np.asarray(clusters)[ok], code, 2 ** width, stat, level,
-                                      seed, column)
+                                      seed, column, undefined=MEAN_UNDEFINED)
     return {"mean_kappa": None if np.isnan(point) else point, "ci": [ci["low"], ci["high"]],
-            "n": int(ok.sum()), "pairs": len(pairs), "ci_method": ci["method"]}
+            "ci_undefined": ci["undefined"], "n": int(ok.sum()), "pairs": len(pairs),
+            "ci_method": ci["method"]}
 
 
 def human_ceiling(raters: dict, humans: dict, level: float = 0.95,
@@ -226,13 +237,22 @@ def human_ceiling(raters: dict, humans: dict, level: float = 0.95,
             "human_kappa_range": span(human_rows, "cohen_kappa"),
             "human_pi_range": span(human_rows, "scotts_pi"),
             "scale": "binary: match = 1, no_match and no_answer = 0, for judges and humans alike",
-            "ci_method": judge_rows[0]["ci_method"] if judge_rows else None}
+            "kappa_ci_method": _first(judge_rows + human_rows, "kappa_ci_method"),
+            "pi_ci_method": _first(judge_rows + human_rows, "pi_ci_method")}
+
+
+def _first(rows: list[dict], key: str) -> str | None:
+    """The method of the first pair whose interval has endpoints (else of the first pair)."""
+    defined = [r for r in rows if r[key.replace("_method", "")][0] is not None]
+    return (defined or rows)[0][key] if rows else None
 
 
 def _mean_text(m: dict) -> str:
     lo, hi = m["ci"]
-    ci = "" if lo is None else f" [{lo:.2f}, {hi:.2f}]"
-    return "n/a" if m["mean_kappa"] is None else f"{m['mean_kappa']:.2f}{ci}"
+    ci = f" {exact.undefined_text(m.get('ci_undefined'))}" if lo is None else f" [{lo:.2f}, {hi:.2f}]"
+    if m["mean_kappa"] is None:  # undefined on the observed table too: one reason for both
+        return exact.undefined_text(m.get("ci_undefined"))
+    return f"{m['mean_kappa']:.2f}{ci}"
 
 
 def ceiling_sentence(ceiling: dict, names: dict | None = None) -> str:

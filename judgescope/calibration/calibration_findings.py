@@ -35,13 +35,17 @@ def gate_badge(r: dict) -> tuple[str, str, str]:
     sign = "≥" if verdict == "PASS" else "<"
     low, high = r["ci"]
     ci = fmt.interval(low, high, fmt.agreement)
-    if r["inconclusive"]:
-        tail = (f"the 95 % CI {ci} includes the gate, so more items could change the verdict "
-                f"(n = {fmt.count(r['n'])} items)")
+    n = f"(n = {fmt.count(r['n'])} items; 95 % CI by {r['ci_name']})" if "ci_name" in r else \
+        f"(n = {fmt.count(r['n'])} items)"
+    if low is None:
+        tail = f"the 95 % CI is {cal.fmt_ci(r['ci'], r.get('ci_undefined'))} {n}"
+        colour = "green" if verdict == "PASS" else "red"
+    elif r["inconclusive"]:
+        tail = f"the 95 % CI {ci} includes the gate, so more items could change the verdict {n}"
         colour = "orange"
     else:
         side = "above" if verdict == "PASS" else "below"
-        tail = f"the 95 % CI {ci} lies {side} the gate (n = {fmt.count(r['n'])} items)"
+        tail = f"the 95 % CI {ci} lies {side} the gate {n}"
         colour = "green" if verdict == "PASS" else "red"
     return gate_label(r), colour, f"π = {r['scotts_pi_shown']} {sign} {gate}; {tail}."
 
@@ -63,7 +67,7 @@ def calibration(rep: dict, panel_name: str = "panel", deviations: dict | None = 
                            verdict, colour,
                            method=f"Scott's π against the human 2-of-3 majority; gate π ≥ "
                                   f"{fmt.gate_value(r['gate'])}.",
-                           how=f"{GATE_RULE} Interval: {rep.get('ci_method', '')}.",
+                           how=f"{GATE_RULE} Interval: {r['ci_method']}.",
                            note=deviations.get(name, "")))
     return out
 

@@ -9,7 +9,8 @@ number is doubled until each endpoint's Monte Carlo standard error is below a to
 Conventions (stated in every result's `method`): cells observed 0 times cannot be drawn; a
 resampled table on which the statistic is undefined (NaN) is left out and the rest renormalised;
 the exact endpoints are the lower quantiles of the discrete distribution (the smallest value v
-with P(X <= v) >= q).
+with P(X <= v) >= q). When the statistic is undefined on every resample, the interval is too: its
+endpoints are None and `undefined` says why ("undefined because …"), never an exception.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from functools import lru_cache
 import numpy as np
 from scipy.special import gammaln
 
-from judgescope.calibration.agreement import kappa_pi_of_tables
+from judgescope.calibration.agreement import (  # noqa: F401  (the reasons are used through here)
+    NO_ITEMS, NO_VARIATION, kappa_pi_of_tables, undefined_text)
 from judgescope.stats import DEFAULT_SEED
 
 MAX_OUTCOMES = 400_000
@@ -28,8 +30,6 @@ MC_TOLERANCE = 0.002
 MC_START, MC_MAX = 10_000, 1_280_000
 _CHUNK = 100_000
 _Z95 = 1.959963984540054
-
-
 def n_outcomes(n: int, k: int) -> int:
     """How many tables k cells of total n can hold: C(n + k - 1, k - 1)."""
     return math.comb(n + k - 1, k - 1) if k else 0
@@ -72,12 +72,13 @@ def exact_bootstrap(counts, stat, level: float = 0.95) -> dict:
     tables, logw = _exact_distribution(tuple(int(x) for x in c))
     values = np.asarray(stat(tables), dtype=float)
     ok = ~np.isnan(values)
-    w = np.exp(logw[ok])
-    tail = (1 - level) / 2
-    return {"low": _weighted_quantile(values[ok], w, tail),
-            "high": _weighted_quantile(values[ok], w, 1 - tail),
-            "exact": True, "outcomes": int(len(tables)), "mc_error": 0.0,
-            "undefined_mass": float(np.exp(logw[~ok]).sum())}
+    out = {"low": None, "high": None, "exact": True, "outcomes": int(len(tables)),
+           "mc_error": 0.0, "undefined_mass": float(np.exp(logw[~ok]).sum())}
+    if ok.any():  # else: undefined on every resampled table (the caller says why)
+        w, tail = np.exp(logw[ok]), (1 - level) / 2
+        out.update(low=_weighted_quantile(values[ok], w, tail),
+                   high=_weighted_quantile(values[ok], w, 1 - tail))
+    return out
 
 
 def _endpoint_se(sorted_values: np.ndarray, q: float) -> float:
@@ -110,6 +111,9 @@ def monte_carlo_bootstrap(counts, stat, level: float = 0.95, seed: int = DEFAULT
     values = _draw(rng, n, c / n, start, stat)
     while True:
         ok = np.sort(values[~np.isnan(values)])
+        if ok.size == 0:  # undefined on every resample drawn: no percentile to read
+            return {"low": None, "high": None, "exact": False, "resamples": int(values.size),
+                    "mc_error": 0.0, "seed": seed, "tolerance_met": True}
         low, high = np.percentile(ok, [100 * tail, 100 * (1 - tail)])
         err = max(_endpoint_se(ok, tail), _endpoint_se(ok, 1 - tail))
         if err < tolerance or values.size >= max_resamples:
@@ -123,15 +127,17 @@ def monte_carlo_bootstrap(counts, stat, level: float = 0.95, seed: int = DEFAULT
 def table_ci(counts, stat, level: float = 0.95, seed: int = DEFAULT_SEED,
              max_outcomes: int = MAX_OUTCOMES, unit: str = "items", patterns=None,
              tolerance: float = MC_TOLERANCE, start: int = MC_START,
-             max_resamples: int = MC_MAX) -> dict:
+             max_resamples: int = MC_MAX, undefined: str = NO_VARIATION) -> dict:
     """The interval of stat(tables) over resampled pattern counts: exact when the tables are at
     most max_outcomes, else Monte Carlo to `tolerance`; `method` says which. With `patterns`
     (one row per distinct resampling unit, e.g. a cluster's confusion counts), counts are how
-    many units show each pattern and stat sees draws @ patterns."""
+    many units show each pattern and stat sees draws @ patterns. `undefined` (None when the
+    interval has endpoints) is the reason given when the statistic has no value on any resample."""
     c = np.asarray(counts, dtype=np.int64).ravel()
     n = int(c.sum())
     if n == 0:
-        return {"low": None, "high": None, "exact": None, "method": "undefined (no items)"}
+        return {"low": None, "high": None, "exact": None, "method": NO_ITEMS,
+                "undefined": NO_ITEMS}
     if patterns is not None:
         rows = np.asarray(patterns, dtype=np.int64)
         inner, stat = stat, (lambda draws: inner(np.asarray(draws) @ rows))
@@ -147,8 +153,9 @@ def table_ci(counts, stat, level: float = 0.95, seed: int = DEFAULT_SEED,
         out["method"] = (f"{level:.0%} percentile bootstrap over {unit}, {out['resamples']:,} "
                          f"seeded resamples (seed {seed}), raised until each endpoint's Monte "
                          f"Carlo SE < {tolerance}: SE {out['mc_error']:.4f}{met}")
-    if any(np.isnan(x) for x in (out["low"], out["high"])):
+    if any(x is None or np.isnan(x) for x in (out["low"], out["high"])):
         out["low"] = out["high"] = None
+    out["undefined"] = undefined if out["low"] is None else None
     return out
 
 

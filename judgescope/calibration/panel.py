@@ -109,6 +109,14 @@ def _cell_masks(truth: np.ndarray, pred: np.ndarray) -> dict:
             "FN": (truth == 1) & (pred == 0), "TN": (truth == 0) & (pred == 0)}
 
 
+def ci_name(clusters: pd.Series | None) -> str:
+    """The name of a rater's headline π interval, one rule wherever it is shown: resampling whole
+    questions when cluster_ids found clusters, else items."""
+    if clusters is None:
+        return "bootstrap over items"
+    return f"bootstrap over whole {CLUSTER_COLUMN}s ({clusters.nunique():,} clusters)"
+
+
 def cluster_ids(rated: pd.DataFrame) -> pd.Series | None:
     """The cluster of each item (its question_id; an item without one is its own cluster), or
     None when no two items share a cluster (the item bootstrap is then the cluster bootstrap)
@@ -143,8 +151,10 @@ def rater_stats(frame: pd.DataFrame, rater: str, gate, resamples=cs.RESAMPLES,
             "scotts_pi_shown": "n/a" if pi is None else
             stats.format_fraction_decimal(pi, 5, gate=gate),
             "cohen_kappa": stats.cohen_kappa(truth, pred) if len(rated) else None,
-            "ci": [low, high], "ci_method": ci["method"],
-            "ci_item": [item_ci["low"], item_ci["high"]], "ci_item_method": item_ci["method"],
+            "ci": [low, high], "ci_undefined": ci["undefined"], "ci_method": ci["method"],
+            "ci_name": ci_name(clusters),
+            "ci_item": [item_ci["low"], item_ci["high"]], "ci_item_undefined": item_ci["undefined"],
+            "ci_item_method": item_ci["method"],
             "clusters": None if clusters is None else {"column": CLUSTER_COLUMN,
                                                        "n": int(clusters.nunique())},
             "gate": float(gate), **gate_result,
@@ -235,14 +245,19 @@ def report(items: pd.DataFrame, judgements: pd.DataFrame, judge_gate=JUDGE_GATE,
         "definitions": defs,
         "humans": {"fleiss_kappa": humans["fleiss_kappa"]["value"],
                    "fleiss_kappa_ci": humans["fleiss_kappa"]["ci"],
+                   "fleiss_kappa_ci_undefined": humans["fleiss_kappa"]["ci_undefined"],
                    "krippendorff_alpha": humans["krippendorff_alpha"]["value"],
                    "krippendorff_alpha_ci": humans["krippendorff_alpha"]["ci"],
+                   "krippendorff_alpha_ci_undefined": humans["krippendorff_alpha"]["ci_undefined"],
+                   "ci_method": humans["ci_method"],
                    "pairwise_cohen_kappa": humans["pairwise"],
                    "three_way_ties": frame.loc[frame["three_way_tie"], "key"].tolist(),
                    "recorded_majority_mismatches": recorded_mismatches(items, frame)},
         "disagreements": summary["keys"],
         "disagreement_summary": summary,
-        "ci_method": cs.ci_method(resamples, seed),
+        # The π intervals' method (the gates' statistic); the humans' κ and α intervals state
+        # their own under "humans".
+        "ci_method": pi_ci_method(rows),
         "pi_ci_method": pi_ci_method(rows),
         "ceiling": human_ceiling(scored, seed) if qa else None,
         "length_probe": {(rater_name(r) if r == PANEL else r.removeprefix(JUDGE_PREFIX)):
@@ -291,8 +306,8 @@ def summary_table(rep: dict) -> pd.DataFrame:
     return pd.DataFrame([{
         "Rater": label, "n": r["n"], "TP": r["tp"], "FP": r["fp"], "FN": r["fn"], "TN": r["tn"],
         "Agreement": fmt(r["agreement"]), "Scott's π (exact = decimal)": r["scotts_pi_shown"],
-        "Cohen's κ": fmt(r["cohen_kappa"]), "π 95% CI": fmt_ci(r["ci"]),
-        "π CI, item-level": fmt_ci(r["ci_item"]),
+        "Cohen's κ": fmt(r["cohen_kappa"]), "π 95% CI": fmt_ci(r["ci"], r["ci_undefined"]),
+        "π CI, item-level": fmt_ci(r["ci_item"], r["ci_item_undefined"]),
         "Gate": f"π ≥ {r['gate']:g}", "Verdict": r["verdict"],
         "CI vs gate": "INCONCLUSIVE" if r["inconclusive"] else "clear"}
         for _, label, r in rater_reports(rep)])
@@ -302,8 +317,9 @@ def fmt(x, digits: int = 4) -> str:
     return "n/a" if x is None or (isinstance(x, float) and np.isnan(x)) else f"{x:.{digits}f}"
 
 
-def fmt_ci(ci) -> str:
-    return "n/a" if ci[0] is None else f"[{ci[0]:.3f}, {ci[1]:.3f}]"
+def fmt_ci(ci, reason: str | None = None) -> str:
+    """[low, high] to 3 decimals, or 'n/a (undefined because …)' when it has no endpoints."""
+    return exact.undefined_text(reason) if ci[0] is None else f"[{ci[0]:.3f}, {ci[1]:.3f}]"
 
 
 def _judges_in(listed: pd.DataFrame) -> list[str]:

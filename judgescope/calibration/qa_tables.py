@@ -6,14 +6,18 @@ from __future__ import annotations
 import pandas as pd
 
 from judgescope.calibration.bias import fmt_p
+from judgescope.calibration.exact import undefined_text
 
 
 def _f(x, digits: int = 3) -> str:
     return "n/a" if x is None else f"{x:.{digits}f}"
 
 
-def _ci(ci, digits: int = 3) -> str:
-    return "n/a" if ci is None or ci[0] is None else f"[{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]"
+def _ci(ci, reason: str | None = None, digits: int = 3) -> str:
+    """[low, high], or 'n/a (undefined because …)' when the interval has no endpoints."""
+    if ci is None or ci[0] is None:
+        return undefined_text(reason)
+    return f"[{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]"
 
 
 def bias_table(raters: list[tuple[str, str, dict]]) -> pd.DataFrame:
@@ -34,15 +38,17 @@ def bias_table(raters: list[tuple[str, str, dict]]) -> pd.DataFrame:
 def judge_human_table(ceiling: dict) -> pd.DataFrame:
     return pd.DataFrame([{"Rater": r["rater"], "Human": r["human"], "n": r["n"],
                           "Agreement": _f(r["agreement"]), "Cohen's κ": _f(r["cohen_kappa"]),
-                          "κ 95% CI": _ci(r["kappa_ci"]), "Scott's π": _f(r["scotts_pi"]),
-                          "π 95% CI": _ci(r["pi_ci"])} for r in ceiling["judge_vs_human"]])
+                          "κ 95% CI": _ci(r["kappa_ci"], r.get("kappa_ci_undefined")),
+                          "Scott's π": _f(r["scotts_pi"]),
+                          "π 95% CI": _ci(r["pi_ci"], r.get("pi_ci_undefined"))} for r in ceiling["judge_vs_human"]])
 
 
 def human_human_table(ceiling: dict) -> pd.DataFrame:
     return pd.DataFrame([{"Human A": r["human_a"], "Human B": r["human_b"], "n": r["n"],
                           "Agreement": _f(r["agreement"]), "Cohen's κ": _f(r["cohen_kappa"]),
-                          "κ 95% CI": _ci(r["kappa_ci"]), "Scott's π": _f(r["scotts_pi"]),
-                          "π 95% CI": _ci(r["pi_ci"])} for r in ceiling["human_vs_human"]])
+                          "κ 95% CI": _ci(r["kappa_ci"], r.get("kappa_ci_undefined")),
+                          "Scott's π": _f(r["scotts_pi"]),
+                          "π 95% CI": _ci(r["pi_ci"], r.get("pi_ci_undefined"))} for r in ceiling["human_vs_human"]])
 
 
 def mean_table(ceiling: dict) -> pd.DataFrame:
@@ -53,9 +59,16 @@ def mean_table(ceiling: dict) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def ceiling_methods(ceiling: dict) -> str:
+    """Each interval of the ceiling tables with its own method (κ's, π's, the means')."""
+    return (f"Pairwise κ CIs: {ceiling['kappa_ci_method'] or 'n/a'}. Pairwise π CIs: "
+            f"{ceiling['pi_ci_method'] or 'n/a'}. Means: {ceiling['human_mean_kappa']['ci_method']}, "
+            "every rater of an item resampled together.")
+
+
 def _mean(m: dict) -> dict:
     return {"pairs": m["pairs"], "n": m["n"], "mean Cohen's κ": _f(m["mean_kappa"]),
-            "95% CI": _ci(m["ci"])}
+            "95% CI": _ci(m["ci"], m.get("ci_undefined"))}
 
 
 MULTI_CATEGORY_NOTE = (

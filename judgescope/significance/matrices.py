@@ -86,7 +86,22 @@ def method_pairs(decisions: pd.DataFrame, dataset: str, resamples=sig.DEFAULT_RE
            for n in names}
     clusters = sig.clusters(names, [acc[n] for n in names],
                             lambda x, y: adjusted.get(frozenset((x, y))))
-    return {"dataset": dataset, "pairs": rows, "clusters": clusters}
+    return {"dataset": dataset, "pairs": rows, "clusters": clusters,
+            "note": _no_pairs_note(decisions, dataset, names) if not rows else None}
+
+
+def _no_pairs_note(decisions: pd.DataFrame, dataset: str, scored: list[str]) -> str:
+    """Why a dataset has no method/model pair to test, said from its numbers."""
+    d = decisions[decisions["dataset"] == dataset]
+    methods = sorted(set(d["method"] + "/" + d["model"]))
+    decided = int(d.loc[d["human"].isin([1, 2]), ["file", "row"]].drop_duplicates().shape[0])
+    if len(methods) < 2:
+        return f"one method/model only ({', '.join(methods)}): nothing to compare"
+    if decided == 0:
+        return (f"{len(methods)} methods/models, but no pair has a decided human preference (every "
+                "human preference is tied or missing), so none can be scored: nothing to compare")
+    return (f"{len(methods)} methods/models, but only {', '.join(scored) or 'none'} decided any of "
+            f"the {decided:,} pairs with a human preference: nothing to compare")
 
 
 def all_method_pairs(decisions: pd.DataFrame, resamples=sig.DEFAULT_RESAMPLES,

@@ -132,7 +132,7 @@ def ci_caption(rep: dict, gates: bool = True) -> None:
         st.caption(f"π CI: {rep['pi_ci_method']}. Gates compare the exact fraction; a decimal is "
                    "shown with enough digits never to round across its gate.")
     else:
-        st.caption(f"CI: {rep['ci_method']}.")
+        st.caption(f"CI: {rep['humans']['ci_method']}.")
 
 
 def table(frame: pd.DataFrame, **kwargs):

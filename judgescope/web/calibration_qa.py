@@ -43,8 +43,7 @@ def ceiling_section(rep: dict, judges: bool = True) -> None:
         with st.expander("Every pair"):
             _table(qa_tables.judge_human_table(ceiling))
             _table(qa_tables.human_human_table(ceiling))
-    st.caption(f"Scale: {ceiling['scale']}. Pairwise CIs: {ceiling['ci_method']}. Means: "
-               "bootstrap over items, every rater of an item resampled together.")
+    st.caption(f"Scale: {ceiling['scale']}. {qa_tables.ceiling_methods(ceiling)}")
 
 
 def budget_section(rep: dict) -> None:

@@ -28,7 +28,7 @@ def compute(decisions, resamples=sig.DEFAULT_RESAMPLES, seed=sig.DEFAULT_SEED) -
         out[res["dataset"]] = {
             "pairs": matrices.json_pairs(res["pairs"], ("permutation_p", "permutation_holm_p",
                                                       "permutation_method")),
-            "clusters": res["clusters"]}
+            "clusters": res["clusters"], **({"note": res["note"]} if res["note"] else {})}
     return {"datasets": out, "rule": matrices.METHOD_RULE, "clusters_rule": matrices.CLUSTER_RULE,
             "tests": [sig.MCNEMAR, sig.SIGN_FLIP], "correction": f"{sig.HOLM} per dataset",
             "resamples": resamples, "seed": seed}
@@ -46,8 +46,7 @@ def run(args) -> int:
         print(report["note"])
     for name, res in report["datasets"].items():
         if not res["pairs"]:
-            print(f"{name}: one method/model only ({', '.join(c['name'] for c in res['clusters'])}):"
-                  " nothing to compare")
+            print(f"{name}: {res.get('note') or 'nothing to compare'}")
             continue
         print(f"{name}: " + ", ".join(f"{c['rank']}. {c['name']}" for c in res["clusters"]))
     write_json(report, args.json)
