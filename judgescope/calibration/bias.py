@@ -53,7 +53,7 @@ def _reject_prob(n: int, discordant: float, diff: float, alpha: float) -> float:
     from scipy import stats as sps
     d = np.arange(n + 1)
     p_d = sps.binom.pmf(d, n, discordant)
-    q = (discordant + diff) / (2 * discordant)
+    q = min(1.0, max(0.0, (discordant + diff) / (2 * discordant)))
     total = 0.0
     for m in range(1, n + 1):
         if p_d[m] < 1e-15:
@@ -71,11 +71,13 @@ def _reject_prob(n: int, discordant: float, diff: float, alpha: float) -> float:
 def min_detectable_difference(n: int, discordant: float, alpha: float = ALPHA,
                               power: float = POWER, step: float = 0.001) -> float | None:
     """The smallest |difference in pass rates| that exact McNemar detects with `power` at n
-    items, holding the observed discordant share; None when even the largest possible
-    difference (every discordant item one way) falls short."""
+    items, holding the observed discordant share, on a grid of `step` that ends at the share
+    itself (a difference can never exceed it); None ("none within reach") when even the largest
+    possible difference (every discordant item one way) falls short."""
     if n == 0 or discordant <= 0:
         return None
-    grid = np.arange(step, discordant + step / 2, step)
+    # Multiples of step below the share, then the share: the largest difference there is.
+    grid = np.append(np.arange(1, math.ceil(discordant / step - 1e-9)) * step, discordant)
     lo, hi = 0, len(grid) - 1
     if _reject_prob(n, discordant, float(grid[hi]), alpha) < power:
         return None
@@ -86,6 +88,16 @@ def min_detectable_difference(n: int, discordant: float, alpha: float = ALPHA,
         else:
             lo = mid + 1
     return round(float(grid[lo]), 6)
+
+
+def mdd_text(mdd: float | None, discordant: float, n: int) -> str:
+    """The minimum detectable difference, or why there is none within reach at this n."""
+    if mdd is not None:
+        return f"{mdd:.3f}"
+    if n == 0 or discordant <= 0:
+        return "none within reach (no discordant items: the rates cannot differ)"
+    return (f"none within reach (even a difference of {discordant:.3f}, every discordant item one "
+            f"way, is detected with less than {POWER:.0%} power at n = {n})")
 
 
 def _pct(x: float) -> str:
@@ -124,7 +136,8 @@ def bias_direction(truth, pred, alpha: float = ALPHA, level: float = 0.95) -> di
     out.update(judge_pass=jp, human_pass=hp, diff=jp - hp, direction=direction,
                sentence=sentence, ci=newcombe_paired_ci(tp, fp, fn, tn, level))
     if direction == "no clear direction":
-        out["min_detectable_diff"] = min_detectable_difference(n, (fn + fp) / n, alpha)
+        out["min_detectable_diff"] = mdd = min_detectable_difference(n, (fn + fp) / n, alpha)
+        out["min_detectable_text"] = mdd_text(mdd, (fn + fp) / n, n)
         out["min_detectable_method"] = (
             f"smallest pass-rate difference exact McNemar (α = {alpha}) detects with "
             f"{POWER:.0%} power at n = {n}, holding the observed discordant share "

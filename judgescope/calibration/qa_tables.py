@@ -31,7 +31,7 @@ def bias_table(raters: list[tuple[str, str, dict]]) -> pd.DataFrame:
                      "Difference 95% CI": _ci(b["ci"]), "FN": b["fn"], "FP": b["fp"],
                      "Exact McNemar": fmt_p(b["mcnemar_p"]), "Direction": b["sentence"],
                      "Min. detectable difference (80% power)":
-                     _f(b.get("min_detectable_diff")) if "min_detectable_method" in b else "—"})
+                     b["min_detectable_text"] if "min_detectable_method" in b else "—"})
     return pd.DataFrame(rows)
 
 
