@@ -6,7 +6,7 @@ from pathlib import Path
 
 from judgescope.demo.common import write_checksums
 
-GENERATORS = ("xhotpotqa", "localgate", "localgate_bulk", "transevalnia", "rescore", "ratings")
+GENERATORS = ("xhotpotqa", "localgate", "localgate_bulk", "transevalnia", "rescore", "ratings", "drift")
 
 
 def main(out: Path) -> None:
