@@ -235,8 +235,9 @@ def test_a_recorded_deviation_is_shown_beside_its_badge(tmp_path, monkeypatch):
     out = tmp_path / "r.html"
     cli.main(["report-html", "localgate", "--out", str(out), "--generated-at", AT])
     text = out.read_text(encoding="utf-8")
-    assert re.search(r"FAIL · inconclusive</span> <strong><bdi>panel[^<]*</bdi></strong>: π = [^<]*"
-                     r"<span class=\"deviation\">Recorded deviation: <bdi>Bulk judging proceeded under "
+    assert re.search(r"FAIL · inconclusive</span></span> <strong><bdi>panel[^<]*</bdi></strong>: "
+                     r"<span data-n=\"calibration.panel.sentence\">π = [^<]*</span> <span class=\"deviation\">"
+                     r"Recorded deviation: <bdi>Bulk judging proceeded under "
                      r"the recorded deviation &lt;b&gt;D-1&lt;/b&gt;.</bdi>", text)
     assert manifest_of(out)["deviations"] == {
         "panel": "Bulk judging proceeded under the recorded deviation <b>D-1</b>."}

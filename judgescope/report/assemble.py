@@ -11,7 +11,7 @@ from pathlib import Path
 
 from judgescope import __version__
 from judgescope import format as fmt
-from judgescope import stats
+from judgescope import schema, stats
 from judgescope.audit import summary as audit_summary
 from judgescope.report import audit_section, calibration_section, ranking_section, ratings_section, reviews_section
 from judgescope.report.ledger import Ledger
@@ -36,6 +36,12 @@ class Report:
     deviations: dict = field(default_factory=dict)
     synthetic: bool = False
     ledger: Ledger = field(default_factory=Ledger)
+    shown: dict = field(default_factory=dict)  # the header's and findings' computed texts, bound
+
+    def methods(self) -> list[dict]:
+        """Each method the report's numbers use, stated once (the sections reference them)."""
+        return [m for k in ("calibration", "audit", "ranking", "ratings")
+                for m in (self.sections.get(k) or {}).get("methods", [])]
 
     def manifest(self) -> dict:
         """The machine-readable manifest embedded in the file (check-report reads it back)."""
@@ -68,6 +74,9 @@ def collect(catalog, collection: str, *, generated_at: str, seed: int = stats.DE
     rep = Report(collection, coll.title, coll.description, seed, resamples, generated_at,
                  app or app_version(), deviations=dict(getattr(coll, "deviations", {}) or {}),
                  synthetic=any(d.spec.synthetic for d in loaded))
+    fn = "judgescope.sources.manifest (the collection's title and description)"
+    rep.shown = {"title": rep.ledger.text("collection.title", coll.title, fn),
+                 "description": rep.ledger.text("collection.description", coll.description or "", fn)}
     rep.datasets = [_provenance(rep.ledger, d) for d in loaded]
     for notice in catalog.notices(collection):
         rep.not_measured.append(notice)
@@ -77,15 +86,25 @@ def collect(catalog, collection: str, *, generated_at: str, seed: int = stats.DE
         return rep
     run = catalog.store(collection).run
     rep.excluded = _excluded(run, rep.ledger)
+    rep.shown["rows_badge"] = rep.ledger.text("findings.rows_badge", "EXCLUDED" if rep.excluded else "ALL ROWS USED",
+                                              "judgescope.report.assemble._excluded")
     if "audit" in roles:
         a = roles["audit"]
         snapshot = None
         if "snapshot" in roles:
             snapshot = {"origin": roles["snapshot"].spec.origin.removeprefix("local: "),
                         "problems": catalog.verify_problems(collection)}
-        section, missing = audit_section.build(
-            run, rep.ledger, name=a.spec.name, seed=seed, resamples=resamples,
-            explanations="judge_explanation" not in a.report["columns_missing"], snapshot=snapshot)
+        previous = schema._PAIRS.get()
+        # Labels name the direction ("Mandarin Chinese → English (zh-en)") as the pages do.
+        pairs = run("audit_language_pairs")
+        schema.use_language_pairs(schema.language_pairs(zip(pairs.target_language, pairs.source_language)))
+        try:
+            section, missing = audit_section.build(
+                run, rep.ledger, name=a.spec.name, seed=seed, resamples=resamples,
+                explanations="judge_explanation" not in a.report["columns_missing"], snapshot=snapshot,
+                systems="system" not in a.report["columns_missing"])
+        finally:
+            schema._PAIRS.set(previous)
         rep.sections["audit"] = section
         rep.not_measured += missing
         if "audit_previous" not in roles:

@@ -12,12 +12,13 @@ from judgescope.audit import audit_findings
 from judgescope import format as fmt
 from judgescope.audit import binned
 from judgescope.audit import summary as audit
+from judgescope.audit import systems as audit_systems
 from judgescope.audit import themes as themes_mod
 from judgescope.integrity import hashes
 from judgescope.report import svg
-from judgescope.report.ledger import Ledger, key as idkey
+from judgescope.report.ledger import Ledger, bound, key as idkey
 from judgescope.schema import language_name, sort_units
-from judgescope.report.calibration_section import short
+from judgescope.report.calibration_section import _more, short
 
 S = "judgescope.audit.summary."
 THEMES_PER_LANGUAGE = 3
@@ -41,7 +42,7 @@ def score_bins(counts: pd.DataFrame, top: float) -> list[dict]:
 
 
 def build(run, ledger: Ledger, *, name: str, seed: int, resamples: int, explanations: bool,
-          snapshot: dict | None) -> tuple[dict, list[str]]:
+          snapshot: dict | None, systems: bool = False) -> tuple[dict, list[str]]:
     """(the audit section for the template, what it could not measure)."""
     counts = audit.score_counts(run)
     if audit.no_rows(counts):
@@ -70,30 +71,69 @@ def build(run, ledger: Ledger, *, name: str, seed: int, resamples: int, explanat
                                   query=audit.counts_query(counts, col),
                                   function=S + "unit_summary", cli=rep + ["by_unit", key, col])
         bins = score_bins(per[per.unit == key], float(binned.score_of(per, "high").max()))
-        for b_ in bins:
+        for i, b_ in enumerate(bins):
+            b_["label"] = ledger.text(f"audit.bin.{i}.label", b_["label"], "judgescope.report.audit_section.score_bins")
             b_["shown"] = ledger.add(f"audit.unit.{idkey(key)}.bin.{b_['label']}", b_["n"], fmt.count(b_["n"]),
                                      query=q, function="judgescope.report.audit_section.score_bins")
         row["histogram"] = svg.histogram(bins)
         rows.append(row)
+    mf = "judgescope.report.audit_section.build (the method as the report states it)"
     section = {"empty": False, "name": name, "overall": overall, "units": rows,
                "thresholds": audit.threshold_columns(),
-               "ci_label": audit.ci_label(resamples, seed, method=audit.interval_rule(counts))}
+               "threshold_labels": [ledger.text(f"audit.threshold.{t}.label", t.replace("_", " "),
+                                                S + "threshold_columns")
+                                    for t in audit.threshold_columns()],
+               "methods": [{"ref": "m-mean", "name": "Mean judge score and its 95 % CI",
+                            "text": ledger.text("method.audit.ci", audit.ci_label(
+                                resamples, seed, method=audit.interval_rule(counts)) + ".", mf)},
+                           {"ref": "m-weak", "name": "Weak cell",
+                            "text": ledger.text("method.audit.weak", audit_findings.WEAK_RULE, mf)}]}
     section["heatmap"], section["weak"] = _heatmap(ledger, counts, cells, whole["mean"], q, f, boot_cli)
-    section["weak_rule"] = audit_findings.WEAK_RULE
+    weak_n = section["weak"]["count"]
+    section["weak"]["count"] = ledger.add("audit.weak.count", weak_n, fmt.count(weak_n), query=q,
+                                          function="judgescope.audit.audit_findings.weak_cells")
+    section["weak"]["count_value"] = weak_n
+    section["weak"]["badge"] = ledger.text("audit.weak.badge", "WEAK CELLS" if weak_n else "NO WEAK CELL",
+                                           "judgescope.audit.audit_findings.weak_cells")
+    section["weak"]["listed"] = ledger.add("audit.weak.listed", len(section["weak"]["cells"]),
+                                           fmt.count(len(section["weak"]["cells"])), query=None,
+                                           function="judgescope.report.audit_section (first 50 weak cells)")
     section["copies"] = _copies(run, ledger)
     missing = []
     section["integrity"] = _integrity(run, ledger, snapshot, missing)
     section["themes"] = _themes(run, ledger, explanations, missing)
     section["origins"] = _origins(run, ledger)
+    section["systems"] = _systems(run, ledger, resamples, seed, section["methods"]) if systems else None
     return section, missing
 
 
-def _ci(ledger: Ledger, id: str, row, query: str, function: str, cli: list) -> str:
+def _systems(run, ledger: Ledger, resamples: int, seed: int, methods: list) -> dict:
+    """Per system, and per language × system, as Languages and `report`'s BY_SYSTEM.json give them."""
+    found = audit_systems.by_system(audit.score_counts(run, "system"), resamples, seed)
+    fn, q = "judgescope.audit.systems.by_system", "audit_score_counts (facet = system)"
+    cli = ["report", "BY_SYSTEM.json"]
+    methods.append({"ref": "m-system", "name": "Per system",
+                    "text": ledger.text("method.audit.systems", audit_systems.METHOD + ".", fn)})
+
+    def row(id: str, r: dict, where: list) -> dict:
+        return {"system": short(r["system"], 80), "language": language_name(r.get("target_language")),
+                "n": ledger.add(f"{id}.n", r["n"], fmt.count(r["n"]), query=q, function=fn, cli=cli + where + ["n"]),
+                "mean": ledger.add(f"{id}.mean", r["mean"], fmt.mean(r["mean"]), query=q, function=fn,
+                                   cli=cli + where + ["mean"]),
+                "ci": _ci(ledger, id, {"low": r["ci"][0], "high": r["ci"][1]}, q, fn, cli + where + ["ci"], ("0", "1"))}
+    systems = [row(f"audit.system.{i}", r, ["systems", i]) for i, r in enumerate(found["systems"][:MAX_ROWS])]
+    by_lang = [row(f"audit.system_language.{i}", r, ["by_language", i])
+               for i, r in enumerate(found["by_language"][:MAX_ROWS])]
+    return {"systems": systems, "by_language": by_lang,
+            "more": _more(ledger, "audit.system_language.more", len(found["by_language"]))}
+
+
+def _ci(ledger: Ledger, id: str, row, query: str, function: str, cli: list, ends=("low", "high")) -> str:
     low = ledger.add(f"{id}.ci_low", row["low"], fmt.mean(row["low"]), query=query,
-                     function=function, cli=cli + ["low"])
+                     function=function, cli=cli + [ends[0]])
     high = ledger.add(f"{id}.ci_high", row["high"], fmt.mean(row["high"]), query=query,
-                      function=function, cli=cli + ["high"])
-    return f"[{low}, {high}]"
+                      function=function, cli=cli + [ends[1]])
+    return bound("[{}, {}]", low, high)
 
 
 def _heatmap(ledger: Ledger, counts, cells, overall_mean, q, f, boot_cli):
@@ -118,11 +158,21 @@ def _heatmap(ledger: Ledger, counts, cells, overall_mean, q, f, boot_cli):
         grid[(lang, unit)] = cell
         rows.append(cell)
     values = [c["value"] for c in rows if c["value"] is not None and not math.isnan(c["value"])]
-    chart = svg.heatmap(langs, units, grid, min(values), max(values))
+    chart = svg.heatmap(langs, units, grid, min(values), max(values), labels=[_code(x) for x in langs])
     weak_rows = [grid[(w["target_language"], w["unit"])] for w in weak][:MAX_ROWS]
+    fn = "judgescope.report.audit_section._heatmap (the colour scale's ends)"
     return {"chart": chart, "rows": sorted(rows, key=lambda c: (c["value"], c["lang"], c["unit"])),
-            "units": units, "lo": fmt.mean(min(values)), "hi": fmt.mean(max(values))}, \
+            "units": units, "lo": ledger.add("audit.heatmap.lowest", min(values), fmt.mean(min(values)), query=q,
+                                             function=fn),
+            "hi": ledger.add("audit.heatmap.highest", max(values), fmt.mean(max(values)), query=q, function=fn)}, \
         {"cells": weak_rows, "count": len(weak)}
+
+
+def _code(lang: str) -> str:
+    """A language's short label on the heatmap's axis: its code, with the source when the
+    audit names one ("zh-en"); the table beside the chart gives the full names."""
+    name = language_name(lang)
+    return name[name.rindex("(") + 1:-1] if name.endswith(")") and "(" in name else str(lang)
 
 
 def _copies(run, ledger: Ledger) -> list[dict]:
@@ -156,6 +206,7 @@ def _integrity(run, ledger: Ledger, snapshot: dict | None, missing: list[str]) -
            "verified": ledger.add("integrity.verified", summary.verified, fmt.count(summary.verified),
                                   query=q, function=fn, cli=["verify", "--json", "verified"]),
            "ok": summary.checked > 0 and summary.unverified == 0}
+    out["badge"] = ledger.text("integrity.badge", "VERIFIED" if out["ok"] else "HASH PROBLEMS", fn)
     for cls in hashes.PROBLEMS:
         n = summary.counts[cls]
         out["rows"].append({"label": hashes.CLASS_LABELS[cls], "rows": ledger.add(
@@ -186,8 +237,11 @@ def _themes(run, ledger: Ledger, explanations: bool, missing: list[str]) -> dict
     if not out:
         missing.append(f"Explanation themes: no term reaches {themes_mod.MIN_LOW_COUNT} low-score "
                        f"occurrences below {themes_mod.DEFAULT_THRESHOLD:g} in any language.")
-    return {"rows": out[:MAX_ROWS], "more": max(0, len(out) - MAX_ROWS), "method": found["method"],
-            "threshold": f"{themes_mod.DEFAULT_THRESHOLD:g}"}
+    fn = "judgescope.audit.themes (the method as the report states it)"
+    return {"rows": out[:MAX_ROWS], "more": _more(ledger, "themes.more", len(out)),
+            "method": ledger.text("method.themes", found["method"], fn),
+            "threshold": ledger.add("themes.threshold", themes_mod.DEFAULT_THRESHOLD,
+                                    f"{themes_mod.DEFAULT_THRESHOLD:g}", query=None, function=fn)}
 
 
 def _origins(run, ledger: Ledger) -> list[dict]:

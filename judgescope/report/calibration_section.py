@@ -8,9 +8,10 @@ from judgescope.calibration import calibration_findings
 from judgescope import format as fmt
 from judgescope.calibration import panel as cal
 from judgescope.report import svg
-from judgescope.report.ledger import Ledger, key as idkey
+from judgescope.report.ledger import Ledger, bound, key as idkey
 
 F = "judgescope.calibration.panel.report"
+MF = "judgescope.report.calibration_section.build (the method as the report states it)"
 Q = "calib_items + calib_item_judgements"
 MAX_ROWS = 50
 TEXT_CHARS = 160
@@ -29,18 +30,24 @@ def build(run, ledger: Ledger, deviations: dict) -> tuple[dict | None, list[str]
         return None, ["Judge calibration: no judgement shares a key with the calibration items."]
     rep = cal.report(items, judgements)
     raters = []
-    for rid, label, r in cal.rater_reports(rep):
+    # The panel first: its gate is the decision the collection's report exists for.
+    for rid, label, r in sorted(cal.rater_reports(rep), key=lambda x: x[0] != cal.PANEL):
         key = "panel" if rid == cal.PANEL else label
         raters.append(_rater(ledger, key, label, r, deviations.get(key)))
+    methods = [{"ref": "m-gate", "name": "Gate rule",
+                "text": ledger.text("method.gate_rule", calibration_findings.GATE_RULE, MF)},
+               {"ref": "m-pi", "name": "Scott's π and its 95 % CI",
+                "text": ledger.text("method.calibration.pi_ci", "Scott's π of each judge and the panel "
+                                    "against the human 2-of-3 majority; interval: " + rep["pi_ci_method"] + ".", MF)},
+               {"ref": "m-majority", "name": "Panel and human majority",
+                "text": ledger.text("method.calibration.definitions", cal.definitions_sentence(rep), MF)}]
+    gates = sorted({(float(r["gate_value"]), r["gate"]) for r in raters}, key=lambda g: g[0])
     section = {"n_items": ledger.add("calibration.n_items", rep["n_items"], fmt.count(rep["n_items"]),
                                      query=Q, function=F, cli=["calibrate", "--json", "n_items"]),
-               "raters": raters, "ci_method": rep["pi_ci_method"], "gate_rule": calibration_findings.GATE_RULE,
-               "definitions": cal.definitions_sentence(rep),
+               "raters": raters, "methods": methods,
                "forest": svg.forest([{"label": r["label"], "value": r["pi_value"], "low": r["low_value"],
                                       "high": r["high_value"], "tag": r["badge"]} for r in raters],
-                                    0.0, 1.0, [{"value": v, "label": f"gate {fmt.gate_value(v)}"}
-                                               for v in sorted({float(r["gate_value"]) for r in raters})],
-                                    fmt=lambda x: f"{x:.1f}")}
+                                    0.0, 1.0, [{"value": v, "label": "gate ", "shown": shown} for v, shown in gates])}
     section["humans"] = _humans(ledger, rep["humans"])
     section["disagreements"] = _disagreements(ledger, items, rep)
     return section, []
@@ -60,16 +67,21 @@ def _rater(ledger: Ledger, key: str, label: str, r: dict, deviation: str | None)
     out["kappa"] = ledger.add(f"{id}.cohen_kappa", r["cohen_kappa"], fmt.agreement(r["cohen_kappa"]),
                               query=Q, function=F, cli=cli + ["cohen_kappa"])
     low, high = r["ci"]
-    out["ci"] = "[{}, {}]".format(
+    out["ci"] = bound("[{}, {}]",
         ledger.add(f"{id}.ci_low", low, fmt.agreement(low), query=Q, function=F, cli=cli + ["ci", 0]),
         ledger.add(f"{id}.ci_high", high, fmt.agreement(high), query=Q, function=F, cli=cli + ["ci", 1]))
     out["gate"] = ledger.add(f"{id}.gate", float(r["gate"]), fmt.gate_value(r["gate"]), query=None,
                              function=F, cli=cli + ["gate"])
-    out["badge"], out["colour"], out["sentence"] = calibration_findings.gate_badge(r)
+    badge, out["colour"], sentence = calibration_findings.gate_badge(r)
+    fn = "judgescope.calibration.calibration_findings.gate_badge"
+    out["badge"] = ledger.text(f"{id}.badge", badge, fn)
+    out["sentence"] = ledger.text(f"{id}.sentence", sentence, fn)
     out["verdict"] = ledger.add(f"{id}.verdict", r["verdict"], r["verdict"], query=Q, function=F,
                                 cli=cli + ["verdict"])
     out.update(pi_value=r["scotts_pi"], low_value=low, high_value=high, gate_value=r["gate"],
                matrix=svg.confusion(r["tp"], r["fp"], r["fn"], r["tn"]))
+    for cell in out["matrix"]["cells"]:
+        cell["n"] = out[cell["name"].lower()]  # the count as shown, bound to its entry
     return out
 
 
@@ -85,17 +97,19 @@ def _humans(ledger: Ledger, h: dict) -> dict:
         rows.append(_stat(ledger, f"calibration.humans.pairwise.{i}", label, p["cohen_kappa"], p["ci"],
                           cli + ["pairwise_cohen_kappa", i, "cohen_kappa"],
                           cli + ["pairwise_cohen_kappa", i, "ci"]))
-    return {"rows": rows, "ties": len(h["three_way_ties"]),
+    ties = len(h["three_way_ties"])
+    return {"rows": rows, "ties": ledger.add("calibration.humans.three_way_ties", ties, fmt.count(ties), query=Q,
+                                             function=F, cli=cli + ["three_way_ties", "len"]),
+            "ties_value": ties,
             "forest": svg.forest([{"label": r["label"], "value": r["value"], "low": r["low"],
-                                   "high": r["high"]} for r in rows], 0.0, 1.0, (),
-                                 fmt=lambda x: f"{x:.1f}")}
+                                   "high": r["high"]} for r in rows], 0.0, 1.0, ())}
 
 
 def _stat(ledger, id, label, value, ci, cli, ci_cli, function=F, query=Q) -> dict:
     low, high = ci if ci else (None, None)
     return {"label": label, "value": value, "low": low, "high": high,
             "shown": ledger.add(id, value, fmt.agreement(value), query=query, function=function, cli=cli),
-            "ci": "[{}, {}]".format(
+            "ci": bound("[{}, {}]",
                 ledger.add(f"{id}.ci_low", low, fmt.agreement(low), query=query, function=function,
                            cli=ci_cli + [0]),
                 ledger.add(f"{id}.ci_high", high, fmt.agreement(high), query=query, function=function,
@@ -121,4 +135,11 @@ def _disagreements(ledger: Ledger, items, rep: dict) -> dict:
                                     summary["with_human_support"], fmt.count(summary["with_human_support"]),
                                     query=Q, function="judgescope.calibration.panel.disagreement_summary",
                                     cli=["calibrate", "--json", "disagreement_summary", "with_human_support"]),
-            "more": max(0, len(summary["keys"]) - MAX_ROWS)}
+            "more": _more(ledger, "calibration.disagreements.more", len(summary["keys"]))}
+
+
+def _more(ledger: Ledger, id: str, total: int, shown: int = MAX_ROWS):
+    """How many rows a table leaves out (None when it shows them all), bound to its entry."""
+    more = max(0, total - shown)
+    return ledger.add(id, more, fmt.count(more), query=None, function="judgescope.report (rows beyond the "
+                      "first 50 of a table)") if more else None

@@ -18,6 +18,48 @@ class Result:
     checked: int = 0
 
 
+MAX_ENTRIES = 1_000_000
+_SCALAR = (type(None), bool, int, float, str)
+
+
+def validate_shape(manifest, name: str) -> None:
+    """Refuse (SourceError, the CLI's exit 2) a manifest that is not one report-html writes, before
+    any of it is used: its shape, and seed and resamples within the bounds every command takes
+    (an untrusted file must not drive a 10**12-resample bootstrap)."""
+    from judgescope.cli import MAX_RESAMPLES, MAX_SEED
+
+    def need(ok: bool, what: str) -> None:
+        if not ok:
+            raise SourceError(f"{name}: its manifest is not a report manifest: {what}")
+
+    need(isinstance(manifest, dict), f"it is a JSON {type(manifest).__name__}, not an object")
+    need(manifest.get("judgescope_report") == assemble.MANIFEST_VERSION,
+         f"judgescope_report is not {assemble.MANIFEST_VERSION}")
+    need(isinstance(manifest.get("collection"), str), "no collection name")
+    for key, high in (("seed", MAX_SEED), ("resamples", MAX_RESAMPLES)):
+        value = manifest.get(key)
+        low = 0 if key == "seed" else 1
+        need(type(value) is int and low <= value <= high, f"{key} is not a whole number from {low} to {high:,}")
+    need(isinstance(manifest.get("generated_at", ""), str), "generated_at is not text")
+    app = manifest.get("app", {})
+    need(isinstance(app, dict) and all(isinstance(app.get(k), (str, type(None))) for k in ("version", "commit")),
+         "app is not {version, commit}")
+    numbers = manifest.get("numbers")
+    need(isinstance(numbers, list) and len(numbers) <= MAX_ENTRIES, "numbers is not a list")
+    for i, e in enumerate(numbers):
+        need(isinstance(e, dict) and isinstance(e.get("id"), str) and isinstance(e.get("shown"), str)
+             and isinstance(e.get("value"), _SCALAR) and type(e.get("elements", 0)) is int,
+             f"numbers[{i}] is not an entry with id, value and shown")
+    datasets = manifest.get("datasets", [])
+    need(isinstance(datasets, list), "datasets is not a list")
+    for i, d in enumerate(datasets):
+        need(isinstance(d, dict) and isinstance(d.get("name"), str) and isinstance(d.get("files", []), list)
+             and all(isinstance(f, dict) and isinstance(f.get("file"), str) and isinstance(f.get("sha256"), str)
+                     for f in d.get("files", [])), f"datasets[{i}] is not a dataset with name and files")
+    need(isinstance(manifest.get("not_measured", []), list)
+         and all(isinstance(m, str) for m in manifest.get("not_measured", [])), "not_measured is not a list of text")
+
+
 def check(catalog, manifest: dict) -> Result:
     out = Result()
     name = manifest.get("collection")
@@ -36,7 +78,7 @@ def check(catalog, manifest: dict) -> Result:
         id = entry["id"]
         if id not in now:
             out.changed.append(f"{id}: shown {entry['shown']}, no longer computed from the data")
-        elif not same(entry["value"], now[id]["value"]):
+        elif not same(entry["value"], now[id]["value"]) or entry["shown"] != now[id]["shown"]:
             out.changed.append(f"{id}: shown {entry['shown']}, now {now[id]['shown']} "
                                f"({entry['value']!r} → {now[id]['value']!r}; {now[id]['function']})")
     listed = {e["id"] for e in manifest.get("numbers", [])}

@@ -10,8 +10,9 @@ from importlib import resources
 import jinja2
 import markupsafe
 
-from judgescope.calibration import calibration_findings
+from judgescope.report import visible
 from judgescope.report.assemble import Report
+from judgescope.report.ledger import Shown
 
 SECTIONS = ("audit", "calibration", "ranking", "ratings", "verification", "reviews")
 MANIFEST_ID = "judgescope-manifest"
@@ -23,7 +24,20 @@ def _environment() -> jinja2.Environment:
                              autoescape=True, finalize=_bounded, undefined=jinja2.StrictUndefined,
                              trim_blocks=False, lstrip_blocks=False, keep_trailing_newline=True)
     env.policies["json.dumps_kwargs"] = {"sort_keys": True, "ensure_ascii": True}
+    env.filters["svg"] = _svg
+    env.filters["m"] = _manifest_bound
     return env
+
+
+def _svg(value):
+    """A shown entry inside SVG text: a <tspan> (an HTML <span> would end the SVG)."""
+    return value.element("tspan") if isinstance(value, Shown) else value
+
+
+def _manifest_bound(value, path: str, tag: str = "span"):
+    """A manifest field shown as it is (`data-m` = its path; check-report compares the two)."""
+    return markupsafe.Markup('<{0} data-m="{1}">{2}</{0}>').format(markupsafe.Markup(tag), path,
+                                                                   visible.manifest_text(value))
 
 
 MAX_TEXT = 2_000
@@ -38,11 +52,21 @@ def _bounded(value):
 
 
 def render(report: Report) -> str:
+    """The report's HTML. Rendered twice: the manifest records how many elements show each
+    entry (check-report finds a bound element removed or added), counted on the first pass."""
     env = _environment()
     css = resources.files("judgescope.report").joinpath("templates/report.css").read_text("utf-8")
-    return env.get_template("report.html.j2").render(
-        r=report, s={k: report.sections.get(k) for k in SECTIONS}, css=css, manifest=report.manifest(),
-        gate_rule=calibration_findings.GATE_RULE)
+    template = env.get_template("report.html.j2")
+    manifest = report.manifest()
+
+    def once() -> str:
+        return template.render(r=report, s={k: report.sections.get(k) for k in SECTIONS}, css=css,
+                               manifest=manifest)
+
+    counts = visible.element_counts(once())
+    for entry in manifest["numbers"]:
+        entry["elements"] = counts.get(entry["id"], 0)
+    return once()
 
 
 def read_manifest(html: str) -> dict:
@@ -50,4 +74,7 @@ def read_manifest(html: str) -> dict:
     found = _MANIFEST.search(html)
     if not found:
         raise ValueError("no JudgeScope manifest (script#judgescope-manifest) in this file")
-    return json.loads(found.group(1))
+    try:
+        return json.loads(found.group(1))
+    except RecursionError:
+        raise ValueError("its manifest nests deeper than any report's") from None

@@ -10,6 +10,38 @@ import hashlib
 import math
 from dataclasses import dataclass, field
 
+import markupsafe
+
+# The attribute that binds a shown element to its manifest entry (check-report reads it back).
+ATTR = "data-n"
+
+
+class Shown(str):
+    """The text a report shows for one manifest entry. As a string it is that text; rendered by
+    the templates (autoescape) it is an element carrying the entry's id, so check-report can
+    compare what a reader sees with the manifest: `<span data-n="id">text</span>`, or in SVG
+    (the `svg` filter) `<tspan data-n="id">text</tspan>`."""
+
+    id: str
+
+    def __new__(cls, text: str, id: str):
+        out = super().__new__(cls, text)
+        out.id = id
+        return out
+
+    def element(self, tag: str = "span") -> markupsafe.Markup:
+        return markupsafe.Markup('<{0} {1}="{2}">{3}</{0}>').format(
+            markupsafe.Markup(tag), markupsafe.Markup(ATTR), self.id, str(self))
+
+    def __html__(self) -> markupsafe.Markup:
+        return self.element()
+
+
+def bound(template: str, *parts) -> markupsafe.Markup:
+    """A text made of shown entries ("[{}, {}]"): each part keeps its binding, plain parts are
+    escaped."""
+    return markupsafe.Markup(template).format(*parts)
+
 
 def key(text, limit: int = 80) -> str:
     """Data text as part of a number's id: itself when short, else its start and a digest."""
@@ -36,14 +68,20 @@ class Ledger:
     numbers: dict[str, dict] = field(default_factory=dict)
 
     def add(self, id: str, value, shown: str, *, query: str | None, function: str,
-            cli: list | None = None) -> str:
-        """Record one number; returns the text shown (so a template shows exactly this)."""
+            cli: list | None = None) -> Shown:
+        """Record one number; returns the text shown, bound to its id (so a template shows exactly
+        this, and check-report can find it)."""
         entry = {"id": id, "value": clean(value), "shown": shown, "query": query,
                  "function": function}
         if cli:
             entry["cli"] = [str(x) for x in cli]
         self.numbers[id] = entry
-        return shown
+        return Shown(shown, id)
+
+    def text(self, id: str, text: str, function: str) -> Shown:
+        """Record a computed text the report shows (a verdict badge, a gate sentence, a method):
+        its value is the text itself, recomputed and compared like a number."""
+        return self.add(id, text, text, query=None, function=function)
 
     def values(self) -> dict:
         return {k: v["value"] for k, v in self.numbers.items()}

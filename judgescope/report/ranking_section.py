@@ -7,8 +7,8 @@ from __future__ import annotations
 from judgescope import format as fmt
 from judgescope.ranking import decisions as ranking
 from judgescope.report import svg
-from judgescope.report.calibration_section import short
-from judgescope.report.ledger import Ledger
+from judgescope.report.calibration_section import _more, short
+from judgescope.report.ledger import Ledger, bound
 
 F = "judgescope.ranking.decisions.results"
 Q = "rank_pairs + rank_columns + rank_decisions"
@@ -29,8 +29,14 @@ def build(run, ledger: Ledger, dataset: str) -> tuple[dict, list[str]]:
                      "first": ledger.add(f"{id}.human_first_rate", h["human_first_rate"],
                                          fmt.share(h["human_first_rate"]), query="rank_pairs",
                                          function="judgescope.ranking.decisions.human_summary")})
-    section = {"held": held[:MAX_ROWS], "rows": [], "ci_method": ranking.CI_METHOD,
-               "rule": ranking.DECISION_RULE, "has_decisions": not decisions.empty}
+    fn = "judgescope.ranking.decisions (the method as the report states it)"
+    section = {"held": held[:MAX_ROWS], "rows": [], "pooled": [], "best": None, "more": None,
+               "has_decisions": not decisions.empty,
+               "methods": [{"ref": "m-rank", "name": "Ranking accuracy and its 95 % CI",
+                            "text": ledger.text("method.ranking.ci", f"{ranking.CI_METHOD} interval; human ties "
+                                                "excluded, model ties and unparsed decisions count as wrong.", fn)},
+                           {"ref": "m-decisions", "name": "How decisions are read",
+                            "text": ledger.text("method.ranking.rule", ranking.DECISION_RULE, fn)}]}
     if decisions.empty:
         return section, [
             "Ranking accuracy and position bias: the pairs carry no model decision columns "
@@ -41,7 +47,7 @@ def build(run, ledger: Ledger, dataset: str) -> tuple[dict, list[str]]:
     for i, r in enumerate(rows):
         rows[i] = _row(ledger, f"ranking.results.{i}", ["rank", "--json", "results", i], r)
     section["rows"] = rows[:MAX_ROWS]
-    section["more"] = max(0, len(rows) - MAX_ROWS)
+    section["more"] = _more(ledger, "ranking.results.more", len(rows))
     # The charts and the headline: each method × model pooled over every dataset (one row each).
     pooled = [r for r in ranking.results(decisions, with_total=True)
               if r["dataset"] == ranking.ALL_DATASETS] or ranking.results(decisions)
@@ -49,16 +55,17 @@ def build(run, ledger: Ledger, dataset: str) -> tuple[dict, list[str]]:
     section["pooled"] = pooled
     scored = [r for r in pooled if r["acc_value"] is not None]
     section["best"] = max(scored, key=lambda r: (r["acc_value"], r["n_value"])) if scored else None
+    if section["best"]:
+        section["best"]["badge"] = ledger.text("ranking.best.badge", "ABOVE COIN" if section["best"]["beats_coin"]
+                                               else "NOT CLEARLY ABOVE COIN", F)
     chart_rows = [{"label": f"{r['method']} / {r['model']}", "value": r["acc_value"],
                    "low": r["low_value"], "high": r["high_value"], "first": r["first_value"]}
                   for r in pooled]
-    section["forest"] = svg.forest(chart_rows, 0.0, 1.0, [{"value": 0.5, "label": "coin 50 %"}],
-                                   fmt=lambda x: f"{100 * x:.0f} %")
+    section["forest"] = svg.forest(chart_rows, 0.0, 1.0, [{"value": 0.5, "label": "coin 50 %"}], percent=True)
     section["bias"] = svg.forest(
         [{"label": c["label"], "value": r["first_choice_value"], "low": r["first_choice_value"],
           "high": r["first_choice_value"], "first": r["human_first_value"]}
-         for c, r in zip(chart_rows, pooled)], 0.0, 1.0, [{"value": 0.5, "label": "50 %"}],
-        fmt=lambda x: f"{100 * x:.0f} %")
+         for c, r in zip(chart_rows, pooled)], 0.0, 1.0, [{"value": 0.5, "label": "50 %"}], percent=True)
     return section, []
 
 
@@ -73,7 +80,7 @@ def _row(ledger: Ledger, id: str, cli: list | None, r: dict) -> dict:
     out["n"] = ledger.add(f"{id}.n", r["n"], fmt.count(r["n"]), query=Q, function=F, cli=twin("n"))
     out["accuracy"] = ledger.add(f"{id}.accuracy", r["accuracy"], fmt.share(r["accuracy"]), query=Q,
                                  function=F, cli=twin("accuracy"))
-    out["ci"] = "[{}, {}]".format(
+    out["ci"] = bound("[{}, {}]",
         ledger.add(f"{id}.ci_low", low, fmt.share(low), query=Q, function=F, cli=twin("ci", 0)),
         ledger.add(f"{id}.ci_high", high, fmt.share(high), query=Q, function=F, cli=twin("ci", 1)))
     out["always_first"] = ledger.add(f"{id}.always_first", r["always_first"]["rate"],

@@ -51,11 +51,13 @@ def build(run, ledger: Ledger, missing_columns, seed: int) -> tuple[dict, list[s
                                   cli + ["verdicts", "krippendorff_alpha", "value"],
                                   cli + ["verdicts", "krippendorff_alpha", "ci"], F, Q))
         for i, p in enumerate(v["pairwise"]):
-            out["kappa"].append(_stat(ledger, f"ratings.pairwise.{i}",
-                                      f"Cohen's κ {short(p['rater_a'], 60)} × {short(p['rater_b'], 60)} (n = {p['n']})",
-                                      p["cohen_kappa"], p["ci"],
-                                      cli + ["verdicts", "pairwise", i, "cohen_kappa"],
-                                      cli + ["verdicts", "pairwise", i, "ci"], F, Q))
+            row = _stat(ledger, f"ratings.pairwise.{i}",
+                        f"Cohen's κ {short(p['rater_a'], 60)} × {short(p['rater_b'], 60)}",
+                        p["cohen_kappa"], p["ci"], cli + ["verdicts", "pairwise", i, "cohen_kappa"],
+                        cli + ["verdicts", "pairwise", i, "ci"], F, Q)
+            row["n"] = ledger.add(f"ratings.pairwise.{i}.n", p["n"], fmt.count(p["n"]), query=Q, function=F,
+                                  cli=cli + ["verdicts", "pairwise", i, "n"])
+            out["kappa"].append(row)
     else:
         missing.append("Fleiss' and Cohen's κ: the ratings have no verdict column.")
     if not score:
@@ -66,6 +68,6 @@ def build(run, ledger: Ledger, missing_columns, seed: int) -> tuple[dict, list[s
     shown = out["kappa"][:50]
     out["forest"] = svg.forest([{"label": r["label"], "value": r["value"], "low": r["low"],
                                  "high": r["high"]} for r in out["alpha"] + shown],
-                               -0.2, 1.0, [{"value": 0.0, "label": "chance"}], fmt=lambda x: f"{x:.1f}")
+                               -0.2, 1.0, [{"value": 0.0, "label": "chance"}])
     out["kappa"] = shown
     return out, missing

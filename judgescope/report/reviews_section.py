@@ -7,7 +7,7 @@ a verdict given after the report makes it stale (exit 1)."""
 from __future__ import annotations
 
 from judgescope import format as fmt
-from judgescope.report.ledger import Ledger
+from judgescope.report.ledger import Ledger, bound
 from judgescope.reviews import verdict_stats as reviews_stats
 from judgescope.reviews import store as reviews
 
@@ -35,7 +35,7 @@ def build(ledger: Ledger, dataset: str) -> tuple[dict | None, list[str]]:
                      for v, n in s["by_verdict"].items()],
         "decided": add("decided_rows", ci["rows"], fmt.count(ci["rows"])),
         "share": "n/a" if share is None else add("judge_right_share", share, f"{share:.1%}"),
-        "ci": "n/a" if share is None else "[{}, {}]".format(
+        "ci": "n/a" if share is None else bound("[{}, {}]",
             add("ci.low", ci["low"], f"{ci['low']:.1%}"), add("ci.high", ci["high"], f"{ci['high']:.1%}")),
         "method": f"{ci['method']} {ci['level']:.0%} interval",
         "reviewers": s["reviewers"],

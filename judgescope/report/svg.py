@@ -23,12 +23,42 @@ def _scale(lo: float, hi: float, x0: float, x1: float):
 
 def ticks(lo: float, hi: float, count: int = 5) -> list[float]:
     step = (hi - lo) / (count - 1)
-    return [lo + i * step for i in range(count)]
+    return [round(lo + i * step, 12) for i in range(count)]
 
 
-def forest(rows: list[dict], lo: float, hi: float, refs: list[dict] = (), fmt=str) -> dict:
-    """Point and interval per row (label, value, low, high, tag), reference lines (value, label)."""
+def tick_labels(values: list[float], percent: bool = False) -> list[str]:
+    """Each tick's label with the fewest decimals that still say its value exactly (0.25 stays
+    "0.25", never "0.2"), up to 6; on a percent axis the value × 100 and " %"."""
+    out = []
+    for v in values:
+        shown = 100 * v if percent else v
+        for dp in range(7):
+            if abs(round(shown, dp) - shown) < 1e-9:
+                break
+        text = f"{shown:.{dp}f}"
+        out.append(f"{text} %" if percent else text)
+    return out
+
+
+def wrap(label: str, chars: int, lines: int = 2) -> list[str]:
+    """A label in at most `lines` lines of about `chars` characters, cut at spaces; only a word
+    longer than that is cut (with "…")."""
+    words, out = str(label).split(" "), [""]
+    for w in words:
+        if out[-1] and len(out[-1]) + 1 + len(w) > chars:
+            if len(out) == lines:
+                out[-1] = out[-1] + " " + w
+                break
+            out.append("")
+        out[-1] = f"{out[-1]} {w}".strip()
+    return [x if len(x) <= chars else x[:chars - 1] + "…" for x in out]
+
+
+def forest(rows: list[dict], lo: float, hi: float, refs: list[dict] = (), percent: bool = False) -> dict:
+    """Point and interval per row (label, value, low, high, tag), reference lines (value, label);
+    a label too long for its column is drawn on two lines, never cut mid-word."""
     left = _label_width([r["label"] for r in rows])
+    chars = int((left - PAD) / CHAR)
     right = WIDTH - PAD - (150 if any(r.get("tag") for r in rows) else 40)
     x = _scale(lo, hi, left, right)
     top = 24
@@ -37,33 +67,45 @@ def forest(rows: list[dict], lo: float, hi: float, refs: list[dict] = (), fmt=st
         y = top + i * ROW + ROW / 2
         low = r.get("low") if r.get("low") is not None else r.get("value")
         high = r.get("high") if r.get("high") is not None else r.get("value")
-        out.append({**r, "y": y, "x": None if r.get("value") is None else x(_clip(r["value"], lo, hi)),
+        out.append({**r, "y": y, "lines": wrap(r["label"], chars),
+                    "x": None if r.get("value") is None else x(_clip(r["value"], lo, hi)),
                     "x1": None if low is None else x(_clip(low, lo, hi)),
                     "x2": None if high is None else x(_clip(high, lo, hi))})
     height = top + len(rows) * ROW + 30
-    return {"width": WIDTH, "height": height, "left": left, "right": right, "top": top,
+    return {"width": WIDTH, "height": height, "left": left, "right": right, "top": top, "lo": lo, "hi": hi,
             "bottom": top + len(rows) * ROW, "rows": out,
             "refs": [{**ref, "x": x(ref["value"])} for ref in refs],
-            "ticks": [{"x": x(t), "label": fmt(t)} for t in ticks(lo, hi)]}
+            "ticks": [{"x": x(t), "value": t, "label": text}
+                      for t, text in zip(ticks(lo, hi), tick_labels(ticks(lo, hi), percent))]}
 
 
 def _clip(v, lo, hi):
     return min(max(float(v), lo), hi)
 
 
+HIST_WIDTH = 360  # a narrower drawing than the others: its labels stay >= 10 px in a 300 px column
+
+
 def histogram(bins: list[dict]) -> dict:
-    """Vertical bars: bins [{label, n}] in order (small multiples: one chart per unit)."""
-    height, top, bottom, left = 180, 14, 150, 46
+    """Vertical bars: bins [{lo, hi, label, n}] in order (small multiples: one chart per unit).
+    The x axis is labelled at every other bin edge at its true position, the y axis at 0, about
+    half the peak and the peak (whole rows, each drawn at its own height)."""
+    height, top, bottom, left = 200, 12, 164, 52
+    right = HIST_WIDTH - PAD
     peak = max([b["n"] for b in bins] + [1])
-    slot = (WIDTH - left - PAD) / max(len(bins), 1)
+    lo, hi = (bins[0]["lo"], bins[-1]["hi"]) if bins else (0.0, 1.0)
+    x = _scale(lo, hi, left, right)
+    y = _scale(0, peak, bottom, top)
     bars = []
-    for i, b in enumerate(bins):
-        h = (bottom - top) * b["n"] / peak
-        bars.append({**b, "x": left + i * slot + 2, "w": slot - 4, "y": bottom - h, "h": h,
-                     "cx": left + i * slot + slot / 2})
-    return {"width": WIDTH, "height": height + 16, "bottom": bottom, "left": left, "top": top,
-            "bars": bars, "peak": peak, "axis_y": [{"y": bottom - (bottom - top) * f, "label": f"{peak * f:,.0f}"}
-                                                 for f in (0, 0.5, 1)]}
+    for b in bins:
+        h = bottom - y(b["n"])
+        bars.append({**b, "x": x(b["lo"]) + 1.5, "w": x(b["hi"]) - x(b["lo"]) - 3, "y": bottom - h, "h": h})
+    edges = [b["lo"] for b in bins] + [hi]
+    step = 2 if len(edges) > 6 else 1
+    return {"width": HIST_WIDTH, "height": height, "bottom": bottom, "left": left, "top": top, "right": right,
+            "lo": lo, "hi": hi, "peak": peak, "bars": bars,
+            "axis_x": [{"x": x(e), "label": f"{e:g}"} for e in edges[::step]],
+            "axis_y": [{"y": y(v), "label": f"{v:,}"} for v in sorted({0, peak // 2, peak})]}
 
 
 def colour(t: float) -> tuple[str, str]:
@@ -76,9 +118,11 @@ def colour(t: float) -> tuple[str, str]:
     return "#{:02x}{:02x}{:02x}".format(*rgb), "ink-dark" if luminance > 120 else "ink-light"
 
 
-def heatmap(rows: list[str], columns: list[str], cells: dict, lo: float, hi: float) -> dict:
-    """Language × unit grid: cells {(row, col): {value, shown, weak}}; colour by value."""
-    left = _label_width(rows, cap=200)
+def heatmap(rows: list[str], columns: list[str], cells: dict, lo: float, hi: float, labels=None) -> dict:
+    """Language × unit grid: cells {(row, col): {value, shown, weak}}; colour by value; `labels`:
+    the rows' axis labels (default: the row keys)."""
+    labels = list(labels or rows)
+    left = _label_width(labels, cap=200)
     cell_w = min(110.0, (WIDTH - left - PAD) / max(len(columns), 1))
     cell_h, top = 22, 26
     out = []
@@ -92,7 +136,7 @@ def heatmap(rows: list[str], columns: list[str], cells: dict, lo: float, hi: flo
                         "h": cell_h - 2, "fill": fill, "ink": ink})
     return {"width": left + len(columns) * cell_w + PAD, "height": top + len(rows) * cell_h + 8,
             "left": left, "top": top, "cell_w": cell_w, "cell_h": cell_h, "cells": out,
-            "rows": [{"label": r, "y": top + i * cell_h + cell_h / 2} for i, r in enumerate(rows)],
+            "rows": [{"label": r, "y": top + i * cell_h + cell_h / 2} for i, r in enumerate(labels)],
             "columns": [{"label": c, "x": left + j * cell_w + cell_w / 2} for j, c in enumerate(columns)]}
 
 

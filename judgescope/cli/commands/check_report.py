@@ -1,6 +1,8 @@
-"""Check that a report still matches its pinned data: recompute every number it shows.
+"""Check that a report shows what its data gives: each element against the manifest, each entry recomputed.
 
-Exit 0 when every number is equal, 1 naming each number that changed (a stale report), 2 when a
+Exit 0 when every shown number, badge and verdict equals its manifest entry and every entry
+equals its recomputed value; 1 naming each element edited since the report was written (its
+section and entry, shown vs recorded) and each number that changed (a stale report); 2 when a
 pinned file is missing or no longer matches its recorded sha256, or the file is no report."""
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ import argparse
 from pathlib import Path
 
 from judgescope.cli import EXIT_OK, EXIT_PROBLEMS
-from judgescope.report import check, html
+from judgescope.report import check, html, visible
 from judgescope.sources.catalog import Catalog
 from judgescope.sources.manifest import SourceError, load_manifest
 
@@ -21,9 +23,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args) -> int:
     path = Path(args.report)
     try:
-        manifest = html.read_manifest(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        manifest = html.read_manifest(text)
     except (OSError, UnicodeDecodeError, ValueError) as err:
         raise SourceError(f"{path.name}: cannot read a report manifest ({err})") from err
+    check.validate_shape(manifest, path.name)
+    edited = visible.problems(text, manifest)
+    if edited:
+        print(f"{len(edited):,} element(s) of {path.name} do not show what its manifest records "
+              "(edited after it was written):")
+        for line in edited:
+            print(f"  {line}")
     # A catalog of its own: the files are read as they are now, never as a cache saw them earlier.
     result = check.check(Catalog(load_manifest()), manifest)
     check.guard(result)
@@ -34,6 +44,8 @@ def run(args) -> int:
               f"({manifest.get('generated_at')}):")
         for line in result.changed:
             print(f"  {line}")
+    if edited or result.changed:
         return EXIT_PROBLEMS
-    print(f"all {result.checked:,} numbers of {path.name} equal their recomputed values")
+    print(f"all {result.checked:,} numbers of {path.name} equal their recomputed values, and each "
+          "element shows its manifest entry")
     return EXIT_OK

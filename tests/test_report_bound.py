@@ -1,0 +1,153 @@
+"""Every number, badge and verdict a report shows is bound to its manifest entry (`data-n`), and
+check-report compares what a reader sees with the manifest before it recomputes the manifest:
+real reports written by the CLI, edited by hand as a reader's copy could be, exit 1 naming the
+element; the unedited ones exit 0."""
+
+import re
+from html import unescape
+from pathlib import Path
+
+import pytest
+
+from judgescope import cli
+from judgescope.report import html as report_html
+from judgescope.report import visible
+
+AT = "2026-12-01T12:00:00+00:00"
+ARGS = {"localgate": [], "xhotpotqa": ["--resamples", "200"], "transevalnia": []}
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory):
+    """Each demo collection's report as the CLI writes it: {collection: text}."""
+    folder = tmp_path_factory.mktemp("bound")
+    out = {}
+    for name, extra in ARGS.items():
+        path = folder / f"{name}.html"
+        cli.main(["report-html", name, "--out", str(path), "--generated-at", AT] + extra)
+        out[name] = path.read_text(encoding="utf-8")
+    return out
+
+
+def _check(tmp_path: Path, text: str, capsys) -> tuple[int, str]:
+    path = tmp_path / "edited.html"
+    path.write_text(text, encoding="utf-8")
+    capsys.readouterr()
+    code = cli.main(["check-report", str(path)])
+    captured = capsys.readouterr()
+    return code, captured.out + captured.err
+
+
+def _replace_once(text: str, old: str, new: str) -> str:
+    assert old in text, old
+    return text.replace(old, new, 1)
+
+
+@pytest.mark.parametrize("name", list(ARGS))
+def test_an_unedited_report_passes_and_binds_its_numbers(written, tmp_path, capsys, name):
+    text = written[name]
+    code, said = _check(tmp_path, text, capsys)
+    assert code == 0, said
+    manifest = report_html.read_manifest(text)
+    shown = [e for e in manifest["numbers"] if e["elements"]]
+    assert len(shown) >= 0.8 * len(manifest["numbers"])
+    # Each bound element's text is its entry's shown value, read from the HTML independently.
+    entries = {e["id"]: e["shown"] for e in manifest["numbers"]}
+    for key, inner in re.findall(r'<(?:span|tspan) data-n="([^"]+)">([^<]*)</', text):
+        assert entries[unescape(key)] == unescape(inner)
+
+
+EDITS = [
+    # (collection, old, new, what the output must name)
+    ("localgate", '<span data-n="calibration.panel.badge">FAIL · inconclusive</span>',
+     '<span data-n="calibration.panel.badge">PASS</span>', "calibration.panel.badge"),
+    ("localgate", "1999/2499 = 0.79992 &lt; 0.8", "2000/2499 = 0.80032 ≥ 0.8", "calibration.panel.sentence"),
+    ("localgate", '<span class="badge orange"><span data-n="calibration.panel.badge">FAIL · inconclusive</span></span>',
+     '<span class="badge green">PASS</span>', "a badge bound to no manifest entry"),
+    ("localgate", '<tspan data-n="calibration.panel.tp">44</tspan>', '<tspan data-n="calibration.panel.tp">54</tspan>',
+     "calibration.panel.tp"),  # a number drawn in an SVG chart (the confusion matrix)
+    ("localgate", '<span data-n="calibration.panel.ci_high">0.901</span>', "0.951", "bound to no manifest entry"),
+    ("xhotpotqa", '<span data-n="audit.cell.th.answer.mean">65.30</span>',
+     '<span data-n="audit.cell.th.answer.mean">75.30</span>', "audit.cell.th.answer.mean"),
+    ("xhotpotqa", '<tspan data-n="audit.cell.th.answer.mean">65.30</tspan>',
+     '<tspan data-n="audit.cell.th.answer.mean">75.30</tspan>', "audit.cell.th.answer.mean"),
+    ("xhotpotqa", '<span data-n="audit.weak.badge">WEAK CELLS</span>',
+     '<span data-n="audit.weak.badge">NO WEAK CELL</span>',
+     "audit.weak.badge"),
+    ("xhotpotqa", "</h2>", "</h2><p>Mean judge score 97.10 over every row.</p>", "“Mean judge score 97.10"),
+    ("transevalnia", '<span data-n="ranking.results.0.n">18</span>', '<span data-n="ranking.results.0.n">19</span>',
+     "ranking.results.0.n"),  # a number in a table
+    ("transevalnia", '<span data-n="ranking.best.badge">ABOVE COIN</span>', "ABOVE COIN", "ABOVE COIN"),
+]
+
+
+@pytest.mark.parametrize("name,old,new,named", EDITS, ids=[f"{e[0]}-{i}" for i, e in enumerate(EDITS)])
+def test_a_hand_edit_of_what_a_reader_sees_exits_1_naming_it(written, tmp_path, capsys, name, old, new, named):
+    code, said = _check(tmp_path, _replace_once(written[name], old, new), capsys)
+    assert code == 1, said
+    assert named in said
+    assert "do not show what its manifest records" in said
+
+
+def test_an_edit_of_text_and_manifest_together_is_caught_by_the_recompute(written, tmp_path, capsys):
+    """Editing the manifest's shown text along with the element: the element matches, the
+    recomputed entry does not."""
+    text = written["localgate"].replace('data-n="calibration.panel.badge">FAIL · inconclusive<',
+                                        'data-n="calibration.panel.badge">PASS<')
+    text = text.replace('"shown": "FAIL \\u00b7 inconclusive"', '"shown": "PASS"')
+    assert '"shown": "PASS"' in text
+    code, said = _check(tmp_path, text, capsys)
+    assert code == 1
+    assert "calibration.panel.badge: shown PASS, now FAIL · inconclusive" in said
+    assert "do not show what its manifest records" not in said
+
+
+def test_a_removed_bound_element_is_named(written, tmp_path, capsys):
+    text = re.sub(r"<tr><th scope=\"row\"><bdi>Thai \(th\)</bdi></th><td><bdi>answer</bdi></td>.*?</tr>", "",
+                  written["xhotpotqa"], count=1)
+    assert text != written["xhotpotqa"]
+    code, said = _check(tmp_path, text, capsys)
+    assert code == 1
+    assert "audit.cell.th.answer.mean: shown by" in said
+
+
+def test_a_forest_tick_relabelled_or_moved_is_named(written, tmp_path, capsys):
+    text = written["localgate"]
+    assert '>0.25</text>' in text and '>0.75</text>' in text
+    code, said = _check(tmp_path, text.replace('>0.75</text>', '>0.8</text>', 1), capsys)
+    assert code == 1 and "the axis label “0.8” stands where the axis reads 0.75" in said
+
+
+def test_every_tick_label_reads_its_position(written):
+    """Issue 44.1: each SVG tick and reference label, read back from the HTML, states the value at
+    its position on the chart's axis (its scale read from the chart, independently of the code
+    that drew it), and no two ticks of one chart read alike."""
+    for name, text in written.items():
+        charts = re.findall(r'<(?:svg|g)[^>]*data-axis="(x|y)" data-lo="([^"]+)" data-hi="([^"]+)" '
+                            r'data-p0="([^"]+)" data-p1="([^"]+)">(.*?)(?=<(?:svg|g)[^>]*data-axis|</svg>)', text, re.S)
+        assert charts, name
+        for axis, lo, hi, p0, p1, body in charts:
+            lo, hi, p0, p1 = map(float, (lo, hi, p0, p1))
+            labels = re.findall(r'<text class="(?:tick|reflabel)" x="([^"]+)" y="([^"]+)"[^>]*>(.*?)</text>', body)
+            ticks = []
+            for x, y, label in labels:
+                plain = re.sub(r"<[^>]+>", "", label)
+                number = re.search(r"-?\d[\d,.]*", plain)
+                if not number:
+                    continue
+                value = float(number.group(0).replace(",", "")) / (100 if "%" in plain else 1)
+                pos = float(y if axis == "y" else x)
+                assert abs(lo + (pos - p0) / (p1 - p0) * (hi - lo) - value) < 1e-6, (name, plain, pos)
+                ticks.append(plain)
+            assert len(ticks) == len(set(ticks)) or axis == "x", (name, ticks)
+    assert visible.axis_problems(visible.read(written["localgate"])) == []
+
+
+def test_histogram_labels_stay_readable(written):
+    """Issue 44.7: the histograms are drawn narrow enough that their 13 px labels stay >= 10 px
+    in the smallest column the layout gives them (300 px)."""
+    css = re.search(r"<style>(.*?)</style>", written["xhotpotqa"], re.S).group(1)
+    size = float(re.search(r"svg\.hist text\.tick \{[^}]*font-size: (\d+)px", css).group(1))
+    width = float(re.search(r'<svg class="chart hist"[^>]*viewBox="0 0 (\d+)', written["xhotpotqa"]).group(1))
+    column = float(re.search(r"\.multiples \{[^}]*minmax\((\d+)px", css).group(1))
+    assert size * column / width >= 10
