@@ -11,9 +11,9 @@ from judgescope.web import upload_box
 from judgescope.schema import SCHEMAS
 
 coll = context.catalog().manifest.collections[context.collection_name()]
-context.title(coll.title)
+context.title(md_literal(coll.title, limit=200))  # the manifest's words, shown as text
 if coll.description:
-    st.caption(coll.description)
+    st.caption(md_literal(coll.description, limit=2_000))
 st.header("Findings")  # first: a stakeholder reads these before anything else
 found = results.findings()
 if not found:
@@ -27,7 +27,7 @@ if others:  # the sidebar's picker is folded away on a phone: the switch is here
     with st.container(horizontal=True, gap="small"):
         st.caption("Other collections:")
         for name in others:  # a switch like the picker's: the URL and the sidebar follow
-            st.button(context.catalog().manifest.collections[name].title, key=f"other_collection_{name}",
+            st.button(md_literal(context.catalog().manifest.collections[name].title), key=f"other_collection_{name}",
                       type="tertiary", on_click=context.switch_collection, args=(name,))
 for problem in context.catalog().manifest.problems:
     st.warning(md_literal(problem, limit=500))
@@ -42,14 +42,15 @@ for loaded in context.catalog().collection_datasets(coll.name):
     tag = " · synthetic demo" if spec.synthetic else ""
     with st.expander(f"{md_literal(spec.title)}{tag}", expanded=not loaded.ok):
         how = " (detected from its columns)" if spec.kind_detected else ""
-        st.caption(f"`{spec.name}` · kind **{spec.kind or 'not known'}**{how} — "
+        st.caption(f"{md_literal(spec.name)} · kind **{md_literal(spec.kind or 'not known')}**{how} — "
                    f"{SCHEMAS[spec.kind].doc if spec.kind in SCHEMAS else ''}")
         if not loaded.ok:
             st.error(md_literal(loaded.error, limit=1_000))
             continue
-        origin = (f"Hub `{spec.hub}` @ `{spec.revision}`" if spec.hub else f"Local `{spec.path}`")
-        where = " · ".join(x for x in (spec.config and f"config `{spec.config}`",
-                                        spec.split and f"split `{spec.split}`") if x)
+        origin = (f"Hub {md_literal(spec.hub)} @ {md_literal(spec.revision)}" if spec.hub
+                  else f"Local {md_literal(spec.path)}")
+        where = " · ".join(x for x in (spec.config and f"config {md_literal(spec.config)}",
+                                        spec.split and f"split {md_literal(spec.split)}") if x)
         st.markdown(f"{origin}{' · ' + where if where else ''}")
         c = st.columns(3)
         c[0].metric("Rows loaded", fmt.count(rep["rows_loaded"]))

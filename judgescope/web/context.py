@@ -130,7 +130,7 @@ def unavailable(spec: navigation.PageSpec) -> None:
     st.info(f"The collection **{md_literal(coll.title)}** has no {missing} dataset, "
             f"which {spec.what} needs." + (" These collections have one:" if names else none))
     for name in names:
-        st.page_link(spec.path, label=cat.manifest.collections[name].title,
+        st.page_link(spec.path, label=md_literal(cat.manifest.collections[name].title),
                      icon=":material/arrow_forward:", query_params={"collection": name})
 
 
