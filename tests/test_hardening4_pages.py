@@ -35,3 +35,24 @@ def test_manifest_text_on_overview_is_shown_as_text(tmp_path, monkeypatch):
     for live in ("](http", "![", "www.evil"):  # but no link, image or autolink can form
         assert live not in shown, shown
     assert "`" + bad_name not in shown and "x\\`" in shown, shown  # its code span cannot close
+
+
+@pytest.mark.parametrize("page", ["pages/overview.py", "pages/review.py", "pages/sql_console.py"])
+def test_a_manifest_with_a_toml_syntax_error_is_named_on_every_page(tmp_path, monkeypatch, capsys, page):
+    from streamlit.testing.v1 import AppTest
+
+    from apptest import APP
+    from judgescope.cli import main
+
+    (tmp_path / "sources.toml").write_text('[[collection]]\nname = "c"\ntitle = "C\ndatasets = []\n')
+    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(tmp_path / "sources.toml"))
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["collection"] = "c"
+    at.run()
+    if page != "pages/overview.py":
+        at.switch_page(page).run()
+    assert not at.exception, [e.value for e in at.exception]
+    said = " ".join(str(e.value) for e in at.error).replace("\\", "").replace("\u2060", "")
+    assert main(["validate"]) == 2  # the CLI's words, with the same line and column
+    where = capsys.readouterr().err.rsplit("(at ", 1)[1].strip()
+    assert "sources.toml is not valid TOML" in said and f"(at {where}" in said and "line 3" in where, said

@@ -15,6 +15,7 @@ from judgescope.sources import trace
 from judgescope.sources.catalog import Catalog, get_catalog
 from judgescope.sources.exports import capped_frame
 from judgescope.sources import db, hub_open, upload
+from judgescope.sources.manifest import SourceError
 from judgescope.text import md_literal
 from judgescope.web import navigation
 
@@ -23,7 +24,13 @@ PICKER_KEY = "_collection_picker"
 
 
 def catalog() -> Catalog:
-    return get_catalog()
+    """The process's catalog; a manifest that cannot be read (a TOML syntax error, a missing
+    file) is said as the CLI says it, naming line and column, and the run stops there."""
+    try:
+        return get_catalog()
+    except SourceError as err:
+        st.error(md_literal(f"The sources manifest cannot be used: {err}", limit=1_000, isolate=False))
+        st.stop()
 
 
 def collection_name() -> str:
