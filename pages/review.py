@@ -65,6 +65,7 @@ pos = pager.read(st.query_params.to_dict(), sig)
 if pos.after is None:
     urls.reset_position(pager.problem(st.query_params.to_dict(), sig))
 rows = audit_rows.review_page(context.run, filters, pos.after or pager.start(desc), desc, PAGE_SIZE)
+pos, rows = review_view.checked_page(filters, desc, pos, rows, total, PAGE_SIZE, sig)
 rows = rows if systems else rows.drop(columns=["system"])
 texts = audit_rows.snapshot_texts(context.run, rows.judge_record_id.tolist()) if has_snapshot else None
 shown = verdicts.with_state(audit_rows.with_snippets(rows, texts) if has_snapshot else rows)

@@ -56,3 +56,39 @@ def test_a_manifest_with_a_toml_syntax_error_is_named_on_every_page(tmp_path, mo
     assert main(["validate"]) == 2  # the CLI's words, with the same line and column
     where = capsys.readouterr().err.rsplit("(at ", 1)[1].strip()
     assert "sources.toml is not valid TOML" in said and f"(at {where}" in said and "line 3" in where, said
+
+
+def _review_sig(collection: str) -> str:
+    from judgescope.web import pager
+
+    filters = {"languages": [], "units": [], "origins": [], "run_groups": [], "systems": [], "min_score": 0.0,
+               "max_score": 100.0, "q": ""}
+    return pager.signature(collection, filters, False)
+
+
+def _showing(at) -> tuple[int, int, int]:
+    import re
+
+    (line,) = [str(m.value) for m in at.markdown if "rows match; showing" in str(m.value)]
+    total, first, last = re.search(r"\*\*([\d,]+)\*\* rows match; showing ([\d,]+)–([\d,]+)", line).groups()
+    return tuple(int(x.replace(",", "")) for x in (total, first, last))
+
+
+def test_a_pager_position_past_the_end_shows_the_last_page_and_says_so():
+    at = open_page("pages/review.py", "xhotpotqa", after="1000.0~zzz", at="99998", sig=_review_sig("xhotpotqa"))
+    total, first, last = _showing(at)
+    assert (first, last) == (total - 49, total) and total > 50
+    assert any("past the end" in w.value for w in at.warning)
+    listed = [f.value for f in at.dataframe if "Judge record id" in f.value.columns]
+    assert len(listed[0]) == 50
+    assert at.query_params["at"] in (str(first), [str(first)])  # the URL follows
+
+
+def test_a_hand_edited_row_number_is_counted_again():
+    """A cursor inside the list with `at` far past it: the row numbers are counted from the cursor."""
+    at = open_page("pages/review.py", "xhotpotqa")
+    frame = [f.value for f in at.dataframe if "Judge record id" in f.value.columns][0]
+    cursor = f"{float(frame['Score'].iloc[9])!r}~{frame['Judge record id'].iloc[9]}"
+    at = open_page("pages/review.py", "xhotpotqa", after=cursor, at="99998", sig=_review_sig("xhotpotqa"))
+    total, first, last = _showing(at)
+    assert (first, last) == (11, 60)

@@ -228,15 +228,27 @@ def neighbours(run, filters: dict, key: tuple[float, str], desc: bool,
     return (higher, lower) if desc else (lower, higher)
 
 
-def review_position(run, filters: dict, key: tuple[float, str], desc: bool,
-                    binned_audit: bool | None = None) -> int | None:
-    """The 1-based position of the row `key` in the filtered list, None when it is not in it."""
+def _rank(run, filters: dict, key: tuple[float, str], desc: bool, binned_audit: bool | None) -> tuple[int, int]:
+    """(rows of the filtered list before `key`, 1 when the key itself is in it else 0)."""
     # Without a text search the per-score counts answer all but the key's own score (its ties
     # are read from the few row groups holding it); a search reads the rows it matches.
     name, params = (("audit_review_rank", filters) if filters["q"] else
                     (_prebuilt(run, "audit_review_rank_prebuilt", binned_audit), _without_search(filters)))
     found = run(name, **params, key_score=float(key[0]), key_id=str(key[1]), descending=desc)
-    return int(found["before"].iloc[0]) + 1 if int(found["here"].iloc[0]) else None
+    return int(found["before"].iloc[0]), int(found["here"].iloc[0])
+
+
+def review_position(run, filters: dict, key: tuple[float, str], desc: bool,
+                    binned_audit: bool | None = None) -> int | None:
+    """The 1-based position of the row `key` in the filtered list, None when it is not in it."""
+    before, here = _rank(run, filters, key, desc, binned_audit)
+    return before + 1 if here else None
+
+
+def rows_through(run, filters: dict, key: tuple[float, str], desc: bool) -> int:
+    """How many rows of the filtered list come at or before `key` (a page cursor: the row before
+    the page, which may have left the list since)."""
+    return sum(_rank(run, filters, key, desc, None))
 
 
 def review_walk(run, filters: dict, key: tuple[float, str], desc: bool) -> tuple:

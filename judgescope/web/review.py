@@ -10,7 +10,7 @@ from judgescope.audit import rows as audit_rows
 from judgescope.integrity import hashes as verify
 from judgescope.reviews import verdict_stats as reviews_stats
 from judgescope.web import verdicts
-from judgescope.web import context, results
+from judgescope.web import context, pager, results, urls
 from judgescope.schema import language_name
 from judgescope.text import md_literal
 from judgescope.web.context import run
@@ -21,6 +21,27 @@ def open_record(record_id: str) -> None:
     st.query_params["record"] = str(record_id)
     st.session_state.pop("open_record", None)
     st.rerun()
+
+
+def checked_page(filters: dict, desc: bool, pos: pager.Position, rows: pd.DataFrame, total: int,
+                 page_size: int, sig: str) -> tuple[pager.Position, pd.DataFrame]:
+    """The page at the URL's position, made to fit the list: its first row's number counted from
+    the cursor (a hand-edited `at` is not believed), and a cursor past the end moved to the last
+    page, said. The URL follows."""
+    if pos.after is None:
+        return pos, rows
+    if rows.empty:  # past the end: the last page, from the rows at the list's end read backwards
+        end = audit_rows.review_page(run, filters, pager.start(not desc), not desc, page_size + 1)
+        moved = pager.previous_position(pager.Position(pos.after, total + 1),
+                                        list(zip(end.score, end.judge_record_id)), page_size)
+        st.warning(f"The page position in the URL is past the end of the {total:,} matching rows; "
+                   "showing the last page instead.")
+        rows = audit_rows.review_page(run, filters, moved.after or pager.start(desc), desc, page_size)
+    else:
+        moved = pager.Position(pos.after, audit_rows.rows_through(run, filters, pos.after, desc) + 1)
+    if moved != pos:
+        urls.set_position(moved, sig, rerun=False)
+    return moved, rows
 
 
 def record_labels(rows: pd.DataFrame) -> dict[str, str]:

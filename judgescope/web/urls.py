@@ -163,12 +163,14 @@ def reset_position(notice: str | None) -> None:
         st.query_params.pop(key, None)
 
 
-def set_position(position, sig: str) -> None:
-    """Move a keyset list to `position` (its URL parameters) and rerun."""
+def set_position(position, sig: str, rerun: bool = True) -> None:
+    """Move a keyset list to `position` (its URL parameters) and rerun (or, with rerun=False,
+    only make the URL say where this run's list already is)."""
     for key in ("after", "at", "sig"):
         st.query_params.pop(key, None)
     st.query_params.update(position.to_params(sig))
-    st.rerun()
+    if rerun:
+        st.rerun()
 
 
 def with_record_links(frame: pd.DataFrame, id_col: str = "judge_record_id", **params) -> pd.DataFrame:
