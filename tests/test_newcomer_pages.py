@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pandas as pd
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from judgescope.reviews import store as reviews
@@ -63,3 +64,47 @@ def test_review_progress_lists_languages_in_display_order():
     # By name: Finnish, German, Japanese (by code it would be de, fi, ja); units in their order.
     assert list(zip(out.target_language, out.unit)) == [("fi", "answer"), ("de", "paragraph"), ("de", "answer"),
                                                         ("ja", "answer")]
+
+
+# ---- item 10: inferred titles read as the README writes them ----
+
+def test_open_on_the_realdata_folder_titles_and_describes_from_its_readme(realdata):
+    """The realdata README describes each file in a table and spells GEMBA, WMT22, MQM, TED,
+    en→de and TransEvalnia so: the inferred titles keep those spellings, each collection carries
+    its file's description (Overview's caption)."""
+    from judgescope.sources import infer
+    from judgescope.sources.manifest import load_manifest
+
+    found, groups = infer.write([str(realdata)], realdata / "sources.toml", pin=False)
+    titles = {g.name: g.title for g in groups}
+    assert titles == {"judge_audit_gemba_wmt22": "Judge audit GEMBA WMT22",
+                      "multirater_sxs_mqm_wmt23_ende": "Multirater sxs MQM WMT23 en→de",
+                      "pairwise_ted_mqm_ende_human_only": "Pairwise TED MQM en→de human only",
+                      "transevalnia_sample_with_wmt21_systems": "TransEvalnia sample with WMT21 systems"}
+    manifest = load_manifest(realdata / "sources.toml")
+    mqm = manifest.collections["multirater_sxs_mqm_wmt23_ende"]
+    assert mqm.title == "Multirater sxs MQM WMT23 en→de"
+    assert mqm.description.startswith("Google side-by-side MQM ratings of WMT23 en→de: 1,040 (segment, system)")
+    snapshot = manifest.datasets["judge_audit_gemba_wmt22.source_snapshot"]
+    assert snapshot.title == "Judge audit GEMBA WMT22 · source snapshot"
+
+
+@pytest.mark.parametrize("readme_text,name,title,description", [
+    # A table with a title column: its title wins; the description column is read too.
+    ("| File | Title | Description |\n|---|---|---|\n| `a_run.jsonl` | Run A (WMT24) | First run. |\n",
+     "a_run.jsonl", "Run A (WMT24)", "First run."),
+    # No README word for it: the file name's own spelling (acronyms, numbers) is kept.
+    ("# Notes\nNothing about files.\n", "GEMBA_wmt23-v2.jsonl", "GEMBA wmt23 v2", ""),
+    # A word capitalised only at a sentence start is not taken as the spelling.
+    ("Audit of runs. | file | what it is |\n", "audit_run.jsonl", "Audit run", ""),
+    # A Hub card: pretty_name is not a per-file title; the capitals in its text are.
+    ("---\npretty_name: X\n---\n| file | what it is |\n| --- | --- |\n| m.csv | **MQM** scores |\n",
+     "m.csv", "M", "MQM scores"),
+])
+def test_inferred_titles_and_descriptions(tmp_path, readme_text, name, title, description):
+    from judgescope.sources import infer
+
+    (tmp_path / "README.md").write_text(readme_text, encoding="utf-8")
+    (tmp_path / name).write_text('{"a": 1}\n', encoding="utf-8")
+    (found,) = infer.discover([str(tmp_path)])
+    assert (found.spec.title, found.description) == (title, description)

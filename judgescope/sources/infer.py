@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from judgescope.sources import readme
 from judgescope.sources.join_key import INFERRED_KEY, infer_key
 from judgescope.sources.kinds import detect_resolved, file_columns
 from judgescope.sources.layout import read_card_configs, split_files
@@ -31,6 +32,7 @@ class Found:
     where: Path | None  # the file or folder (None for a Hub dataset)
     columns: list[str] = field(default_factory=list)
     error: str | None = None
+    description: str = ""  # what the folder's README says of it
 
     @property
     def kind(self) -> str:
@@ -43,6 +45,7 @@ class Group:
     title: str
     members: list[Found]
     join_key: list[str] | None = None
+    description: str = ""
 
 
 def slug(text: str) -> str:
@@ -78,9 +81,12 @@ def discover(arguments: list[str]) -> list[Found]:
     return found
 
 
-def _file(path: Path) -> Found:
-    return Found(DatasetSpec(name=slug(path.stem), kind="", title=readable(path.stem),
-                             base=path.parent, path=path.name), path)
+def _file(path: Path, card: readme.Readme | None = None) -> Found:
+    """A data file, titled and described by its folder's README where it speaks of the file."""
+    card = readme.read(path.parent) if card is None else card
+    title = card.titles.get(path.name) or readme.recase(readable(path.stem), card.text)
+    return Found(DatasetSpec(name=slug(path.stem), kind="", title=title, base=path.parent, path=path.name),
+                 path, description=card.descriptions.get(path.name, ""))
 
 
 def _files(path: Path) -> list[Found]:
@@ -136,6 +142,7 @@ def _layout(folder: Path, label: str, make, where: Path | None, blobs: Path | No
     """One dataset per (config, split) of a Hub-layout folder."""
     out = []
     configs = split_files(folder, label, blobs)
+    card = readme.read(folder)
     for config, splits in configs.items():
         for split, files in splits.items():
             if not files:
@@ -144,9 +151,9 @@ def _layout(folder: Path, label: str, make, where: Path | None, blobs: Path | No
             parts = [label] + ([config] if len(configs) > 1 or config != "default" else []) \
                 + ([split] if len(splits) > 1 else [])
             spec.name = slug("_".join(parts))
-            shown = [label] + ([config] if len(configs) > 1 else []) \
+            shown = [card.pretty_name or label] + ([config] if len(configs) > 1 else []) \
                 + ([split] if len(splits) > 1 else [])
-            spec.title = readable(" · ".join(shown).replace(".", " "))
+            spec.title = readme.recase(readable(" · ".join(shown).replace(".", " ")), card.text)
             out.append(Found(spec, where))
     return out
 
@@ -203,7 +210,7 @@ def group(found: list[Found]) -> list[Group]:
             taken.add(j)
             members.append(found[j])
             key = _key(lead, found[j]) if lead.kind == "judge_audit" else None
-        groups.append(Group(lead.spec.name, lead.spec.title, members, key))
+        groups.append(Group(lead.spec.name, lead.spec.title, members, key, lead.description))
     # A partner met before its lead (a snapshot listed first) leads a group of its own: fold it
     # into the lead's group when that one has no partner yet.
     return _fold(groups)
@@ -219,7 +226,7 @@ def _fold(groups: list[Group]) -> list[Group]:
                     None)
         if host:  # g leads (an audit), host is its partner (a snapshot) met earlier
             host.members.insert(0, g.members[0])
-            host.name, host.title = g.name, g.title
+            host.name, host.title, host.description = g.name, g.title, g.description
             if g.members[0].kind == "judge_audit":
                 host.join_key = _key(g.members[0], host.members[1])
         else:
@@ -251,7 +258,7 @@ def manifest_text(found: list[Found], groups: list[Group], manifest: Path,
         root = Path(os.path.commonpath([str(p.parent) for p in locals_]))
     lines = ["# JudgeScope sources manifest, inferred by `judgescope open`/`init` from the files",
              "# named: each dataset's kind detected from its columns, datasets grouped into",
-             "# collections by role, titles from the file names. Edit freely (titles, grouping,",
+             "# collections by role, titles from the README or the file names. Edit freely (titles, grouping,",
              "# join keys); serve it with `judgescope open " + manifest.name + "` or",
              "# JUDGESCOPE_SOURCES=" + manifest.name + " make run.", ""]
     if root != folder:
@@ -265,6 +272,8 @@ def manifest_text(found: list[Found], groups: list[Group], manifest: Path,
     for g in groups:
         lines += ["[[collection]]", f"name = {_toml(g.name)}", f"title = {_toml(g.title)}",
                   f"datasets = {_toml([m.spec.name for m in g.members])}"]
+        if g.description:
+            lines.append(f"description = {_toml(g.description)}  # from the folder's README")
         if g.join_key:
             lines.append(f"join_key = {_toml(g.join_key)}  # inferred: the key columns both have")
         lines.append("")
