@@ -102,7 +102,7 @@ def test_validate_names_format_version_and_what_the_file_gives(tmp_path, capsys)
     code = cli.main(["validate", str(_copy(tmp_path, "inspect_run.eval"))])
     out = capsys.readouterr().out
     assert code == cli.EXIT_PROBLEMS
-    assert f"format: Inspect AI .eval log ({PLANTED['tool']}, log format 2)" in out
+    assert f"format: Inspect AI .eval log; {PLANTED['tool']}, log format 2" in out
     assert f"judge: {PLANTED['judge_model']} ({len(PLANTED['verdicts'])} rows)" in out
     assert "[calibration_judgements]" in out and "[calibration_items]" in out
     assert out.count("unscored: grader_failed") >= 1

@@ -57,7 +57,7 @@ def test_validate_names_version_and_the_assertions_it_ignored(tmp_path, capsys):
     code = cli.main(["validate", str(_copy(tmp_path, "promptfoo_results.json")), "--kind", "judge_audit"])
     out = capsys.readouterr().out
     assert code == cli.EXIT_PROBLEMS
-    assert f"format: promptfoo results (.json) ({PLANTED['tool']}, results format 3)" in out
+    assert f"format: promptfoo results (.json); {PLANTED['tool']}, results format 3" in out
     assert "ignored (not read): assertions that are no judge (contains)" in out
 
 

@@ -83,7 +83,7 @@ def imported_lines(imported: list[dict] | None) -> list[str]:
     judges (or why unknown), what it gives besides and the fields it ignored."""
     out = []
     for f in imported or []:
-        out.append(f"format: {f['format']} ({f['version']})")
+        out.append(f"format: {f['format']}; {f['version']}")
         judges = ", ".join(f"{m} ({n:,} rows)" for m, n in f["judges"].items())
         if judges:
             out.append(f"judge: {judges}")
