@@ -6,10 +6,14 @@ folder and streams the capped result back as Arrow IPC, its status as the last s
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
-from judgescope.sources.console_worker import BATCH_ROWS, CHILD_MEMORY_LIMIT, MEMORY_BOUND
+from judgescope.sources.console_worker import (BATCH_ROWS, CHILD_MEMORY_LIMIT, MEMORY_BOUND, MEMORY_EXIT,
+                                               PARENT_ENV)
+
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
 def _child(job: dict) -> None:
@@ -51,15 +55,44 @@ def _status(status: dict) -> None:
     sys.stderr.flush()
 
 
-def main() -> None:
+def die_with_parent() -> None:
+    """Ask the kernel for SIGKILL when the parent dies (Linux), then exit if it already has: a
+    console query never outlives the server that asked for it. (The signal follows the parent
+    thread that started this process; it waits for the answer, so it outlives the query.)"""
+    if sys.platform.startswith("linux"):
+        import ctypes
+        import signal
+
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    parent = os.environ.get(PARENT_ENV, "")
+    if parent.isdigit() and os.getppid() != int(parent):  # died before the request took hold
+        os._exit(4)
+
+
+def bound(cpu_seconds: int) -> None:
+    """This process's memory (RLIMIT_DATA) and CPU time (RLIMIT_CPU: SIGXCPU at the bound, SIGKILL
+    two seconds of CPU later), and no core file when a signal ends it; set before DuckDB is
+    imported."""
     import resource
 
     resource.setrlimit(resource.RLIMIT_DATA, (MEMORY_BOUND, MEMORY_BOUND))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
+    hard = cpu_seconds + 2 if hard == resource.RLIM_INFINITY else min(hard, cpu_seconds + 2)
+    resource.setrlimit(resource.RLIMIT_CPU, (min(cpu_seconds, hard), hard))
+
+
+def main() -> None:
+    die_with_parent()
+    job = json.loads(sys.stdin.buffer.read().decode("utf-8"))
+    bound(int(job["cpu_seconds"]))
     import duckdb
 
     from judgescope.sources import console_guard as guard
 
-    job = json.loads(sys.stdin.buffer.read().decode("utf-8"))
     try:
         _child(job)
     except guard.Refused as err:
@@ -68,7 +101,7 @@ def main() -> None:
         _status({"status": "error", "kind": type(err).__name__,
                  "message": guard.redact(str(err))})
     except MemoryError:
-        sys.exit(3)
+        sys.exit(MEMORY_EXIT)
 
 
 if __name__ == "__main__":

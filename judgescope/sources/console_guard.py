@@ -12,6 +12,11 @@ import re
 import duckdb
 
 MAX_CHARS = 20_000
+# How deep DuckDB's syntax tree (or plan) of a console statement may nest, in JSON levels: a
+# subquery is about four, an operator of a chain (1 + 1 + …) about three, an ordinary query
+# 10–50. Checked on the text before it is parsed, so Python's recursive json.loads (which stops
+# near 1,000 levels, less the caller's stack) never sees a deeper tree.
+MAX_TREE_DEPTH = 600
 
 
 class Refused(ValueError):
@@ -48,7 +53,11 @@ def statement(sql: str, connect) -> str:
     try:
         statements = duckdb.extract_statements(sql)
     except duckdb.Error as err:
-        raise Refused(f"refused: does not parse ({redact(str(err).splitlines()[0])})") from err
+        first = str(err).splitlines()[0]
+        if "expression depth" in first:  # DuckDB's own limit; its hint (a SET) is refused here
+            raise Refused("refused: nested too deeply for DuckDB's parser (more than 1,000 levels "
+                          "of expressions or subqueries); write it with WITH … AS steps") from err
+        raise Refused(f"refused: does not parse ({redact(first)})") from err
     if len(statements) != 1:
         raise Refused(f"refused: {len(statements)} statements; the console runs exactly one")
     if statements[0].type != duckdb.StatementType.SELECT:
@@ -63,7 +72,7 @@ def syntax_tree(sql: str, connect) -> dict:
     """DuckDB's parse tree of one statement (json_serialize_sql, SQL passed as a parameter)."""
     con = connect()
     try:
-        tree = json.loads(con.execute("SELECT json_serialize_sql($sql)", {"sql": sql}).fetchone()[0])
+        tree = loads(con.execute("SELECT json_serialize_sql($sql)", {"sql": sql}).fetchone()[0], "syntax tree")
     finally:
         con.close()
     if tree.get("error"):
@@ -71,14 +80,46 @@ def syntax_tree(sql: str, connect) -> dict:
     return tree
 
 
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def depth(text: str) -> int:
+    """How deep JSON text nests, counted without recursion (brackets outside strings). The text
+    is DuckDB's own output, so its strings are closed and the scan is linear."""
+    level = deepest = 0
+    for token in _JSON_TOKEN.finditer(text):
+        t = token.group()
+        if t in "[{":
+            level += 1
+            deepest = max(deepest, level)
+        elif t in "]}":
+            level -= 1
+    return deepest
+
+
+def loads(text: str, what: str):
+    """DuckDB's JSON (a syntax tree or a plan), refused when it nests deeper than MAX_TREE_DEPTH."""
+    levels = depth(text)
+    if levels <= MAX_TREE_DEPTH:
+        try:
+            return json.loads(text)
+        except RecursionError:  # a caller deep in its own stack: the same answer
+            pass
+    raise Refused(f"refused: nested too deeply (its {what} is {levels:,} levels deep, the console "
+                  f"reads at most {MAX_TREE_DEPTH:,}: about {MAX_TREE_DEPTH // 4} nested subqueries "
+                  f"or {MAX_TREE_DEPTH // 3} chained operators); write it with WITH … AS steps")
+
+
 def _walk(node):
-    if isinstance(node, dict):
-        yield node
-        for value in node.values():
-            yield from _walk(value)
-    elif isinstance(node, list):
-        for value in node:
-            yield from _walk(value)
+    """Every dict of a JSON value, depth first, without recursion."""
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            yield node
+            stack.extend(reversed(list(node.values())))
+        elif isinstance(node, list):
+            stack.extend(reversed(node))
 
 
 def check_tree(tree: dict) -> None:
@@ -101,7 +142,7 @@ def refused_function(name: str) -> bool:
 def operators(plan_json: str) -> list[str]:
     """Every operator name of an EXPLAIN (FORMAT json) plan."""
     names = []
-    for node in _walk(json.loads(plan_json)):
+    for node in _walk(loads(plan_json, "plan")):
         if isinstance(node.get("name"), str) and "children" in node:
             names.append(node["name"].strip())
     return names
