@@ -17,6 +17,8 @@ context.title("Reviews")
 if verdicts.mode() == "off":
     st.info(verdicts.off_sentence())
     context.stop()
+if verdicts.read_only():  # the verdicts are read; saving is off, and why
+    st.warning(verdicts.read_only())
 verdicts.sharing()
 latest = verdicts.reviewed_ids()
 if latest.empty:

@@ -2,8 +2,6 @@
 imports; reviewer statistics group rows by (dataset, record id)."""
 
 import os
-import shutil
-import subprocess
 
 import pandas as pd
 import pytest
@@ -24,26 +22,16 @@ def _row(i=0, reviewer="ann", dataset="d", rid=None, verdict="judge_right", **kw
 
 # --- 3: a damaged or read-only reviews database ---------------------------------------------
 
-@pytest.fixture(params=["random_bytes", "folder_is_a_file", "immutable_file"])
+# A database that can be read but not written is shown read-only (test_hardening4_pages).
+@pytest.fixture(params=["random_bytes", "folder_is_a_file"])
 def broken_state(request, tmp_path, monkeypatch):
     kind = request.param
     if kind == "random_bytes":
         path = tmp_path / "reviews.sqlite"
         path.write_bytes(os.urandom(8192))
-    elif kind == "folder_is_a_file":
+    else:  # folder_is_a_file
         (tmp_path / "notafolder").write_text("x")
         path = tmp_path / "notafolder" / "reviews.sqlite"
-    else:
-        if not shutil.which("chattr"):
-            pytest.skip("chattr is not available")
-        path = tmp_path / "reviews.sqlite"
-        reviews.append(_row(), path)
-        for extra in tmp_path.glob("reviews.sqlite-*"):
-            extra.unlink()
-        done = subprocess.run(["chattr", "+i", str(path), str(tmp_path)], capture_output=True)
-        if done.returncode:
-            pytest.skip("this file system cannot mark a file immutable")
-        request.addfinalizer(lambda: subprocess.run(["chattr", "-i", str(path), str(tmp_path)]))
     monkeypatch.setenv("JUDGESCOPE_STATE", str(path))
     monkeypatch.delenv("JUDGESCOPE_REVIEWS", raising=False)
     return path

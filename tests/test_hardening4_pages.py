@@ -92,3 +92,53 @@ def test_a_hand_edited_row_number_is_counted_again():
     at = open_page("pages/review.py", "xhotpotqa", after=cursor, at="99998", sig=_review_sig("xhotpotqa"))
     total, first, last = _showing(at)
     assert (first, last) == (11, 60)
+
+
+@pytest.fixture
+def read_only_state(tmp_path, monkeypatch):
+    """A reviews database holding one verdict on the first Thai row, then made immutable (file
+    and folder: root writes through plain permissions, not through chattr +i)."""
+    import shutil
+    import subprocess
+
+    from judgescope.reviews import store as reviews
+
+    if not shutil.which("chattr"):
+        pytest.skip("chattr is not available")
+    folder = tmp_path / "state"
+    folder.mkdir()
+    path = folder / "reviews.sqlite"
+    monkeypatch.setenv("JUDGESCOPE_STATE", str(tmp_path / "scratch.sqlite"))  # the pages cache a
+    monkeypatch.delenv("JUDGESCOPE_REVIEWS", raising=False)  # database's state for 30 s, by path
+    at = open_page("pages/review.py", "xhotpotqa", lang="th")
+    at.selectbox(key="open_record").select_index(1).run()
+    record = at.query_params["record"]
+    record = record[0] if isinstance(record, list) else record
+    monkeypatch.setenv("JUDGESCOPE_STATE", str(path))
+    reviews.record(path, reviewer="ann", collection="xhotpotqa", dataset="xhotpotqa_v2_audit",
+                   judge_record_id=record, verdict="too_harsh", note="kept")
+    for extra in folder.glob("reviews.sqlite-*"):
+        extra.unlink()
+    if subprocess.run(["chattr", "+i", str(path), str(folder)], capture_output=True).returncode:
+        pytest.skip("this file system cannot mark a file immutable")
+    yield path, record
+    subprocess.run(["chattr", "-i", str(path), str(folder)])
+
+
+def test_a_read_only_reviews_database_is_read(read_only_state):
+    """Item 15: the verdicts of a database that cannot be written are shown; saving is off, said once."""
+    from judgescope.reviews import store as reviews
+
+    path, record = read_only_state
+    assert reviews.latest(path).judge_record_id.tolist() == [record]
+    assert reviews.unavailable(path) and "Saving verdicts is off" in reviews.read_only(path)
+    at = open_page("pages/review.py", "xhotpotqa", lang="th", record=record)
+    said = [w.value for w in at.warning if "Saving verdicts is off" in w.value]
+    assert len(said) == 1 and "Reviewing is unavailable" not in " ".join(w.value for w in at.warning)
+    assert any("Too harsh" in str(m.value) and "ann" in str(m.value) for m in at.markdown)
+    listed = [f.value for f in at.dataframe if "Review" in f.value.columns][0]
+    assert "too harsh" in listed["Review"].tolist()
+    assert not [b for b in at.button if str(b.key).startswith("review_verdict")]  # nothing to save with
+    page = open_page("pages/reviews.py", "xhotpotqa")
+    assert [w.value for w in page.warning if "Saving verdicts is off" in w.value]
+    assert [m.value for m in page.metric if m.label == "Reviewed rows"] == ["1"]

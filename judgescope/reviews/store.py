@@ -294,10 +294,50 @@ def drafts(reviewer: str, dataset: str | None, path=None) -> pd.DataFrame:
 
 def _frame(path, sql: str, params: tuple = ()) -> pd.DataFrame:
     def go():
-        with closing(open_db(path)) as con:
+        try:
+            con = open_db(path)
+        except ReviewStoreUnavailable:  # a read-only database is still read (open_read_only)
+            con = open_read_only(path)
+        with closing(con):
             cur = con.execute(sql, params)
             return pd.DataFrame(cur.fetchall(), columns=[d[0] for d in cur.description])
     return _retry(go)
+
+
+def open_read_only(path=None) -> sqlite3.Connection:
+    """A read-only connection to a database this process cannot write (a read-only file or
+    folder): SQLite's read-only mode, else, where it cannot make its shared-memory file beside
+    a WAL database, the database read as immutable. ReviewStoreUnavailable when it cannot be
+    read either, or is of an older schema (which would need a write to migrate)."""
+    path = Path(path) if path else default_path()
+    last: BaseException = FileNotFoundError(2, "No such file")
+    for query in ("mode=ro", "mode=ro&immutable=1"):
+        con = None
+        try:
+            if not path.is_file():
+                break
+            con = sqlite3.connect(f"{path.resolve().as_uri()}?{query}", uri=True, isolation_level=None)
+            if schema_version(con) == SCHEMA_VERSION:
+                return con
+            last = sqlite3.DatabaseError(f"schema version {schema_version(con)}, not {SCHEMA_VERSION}")
+        except (sqlite3.DatabaseError, OSError) as err:
+            last = err
+        if con is not None:
+            con.close()
+    raise _unavailable(path, last)
+
+
+def read_only(path=None) -> str | None:
+    """One sentence when the database cannot be written but its verdicts can be read, else None."""
+    problem = unavailable(path)
+    if problem is None:
+        return None
+    try:
+        open_read_only(path).close()
+    except ReviewStoreUnavailable:
+        return None
+    return problem.replace("Reviewing is unavailable", "Saving verdicts is off", 1) + \
+        " The verdicts already in it are shown."
 
 
 def reviewers(path=None) -> list[str]:

@@ -30,8 +30,9 @@ NOTE_MAX_CHARS = 1 << 20  # a bound on what one request carries; notes are shown
 
 
 def mode() -> str:
-    """JUDGESCOPE_REVIEWS read by states.mode: off, login (st.login needed) or open."""
-    return states.mode(os.environ.get("JUDGESCOPE_REVIEWS"), unavailable)
+    """JUDGESCOPE_REVIEWS read by states.mode: off, login (st.login needed) or open. A database
+    that can be read but not written keeps reviewing on for reading (read_only)."""
+    return states.mode(os.environ.get("JUDGESCOPE_REVIEWS"), lambda: unavailable() and not read_only())
 
 
 def unavailable() -> str | None:
@@ -39,9 +40,20 @@ def unavailable() -> str | None:
     return _unavailable(str(state_path()))
 
 
+def read_only() -> str | None:
+    """One sentence when the reviews database can be read but not written: its verdicts are
+    shown and saving is off (no name field, no verdict buttons); else None."""
+    return _read_only(str(state_path())) if unavailable() else None
+
+
 @st.cache_data(ttl=30, max_entries=4, show_spinner=False)
 def _unavailable(path: str) -> str | None:
     return reviews.unavailable(path)
+
+
+@st.cache_data(ttl=30, max_entries=4, show_spinner=False)
+def _read_only(path: str) -> str | None:
+    return reviews.read_only(path)
 
 
 def off_sentence() -> str:
@@ -128,7 +140,10 @@ def _name_changed() -> None:
 
 
 def reviewer() -> str | None:
-    """The reviewer, with the field to type (or change) the name when there is no login."""
+    """The reviewer, with the field to type (or change) the name when there is no login; None
+    while saving is off (read_only)."""
+    if read_only():
+        return None
     who = current_reviewer()
     if mode() == "off" or st.user.get("is_logged_in"):
         return who
@@ -272,7 +287,7 @@ def with_state(rows: pd.DataFrame) -> pd.DataFrame:
     """The listed rows led by a 'Review' column (not yet reviewed, disputed, or the verdict) and,
     for the reviewer of this session, a 'Draft' column marking rows with an unsaved draft. Review
     and Exact copies call it once per run, so it says (once) when reviewing is unavailable."""
-    problem = unavailable() if os.environ.get("JUDGESCOPE_REVIEWS", "open") != "off" else None
+    problem = (read_only() or unavailable()) if os.environ.get("JUDGESCOPE_REVIEWS", "open") != "off" else None
     if problem:
         st.warning(problem)
     if mode() == "off" or rows.empty:
