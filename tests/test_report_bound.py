@@ -151,3 +151,122 @@ def test_histogram_labels_stay_readable(written):
     width = float(re.search(r'<svg class="chart hist"[^>]*viewBox="0 0 (\d+)', written["xhotpotqa"]).group(1))
     column = float(re.search(r"\.multiples \{[^}]*minmax\((\d+)px", css).group(1))
     assert size * column / width >= 10
+
+
+# --- untrusted manifests, arguments and --out (issue 39 items 4, 5 and 12) ---------------------
+
+def _with_manifest(text: str, manifest_json: str) -> str:
+    head, rest = text.split('<script type="application/json" id="judgescope-manifest">', 1)
+    return f'{head}<script type="application/json" id="judgescope-manifest">{manifest_json}</script>' + \
+        rest.split("</script>", 1)[1]
+
+
+def _manifest_edits(text: str) -> dict:
+    import json
+
+    m = report_html.read_manifest(text)
+    out = {"resamples 10**12": {**m, "resamples": 10**12}, "resamples 5e7": {**m, "resamples": 50_000_000},
+           "seed -1": {**m, "seed": -1}, "no seed": {k: v for k, v in m.items() if k != "seed"},
+           "entry without id": {**m, "numbers": [{"value": 1, "shown": "1"}]},
+           "numbers as text": {**m, "numbers": "all"},
+           "files as a number": {**m, "datasets": [{"name": "x", "files": 3}]}}
+    out = {k: json.dumps(v) for k, v in out.items()}
+    out["a list"], out["a string"] = "[1, 2]", '"report"'
+    out["100,000 deep"] = "[" * 100_000 + "]" * 100_000
+    return out
+
+
+@pytest.mark.parametrize("case", ["resamples 10**12", "resamples 5e7", "seed -1", "no seed", "entry without id",
+                                  "numbers as text", "files as a number", "a list", "a string", "100,000 deep"])
+def test_a_hostile_manifest_is_refused_before_any_work(written, tmp_path, capsys, case):
+    text = _with_manifest(written["localgate"], _manifest_edits(written["localgate"])[case])
+    code, said = _check(tmp_path, text, capsys)
+    assert code == 2, said
+    assert "Traceback" not in said and said.startswith("error: edited.html:"), said
+    assert len(said.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("argv,said", [
+    (["--resamples", "1000000000000"], "resamples are a whole number"),
+    (["--seed", "-1"], "a seed is a whole number"),
+])
+def test_report_html_refuses_unusable_numbers(tmp_path, capsys, argv, said):
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["report-html", "localgate", "--out", str(tmp_path / "r.html")] + argv)
+    assert stop.value.code == 2
+    assert said in capsys.readouterr().err
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_report_html_checks_out_before_any_work(tmp_path, capsys, monkeypatch):
+    from judgescope.report import assemble
+
+    def no_work(*a, **k):
+        raise AssertionError("the report was assembled before --out was checked")
+    monkeypatch.setattr(assemble, "collect", no_work)
+    assert cli.main(["report-html", "localgate", "--out", str(tmp_path / "missing/folder/x.html")]) == 2
+    err = capsys.readouterr().err
+    assert "does not exist" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    existing = tmp_path / "x.html"
+    existing.write_text("keep me")
+    assert cli.main(["report-html", "localgate", "--out", str(existing)]) == 2
+    assert "--force" in capsys.readouterr().err and existing.read_text() == "keep me"
+
+
+def test_force_replaces_and_sign_pins_the_bytes(tmp_path, capsys):
+    out = tmp_path / "x.html"
+    out.write_text("old")
+    assert cli.main(["report-html", "localgate", "--out", str(out), "--force", "--sign", "--generated-at", AT]) == 0
+    sig = tmp_path / "x.html.sha256"
+    assert sig.read_text().endswith("  x.html\n")
+    assert cli.main(["check-report", str(out), "--sig", str(sig)]) == 0
+    # A change no element check sees (a colour) still breaks the signature.
+    out.write_text(out.read_text(encoding="utf-8").replace("--ok: #1a7f37", "--ok: #1a7f38"), encoding="utf-8")
+    capsys.readouterr()
+    assert cli.main(["check-report", str(out), "--sig", str(sig)]) == 1
+    assert "was changed after it was written" in capsys.readouterr().out
+
+
+def test_declared_exclusions_exit_0_as_validate_does(tmp_path, capsys):
+    """xhotpotqa's raw records exclude 240 rows by the manifest's own rule: validate exits 0 for
+    them, and so does report-html (one rule, cli.unexpected_excluded)."""
+    assert cli.main(["validate", "xhotpotqa_v2_raw"]) == 0
+    out = tmp_path / "x.html"
+    assert cli.main(["report-html", "xhotpotqa", "--out", str(out), "--resamples", "50"]) == 0
+    assert "240 as the manifest declares" in capsys.readouterr().out
+
+
+HUMAN_ONLY = [{"src_text": f"Source {i}.", "src_lang": "en", "tgt_lang": "de", "seg_id": i,
+               "translations": [f"Quelle {i}.", f"Die Quelle {i}."], "translators": ["sysA", "sysB"],
+               "human_scores": {"sysA": -float(i % 3), "sysB": -1.0}, "human_best": "tie"} for i in range(6)]
+
+
+@pytest.fixture
+def human_only_pairs(tmp_path, monkeypatch):
+    import json
+
+    folder = tmp_path / "pairs"
+    folder.mkdir()
+    (folder / "pairs.jsonl").write_text("".join(json.dumps(r) + "\n" for r in HUMAN_ONLY))
+    (folder / "sources.toml").write_text('[[collection]]\nname = "pairs"\ndatasets = ["pairs"]\n\n[[dataset]]\n'
+                                         'name = "pairs"\nkind = "pairwise_ranking"\npath = "pairs.jsonl"\n')
+    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(folder / "sources.toml"))
+    return folder
+
+
+def test_pairs_without_model_decisions_give_a_report(human_only_pairs, tmp_path, capsys):
+    out = tmp_path / "pairs.html"
+    assert cli.main(["report-html", "pairs", "--out", str(out), "--generated-at", AT]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert "PAIRS ONLY" in text and "No model decisions" in text
+    assert cli.main(["check-report", str(out)]) == 0
+
+
+def test_download_report_builds_those_pairs_or_says_why(human_only_pairs, monkeypatch):
+    from judgescope.web import export
+
+    data = export.build_report("pairs")
+    assert b"PAIRS ONLY" in data and export.FAILED.get("pairs") is None
+    monkeypatch.setattr(export, "report_html", lambda name: 1 / 0)
+    data = export.build_report("pairs")
+    assert b"could not be built" in data and "ZeroDivisionError" in export.FAILED["pairs"]

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
+import markupsafe
 import pandas as pd
 import streamlit as st
 
 from judgescope import __version__
 from judgescope.report import assemble, html
+from judgescope.text import md_literal
 from judgescope.sources.db import query_text
 from judgescope.web.context import catalog, collection_name
 from judgescope.sources.exports import (  # noqa: F401  (the pure writers, re-exported)
@@ -109,10 +111,34 @@ def report_html(collection: str) -> bytes:
     return html.render(assemble.collect(catalog(), collection, generated_at=assemble.now())).encode("utf-8")
 
 
+# Why the last report of a collection could not be built (shown on the page on its next run):
+# the download runs on its own thread, where a traceback would reach only the server's log.
+FAILED: dict[str, str] = {}
+
+
+def build_report(collection: str) -> bytes:
+    """The report's bytes, or a small HTML page saying why it could not be built (and the reason
+    kept in FAILED for the page to say too): a click never silently does nothing."""
+    try:
+        data = report_html(collection)
+    except Exception as err:  # noqa: BLE001  any failure must reach the user, not only the server log
+        reason = f"{type(err).__name__}: {str(err)[:300]}"
+        FAILED[collection] = reason
+        return ("<!DOCTYPE html><meta charset=utf-8><title>No report</title><p>The report of "
+                f"{markupsafe.escape(collection)} could not be built: {markupsafe.escape(reason)}. "
+                "`python -m judgescope report-html` names the problem with its exit code.</p>").encode("utf-8")
+    FAILED.pop(collection, None)
+    return data
+
+
 def report_button() -> None:
     """"Download report": one self-contained HTML file to attach to an email (built on click)."""
     name = collection_name()
-    st.download_button("Download report", lambda: report_html(name), file_name=f"{name}-report.html",
+    if FAILED.get(name):
+        st.error(f"The last report of this collection could not be built: {md_literal(FAILED[name], 300)}. The file "
+                 "downloaded says the same; `judgescope report-html` on the command line names the "
+                 "dataset at fault.", icon=":material/error:")
+    st.download_button("Download report", lambda: build_report(name), file_name=f"{name}-report.html",
                        mime="text/html", icon=":material/download:", key="download_report",
                        help="One HTML file with the findings, charts, tables and provenance; it "
                             "opens offline, and `python -m judgescope check-report FILE` checks "

@@ -8,6 +8,7 @@ pinned file is missing or no longer matches its recorded sha256, or the file is 
 from __future__ import annotations
 
 import argparse
+import hashlib
 from pathlib import Path
 
 from judgescope.cli import EXIT_OK, EXIT_PROBLEMS
@@ -18,6 +19,8 @@ from judgescope.sources.manifest import SourceError, load_manifest
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("report", metavar="FILE.html", help="a report written by report-html")
+    p.add_argument("--sig", metavar="FILE.sha256", help="also check the file's bytes against the detached "
+                   "digest `report-html --sign` wrote (any byte changed: exit 1)")
 
 
 def run(args) -> int:
@@ -28,6 +31,7 @@ def run(args) -> int:
     except (OSError, UnicodeDecodeError, ValueError) as err:
         raise SourceError(f"{path.name}: cannot read a report manifest ({err})") from err
     check.validate_shape(manifest, path.name)
+    signed = _signature_holds(path, Path(args.sig)) if args.sig else True
     edited = visible.problems(text, manifest)
     if edited:
         print(f"{len(edited):,} element(s) of {path.name} do not show what its manifest records "
@@ -44,8 +48,23 @@ def run(args) -> int:
               f"({manifest.get('generated_at')}):")
         for line in result.changed:
             print(f"  {line}")
-    if edited or result.changed:
+    if edited or result.changed or not signed:
         return EXIT_PROBLEMS
     print(f"all {result.checked:,} numbers of {path.name} equal their recomputed values, and each "
           "element shows its manifest entry")
     return EXIT_OK
+
+
+def _signature_holds(path: Path, sig: Path) -> bool:
+    """The report's bytes against a detached sha256 (sha256sum's format); says which way it failed."""
+    try:
+        want = sig.read_text(encoding="utf-8").split()[0].lower()
+    except (OSError, UnicodeDecodeError, IndexError) as err:
+        raise SourceError(f"--sig {sig}: cannot read a sha256 from it ({err})") from None
+    have = hashlib.sha256(path.read_bytes()).hexdigest()
+    if have != want:
+        print(f"{path.name}: its sha256 {have[:16]}… is not the signed {want[:16]}… ({sig.name}): the file "
+              "was changed after it was written")
+        return False
+    print(f"{path.name}: sha256 equals {sig.name}")
+    return True

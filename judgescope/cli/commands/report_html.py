@@ -1,16 +1,19 @@
 """Write one self-contained HTML report of a collection (findings, charts, provenance, manifest).
 
-Exit 0 when every row of the collection was used, 1 when rows were excluded (the report is still
-written), 2 when the collection is unknown or unusable."""
+Exit 0 when every row of the collection was used or excluded as the manifest declares (the rule
+`validate` uses), 1 when rows were excluded for another reason or a dataset is unusable (the
+report is still written), 2 when the collection is unknown, an argument is unusable, or --out
+cannot be written (checked before any work)."""
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 from pathlib import Path
 
 from judgescope import stats
 from judgescope.audit import summary as audit
-from judgescope.cli import EXIT_OK, EXIT_PROBLEMS, ledger_line
+from judgescope.cli import EXIT_OK, EXIT_PROBLEMS, print_ledger, resamples_arg, seed_arg
 from judgescope.report import assemble, html
 from judgescope.sources.catalog import get_catalog
 from judgescope.sources.manifest import SourceError
@@ -19,28 +22,57 @@ from judgescope.sources.manifest import SourceError
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("collection", help="a collection of the sources manifest")
     p.add_argument("--out", required=True, metavar="FILE.html", help="where to write the report")
+    p.add_argument("--force", action="store_true", help="replace an existing --out file")
+    p.add_argument("--sign", action="store_true",
+                   help="also write FILE.html.sha256, the file's digest (check-report --sig verifies it)")
     p.add_argument("--generated-at", help="the generation time written in the report (ISO 8601; "
                    "default: now, UTC); give it to make two runs byte-identical")
-    p.add_argument("--seed", type=int, default=stats.DEFAULT_SEED, help="bootstrap seed")
-    p.add_argument("--resamples", type=int, default=audit.DEFAULT_RESAMPLES,
+    p.add_argument("--seed", type=seed_arg, default=stats.DEFAULT_SEED, help="bootstrap seed")
+    p.add_argument("--resamples", type=resamples_arg, default=audit.DEFAULT_RESAMPLES,
                    help="bootstrap resamples of score means")
 
 
+def out_problem(out: str, force: bool) -> str | None:
+    """A sentence when --out cannot be written (said before any work), else None."""
+    path = Path(out)
+    if not path.parent.is_dir():
+        return f"--out {out}: the folder {path.parent} does not exist"
+    if path.is_dir():
+        return f"--out {out}: that is a folder, not a file"
+    if path.exists() and not force:
+        return f"--out {out} exists; choose another path or add --force to replace it"
+    return None
+
+
+def signature(data: bytes, name: str) -> str:
+    """A detached digest in sha256sum's format."""
+    return f"{hashlib.sha256(data).hexdigest()}  {name}\n"
+
+
 def run(args) -> int:
+    problem = out_problem(args.out, args.force)
+    if problem:
+        raise SourceError(problem)
     catalog = get_catalog()
     if args.collection not in catalog.manifest.collections:
         raise SourceError(f"no collection {args.collection!r} in {catalog.manifest.path.name} "
                           f"(collections: {', '.join(catalog.manifest.collections)})")
-    if args.resamples < 1:
-        raise SourceError("--resamples must be at least 1")
     report = assemble.collect(catalog, args.collection, generated_at=args.generated_at or assemble.now(),
-                           seed=args.seed, resamples=args.resamples)
-    text = html.render(report)
-    Path(args.out).write_text(text, encoding="utf-8", newline="\n")
-    print(f"wrote {args.out} ({len(text.encode('utf-8')):,} bytes, "
-          f"{len(report.ledger.numbers):,} numbers in its manifest)")
+                              seed=args.seed, resamples=args.resamples)
+    data = html.render(report).encode("utf-8")
+    out = Path(args.out)
+    try:
+        out.write_bytes(data)
+        if args.sign:
+            Path(f"{args.out}.sha256").write_text(signature(data, out.name), encoding="utf-8")
+    except OSError as err:
+        raise SourceError(f"--out {args.out}: cannot write it ({err.strerror})") from None
+    print(f"wrote {args.out} ({len(data):,} bytes, {len(report.ledger.numbers):,} numbers in its manifest)"
+          + (f" and {args.out}.sha256" if args.sign else ""))
     loaded = catalog.collection_datasets(args.collection)
+    usable = [d for d in loaded if d.ok]
     for d in loaded:
-        print(ledger_line(d) if d.ok else f"{d.spec.name}: unusable: {d.error}")
-    bad = [d for d in loaded if not d.ok or d.report["rows_excluded"]]
-    return EXIT_PROBLEMS if bad else EXIT_OK
+        if not d.ok:
+            print(f"{d.spec.name}: unusable: {d.error}")
+    code = print_ledger(*usable)
+    return EXIT_PROBLEMS if code or len(usable) < len(loaded) else EXIT_OK
