@@ -10,7 +10,6 @@ from hashlib import sha256
 from pathlib import Path
 
 import pyarrow.parquet as pq
-import pytest
 
 from judgescope import cli
 from judgescope.cli import load_source

@@ -70,7 +70,7 @@ def _table(doc: dict) -> Imported:
     metrics = {m.group(1): c for c in columns if (m := SCORE_COLUMN.match(c))}
     text_in = next((c for c in ("inputs", "input", "question", "request") if c in columns), None)
     text_out = next((c for c in ("predictions", "outputs", "output", "response") if c in columns), None)
-    used = set(metrics.values()) | {c.replace("/score", "/justification") for c in metrics.values()} | {text_in, text_out}
+    used = {text_in, text_out, *metrics.values(), *(c.replace("/score", "/justification") for c in metrics.values())}
     for c in columns:
         if c not in used:
             imp.ignore(c)
@@ -106,8 +106,8 @@ def _assessments(value) -> list:
 
 
 def _traces(rows: list, title: str) -> Imported:
-    imp = Imported(title, "mlflow 3 traces (trace schema "
-                   f"{((rows[0].get('trace_metadata') or {}).get('mlflow.trace_schema.version', '?')) if rows else '?'})")
+    schema = (rows[0].get("trace_metadata") or {}).get("mlflow.trace_schema.version", "?") if rows else "?"
+    imp = Imported(title, f"mlflow 3 traces (trace schema {schema})")
     labels: dict[str, dict] = {}
     items: dict[str, dict] = {}
     for n, row in enumerate(rows, start=1):
@@ -157,5 +157,5 @@ def _assessment(imp, n, a, digests, labels, items, request, response) -> None:
             "judge_explanation": a.get("rationale"), "requested_judge_model": None if why else judge,
             "judge_unknown_reason": why, **digests})
     else:
-        imp.exclude("calibration_judgements", n, f"feedback value {str(value)[:20]!r} is neither yes/no, a bool nor a number",
-                    key, name)
+        imp.exclude("calibration_judgements", n,
+                    f"feedback value {str(value)[:20]!r} is neither yes/no, a bool nor a number", key, name)
