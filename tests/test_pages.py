@@ -14,7 +14,7 @@ def test_app_registers_every_page_file():
     pages = sorted(page for _, page in registered_pages())
     files = sorted(f"pages/{p.name}" for p in (Path(__file__).resolve().parent.parent / "pages")
                    .glob("*.py"))
-    assert pages == files and len(pages) == 22  # + Reviews (#18), Human ratings, Open from the Hub (#16)
+    assert pages == files and len(pages) == 23  # + Reviews (#18), Human ratings, Open from the Hub (#16), Drift (#43)
 
 
 @pytest.mark.parametrize("page,collection", page_cases())

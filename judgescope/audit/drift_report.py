@@ -110,11 +110,17 @@ def summary_lines(result: dict) -> list[str]:
     lines.append(f"headline {_f(s['headline'])} = judge {_f(s['judge_shift'])} "
                  f"[{_f(s['judge_ci'][0])}, {_f(s['judge_ci'][1])}] + {_f(s['share_changed'], False)} × "
                  f"systems {_f(s['system_shift'])} [{_f(s['system_ci'][0])}, {_f(s['system_ci'][1])}]")
-    v = result["verdicts"]["result"]
-    if v:
-        lines.append(f"verdicts ({result['verdicts']['rule']}): {v['flips']} of {v['anchors']} anchors flipped "
-                     f"({_f(v['flip_rate'], False)}, 95% CI [{_f(v['flip_ci'][0], False)}, "
-                     f"{_f(v['flip_ci'][1], False)}]), {v['direction']}, McNemar p "
-                     f"{fmt_p(v['mcnemar_p'])}, κ {_f(v['kappa'], False)}"
-                     + (" — too few anchors for κ" if v["kappa_too_few_to_decide"] else ""))
+    if result["verdicts"]["result"]:
+        lines.append(verdict_line(result))
     return lines + [f"ALARM: {a}" for a in result["alarms"]]
+
+
+def verdict_line(result: dict) -> str:
+    """The verdicts on anchors in one line: flips with their CI, direction, McNemar, κ."""
+    v = result["verdicts"]["result"]
+    return (f"verdicts ({result['verdicts']['rule']}): {v['flips']} of {v['anchors']} anchors flipped "
+            f"({_f(v['flip_rate'], False)}, 95% Wilson CI [{_f(v['flip_ci'][0], False)}, "
+            f"{_f(v['flip_ci'][1], False)}]), {v['direction']} ({v['pass_to_fail']} pass → fail, "
+            f"{v['fail_to_pass']} fail → pass; exact McNemar p {fmt_p(v['mcnemar_p'])}); κ between the "
+            f"versions {_f(v['kappa'], False)} [{_f(v['kappa_ci'][0], False)}, {_f(v['kappa_ci'][1], False)}]"
+            + (f" — too few anchors for κ (fewer than {drift.MIN_KAPPA})" if v["kappa_too_few_to_decide"] else ""))

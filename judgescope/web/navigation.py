@@ -21,6 +21,7 @@ class PageSpec:
     needs: tuple[str, ...] = ()  # dataset roles (catalog.roles) the page reads
     what: str = ""  # what the page shows, for "this collection cannot fill …"
     default: bool = False
+    columns: tuple[str, ...] = ()  # columns every needed dataset must record (not all NULL)
 
     @property
     def url_path(self) -> str:
@@ -28,12 +29,18 @@ class PageSpec:
         return "" if self.default else Path(self.path).stem
 
     def fits(self, roles) -> bool:
-        return all(r in roles for r in self.needs)
+        """The collection has every needed role, and each needed dataset records `columns` (a
+        role given without its validation report, as tests do, is taken as recording them)."""
+        if not all(r in roles for r in self.needs):
+            return False
+        reports = [getattr(roles[r], "report", None) for r in self.needs]
+        return not any(set(self.columns) & set(rep.get("columns_missing", ())) for rep in reports
+                       if isinstance(rep, dict))
 
 
-def _p(path, title, icon, section, needs=(), what="", default=False) -> PageSpec:
+def _p(path, title, icon, section, needs=(), what="", default=False, columns=()) -> PageSpec:
     return PageSpec(f"pages/{path}.py", title, f":material/{icon}:", section, tuple(needs),
-                    what or title.lower(), default)
+                    what or title.lower(), default, tuple(columns))
 
 
 PAGES: tuple[PageSpec, ...] = (
@@ -60,6 +67,9 @@ PAGES: tuple[PageSpec, ...] = (
        "the provenance of a judge audit's scores"),
     _p("compare", "Compare versions", "difference", "Translation audit",
        ("audit", "audit_previous"), "a comparison of two audit versions"),
+    _p("drift", "Drift", "compare_arrows", "Translation audit", ("audit", "audit_previous"),
+       "drift between two judge runs on byte-identical texts (both audits with source and candidate SHA-256)",
+       columns=("source_text_sha256", "candidate_text_sha256")),
     _p("calibration", "Judges vs humans", "gavel", "Calibration", ("items", "judgements"),
        "judges against human verdicts"),
     _p("calibration_humans", "Human agreement", "groups", "Calibration", ("items", "judgements"),
@@ -86,8 +96,17 @@ ROLE_NAMES = {"audit": "judge audit", "audit_previous": "earlier audit version (
 
 
 def missing_roles(spec: PageSpec, roles) -> list[str]:
-    """Readable names of the datasets a collection lacks for `spec`."""
-    return [ROLE_NAMES.get(r, r) for r in spec.needs if r not in roles]
+    """Readable names of the datasets a collection lacks for `spec` (or has without the columns
+    the page needs)."""
+    out = []
+    for r in spec.needs:
+        report = getattr(roles.get(r), "report", None) if r in roles else None
+        lacking = [c for c in spec.columns if isinstance(report, dict) and c in report.get("columns_missing", ())]
+        if r not in roles:
+            out.append(ROLE_NAMES.get(r, r))
+        elif lacking:
+            out.append(f"{ROLE_NAMES.get(r, r)} recording {', '.join(lacking)}")
+    return out
 
 
 def page(path_or_stem: str) -> PageSpec:

@@ -1,0 +1,73 @@
+"""The Drift page's result for the active collection (cached across reruns) and its tables: each
+row carries its CI, its test and whether there are too few anchors to decide."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from judgescope.audit import drift_report
+from judgescope.schema import language_name
+from judgescope.significance.paired import fmt_p
+from judgescope.web.context import catalog, collection_name, run, traced_cache
+
+
+@traced_cache(max_entries=16, show_spinner="Measuring the judge's drift on anchors…")
+def _result(manifest: str, collection: str, resamples: int, seed: int, threshold) -> dict:
+    run = catalog().store(collection).run
+    return drift_report.report(run("drift_pairs"), run("audit_previous_fingerprint"),
+                               run("audit_fingerprint"), threshold, resamples, seed)
+
+
+def result(resamples: int, seed: int, threshold: float | None) -> dict:
+    """drift_report.report over the collection's audit (new) and earlier audit (old)."""
+    return _result(str(catalog().manifest.path), collection_name(), resamples, seed, threshold)
+
+
+def anchor_rows() -> pd.DataFrame:
+    """The anchors' rows of drift_pairs (both scores), for the Bland–Altman plot."""
+    pairs = run("drift_pairs")
+    return pairs[pairs["anchor"]]
+
+
+def _ci(ci) -> str:
+    return "n/a" if ci[0] is None else f"{ci[0]:+.2f} to {ci[1]:+.2f}"
+
+
+def _where(row: dict) -> dict:
+    out = {}
+    if "target_language" in row:
+        out["Language"] = language_name(row["target_language"])
+    if "unit" in row:
+        out["Unit"] = row["unit"]
+    return out
+
+
+def shift_frame(rows: list[dict]) -> pd.DataFrame:
+    """The judge's shift rows: anchors, mean new − old, CI, sign test and Wilcoxon p."""
+    return pd.DataFrame([{**_where(r), "Anchors": r["anchors"], "Mean new − old": r["mean_diff"],
+                          "95% interval": _ci(r["ci"]), "Up / down / same": (
+                              f"{r['sign_test']['up']} / {r['sign_test']['down']} / {r['sign_test']['unchanged']}"),
+                          "Sign test p": fmt_p(r["sign_test"]["p"]), "Wilcoxon p": fmt_p(r["wilcoxon"]["p"]),
+                          "Decide?": "too few anchors" if r["too_few_to_decide"] else "enough anchors"}
+                         for r in rows])
+
+
+def split_frame(overall: dict, by_language: list[dict]) -> pd.DataFrame:
+    """Judge change vs system change: overall, then per language."""
+    rows = [{"target_language": None, **overall}] + by_language
+    return pd.DataFrame([{"Language": "all languages" if r["target_language"] is None
+                          else language_name(r["target_language"]),
+                          "Paired": r["paired_units"], "Anchors": r["anchors"], "Changed": r["changed"],
+                          "Headline": r["headline"], "Headline 95% interval": _ci(r["headline_ci"]),
+                          "Judge": r["judge_shift"], "Judge 95% interval": _ci(r["judge_ci"]),
+                          "Systems": r["system_shift"], "Systems 95% interval": _ci(r["system_ci"]),
+                          "Alarm": "opposite directions" if r["alarm"] else
+                          ("too few anchors" if r["too_few_to_decide"] else "")} for r in rows])
+
+
+def moved_frame(moved: list[dict]) -> pd.DataFrame:
+    """The anchors that moved most, both versions' scores side by side."""
+    cols = ["new_record_id", "target_language", "unit", "source_id", "paragraph_id", "old_score",
+            "new_score", "diff", "old_record_id"]
+    frame = pd.DataFrame(moved, columns=cols)
+    return frame.assign(target_language=frame["target_language"].map(language_name))

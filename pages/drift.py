@@ -1,0 +1,70 @@
+"""Drift: how the judge moved between the earlier run and this one on anchors (byte-identical
+texts), and how much of the change is the judge's and how much the systems'."""
+
+import streamlit as st
+
+from judgescope.audit import drift, drift_charts, drift_report, drift_split
+from judgescope.text import md_literal
+from judgescope.web import context, drift_view, export, render, urls
+
+context.title("Drift between judge runs")
+c = st.columns(3)
+resamples = urls.url_number(c[0], "Resamples", 100, 100_000, drift.DEFAULT_RESAMPLES, step=1000,
+                            key="resamples", integer=True)
+seed = urls.url_number(c[1], "Seed", 0, 2**32 - 1, drift.DEFAULT_SEED, key="seed", integer=True)
+threshold = urls.url_number(c[2], "Verdict threshold (fail below; 0 = none)", 0, 100, 0,
+                            key="threshold") or None
+result = drift_view.result(resamples, seed, threshold)
+counts, judge = result["counts"], result["judge_shift"]["overall"]
+
+st.markdown("**Judge:** " + md_literal(result["fingerprint"]["difference"]["sentence"], limit=600))
+st.markdown(f"**{counts['anchors']:,}** anchors of **{counts['paired_units']:,}** units scored in both "
+            f"runs; **{counts['changed']:,}** have a changed text (a changed system).")
+st.caption(f"{counts['definition'].capitalize()}. Differences are new − old.")
+if judge["too_few_to_decide"]:
+    st.warning(f"Too few anchors to decide (fewer than {drift.MIN_ANCHORS}): the numbers below "
+               "are shown, not judged. Without anchors a change mixes the judge's and the systems'.")
+for alarm in result["alarms"]:
+    st.error("**Opposite changes:** " + md_literal(alarm, limit=400))
+
+settings = {"resamples": resamples, "seed": seed, "threshold": threshold}
+st.header("Judge change vs system change")
+split = drift_view.split_frame(result["judge_vs_system"]["overall"], result["judge_vs_system"]["by_language"])
+render.table(split, placeholder="n/a")
+export.rows(split, "drift_judge_vs_system", settings)
+st.caption(f"{drift_split.DEFINITION}. {drift_split.ALARM_RULE}. {resamples:,} resamples, seed {seed}.")
+
+st.header("The judge's shift on anchors")
+st.plotly_chart(drift_charts.shift_chart(result["judge_shift"]["by_language"]), key="drift_shift")
+for name, rows in (("Overall", [judge]), ("Per language", result["judge_shift"]["by_language"]),
+                   ("Per unit", result["judge_shift"]["by_unit"])):
+    st.subheader(name)
+    render.table(drift_view.shift_frame(rows), placeholder="n/a", key=f"shift_{name}")
+st.caption("The download holds the shift per language × unit.")
+export.rows(drift_view.shift_frame(result["judge_shift"]["by_language_unit"]), "drift_judge_shift", settings)
+st.caption(f"{drift.SHIFT_METHOD}, {resamples:,} resamples, seed {seed}. {drift.SIGN_METHOD}. "
+           "Wilcoxon signed-rank: two-sided, unmoved anchors dropped.")
+
+st.header("Bland–Altman")
+ba = result["bland_altman"]
+st.plotly_chart(drift_charts.bland_altman_chart(drift_view.anchor_rows(), ba), key="drift_bland_altman")
+st.caption(drift.BA_METHOD + ".")
+
+st.header("Verdicts")
+verdicts = result["verdicts"]
+if verdicts["result"] is None:
+    st.info(f"No verdicts: {verdicts['rule']}. Set a verdict threshold above to see flips, "
+            "McNemar and κ.")
+else:
+    st.markdown(md_literal(drift_report.verdict_line(result), limit=800))
+    st.caption(verdicts["result"]["kappa_method"] + ".")
+
+st.header("Anchors that moved most")
+moved = drift_view.moved_frame(result["moved_most"])
+if moved.empty:
+    st.info("No anchor changed its score.")
+else:
+    st.caption("Old and new scores side by side; select a row to open the new run's record on Review.")
+    urls.record_table(moved, "drift_moved", id_col="new_record_id")
+    export.rows(moved, "drift_moved_most", settings)
+st.caption("`judgescope drift OLD NEW --json F` prints and writes the same.")

@@ -1,0 +1,54 @@
+"""The Drift page (issue 43 items 2-4, 7): registered for collections with two audits that record
+text hashes, opened on the demo's re-judgement (fingerprint first, the Thai alarm, the anchors
+that moved most linking to Review), and saying plainly when there are no anchors."""
+
+from types import SimpleNamespace
+
+from apptest import open_page
+from judgescope.demo import drift as demo
+from judgescope.schema import language_name
+from judgescope.sources.catalog import get_catalog
+from judgescope.web import navigation
+from textutil import plain
+
+
+def _loaded(missing=()):
+    return SimpleNamespace(report={"columns_missing": list(missing)})
+
+
+def test_drift_needs_two_audits_that_record_text_hashes():
+    spec = navigation.page("drift")
+    assert spec.fits({"audit": _loaded(), "audit_previous": _loaded()})
+    assert not spec.fits({"audit": _loaded()})
+    no_hash = {"audit": _loaded(), "audit_previous": _loaded(["candidate_text_sha256"])}
+    assert not spec.fits(no_hash)
+    assert navigation.missing_roles(spec, no_hash) == [
+        "earlier audit version (previous) recording candidate_text_sha256"]
+    cat = get_catalog()
+    assert navigation.collections_for(spec, {n: cat.roles(n) for n in ("xhotpotqa_drift", "localgate")}) \
+        == ["xhotpotqa_drift"]
+
+
+def test_drift_page_on_the_demo_rejudgement():
+    at = open_page("pages/drift.py", "xhotpotqa_drift", resamples="1000")
+    texts = [plain(m.value).replace("**", "") for m in at.markdown]
+    assert texts[0].startswith("Judge: glm-5.2 / prompts xhqa-judge-pq-v3, xhqa-judge-short-answer-v2 → "
+                               f"{demo.NEW_MODEL}")
+    assert any(" on th; the systems moved −" in plain(e.value) for e in at.error)
+    assert not at.warning  # 2,300 anchors: enough to decide
+    moved = next(d.value for d in at.dataframe if "Open" in d.value.columns)
+    assert len(moved) and set(moved["Language"]) == {language_name("th")}  # the planted judge shift is Thai's only
+    assert (moved["New score"] - moved["Old score"] == moved["Diff"]).all()
+    assert all(link.startswith("review?collection=xhotpotqa_drift") for link in moved["Open"])
+    assert any("No verdicts" in i.value for i in at.info)
+
+
+def test_drift_page_verdicts_with_a_threshold():
+    at = open_page("pages/drift.py", "xhotpotqa_drift", resamples="500", threshold="60")
+    assert any(plain(m.value).startswith("verdicts (fail = score < 60") for m in at.markdown)
+
+
+def test_drift_page_without_anchors_says_too_few():
+    at = open_page("pages/drift.py", "xhotpotqa", resamples="500")  # V1 and V2 share no text
+    assert any("Too few anchors to decide" in w.value for w in at.warning)
+    assert any(plain(m.value).replace("**", "").startswith("0 anchors") for m in at.markdown)
