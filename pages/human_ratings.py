@@ -5,8 +5,7 @@ import streamlit as st
 from judgescope.calibration import clustered
 from judgescope.calibration import human_ratings as hr
 from judgescope.format import count
-from judgescope.text import md_literal, visible_text
-from judgescope.web import context, export, navigation, render
+from judgescope.web import context, export, navigation, rating_items, render
 from judgescope.calibration.panel import fmt, fmt_ci
 
 context.title("Human ratings")
@@ -72,28 +71,4 @@ st.header("Coverage: items both raters rated")
 render.table(hr.coverage(frame))
 render.table(hr.ratings_per_item(frame))
 
-if "error_spans" not in missing and "target_text" not in missing:
-    st.header("Error spans on the record")
-    items = context.run("ratings_span_items", limit=hr.MAX_SPAN_ITEMS)
-    if items.empty:
-        st.info("No rating of this dataset marks an error span.")
-    else:
-        capped = f" (the first {hr.MAX_SPAN_ITEMS})" if len(items) >= hr.MAX_SPAN_ITEMS else ""
-        st.caption(f"{len(items):,} items{capped}"
-                   " have ratings that mark error spans. Each rater's spans are highlighted in "
-                   "the translation with their category and severity.")
-        keys = items["item"].tolist()
-        item = st.selectbox("Item", keys, key="span_item",
-                            format_func=lambda k: visible_text(" · ".join(k.split(chr(31))))[:200])
-        rows = context.run("ratings_item", item=item)
-        if len(rows) and rows["source_text"].notna().any():
-            st.caption("Source")
-            render.text_block(rows["source_text"].dropna().iloc[0])
-        for r in rows.itertuples(index=False):
-            mqm = f"MQM {r.mqm:g}" if r.mqm == r.mqm and r.mqm is not None else None
-            value = " · ".join(str(x) for x in (r.verdict, mqm) if x)
-            st.caption(md_literal(f"{r.rater}" + (f" — {value}" if value else ""), limit=200))
-            pieces, problems = hr.span_pieces(r.target_text, r.error_spans)
-            render.spans_block(pieces)
-            for problem in problems:
-                st.caption(md_literal(problem, limit=300))
+rating_items.section(missing)

@@ -18,7 +18,7 @@ APP = "../app.py"
 
 
 def _plain(text: str) -> str:
-    return str(text).replace("\\", "").replace("\u2068", "").replace("\u2069", "")
+    return str(text).replace("\\", "").replace("\u2068", "").replace("\u2069", "").replace("\u2060", "")
 
 
 def _column_formats(element) -> dict:
@@ -108,3 +108,34 @@ def test_inferred_titles_and_descriptions(tmp_path, readme_text, name, title, de
     (tmp_path / name).write_text('{"a": 1}\n', encoding="utf-8")
     (found,) = infer.discover([str(tmp_path)])
     assert (found.spec.title, found.description) == (title, description)
+
+
+# ---- item 8: real MQM segments can be read on Human ratings ----
+
+def test_human_ratings_shows_an_items_texts_and_says_the_file_counts_errors(realdata, write_manifest, monkeypatch):
+    """The real side-by-side MQM file has source and target texts and error counts, no spans:
+    the page shows the first item's texts and each rater's counts, and says why no span is drawn
+    (before, only aggregates, and the span section vanished without a word)."""
+    rows = [json.loads(line) for line in
+            (realdata / "multirater_sxs_mqm_wmt23_ende.jsonl").read_text(encoding="utf-8").splitlines()]
+    first = rows[0]
+    mine = [r for r in rows if (r["doc"], r["doc_seg_id"], r["system"]) == (first["doc"], first["doc_seg_id"],
+                                                                           first["system"])]
+    path = write_manifest('[[collection]]\nname = "mqm"\ndatasets = ["mqm"]\n[[dataset]]\nname = "mqm"\n'
+                          'kind = "human_ratings"\npath = "realdata/multirater_sxs_mqm_wmt23_ende.jsonl"\n')
+    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(path))
+    at = AppTest.from_file(APP, default_timeout=180)
+    at.query_params["collection"] = "mqm"
+    at.run()
+    at.switch_page("pages/human_ratings.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    html = " ".join(h.proto.body for h in at.get("html"))
+    assert first["source_text"] in html and first["target_text"] in html
+    captions = [_plain(c.value) for c in at.caption]
+    assert any("This file records error counts per rating (n_major, n_minor, n_minor_punct, n_nontranslation, "
+               "n_source_issue), not error spans" in c for c in captions), captions
+    for r in mine:  # each rating's verdict, MQM and the counts above zero, as in the file
+        counted = [f"{k[2:].replace('_', ' ')} {v}" for k, v in r.items() if k.startswith("n_") and v]
+        line = f"{r['rater']} — {r['verdict']} · MQM {r['mqm']:g} · " + (
+            "errors: " + ", ".join(counted) if counted else "no errors counted")
+        assert line in captions, (line, [c for c in captions if "rater" in c])

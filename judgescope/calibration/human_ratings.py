@@ -125,7 +125,32 @@ def pairwise_frame(pairs: list[dict]) -> pd.DataFrame:
     return frame
 
 
-MAX_SPAN_ITEMS = 2_000  # items offered in the record view's picker
+MAX_ITEMS = 5_000  # items offered in the item view's picker
+COUNT_PREFIX = "n_"  # a file's error counts per rating: n_major, n_minor, n_minor_punct, …
+
+
+def error_count_columns(rows: pd.DataFrame) -> list[str]:
+    """The columns of an item's ratings that count errors (n_<category>, numeric, not all empty)."""
+    return [c for c in rows.columns if str(c).startswith(COUNT_PREFIX) and pd.api.types.is_numeric_dtype(rows[c])
+            and rows[c].notna().any()]
+
+
+def rating_line(row: pd.Series, counts: list[str]) -> str:
+    """One rating, as text: 'rater3 — minor · MQM 0.1 · errors: minor punct 1' (counts above 0)."""
+    mqm = row.get("mqm")
+    mqm = f"MQM {mqm:g}" if mqm is not None and mqm == mqm else None
+    score = row.get("score")
+    score = f"score {score:g}" if score is not None and score == score else None
+    found = [f"{c.removeprefix(COUNT_PREFIX).replace('_', ' ')} {int(row[c])}" for c in counts
+             if row[c] == row[c] and row[c]]
+    errors = ("errors: " + ", ".join(found)) if found else ("no errors counted" if counts else None)
+    value = " · ".join(str(x) for x in (row.get("verdict"), mqm, score, errors) if x)
+    return f"{row['rater']}" + (f" — {value}" if value else "")
+
+
+def item_label(key: str) -> str:
+    """An item key (item columns joined by U+001F) as 'doc · 3 · system'."""
+    return " · ".join(key.split(chr(31)))
 MAX_SPANS = 200  # spans read per rating: a hostile list cannot make the page draw thousands
 
 
