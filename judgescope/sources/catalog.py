@@ -32,7 +32,7 @@ BUILD_MODULES = ("judgescope.sources.catalog", "judgescope.sources.build", "judg
                  "judgescope.sources.importers.__init__", "judgescope.sources.importers.import_rows",
                  "judgescope.sources.importers.inspect_log",
                  "judgescope.sources.importers.promptfoo", "judgescope.sources.importers.deepeval",
-                 "judgescope.sources.importers.mlflow_eval")
+                 "judgescope.sources.importers.mlflow_eval", "judgescope.sources.importers.langfuse")
 _PACKAGE_ROOT = Path(__file__).resolve().parent.parent.parent  # the folder holding judgescope/
 _LOCK = derived.LOCK  # one build at a time writes the cache
 # A collection's queries spill to disk rather than take the machine (validation's bound,

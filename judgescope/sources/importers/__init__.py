@@ -14,11 +14,11 @@ import pandas as pd
 
 from judgescope.schema import BINARY, INT, NUMBER, SCHEMAS, SCORE
 from judgescope.sources import readers_base as base
-from judgescope.sources.importers import deepeval, inspect_log, mlflow_eval, promptfoo
+from judgescope.sources.importers import deepeval, inspect_log, langfuse, mlflow_eval, promptfoo
 from judgescope.sources.importers.import_rows import Imported
 from judgescope.sources.manifest import SourceError
 
-MODULES = (inspect_log, promptfoo, deepeval, mlflow_eval)
+MODULES = (inspect_log, promptfoo, deepeval, mlflow_eval, langfuse)
 BY_NAME = {m.NAME: m for m in MODULES}
 # Extensions only an importer reads (the others are also JudgeScope's own formats).
 EXTENSIONS = {".eval": inspect_log.NAME}
