@@ -20,7 +20,7 @@ counts, judge = result["counts"], result["judge_shift"]["overall"]
 st.markdown("**Judge:** " + md_literal(result["fingerprint"]["difference"]["sentence"], limit=600))
 st.markdown(f"**{counts['anchors']:,}** anchors of **{counts['paired_units']:,}** units scored in both "
             f"runs; **{counts['changed']:,}** have a changed text (a changed system).")
-st.caption(f"{counts['definition'].capitalize()}. Differences are new − old.")
+st.caption(f"{counts['definition'][0].upper()}{counts['definition'][1:]}. Differences are new − old.")
 if judge["too_few_to_decide"]:
     st.warning(f"Too few anchors to decide (fewer than {drift.MIN_ANCHORS}): the numbers below "
                "are shown, not judged. Without anchors a change mixes the judge's and the systems'.")
@@ -30,7 +30,7 @@ for alarm in result["alarms"]:
 settings = {"resamples": resamples, "seed": seed, "threshold": threshold}
 st.header("Judge change vs system change")
 split = drift_view.split_frame(result["judge_vs_system"]["overall"], result["judge_vs_system"]["by_language"])
-render.table(split, placeholder="n/a")
+render.table(split, placeholder="n/a", column_config=drift_view.NUMBER_FORMAT)
 export.rows(split, "drift_judge_vs_system", settings)
 st.caption(f"{drift_split.DEFINITION}. {drift_split.ALARM_RULE}. {resamples:,} resamples, seed {seed}.")
 
@@ -39,7 +39,8 @@ st.plotly_chart(drift_charts.shift_chart(result["judge_shift"]["by_language"]), 
 for name, rows in (("Overall", [judge]), ("Per language", result["judge_shift"]["by_language"]),
                    ("Per unit", result["judge_shift"]["by_unit"])):
     st.subheader(name)
-    render.table(drift_view.shift_frame(rows), placeholder="n/a", key=f"shift_{name}")
+    render.table(drift_view.shift_frame(rows), placeholder="n/a", key=f"shift_{name}",
+                 column_config=drift_view.NUMBER_FORMAT)
 st.caption("The download holds the shift per language × unit.")
 export.rows(drift_view.shift_frame(result["judge_shift"]["by_language_unit"]), "drift_judge_shift", settings)
 st.caption(f"{drift.SHIFT_METHOD}, {resamples:,} resamples, seed {seed}. {drift.SIGN_METHOD}. "

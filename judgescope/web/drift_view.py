@@ -4,6 +4,7 @@ row carries its CI, its test and whether there are too few anchors to decide."""
 from __future__ import annotations
 
 import pandas as pd
+import streamlit as st
 
 from judgescope.audit import drift_report
 from judgescope.schema import language_name
@@ -27,6 +28,10 @@ def anchor_rows() -> pd.DataFrame:
     """The anchors' rows of drift_pairs (both scores), for the Bland–Altman plot."""
     pairs = run("drift_pairs")
     return pairs[pairs["anchor"]]
+
+
+NUMBER_FORMAT = {c: st.column_config.NumberColumn(format="%+.2f")
+                 for c in ("Mean new − old", "Headline", "Judge", "Systems")}
 
 
 def _ci(ci) -> str:
