@@ -20,7 +20,7 @@ from judgescope.sources.manifest import SourceError
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "importers"
 PLANTED = json.loads((FIXTURES / "planted.json").read_text())["inspect"]
-LOGS = ["inspect_run.eval", "inspect_run.json"]
+LOGS = ["inspect_run.eval", "inspect_run.json", "inspect_run_chunked.eval"]
 VERDICT = {"C": "match", "I": "no_match"}
 
 
@@ -139,3 +139,12 @@ def test_a_plain_json_file_is_still_read_as_json(tmp_path):
     path = tmp_path / "plain.json"
     path.write_text(json.dumps([{"version": 2, "status": "x"}]))
     assert importers.detect(path) is None
+
+
+@pytest.mark.parametrize("log", LOGS)
+def test_sample_metadata_gives_the_language(log, tmp_path):
+    """A chunked sample keeps its metadata in samples/{id}_epoch_{n}/metadata.json."""
+    loaded = load_source(str(_copy(tmp_path, log)), "calibration_judgements")
+    rows = pq.read_table(loaded.path("clean")).to_pylist()
+    assert {r["question_id"]: r["target_language"] for r in rows} == \
+        {k: "en" if int(k) % 2 else "de" for k in PLANTED["verdicts"]}

@@ -33,7 +33,8 @@ KNOWN_SAMPLE = frozenset({"id", "epoch", "input", "choices", "target", "sandbox"
                           "messages", "output", "scores", "metadata", "store", "events",
                           "model_usage", "role_usage", "started_at", "completed_at", "total_time",
                           "working_time", "uuid", "invalidation", "error", "error_retries",
-                          "attachments", "limit", "turn_count", "events_data"})
+                          "attachments", "limit", "turn_count", "events_data",
+                          "message_refs"})
 KNOWN_SCORE = frozenset({"value", "answer", "explanation", "reason", "metadata", "history"})
 
 
@@ -80,8 +81,12 @@ def _read_zip(path: Path) -> tuple[dict, list[dict]]:
                 m = SAMPLE_MEMBER.match(name)
                 if m:
                     sample = parse_json(_member(fh, info), name)
-                    if m.group(3):  # a chunked sample's shell: attachments by index
-                        sample["_attachments"] = attachments.get(f"samples/{m.group(1)}_epoch_{m.group(2)}", [])
+                    if m.group(3):  # a chunked sample's shell: metadata beside it, attachments by index
+                        prefix = f"samples/{m.group(1)}_epoch_{m.group(2)}"
+                        sample["_attachments"] = attachments.get(prefix, [])
+                        if f"{prefix}/metadata.json" in infos and "metadata" not in sample:
+                            sample["metadata"] = parse_json(_member(fh, infos[f"{prefix}/metadata.json"]),
+                                                            f"{prefix}/metadata.json")
                     samples.append(sample)
     except zipfile.BadZipFile as err:
         raise SourceError(f"not a readable .eval zip: {err}") from err
