@@ -78,6 +78,7 @@ def test_report_opens_offline_draws_every_chart_and_prints(browser, tmp_path, na
         assert all(s["h"] > 0 for s in sections), sections
         printed = page.evaluate(CHARTS_DRAWN)
         assert len(printed) == len(charts) and all(c["shown"] for c in printed)
+        page.screenshot(path=str(SHOTS / f"{name}-print.png"), full_page=True)
         pdf = page.pdf(format="A4", print_background=True)
         assert pdf.startswith(b"%PDF") and pdf.count(b"/Type /Page\n") + pdf.count(b"/Type /Page ") \
             + pdf.count(b"/Type/Page") >= 2
@@ -118,5 +119,41 @@ def test_hostile_text_stays_text(browser, tmp_path, monkeypatch):
         assert page.locator("main iframe, main img, main script").count() == 0
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / "hostile.png"))
+    finally:
+        context.close()
+
+
+AXIS_READ = """() => [...document.querySelectorAll('[data-axis]')].flatMap(a => {
+  const lo = +a.dataset.lo, hi = +a.dataset.hi, p0 = +a.dataset.p0, p1 = +a.dataset.p1;
+  const svg = a.closest('svg'); const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  return [...a.querySelectorAll('text.tick, text.reflabel')].filter(t => t.closest('[data-axis]') === a).map(t => {
+    const b = t.getBBox();
+    const at = a.dataset.axis === 'y' ? b.y + b.height / 2 : b.x + b.width / 2;
+    return {text: t.textContent, reads: lo + (at - p0) / (p1 - p0) * (hi - lo), span: Math.abs(hi - lo),
+            px: parseFloat(getComputedStyle(t).fontSize) * scale, hist: svg.classList.contains('hist')};
+  });
+})"""
+
+
+@pytest.mark.parametrize("name,width", [("localgate", 1400), ("xhotpotqa", 1400), ("xhotpotqa", 390),
+                                        ("transevalnia", 1400)])
+def test_tick_labels_read_back_in_chromium(browser, tmp_path, name, width):
+    """Issue 44 items 1 and 7: where Chromium draws each tick label, the axis reads the value the
+    label states (within 2 % of the axis), and the histograms' labels are at least 10 px."""
+    import re
+
+    path = _write(name, tmp_path)
+    page, context, _ = open_report(browser, path, width=width)
+    try:
+        labels = page.evaluate(AXIS_READ)
+        assert labels
+        for x in labels:
+            number = re.search(r"-?\d[\d,.]*", x["text"])
+            if not number:
+                continue
+            value = float(number.group(0).replace(",", "")) / (100 if "%" in x["text"] else 1)
+            assert abs(x["reads"] - value) <= 0.02 * x["span"], x
+            if x["hist"]:
+                assert x["px"] >= 10, x
     finally:
         context.close()
