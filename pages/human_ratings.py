@@ -6,7 +6,7 @@ from judgescope.calibration import clustered
 from judgescope.calibration import human_ratings as hr
 from judgescope.format import count
 from judgescope.web import context, export, navigation, rating_items, render
-from judgescope.calibration.panel import fmt, fmt_ci
+from judgescope.calibration.panel import fmt
 
 context.title("Human ratings")
 missing = context.missing_columns("ratings")
@@ -16,7 +16,7 @@ frame = context.run("ratings_long")
 st.caption("One row per rater per item; an item is every item column the dataset has, "
            "together. Krippendorff's α after Krippendorff (2011): items with one rating are "
            "unpairable and counted. Undefined values show as n/a.")
-stats = hr.agreement(frame, score, verdict)
+stats = clustered.agreement(frame, context.run("ratings_item_clusters"), score, verdict)
 m = st.columns(3)
 m[0].metric("Items", count(stats["items"]))
 m[1].metric("Raters", count(stats["raters"]))
@@ -35,15 +35,11 @@ if verdict:
     v = stats["verdicts"]
     st.header("Verdict agreement (nominal)")
     c = st.columns(2)
-    by_doc = clustered.for_ratings(frame, context.run("ratings_item_clusters"), verdict)
     c[0].metric("Fleiss' κ", fmt(v["fleiss_kappa"]["value"]))
-    c[0].caption(v["fleiss_kappa"].get("note")
-                 or clustered.caption(by_doc, "fleiss_kappa", v["fleiss_kappa"]["ci"])
-                 or f"95% CI {fmt_ci(v['fleiss_kappa']['ci'])}")
+    c[0].caption(v["fleiss_kappa"].get("note") or clustered.headline_caption(v["fleiss_kappa"]))
     c[1].metric("Krippendorff's α (nominal)", fmt(v["krippendorff_alpha"]["value"]))
-    c[1].caption((clustered.caption(by_doc, "krippendorff_alpha", v["krippendorff_alpha"]["ci"])
-                  or f"95% CI {fmt_ci(v['krippendorff_alpha']['ci'])}") + f" · item-level: {v['ci_method']}"
-                 + (f" · documents: {by_doc['krippendorff_alpha']['method']}" if by_doc else ""))
+    c[1].caption(clustered.headline_caption(v["krippendorff_alpha"]))
+    st.caption(clustered.methods_caption(v, stats["verdicts_by_doc"]))
     st.caption("Pairwise Cohen's κ on the items both raters rated")
     render.table(hr.pairwise_frame(v["pairwise"]))
 

@@ -4,7 +4,7 @@ disagreements, and the agreement among human raters. Pure (no streamlit)."""
 from __future__ import annotations
 
 from judgescope import format as fmt
-from judgescope.calibration import human_ratings as hr
+from judgescope.calibration import clustered
 from judgescope.calibration import panel as cal
 from judgescope.calibration.panel import JUDGE_PREFIX
 from judgescope.findings import Finding, isolated
@@ -88,12 +88,19 @@ def ratings_findings(result: dict, verdict: str | None) -> list[Finding]:
     if verdict and v:
         k, a = v["fleiss_kappa"], v["krippendorff_alpha"]
         out.append(Finding(
-            f"On the {isolated(verdict)} labels: Fleiss' κ {fmt.agreement(k['value'])} (95 % CI "
-            f"{fmt.interval(*(k['ci'] or (None, None)), fmt.agreement)}), Krippendorff's α (nominal) "
-            f"{fmt.agreement(a['value'])} (95 % CI {fmt.interval(*(a['ci'] or (None, None)), fmt.agreement)}).",
-            "human_ratings", "Human ratings", method=v.get("ci_method", ""),
+            f"On the {isolated(verdict)} labels: Fleiss' κ {fmt.agreement(k['value'])} "
+            f"({_named_ci(k)}), Krippendorff's α (nominal) {fmt.agreement(a['value'])} ({_named_ci(a)}).",
+            "human_ratings", "Human ratings", method=k.get("ci_method", v.get("ci_method", "")),
             how="κ and α on the verdicts as nominal labels; pairwise Cohen's κ per rater pair on Human ratings."))
     return out
+
+
+def _named_ci(stat: dict) -> str:
+    """'95 % CI [a, b] by <its name>' (clustered.agreement's rule), n/a with its reason."""
+    low, high = stat["ci"] or (None, None)
+    ci = (fmt.interval(low, high, fmt.agreement) if low is not None
+          else cal.fmt_ci([None, None], stat.get("ci_undefined")))
+    return f"95 % CI {ci} by {stat['ci_name']}" if stat.get("ci_name") else f"95 % CI {ci}"
 
 
 def collect_panel(run, deviations: dict | None) -> list[Finding]:
@@ -114,4 +121,5 @@ def collect_ratings(run, missing: set[str]) -> list[Finding]:
     frame = run("ratings_long")
     if frame.empty:
         return []
-    return ratings_findings(hr.agreement(frame, score, verdict), verdict)
+    return ratings_findings(clustered.agreement(frame, run("ratings_item_clusters"), score, verdict),
+                            verdict)

@@ -42,7 +42,8 @@ def verdict_cis(wide: pd.DataFrame, clusters: pd.Series, categories=None, column
     for name, fn in stats.items():
         ci = exact.clustered_table_ci(groups.to_numpy(), index.ravel(), len(pats),
                                       lambda w, fn=fn: fn(pats, w), level, seed, column)
-        out[name] = {"ci": [ci["low"], ci["high"]], "method": ci["method"]}
+        out[name] = {"ci": [ci["low"], ci["high"]], "method": ci["method"],
+                     "undefined": ci["undefined"]}
     return out
 
 
@@ -56,6 +57,56 @@ def for_ratings(frame: pd.DataFrame, item_clusters: pd.DataFrame, verdict: str |
     order = hr.verdict_order(frame[verdict])
     clusters = item_clusters.drop_duplicates("item").set_index("item")["cluster"]
     return verdict_cis(wide, clusters, list(order) if order else None, "doc", level, seed)
+
+
+ITEMS = "bootstrap over items"
+
+
+def agreement(frame: pd.DataFrame, item_clusters: pd.DataFrame | None, score: str | None,
+              verdict: str | None, resamples: int = 1_000, seed: int = DEFAULT_SEED) -> dict:
+    """human_ratings.agreement with one rule for the verdicts' Fleiss' κ and nominal α intervals,
+    used by Overview, Human ratings, the report and `agreement --json` alike: resampling whole
+    documents when items share them and there are at least MIN_CLUSTERS, else items. Each
+    statistic carries its interval (`ci`), its name (`ci_name`) and method (`ci_method`), and the
+    item-level interval beside it (`ci_item`)."""
+    result = hr.agreement(frame, score, verdict, resamples=resamples, seed=seed)
+    by_doc = None if item_clusters is None else for_ratings(frame, item_clusters, verdict, seed=seed)
+    result["verdicts_by_doc"] = by_doc
+    v = result.get("verdicts")
+    for name in ("fleiss_kappa", "krippendorff_alpha") if v else ():
+        stat = v[name]
+        stat.update(ci_item=stat["ci"], ci_item_undefined=stat.get("ci_undefined"),
+                    ci_name=ITEMS, ci_method=v["ci_method"])
+        if by_doc and name in by_doc and not by_doc["few_clusters"]:
+            doc = by_doc[name]
+            stat.update(ci=doc["ci"], ci_undefined=doc["undefined"], ci_method=doc["method"],
+                        ci_name=f"bootstrap over whole {by_doc['column']}s "
+                                f"({by_doc['clusters']:,} clusters)")
+    return result
+
+
+def _ci(ci, reason=None) -> str:
+    return exact.undefined_text(reason) if ci[0] is None else f"[{ci[0]:.3f}, {ci[1]:.3f}]"
+
+
+def headline_caption(stat: dict) -> str:
+    """'95% CI [a, b] by <name>; item-level [c, d]' of one verdict statistic of agreement()."""
+    text = f"95% CI {_ci(stat['ci'], stat.get('ci_undefined'))} by {stat['ci_name']}"
+    if stat["ci_name"] != ITEMS:
+        text += f"; item-level {_ci(stat['ci_item'], stat.get('ci_item_undefined'))}"
+    return text
+
+
+def methods_caption(verdicts: dict, by_doc: dict | None) -> str:
+    """How the verdict intervals were drawn, and why documents are not the headline when few."""
+    text = f"Item-level intervals: {verdicts['ci_method']}."
+    if by_doc:
+        name = next((n for n in ("fleiss_kappa", "krippendorff_alpha") if n in by_doc), None)
+        text += f" Documents: {by_doc[name]['method']}." if name else ""
+        if by_doc["few_clusters"]:
+            text += (f" With fewer than {MIN_CLUSTERS} documents ({by_doc['clusters']}) the "
+                     "document interval is unreliable, so the item-level one is the headline.")
+    return text
 
 
 def caption(result: dict | None, name: str, item_ci) -> str:

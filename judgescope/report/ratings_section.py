@@ -5,12 +5,12 @@ calibration.human_ratings (the functions Human ratings and `agreement --json` us
 from __future__ import annotations
 
 from judgescope import format as fmt
-from judgescope.calibration import human_ratings as hr
+from judgescope.calibration import clustered
 from judgescope.report import svg
 from judgescope.report.calibration_section import _stat, short
 from judgescope.report.ledger import Ledger
 
-F = "judgescope.calibration.human_ratings.agreement"
+F = "judgescope.calibration.clustered.agreement"
 Q = "ratings_long"
 RESAMPLES = 1_000  # `agreement`'s default
 
@@ -25,7 +25,8 @@ def columns(missing) -> tuple[str | None, str | None]:
 def build(run, ledger: Ledger, missing_columns, seed: int) -> tuple[dict, list[str]]:
     score, verdict = columns(missing_columns)
     frame = run("ratings_long")
-    result = hr.agreement(frame, score, verdict, resamples=RESAMPLES, seed=seed)
+    result = clustered.agreement(frame, run("ratings_item_clusters"), score, verdict,
+                                 resamples=RESAMPLES, seed=seed)
     cli = ["agreement", "--json"]
     out = {"items": ledger.add("ratings.items", result["items"], fmt.count(result["items"]), query=Q,
                                function=F, cli=cli + ["items"]),
@@ -42,11 +43,13 @@ def build(run, ledger: Ledger, missing_columns, seed: int) -> tuple[dict, list[s
                                                  query=Q, function=F, cli=cli + ["alpha", name])})
     if verdict and "verdicts" in result:
         v = result["verdicts"]
-        out["kappa"].append(_stat(ledger, "ratings.fleiss_kappa", f"Fleiss' κ ({verdict})",
+        by = {name: f"95 % CI by {v[name]['ci_name']}" for name in ("fleiss_kappa", "krippendorff_alpha")}
+        out["kappa"].append(_stat(ledger, "ratings.fleiss_kappa", f"Fleiss' κ ({verdict}), {by['fleiss_kappa']}",
                                   v["fleiss_kappa"]["value"], v["fleiss_kappa"]["ci"],
                                   cli + ["verdicts", "fleiss_kappa", "value"],
                                   cli + ["verdicts", "fleiss_kappa", "ci"], F, Q))
-        out["kappa"].append(_stat(ledger, "ratings.verdict_alpha", f"Krippendorff's α ({verdict}, nominal)",
+        out["kappa"].append(_stat(ledger, "ratings.verdict_alpha",
+                                  f"Krippendorff's α ({verdict}, nominal), {by['krippendorff_alpha']}",
                                   v["krippendorff_alpha"]["value"], v["krippendorff_alpha"]["ci"],
                                   cli + ["verdicts", "krippendorff_alpha", "value"],
                                   cli + ["verdicts", "krippendorff_alpha", "ci"], F, Q))

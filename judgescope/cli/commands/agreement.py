@@ -17,6 +17,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--resamples", type=resamples_arg, default=1_000, help="bootstrap resamples of κ/α CIs")
 
 
+def interval_text(stat: dict) -> str:
+    """'95% CI [a, b] by <its name>' of one verdict statistic (clustered.agreement's rule)."""
+    ci = ("n/a" if stat["ci"][0] is None and not stat.get("ci_undefined")
+          else f"n/a ({stat['ci_undefined']})" if stat["ci"][0] is None
+          else f"[{stat['ci'][0]:.4f}, {stat['ci'][1]:.4f}]")
+    return f"95% CI {ci} by {stat['ci_name']}"
+
+
 def run(args) -> int:
     loaded = load_source(args.source, "human_ratings", args.config, args.split, args.form)
     missing = set(loaded.report["columns_missing"])
@@ -24,9 +32,8 @@ def run(args) -> int:
     verdict = None if "verdict" in missing else "verdict"
     store = open_store({"ratings": loaded})
     frame = store.run("ratings_long")
-    result = hr.agreement(frame, score, verdict, resamples=args.resamples)
-    result["verdicts_by_doc"] = clustered.for_ratings(frame, store.run("ratings_item_clusters"),
-                                                      verdict)
+    result = clustered.agreement(frame, store.run("ratings_item_clusters"), score, verdict,
+                                 resamples=args.resamples)
     result["per_rater"] = hr.per_rater(frame, score, verdict).to_dict("records")
     result["ratings_per_item"] = hr.ratings_per_item(frame).to_dict("records")
     print(f"{loaded.spec.name}: {result['items']:,} items, {result['raters']:,} raters, "
@@ -41,13 +48,9 @@ def run(args) -> int:
         note = result["verdicts"]["fleiss_kappa"].get("note")
         print(f"  Fleiss' kappa ({verdict}): {'n/a' if fleiss is None else f'{fleiss:.4f}'}"
               + (f" ({note})" if fleiss is None and note else ""))
-    if result["verdicts_by_doc"]:
         for name in ("fleiss_kappa", "krippendorff_alpha"):
-            if name in result["verdicts_by_doc"]:
-                ci = result["verdicts_by_doc"][name]["ci"]
-                print(f"  {name} ({verdict}, nominal) 95% CI resampling documents: [{ci[0]:.4f}, {ci[1]:.4f}] "
-                      f"({result['verdicts_by_doc']['clusters']} docs"
-                      + (", too few to rely on" if result["verdicts_by_doc"]["few_clusters"]
-                         else "") + ")")
+            stat = result["verdicts"][name]
+            if stat["value"] is not None:
+                print(f"  {name} ({verdict}, nominal) {interval_text(stat)}")
     write_json(result, args.json)
     return print_ledger(loaded)
