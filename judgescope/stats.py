@@ -260,12 +260,14 @@ def _interval(plan: dict, mean, resamples: int, seed: int, level: float) -> dict
 
 
 def bootstrap_mean_ci_from_counts(values, counts, resamples=10_000, seed=DEFAULT_SEED,
-                                  level=0.95) -> dict:
+                                  level=0.95, max_categories: int = MAX_CATEGORIES) -> dict:
     """Percentile bootstrap CI of the mean from distinct values and their counts (SQL GROUP BY);
-    over score bins when the values are many (bootstrap_plan, named in `method`)."""
+    over score bins when the values are more than max_categories (bootstrap_plan, named in
+    `method`)."""
     v, c = _clean_counts(values, counts)
     mean = float(v @ c / c.sum()) if c.sum() else None
-    return _interval(bootstrap_plan(v, c, resamples), mean, resamples, seed, level)
+    return _interval(bootstrap_plan(v, c, resamples, max(max_categories, 1)), mean, resamples,
+                     seed, level)
 
 
 def bootstrap_mean_ci_from_bins(n, total, total_sq, low, high, width: float, resamples=10_000,

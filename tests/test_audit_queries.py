@@ -21,6 +21,7 @@ PARAMS = {
     "audit_score_bins": {"facet": "none"},
     "audit_score_order_stats": {"facet": "none"},
     "audit_score_counts_below": {"facet": "none", "thresholds": [60.0]},
+    "audit_score_counts_cells": {"facet": "none", "cells": []},
     "audit_build_score_bins": {"width": 1.0},
     "audit_build_order_stats": {"width": 1.0},
     "audit_review_count": FILTERS,

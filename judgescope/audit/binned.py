@@ -17,7 +17,7 @@ Pure (pandas and judgescope.stats); `load` takes the query runner.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -26,6 +26,13 @@ from judgescope import stats
 
 ORDER_STATS = {50: "median", 5: "p5", 10: "p10"}  # percentile → column of audit_order_stats
 BELOW_COLUMNS = ["unit", "target_language", "facet", "threshold", "below"]
+EXACT_COLUMNS = ["unit", "target_language", "facet", "score", "n"]
+CELL = ["unit", "target_language", "facet"]
+# A group's binned interval is used when its stated endpoint bound is at most this share of the
+# interval's expected width (2 × 1.96 SE); else its cells' own scores are read (narrow_cells).
+BOUND_SHARE = 0.05
+MAX_EXACT_ROWS = 2_000_000  # rows of narrow cells read at most; beyond, the bins and their bound
+GROUPINGS = (["unit", "facet"], ["unit"], [], ["target_language", "unit"], ["target_language"])
 SUMS = {"n": ("n", "sum"), "total": ("total", "sum"), "total_sq": ("total_sq", "sum"),
         "low": ("low", "min"), "high": ("high", "max")}
 
@@ -39,6 +46,9 @@ class Binned:
     below: pd.DataFrame  # BELOW_COLUMNS: exact rows below the thresholds that fall inside a bin
     width: float  # bin m holds the scores in [m·width, (m + 1)·width)
     distinct: int  # the audit's distinct scores
+    # Per-score counts (unit, target_language, facet, score, n) of the cells too narrow for the
+    # grid (narrow_cells): their groups' intervals are drawn from their own scores.
+    exact: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=EXACT_COLUMNS))
 
 
 @dataclass(frozen=True)
@@ -55,6 +65,7 @@ class Group:
     order: dict | None
     below: dict
     width: float
+    scores: tuple | None = None  # (values, counts) of its rows when its cells are all narrow
 
     @property
     def rows(self) -> int:
@@ -91,7 +102,45 @@ def load(run, facet: str, thresholds=()) -> Binned | None:
              else pd.DataFrame(columns=BELOW_COLUMNS))
     scores = Binned(bins.drop(columns="bin_width"), order.drop(columns="distinct_scores"), below,
                     float(bins["bin_width"].iloc[0]), distinct)
+    cells = narrow_cells(scores)
+    if cells:
+        exact = run("audit_score_counts_cells", facet=read, cells=cells)
+        scores = replace(scores, exact=exact[EXACT_COLUMNS])
     return _split_by_language(scores) if facet == "target_language" else scores
+
+
+def cell_key(values) -> str:
+    """A cell's key as audit_score_counts_cells.sql builds it (NULL as chr(30), joined by chr(31))."""
+    return chr(31).join(chr(30) if pd.isna(v) else str(v) for v in values)
+
+
+def too_narrow(g: "Group", resamples: int = 10_000) -> bool:
+    """Whether the grid is too coarse for this group: its binned plan's stated endpoint bound is
+    more than BOUND_SHARE of the interval's expected width (2 × 1.96 × SD / √n)."""
+    rows, _, sd = stats.mean_sd_from_bins(g.n, g.total, g.total_sq, g.low, g.high)
+    if rows < 2:
+        return False
+    plan = stats._bins_plan(g.n, g.total, g.total_sq, g.low, g.high, g.width, resamples, g.bin)
+    return plan["bound"] > BOUND_SHARE * 2 * 1.96 * (sd or 0.0) / np.sqrt(rows)
+
+
+def narrow_cells(scores: "Binned") -> list[str]:
+    """Keys of the cells (unit × language × facet value) of every group, in every grouping a page
+    draws, whose bins are too coarse for it (too_narrow): a group of a few points inside a 0–100
+    audit spans two or three bins of the audit-wide grid. Empty when they hold more than
+    MAX_EXACT_ROWS rows (then the bins are drawn, with their stated bound)."""
+    found: set = set()
+    for by in GROUPINGS:
+        for key, g in groups(scores, by):
+            if too_narrow(g):
+                part = scores.bins
+                for column, value in zip(by, key):
+                    part = part[part[column].isna()] if pd.isna(value) else part[part[column] == value]
+                found |= {cell_key(k) for k in part[CELL].itertuples(index=False, name=None)}
+    if not found:
+        return []
+    keys = scores.bins[CELL].apply(cell_key, axis=1)
+    return sorted(found) if scores.bins.loc[keys.isin(found), "n"].sum() <= MAX_EXACT_ROWS else []
 
 
 def _split_by_language(scores: Binned) -> Binned:
@@ -102,13 +151,14 @@ def _split_by_language(scores: Binned) -> Binned:
                          target_language=None)
     return replace(scores, bins=scores.bins.assign(facet=scores.bins["target_language"]),
                    order=pd.concat([o, split], ignore_index=True),
-                   below=scores.below.assign(facet=scores.below["target_language"]))
+                   below=scores.below.assign(facet=scores.below["target_language"]),
+                   exact=scores.exact.assign(facet=scores.exact["target_language"]))
 
 
 def relabelled(scores: Binned, label) -> Binned:
     """`label` (a frame → frame function, e.g. summary.with_facet_labels) applied to each frame."""
     return replace(scores, bins=label(scores.bins), order=label(scores.order),
-                   below=label(scores.below))
+                   below=label(scores.below), exact=label(scores.exact))
 
 
 def score_of(rows: pd.DataFrame, edge: str) -> pd.Series:
@@ -146,12 +196,29 @@ def groups(scores: Binned, by: list[str]):
     """(key, Group) for each group of `by` (columns of the bins: unit, target_language, facet)."""
     pooled = scores.bins.groupby([*by, "bin"], sort=True, dropna=False).agg(**SUMS).reset_index()
     order, below = _order_by_key(scores.order, by), _below_by_key(scores.below, by)
+    exact = _exact_by_key(scores.exact, by)
     parts = pooled.groupby(by, sort=False, dropna=False) if by else [((), pooled)]
     for key, part in parts:
         key = key if isinstance(key, tuple) else (key,)
         arrays = {c: part[c].to_numpy() for c in ["bin", *SUMS]}
+        own = exact.get(_key(key))
+        # Its own scores only when every row of the group is among them (all its cells narrow).
+        own = own if own is not None and own[1].sum() == arrays["n"].sum() else None
         yield key, Group(**arrays, order=None if order is None else order.get(_key(key)),
-                         below=below.get(_key(key), {}), width=scores.width)
+                         below=below.get(_key(key), {}), width=scores.width, scores=own)
+
+
+def _exact_by_key(exact: pd.DataFrame, by: list[str]) -> dict:
+    """Per group key of `by`: the pooled (values, counts) of the narrow cells' scores."""
+    if exact.empty:
+        return {}
+    parts = exact.groupby(by, sort=False, dropna=False) if by else [((), exact)]
+    out = {}
+    for key, part in parts:
+        g = part.groupby("score", sort=True)["n"].sum()
+        out[_key(key if isinstance(key, tuple) else (key,))] = (g.index.to_numpy(dtype=float),
+                                                               g.to_numpy(dtype=np.int64))
+    return out
 
 
 def moments(g: Group) -> dict:
@@ -182,17 +249,29 @@ def below(g: Group, threshold) -> int:
 
 def interval(g: Group, resamples: int, seed: int, level: float) -> dict:
     """The mean's percentile bootstrap CI drawn over the group's bins, merged into at most
-    stats.DRAW_BINS (stats._bins_plan)."""
-    return stats.bootstrap_mean_ci_from_bins(g.n, g.total, g.total_sq, g.low, g.high, g.width,
-                                             resamples, seed, level, index=g.bin)
+    stats.DRAW_BINS (stats._bins_plan); for a group too narrow for the grid, from its own scores
+    (bins on its own range, or every distinct score where those are still too coarse)."""
+    if g.scores is None:
+        return stats.bootstrap_mean_ci_from_bins(g.n, g.total, g.total_sq, g.low, g.high, g.width,
+                                                 resamples, seed, level, index=g.bin)
+    ci = stats.bootstrap_mean_ci_from_counts(*g.scores, resamples, seed, level)
+    if ci["low"] is not None and ci["endpoint_bound"] > BOUND_SHARE * (ci["high"] - ci["low"]):
+        ci = stats.bootstrap_mean_ci_from_counts(*g.scores, resamples, seed, level,
+                                                 max_categories=g.scores[0].size)
+    return ci
 
 
-def method(width: float, bound: float | None = None) -> str:
+def method(width: float, bound: float | None = None, own: int = 0) -> str:
     """How a binned audit's figures are made, next to them: `bound`, the largest endpoint bound
-    of the intervals shown (None: the rule, as in BOOTSTRAP.json)."""
+    of the intervals shown (None: the rule, as in BOOTSTRAP.json); `own`, how many of them were
+    drawn from their own scores (too narrow for the grid)."""
     within = "a stated bound" if bound is None else f"{bound:.2g}"
+    narrow = (f"a group whose bound would exceed {BOUND_SHARE:.0%} of its interval's width is drawn "
+              "from its own scores instead (bins on its own range, or every distinct score)"
+              if bound is None else f"{own} groups too narrow for that grid drawn from their own "
+              "scores (bins on their own range, or every distinct score)")
     return (f"percentile bootstrap, multinomial over the audit-wide score bins of width {width:g} "
             f"(adjacent ones merged into at most {stats.DRAW_BINS} per group, each at its rows' "
-            f"mean): endpoints within {within} of a row resample's (99%); mean "
+            f"mean; {narrow}): endpoints within {within} of a row resample's (99%); mean "
             f"and SD exact (from each bin's n, Σx and Σx²), median, P5 and P10 exact (computed in "
             f"DuckDB over the rows)")

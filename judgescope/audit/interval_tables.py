@@ -27,7 +27,7 @@ COLUMNS = ["facet_name", "position", "unit", "facet", "low", "high", "ci_method"
 # read the counts (a change to any of them builds the table again).
 _CODE = (Path(stats.__file__), Path(binned.__file__), Path(summary.__file__), Path(__file__))
 _QUERIES = ("audit_score_order_stats", "audit_score_bins", "audit_score_counts",
-            "audit_score_counts_below")
+            "audit_score_counts_below", "audit_score_counts_cells")
 
 
 def code_text() -> str:

@@ -254,7 +254,8 @@ def method_summary(table: pd.DataFrame, width: float | None = None) -> str:
     over score bins with the widest bin and the largest endpoint bound among them; `width`: a
     binned audit's grid (binned.method, which also says which figures are exact)."""
     if width is not None:
-        return binned.method(width, float(table["endpoint_bound"].max()))
+        own = int((~table["method"].astype(str).str.contains("one grid for every group")).sum())
+        return binned.method(width, float(table["endpoint_bound"].max()), own)
     exact = "percentile bootstrap, multinomial over per-score counts (exactly a row resample)"
     drawn = table[table["bin_width"].notna()]
     if drawn.empty:
