@@ -4,7 +4,8 @@
 -- $after_score, $after_id (the last row of the previous page; -1, '' for the first), $page_size.
 -- `score >= $after_score` repeats what the keyset already implies so that the score's min/max
 -- statistics prune row groups below the previous page (a tuple comparison is not pushed down).
-SELECT score, target_language, unit, judge_explanation,
+-- A list cell holds an explanation's first 2,000 characters (the opened record reads it all).
+SELECT score, target_language, unit, left(judge_explanation, 2000) AS judge_explanation,
        coalesce(score_origin, 'not recorded') AS score_origin,
        coalesce(run_group, 'not recorded') AS run_group, system, instance_id, paragraph_id,
        judge_record_id

@@ -38,6 +38,7 @@ PARAMS = {
                                  "key_id": "r2", "descending": False},
     "audit_build_record_index": {},
     "audit_record": {"record_id": "r1"},
+    "audit_record_explanation": {"record_id": "r1"},
     "audit_exact_copy_rows": {"languages": [], "units": [], "limit": 10},
     "audit_build_exact_copies": {},
     "audit_build_exact_copies_texts": {},

@@ -62,13 +62,16 @@ def selection_key(key: str, identity) -> str:
     return f"{key}.{h.hexdigest()[:16]}"
 
 
-def text_block(text: str | None, lang: str | None = None, empty: str = "(empty)") -> None:
+def text_block(text: str | bounded.Prefix | None, lang: str | None = None, empty: str = "(empty)",
+               whole=None, key: str = "whole_text") -> None:
     """Data text shown as text: escaped, wrapped, right-to-left where needed; a very long text
-    shows its first characters with its size and a download of the whole (judgescope.bounded)."""
+    shows its first characters with its size and a download of the whole (judgescope.bounded).
+    `text` may be a Prefix a query already cut (its whole size known): the whole text is then
+    read by `whole()` only when the reader asks for the download (toggle `key`)."""
     if text is None or (pd.api.types.is_scalar(text) and pd.isna(text)):
         st.caption(empty)
         return
-    part = bounded.prefix(str(text))
+    part = text if isinstance(text, bounded.Prefix) else bounded.prefix(str(text))
     shown = visible_text(part.shown)
     base = str(lang or "").split("-")[0].lower()
     direction = "rtl" if base in RTL_LANGUAGES else "auto"
@@ -76,10 +79,14 @@ def text_block(text: str | None, lang: str | None = None, empty: str = "(empty)"
             f'overflow-wrap:anywhere;unicode-bidi:isolate;font-size:0.95rem;line-height:1.5;'
             f'border:1px solid #ddd;border-radius:6px;padding:0.6rem;max-height:24rem;'
             f'overflow-y:auto">{html.escape(shown)}</div>')
-    if part.truncated:
-        st.caption(part.note())
-        st.download_button("⬇ The whole text", str(text).encode("utf-8", "surrogatepass"),
-                           "text.txt", "text/plain", on_click="ignore")
+    if not part.truncated:
+        return
+    st.caption(part.note())
+    if whole is not None and not st.toggle(f"Prepare the whole text ({part.utf8_bytes / 2**20:.1f} MB) "
+                                           "for download", key=key):
+        return
+    st.download_button("⬇ The whole text", str(whole() if whole is not None else text).encode(
+        "utf-8", "surrogatepass"), "text.txt", "text/plain", on_click="ignore")
 
 
 def spans_block(pieces: list[tuple[str, str | None, str | None]]) -> None:

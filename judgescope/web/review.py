@@ -6,6 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from judgescope import bounded
 from judgescope.audit import rows as audit_rows
 from judgescope.integrity import hashes as verify
 from judgescope.reviews import verdict_stats as reviews_stats
@@ -152,11 +153,22 @@ def review_record(r: pd.Series, filters: dict, desc: bool, has_snapshot: bool, t
         else:
             st.caption("This collection has no source snapshot: texts cannot be shown, only hashes.")
         st.markdown("**Judge explanation**")
-        text_block(r["judge_explanation"], "en", empty="(no explanation recorded)")
+        text_block(explanation(r), "en", empty="(no explanation recorded)", key="whole_explanation",
+                   whole=lambda: run("audit_record_explanation", record_id=r["judge_record_id"])
+                   .judge_explanation.iloc[0])
         with st.expander("Every field of this record"):
             table(audit_rows.record_fields(pd.DataFrame([r])), placeholder="not recorded")
         coll = context.catalog().manifest.collections[context.collection_name()]
         verdicts.verdict_panel(r, guidelines=coll.guidelines or None)
+
+
+def explanation(r: pd.Series) -> bounded.Prefix | None:
+    """The opened record's explanation as audit_record reads it: its first characters and the
+    whole one's size (the whole text is read only for its download)."""
+    if pd.isna(r.get("judge_explanation")):
+        return None
+    return bounded.Prefix(str(r["judge_explanation"]), int(r["judge_explanation_chars"]),
+                          int(r["judge_explanation_bytes"]))
 
 
 def queue_start(filters: dict, desc: bool, origin) -> None:
