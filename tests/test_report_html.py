@@ -82,7 +82,8 @@ def _cli_outputs(tmp: Path) -> dict:
     for key, argv in ((("verify", "--json"), ["verify", "xhotpotqa_v2_audit", "xhotpotqa_v2_snapshot"]),
                       (("themes", "--json"), ["themes", "xhotpotqa_v2_audit"]),
                       (("calibrate", "--json"), ["calibrate", "localgate_items"]),
-                      (("rank", "--json"), ["rank", "transevalnia_ranking"])):
+                      (("rank", "--json"), ["rank", "transevalnia_ranking"]),
+                      (("drift", "--json"), ["drift", "xhotpotqa_v1_audit", "xhotpotqa_v2_audit"])):
         target = tmp / f"{key[0]}.json"
         cli.main(argv + ["--json", str(target)])
         out[key] = json.loads(target.read_text())

@@ -13,7 +13,8 @@ from judgescope import __version__
 from judgescope import format as fmt
 from judgescope import schema, stats
 from judgescope.audit import summary as audit_summary
-from judgescope.report import audit_section, calibration_section, ranking_section, ratings_section, reviews_section
+from judgescope.report import (audit_section, calibration_section, drift_section, ranking_section, ratings_section,
+                               reviews_section)
 from judgescope.report.ledger import Ledger
 
 MANIFEST_VERSION = 1
@@ -110,6 +111,10 @@ def collect(catalog, collection: str, *, generated_at: str, seed: int = stats.DE
         if "audit_previous" not in roles:
             rep.not_measured.append("Version comparison (paired and unpaired differences): the "
                                     "collection names no earlier audit (`previous`).")
+        else:
+            section, missing = drift_section.build(run, rep.ledger, seed, resamples)
+            rep.sections["drift"] = section
+            rep.not_measured += missing
         section, missing = reviews_section.build(rep.ledger, a.spec.name)
         if section:
             rep.sections["reviews"] = section
