@@ -9,14 +9,15 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import re
 import sys
 from pathlib import Path
 
 from judgescope.sources.catalog import Loaded, get_catalog, load_dataset
-from judgescope.sources.manifest import DatasetSpec, SourceError
+from judgescope.sources.manifest import DatasetSpec, SourceError, manifest_origin
 
-COMMANDS = ("open", "init", "validate", "report", "verify", "calibrate", "rank", "compare-judges",
+COMMANDS = ("open", "demo", "init", "validate", "report", "verify", "calibrate", "rank", "compare-judges",
             "compare-methods", "themes", "reviews", "agreement", "explain", "report-html",
             "check-report", "stability", "probe-length", "build", "fingerprint", "drift")
 EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE = 0, 1, 2
@@ -100,21 +101,29 @@ def add_source_arguments(parser: argparse.ArgumentParser, name: str = "source", 
     parser.add_argument("--form", default="flat", help="snapshot form: flat or nested")
 
 
+def is_path(source: str) -> bool:
+    """A source given as a path (it holds a folder separator, or a file or folder of that name
+    exists) is read as it is: no manifest is opened for it."""
+    return "/" in source or os.sep in source or Path(source).exists()
+
+
 def load_source(source: str, kind: str | None, config: str | None = None,
                 split: str | None = None, form: str = "flat") -> Loaded:
-    """A manifest dataset by name, else a file or Hub-layout folder validated as `kind` (None:
-    the one kind its columns fit, see kinds.py)."""
-    catalog = get_catalog()
-    if source in catalog.manifest.datasets:
-        loaded = catalog.dataset(source)
-    else:
+    """A file or Hub-layout folder validated as `kind` (None: the one kind its columns fit, see
+    kinds.py), else a dataset of the active manifest by name."""
+    if is_path(source):
         path = Path(source).resolve()
         if not path.exists():
-            raise SourceError(f"{source!r} is neither a dataset in {catalog.manifest.path.name} "
-                              "nor an existing file or folder")
+            raise SourceError(f"{source!r}: no such file or folder")
         spec = DatasetSpec(name=path.stem, kind=kind or "", title=path.name, base=path.parent,
                            path=path.name, config=config, split=split, form=form)
         loaded = load_dataset(spec)
+    else:
+        catalog = get_catalog()
+        if source not in catalog.manifest.datasets:
+            raise SourceError(f"{source!r} is neither a file or folder here nor a dataset of "
+                              f"{catalog.manifest.path.name} ({manifest_origin()})")
+        loaded = catalog.dataset(source)
     if not loaded.ok:
         raise SourceError(loaded.error)
     if kind and loaded.spec.kind != kind:

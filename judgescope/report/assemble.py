@@ -7,9 +7,9 @@ from __future__ import annotations
 import datetime
 import subprocess
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from judgescope import __version__
+from judgescope import resources
 from judgescope import format as fmt
 from judgescope import schema, stats
 from judgescope.audit import summary as audit_summary
@@ -18,7 +18,6 @@ from judgescope.report import (audit_section, calibration_section, drift_section
 from judgescope.report.ledger import Ledger
 
 MANIFEST_VERSION = 1
-_ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 @dataclass
@@ -60,8 +59,11 @@ def now() -> str:
 
 def app_version() -> dict:
     """The package version and the git commit of the code that made the report (when known)."""
+    checkout = resources.checkout()  # an installed package knows its version, not a commit
+    if checkout is None:
+        return {"version": __version__, "commit": None}
     try:
-        commit = subprocess.run(["git", "-C", str(_ROOT), "rev-parse", "HEAD"], capture_output=True,
+        commit = subprocess.run(["git", "-C", str(checkout), "rev-parse", "HEAD"], capture_output=True,
                                 text=True, timeout=10, check=False).stdout.strip() or None
     except (OSError, subprocess.SubprocessError):
         commit = None

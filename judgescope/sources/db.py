@@ -11,10 +11,11 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
+from judgescope import resources
 from judgescope.sources import trace
 from judgescope.sources import console_guard
 
-QUERIES_DIR = Path(__file__).resolve().parent.parent.parent / "queries"
+QUERIES_DIR = resources.QUERIES
 QUERY_NAME_RE = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 DBError = duckdb.Error
 # Every connection gets a memory limit and spills beyond it; callers that know better (the

@@ -9,9 +9,11 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from judgescope import resources
 from judgescope.schema import SCHEMAS
 
-DEFAULT_MANIFEST = Path(__file__).resolve().parent.parent.parent / "data" / "sources.toml"
+DEFAULT_MANIFEST = resources.DEMO_MANIFEST
+LOCAL_MANIFEST = "sources.toml"  # in the current folder: `judgescope init` writes it there
 REVISION_RE = re.compile(r"[0-9a-f]{40}")  # used with fullmatch: no trailing newline slips by
 # Dataset names become cache folder names: a safe slug, never a path.
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
@@ -97,11 +99,23 @@ class Manifest:
 
 
 def manifest_path() -> Path:
-    """The active manifest: JUDGESCOPE_SOURCES, else data/sources.toml, resolved. Every page run
-    asks for it many times, so the resolution (a realpath, an lstat per path part) is kept per
-    value (and working directory, for a relative one)."""
-    raw = os.environ.get("JUDGESCOPE_SOURCES") or str(DEFAULT_MANIFEST)
+    """The active manifest: JUDGESCOPE_SOURCES, else sources.toml in the current folder (as
+    `judgescope init` writes it), else the embedded demo's, resolved. Every page run asks for it many times, so the
+    resolution (a realpath, an lstat per path part) is kept per value (and working directory,
+    for a relative one)."""
+    raw = os.environ.get("JUDGESCOPE_SOURCES") or (LOCAL_MANIFEST if os.path.isfile(LOCAL_MANIFEST)
+                                                   else str(DEFAULT_MANIFEST))
     return _resolved(raw, "" if os.path.isabs(raw) else os.getcwd())
+
+
+def manifest_origin() -> str:
+    """Which manifest is active and why, in words (for a message naming what was not found)."""
+    if os.environ.get("JUDGESCOPE_SOURCES"):
+        return (f"JUDGESCOPE_SOURCES={os.environ['JUDGESCOPE_SOURCES']}; unset, ./{LOCAL_MANIFEST} "
+                "or else the embedded demo is read")
+    if os.path.isfile(LOCAL_MANIFEST):
+        return f"./{LOCAL_MANIFEST} of this folder, as JUDGESCOPE_SOURCES is not set"
+    return f"the embedded demo's, as JUDGESCOPE_SOURCES is not set and this folder has no {LOCAL_MANIFEST}"
 
 
 @functools.lru_cache(maxsize=64)
@@ -116,7 +130,8 @@ def load_manifest(path: Path | str | None = None) -> Manifest:
     try:
         doc = tomllib.loads(path.read_text(encoding="utf-8"))
     except (FileNotFoundError, IsADirectoryError) as err:
-        raise SourceError(f"manifest not found: {path.name}") from err
+        where = f" ({manifest_origin()})" if path == manifest_path() else ""
+        raise SourceError(f"manifest not found: {path.name}{where}") from err
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
         raise SourceError(f"manifest {path.name} is not valid TOML: {err}") from err
     problems: list[str] = []

@@ -14,9 +14,10 @@ the first script run does not wait for them.
 import logging
 import sys
 import threading
-from pathlib import Path
 
-APP = Path(__file__).resolve().parent.parent.parent / "app.py"
+from judgescope import resources
+
+APP = resources.APP
 log = logging.getLogger("judgescope.web.serve")
 
 

@@ -9,7 +9,7 @@ from fractions import Fraction
 from judgescope.calibration import corrected
 from judgescope.calibration import panel as calibration
 from judgescope.sources.catalog import get_catalog, open_store
-from judgescope.cli import EXIT_OK, EXIT_PROBLEMS, load_source, print_ledger, write_json
+from judgescope.cli import EXIT_OK, EXIT_PROBLEMS, is_path, load_source, print_ledger, write_json
 from judgescope.sources.manifest import SourceError
 
 
@@ -65,8 +65,9 @@ def load_frames(args):
     """((items, judgements) DataFrames through the same named queries the pages run, and the
     two validated inputs)."""
     items = load_source(args.items, "calibration_items", args.config, args.split)
-    gives_both = args.items not in get_catalog().manifest.datasets and _gives_judgements(args.items)
-    if args.judgements is None and args.items not in get_catalog().manifest.datasets and not gives_both:
+    named = not is_path(args.items)  # a file or folder: no manifest is read
+    gives_both = not named and _gives_judgements(args.items)
+    if args.judgements is None and not named and not gives_both:
         raise SourceError(f"{args.items}: a file or folder needs JUDGEMENTS named too")
     source = args.judgements or (args.items if gives_both else _judgements_name(args.items))
     judg = load_source(source, "calibration_judgements", args.judgements_config, args.split)

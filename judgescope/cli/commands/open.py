@@ -14,6 +14,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from judgescope import resources
 from judgescope.cli import EXIT_UNUSABLE
 from judgescope.cli.commands import init
 from judgescope.sources import infer
@@ -31,6 +32,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dry-run", action="store_true", help=argparse.SUPPRESS)  # infer, do not serve
 
 
+def scratch_manifest(sources: list[str]):
+    """(found, groups, path) of a manifest inferred into a scratch folder removed at exit: nothing
+    is written beside the data or in the current folder."""
+    scratch = tempfile.mkdtemp(prefix="judgescope-open-")
+    atexit.register(shutil.rmtree, scratch, ignore_errors=True)
+    out = Path(scratch) / "sources.toml"
+    found, groups = infer.write(sources, out, pin=False)
+    return found, groups, out
+
+
 def manifest_for(args) -> tuple[Path, int]:
     """The manifest to serve and the exit code of inferring it (a .toml is served as it is)."""
     if len(args.sources) == 1 and args.sources[0].lower().endswith(".toml"):
@@ -42,11 +53,8 @@ def manifest_for(args) -> tuple[Path, int]:
     if args.save:
         out = init.target(args.save, args.force)
         found, groups = infer.write(args.sources, out)
-    else:  # a scratch manifest, removed at exit: nothing is written beside the data or here
-        scratch = tempfile.mkdtemp(prefix="judgescope-open-")
-        atexit.register(shutil.rmtree, scratch, ignore_errors=True)
-        out = Path(scratch) / "sources.toml"
-        found, groups = infer.write(args.sources, out, pin=False)
+    else:
+        found, groups, out = scratch_manifest(args.sources)
     return out, init.report(found, groups, out if args.save else None)
 
 
@@ -54,11 +62,22 @@ def run(args) -> int:
     path, code = manifest_for(args)
     if code == EXIT_UNUSABLE or args.dry_run:
         return code
-    os.environ["JUDGESCOPE_SOURCES"] = str(path)
-    print(f"serving on http://{args.host}:{args.port} (Ctrl+C stops)", flush=True)
-    from judgescope.web import serve
+    return serve(path, args.host, args.port)
 
-    sys.argv = ["judgescope-serve", "--server.headless", "true", "--server.address", args.host,
-                "--server.port", str(args.port)]
-    serve.main()
+
+def serve(manifest: Path, host: str, port: int) -> int:
+    """Serve `manifest` until stopped, saying where the cache and the reviews are kept."""
+    from judgescope.reviews.store import default_path
+    from judgescope.sources.cache import cache_root
+
+    os.environ["JUDGESCOPE_SOURCES"] = str(manifest)
+    print(f"app: {resources.APP.parent}")
+    print(f"cache: {cache_root()} (JUDGESCOPE_CACHE to move it)")
+    print(f"reviews: {default_path()} (JUDGESCOPE_STATE to move it)")
+    print(f"serving on http://{host}:{port} (Ctrl+C stops)", flush=True)
+    from judgescope.web import serve as web_serve
+
+    sys.argv = ["judgescope-serve", "--server.headless", "true", "--server.address", host,
+                "--server.port", str(port)]
+    web_serve.main()
     return 0

@@ -13,14 +13,16 @@ from pathlib import Path
 
 from judgescope import stats
 from judgescope.audit import summary as audit
-from judgescope.cli import EXIT_OK, EXIT_PROBLEMS, print_ledger, resamples_arg, seed_arg
+from judgescope.cli import EXIT_OK, EXIT_PROBLEMS, is_path, print_ledger, resamples_arg, seed_arg
 from judgescope.report import assemble, html
-from judgescope.sources.catalog import get_catalog
-from judgescope.sources.manifest import SourceError
+from judgescope.cli.commands.open import scratch_manifest
+from judgescope.sources.catalog import Catalog, get_catalog
+from judgescope.sources.manifest import SourceError, load_manifest, manifest_origin
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("collection", help="a collection of the sources manifest")
+    p.add_argument("collection", metavar="SOURCE", help="a collection of the active manifest, or a data "
+                   "file or folder (its collection inferred as `judgescope open` does)")
     p.add_argument("--out", required=True, metavar="FILE.html", help="where to write the report")
     p.add_argument("--force", action="store_true", help="replace an existing --out file")
     p.add_argument("--sign", action="store_true",
@@ -53,10 +55,7 @@ def run(args) -> int:
     problem = out_problem(args.out, args.force)
     if problem:
         raise SourceError(problem)
-    catalog = get_catalog()
-    if args.collection not in catalog.manifest.collections:
-        raise SourceError(f"no collection {args.collection!r} in {catalog.manifest.path.name} "
-                          f"(collections: {', '.join(catalog.manifest.collections)})")
+    catalog, args.collection = _catalog(args.collection)
     report = assemble.collect(catalog, args.collection, generated_at=args.generated_at or assemble.now(),
                               seed=args.seed, resamples=args.resamples)
     data = html.render(report).encode("utf-8")
@@ -76,3 +75,24 @@ def run(args) -> int:
             print(f"{d.spec.name}: unusable: {d.error}")
     code = print_ledger(*usable)
     return EXIT_PROBLEMS if code or len(usable) < len(loaded) else EXIT_OK
+
+
+def _catalog(source: str) -> tuple[Catalog, str]:
+    """(the catalog, the collection's name): a file or folder makes a manifest of its own (as
+    `judgescope open` infers it, in a scratch folder); a name is a collection of the active one."""
+    if is_path(source):
+        found, _groups, path = scratch_manifest([source])
+        if not any(f.kind and not f.error for f in found):
+            raise SourceError(f"{source}: no usable dataset (" +
+                              "; ".join(f"{f.spec.name}: {f.error}" for f in found if f.error)[:500] + ")")
+        catalog = Catalog(load_manifest(path))
+        names = list(catalog.manifest.collections)
+        if len(names) != 1:
+            raise SourceError(f"{source} holds {len(names)} collections ({', '.join(names)}): write "
+                              "a manifest with `judgescope init` and name one of them")
+        return catalog, names[0]
+    catalog = get_catalog()
+    if source not in catalog.manifest.collections:
+        raise SourceError(f"no collection {source!r} in {catalog.manifest.path.name} "
+                          f"(collections: {', '.join(catalog.manifest.collections)}; {manifest_origin()})")
+    return catalog, source

@@ -1,0 +1,174 @@
+"""Issue #40 item 6: the artefact, not the checkout. The wheel is built from this repository
+(offline: the build backend is pinned in requirements-dev.txt), installed without its checkout
+into a fresh venv outside the repository, and every command is run from an empty folder with no
+PYTHONPATH and no manifest: the package must carry the frame, the pages, the SQL and the demo.
+
+The fresh venv sees this environment's site-packages for the dependencies (a .pth line, so no
+download), never the repository: the repository's own folder is left out, and a .pth file inside
+a folder named by a .pth line is not run, so an editable install of the checkout is not seen."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+ROWS = 60
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    try:
+        import hatchling  # noqa: F401
+    except ImportError:
+        pytest.fail("hatchling is needed to build the wheel: pip install -r requirements-dev.txt")
+    out = tmp_path_factory.mktemp("dist")
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-index",
+                           "--no-build-isolation", "--wheel-dir", str(out), str(ROOT)],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    [built] = out.glob("judgescope-*.whl")
+    return built
+
+
+@pytest.fixture(scope="module")
+def installed(wheel, tmp_path_factory) -> dict:
+    """A fresh venv holding the wheel (not editable), and an environment to run it in: a home of
+    its own (the per-user cache and reviews folders go there), no PYTHONPATH, no manifest."""
+    base = tmp_path_factory.mktemp("installed")
+    venv = base / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    site = next(venv.glob("lib/python*/site-packages"))
+    deps = [p for p in sys.path if "site-packages" in p and Path(p).is_dir() and Path(p).resolve() != ROOT]
+    (site / "dependencies.pth").write_text("\n".join(deps) + "\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install",
+                           "--quiet", "--no-deps", "--no-index", str(wheel)], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "JUDGESCOPE_SOURCES", "JUDGESCOPE_CACHE", "JUDGESCOPE_STATE",
+                        "VIRTUAL_ENV", "PYTHONHOME")}
+    env["HOME"] = str(base / "home")
+    return {"bin": venv / "bin", "env": env, "home": base / "home", "site": site}
+
+
+def _audit(folder: Path) -> Path:
+    """A small judge audit the reader brings: three languages, scores 0–100."""
+    path = folder / "my_audit.jsonl"
+    rows = [{"judge_record_id": f"r{i}", "instance_id": f"q{i // 3}", "target_language": "de fr th".split()[i % 3],
+             "unit": "answer", "paragraph_id": 0, "score": (i * 37) % 101} for i in range(ROWS)]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def _run(installed: dict, cwd: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(installed["bin"] / "judgescope"), *args], cwd=cwd, env=installed["env"],
+                          capture_output=True, text=True, timeout=600)
+
+
+def test_the_wheel_carries_the_app_and_the_demo(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    app = "judgescope/_app/"
+    for needed in ("app.py", "pages/review.py", "queries/audit_build_score_bins.sql",
+                   "data/sources.toml", "data/hub.toml", "data/demo/checksums.json", ".streamlit/config.toml"):
+        assert app + needed in names, needed
+    pages = {n for n in names if n.startswith(app + "pages/") and n.endswith(".py")}
+    assert pages == {f"{app}pages/{p.name}" for p in (ROOT / "pages").glob("*.py")}
+    queries = {n for n in names if n.startswith(app + "queries/")}
+    assert queries == {f"{app}{p.relative_to(ROOT).as_posix()}" for p in (ROOT / "queries").rglob("*.sql")}
+    assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc") or n.startswith(("tests/", "bench/"))]
+    assert wheel.stat().st_size < 10_000_000  # the demo is a few MB
+
+
+def test_the_installed_command_works_from_an_empty_folder(installed, tmp_path):
+    here = tmp_path / "empty"
+    here.mkdir()
+    helped = _run(installed, here, "--help")
+    assert helped.returncode == 0 and "usage: judgescope" in helped.stdout and "demo" in helped.stdout
+    audit = _audit(tmp_path)
+    validated = _run(installed, here, "validate", str(audit))
+    assert validated.returncode == 0, validated.stdout + validated.stderr
+    assert f"loaded {ROWS} = used {ROWS} + excluded 0" in validated.stdout
+    reported = _run(installed, here, "report", str(audit), "--resamples", "30")
+    assert reported.returncode == 0, reported.stderr
+    assert json.loads(reported.stdout)["summary"]["rows"] == ROWS
+    html = here / "report.html"
+    made = _run(installed, here, "report-html", str(audit), "--out", str(html))
+    assert made.returncode == 0, made.stdout + made.stderr
+    assert "judgescope_report" in html.read_text(encoding="utf-8")
+    demo = _run(installed, here, "validate")  # a name-less command reads the embedded demo
+    assert demo.returncode == 0 and "xhotpotqa_v2_audit" in demo.stdout, demo.stdout + demo.stderr
+    assert sorted(p.name for p in here.iterdir()) == ["report.html"]  # nothing else written here
+    assert (installed["home"] / ".cache" / "judgescope").is_dir()  # the per-user cache
+    # And it was the wheel that ran, with its own copy of the app, not the checkout:
+    where = subprocess.run([str(installed["bin"] / "python"), "-c",
+                            "import json, sys, judgescope, judgescope.resources as r; print(judgescope.__file__);"
+                            "print(r.ROOT); print(r.INSTALLED); print(json.dumps(sys.path))"],
+                           cwd=here, env=installed["env"], capture_output=True, text=True, timeout=60)
+    module, root, flag, path = where.stdout.splitlines()
+    assert Path(module).is_relative_to(installed["site"]) and flag == "True"
+    assert Path(root) == installed["site"] / "judgescope" / "_app"
+    assert str(ROOT) not in json.loads(path)
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian chromium")
+def test_the_installed_open_serves_a_page_in_chromium(installed, tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    from browser_server import free_port, wait_until_healthy
+    from test_journeys import CHROME_ARGS, main_text, no_exception, settle
+
+    here = tmp_path / "empty"
+    here.mkdir()
+    audit = _audit(tmp_path)
+    port = free_port()
+    log = tmp_path / "open.log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen([str(installed["bin"] / "judgescope"), "open", str(audit), "--port", str(port)],
+                                cwd=here, env=installed["env"], stdout=out, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_healthy(proc, base, log, 90)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROME_ARGS)
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(f"{base}/distributions", wait_until="domcontentloaded")
+            settle(page)
+            no_exception(page)
+            text = main_text(page)
+            browser.close()
+        assert "Score distributions" in text or "Distributions" in text, text[:500]
+        assert "Traceback" not in text and not errors, (text[:500], errors)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    said = log.read_text(errors="replace")
+    assert "Traceback" not in said, said[-3000:]
+    assert f"cache: {installed['home']}/.cache/judgescope" in said
+    assert f"reviews: {installed['home']}/.local/share/judgescope/reviews.sqlite" in said
+    assert list(here.iterdir()) == []
+
+
+def test_the_dockerfile_serves_the_same_wheel():
+    """The Space runs what this file tests: the image builds the wheel from the repository with
+    the pinned backend, installs it with requirements.txt as constraints, and copies no checkout
+    into the stage that serves."""
+    text = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+    _comments, build, serve = text.split("\nFROM ")
+    assert "pip wheel" in build and "--no-deps" in build and "--no-build-isolation" in build
+    assert "pip install --no-cache-dir -c /tmp/requirements.txt /tmp/dist/judgescope-*.whl" in serve
+    assert not [line for line in serve.splitlines() if line.startswith("COPY") and " . " in line + " "]
+    backend = ("hatchling", "pathspec", "trove-classifiers", "pluggy", "packaging")
+    pinned = (ROOT / "requirements.txt").read_text() + (ROOT / "requirements-dev.txt").read_text()
+    assert all(f"\n{name}==" in pinned for name in backend)
+    assert all(name in build for name in backend)
