@@ -16,7 +16,9 @@ ENV HOME=/home/user PATH=/home/user/.local/bin:$PATH JUDGESCOPE_CACHE=/home/user
     PYTHONUNBUFFERED=1
 COPY requirements.txt /tmp/requirements.txt
 COPY --from=wheel /dist/ /tmp/dist/
-RUN pip install --no-cache-dir -c /tmp/requirements.txt /tmp/dist/judgescope-*.whl && rm -rf /tmp/dist
+# [importers]: zstandard, for Inspect's .eval logs (pinned in requirements.txt).
+RUN pip install --no-cache-dir -c /tmp/requirements.txt "$(ls /tmp/dist/judgescope-*.whl)[importers]" \
+    && rm -rf /tmp/dist
 USER user
 WORKDIR /home/user
 EXPOSE 8501

@@ -43,14 +43,16 @@ def _pins(path: Path) -> dict[str, str]:
 def test_dependencies_are_ranges_that_hold_the_pinned_versions():
     """Issue #40 item 4: the package declares compatible ranges (pip installs it beside another
     pandas or streamlit), and each range holds the exact pin of requirements.txt (or, for [dev],
-    requirements-dev.txt) that the suite runs with."""
+    requirements-dev.txt) that the suite runs with; the importers' optional package is an extra."""
     from packaging.requirements import Requirement
     from packaging.utils import canonicalize_name
 
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     pins = _pins(ROOT / "requirements.txt")
     dev_pins = pins | _pins(ROOT / "requirements-dev.txt")
-    for declared, pinned in ((project["dependencies"], pins), (project["optional-dependencies"]["dev"], dev_pins)):
+    extras = project["optional-dependencies"]
+    assert {"dev", "importers"} <= set(extras)
+    for declared, pinned in ((project["dependencies"], pins), *((x, dev_pins) for x in extras.values())):
         for text in declared:
             req = Requirement(text)
             assert not any(s.operator in ("==", "===") for s in req.specifier), text
