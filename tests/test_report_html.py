@@ -221,6 +221,8 @@ def test_hostile_text_is_escaped(tmp_path, monkeypatch):
     assert out.stat().st_size <= MAX_BYTES  # a 1 MB string is cut, never carried whole
     manifest = report_html.read_manifest(text)  # the manifest survives the hostile labels
     assert any(LABEL in n["id"] for n in manifest["numbers"])
+    # Hostile labels are bound and escaped like any data text: check-report reads the file back whole.
+    assert cli.main(["check-report", str(out)]) == 0
     assert HOSTILE  # (the fixtures the test file defines)
 
 
@@ -259,6 +261,8 @@ def test_human_ratings_report_on_real_mqm_equals_agreement_json(realdata, monkey
         assert same(n["value"], _resolve(twin, n["cli"][2:])), n
     text = out.read_text(encoding="utf-8")
     assert "Krippendorff&#39;s α (verdict, nominal)" in text and "id=\"ratings\"" in text
+    assert "built-in method" not in text  # the items count, not the dict's method
+    assert cli.main(["check-report", str(out)]) == 0  # nothing shown outside its manifest entry
 
 
 def test_overview_download_gives_the_cli_bytes(reports, monkeypatch):
