@@ -270,3 +270,13 @@ def test_download_report_builds_those_pairs_or_says_why(human_only_pairs, monkey
     monkeypatch.setattr(export, "report_html", lambda name: 1 / 0)
     data = export.build_report("pairs")
     assert b"could not be built" in data and "ZeroDivisionError" in export.FAILED["pairs"]
+
+
+def test_overview_says_why_the_last_report_failed(monkeypatch):
+    """The download runs on its own thread: a failure is said on the page at its next run."""
+    from apptest import open_page
+    from judgescope.web import export
+
+    monkeypatch.setitem(export.FAILED, "localgate", "ZeroDivisionError: division by zero")
+    at = open_page("pages/overview.py", "localgate")
+    assert any("could not be built" in e.value and "ZeroDivisionError" in e.value for e in at.error)
