@@ -9,6 +9,7 @@ from judgescope.text import md_literal
 from judgescope.web import cards, context, export, navigation, render, results
 from judgescope.web import upload_box
 from judgescope.schema import SCHEMAS
+from judgescope.sources import importers
 
 coll = context.catalog().manifest.collections[context.collection_name()]
 context.title(md_literal(coll.title, limit=200))  # the manifest's words, shown as text
@@ -68,3 +69,5 @@ for loaded in context.catalog().collection_datasets(coll.name):
                        + md_literal(", ".join(rep["columns_missing"]), limit=1_000))
         if rep["columns_extra"]:
             st.caption("Extra columns kept: " + md_literal(", ".join(rep["columns_extra"]), limit=1_000))
+        for line in importers.describe(rep.get("imported")):  # a file an evaluation tool wrote
+            st.caption(md_literal(line, limit=1_000))

@@ -56,3 +56,19 @@ def test_boolean_judge_scores_and_annotations_calibrate(name, tmp_path, capsys):
         human = Counter(h[trace] for h in humans.values()).most_common(1)[0][0]
         cells[{(1, 1): "tp", (1, 0): "fp", (0, 1): "fn", (0, 0): "tn"}[PLANTED["verdicts"][trace], human]] += 1
     assert {k: judge[k] for k in ("tp", "fp", "fn", "tn")} == {k: cells[k] for k in ("tp", "fp", "fn", "tn")}
+
+
+def test_overview_names_the_format_and_the_unknown_judge(tmp_path, monkeypatch):
+    from streamlit.testing.v1 import AppTest
+
+    _copy(tmp_path, "langfuse_scores.jsonl")
+    (tmp_path / "s.toml").write_text('[[collection]]\nname = "lf"\ndatasets = ["scores"]\n[[dataset]]\n'
+                                     'name = "scores"\nkind = "judge_audit"\npath = "langfuse_scores.jsonl"\n',
+                                     encoding="utf-8")
+    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(tmp_path / "s.toml"))
+    at = AppTest.from_file("../app.py", default_timeout=120)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    captions = " ".join(c.value for c in at.caption).replace("\\", "").replace("\u2060", "")
+    assert "format: Langfuse scores export (jsonl)" in captions
+    assert f"judge unknown: {len(PLANTED['scores'])} rows (a Langfuse score records no judge model" in captions

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 
+from judgescope.sources import importers
 from judgescope.sources.catalog import get_catalog
 from judgescope.cli import (EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE, declared_excluded, load_source,
                             unexpected_excluded)
@@ -47,7 +48,7 @@ def run(args) -> int:
               f"loaded {rep['rows_loaded']:,} = used {rep['rows_used']:,} + excluded "
               f"{rep['rows_excluded']:,}{note}  "
               f"[{loaded.spec.kind}{', detected' if loaded.spec.kind_detected else ''}]")
-        for line in imported_lines(rep.get("imported")):
+        for line in importers.describe(rep.get("imported")):
             print(f"          {line}")
         for reason, count in rep["reasons"].items():
             print(f"          {count:>7,}  {reason}")
@@ -62,8 +63,6 @@ def _each_kind(names: list[str], kind: str | None):
     kind it gives (an Inspect log: the judge's verdicts and the human labels)."""
     from pathlib import Path
 
-    from judgescope.sources import importers
-
     for name in names:
         path = Path(name)
         fmt = importers.detect(path) if kind is None and path.is_file() else None
@@ -76,27 +75,6 @@ def _each_kind(names: list[str], kind: str | None):
             kinds = [None]  # load_source names the problem
         for k in kinds or [None]:
             yield name, k
-
-
-def imported_lines(imported: list[dict] | None) -> list[str]:
-    """What an importer said of each file another tool wrote: its format and version, the
-    judges (or why unknown), what it gives besides and the fields it ignored."""
-    out = []
-    for f in imported or []:
-        out.append(f"format: {f['format']}; {f['version']}")
-        judges = ", ".join(f"{m} ({n:,} rows)" for m, n in f["judges"].items())
-        if judges:
-            out.append(f"judge: {judges}")
-        for why, n in f["judge_unknown"].items():
-            out.append(f"judge unknown: {n:,} rows ({why})")
-        others = [k for k in f["offers"] if k != f["kind"]]
-        if others:
-            out.append(f"also gives: {', '.join(others)} (--kind)")
-        if f["ignored"]:
-            out.append(f"ignored (not read): {'; '.join(f['ignored'][:10])}"
-                       + (f" … {len(f['ignored']) - 10} more" if len(f["ignored"]) > 10 else ""))
-        out += [f"note: {n}" for n in f["notes"]]
-    return out
 
 
 def _print_rows(loaded, limit: int = 20) -> None:

@@ -92,6 +92,27 @@ def reader(fmt: str, kind: str, notes: dict):
     return read
 
 
+def describe(imported: list[dict] | None) -> list[str]:
+    """What an importer said of each file another tool wrote: its format and version, the
+    judges (or why unknown), what it gives besides and the fields it ignored."""
+    out = []
+    for f in imported or []:
+        out.append(f"format: {f['format']}; {f['version']}")
+        judges = ", ".join(f"{m} ({n:,} rows)" for m, n in f["judges"].items())
+        if judges:
+            out.append(f"judge: {judges}")
+        for why, n in f["judge_unknown"].items():
+            out.append(f"judge unknown: {n:,} rows ({why})")
+        others = [k for k in f["offers"] if k != f["kind"]]
+        if others:
+            out.append(f"also gives: {', '.join(others)} (--kind)")
+        if f["ignored"]:
+            out.append(f"ignored (not read): {'; '.join(f['ignored'][:10])}"
+                       + (f" … {len(f['ignored']) - 10} more" if len(f["ignored"]) > 10 else ""))
+        out += [f"note: {n}" for n in f["notes"]]
+    return out
+
+
 def _frame(rows: list[dict], kind: str) -> pd.DataFrame:
     """Rows typed by the kind's schema (numbers as numbers, the rest as text)."""
     schema = SCHEMAS[kind]
