@@ -17,6 +17,9 @@ import json
 import os
 import re
 import shutil
+import threading
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 SEAL = "entry.json"
@@ -30,6 +33,38 @@ def cache_root() -> Path:
 def ensure(path: Path) -> Path:
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+_ENTRY_LOCKS: dict[str, threading.Lock] = {}
+_ENTRY_GUARD = threading.Lock()
+# Builds run one at a time per lane, bounding memory to two builds: the manifest's datasets and
+# derived tables in one, a visitor's upload or Hub open in the other (session_builds), so a
+# visitor's build never holds up the manifest's collections.
+_LANES = {False: threading.Lock(), True: threading.Lock()}
+_SESSION = ContextVar("judgescope_session_build", default=False)
+
+
+def entry_lock(folder: Path) -> threading.Lock:
+    """The lock of one cache entry: its damage check and build, never another entry's."""
+    with _ENTRY_GUARD:
+        return _ENTRY_LOCKS.setdefault(str(folder), threading.Lock())
+
+
+@contextmanager
+def session_builds():
+    """Builds started inside (this thread) run in the visitors' lane, not the manifest's."""
+    token = _SESSION.set(True)
+    try:
+        yield
+    finally:
+        _SESSION.reset(token)
+
+
+@contextmanager
+def build_slot():
+    """Wait for this thread's lane (see _LANES), build, free it."""
+    with _LANES[_SESSION.get()]:
+        yield
 
 
 def temp_prefix(name: str) -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import threading
+from contextlib import nullcontext
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -14,7 +16,8 @@ from judgescope.sources import db
 from judgescope.sources import hub, join_key
 from judgescope.sources import views as registry
 from judgescope.sources import derived
-from judgescope.sources.cache import cache_root, damage, parquet_ok, redact, spill_dir, sweep
+from judgescope.sources.cache import (build_slot, cache_root, damage, entry_lock, parquet_ok, redact,
+                                     session_builds, spill_dir, sweep)
 from judgescope.sources.cache import ensure as _ensure
 from judgescope.sources.build import (BUILD_MEMORY, BUILD_QUERIES, BUILD_VERSION,  # noqa: F401 (re-exported)
                                       SCORED_KINDS, SNAPSHOT_DIGESTS, build_dataset, safe_name,
@@ -34,7 +37,6 @@ BUILD_MODULES = ("judgescope.sources.catalog", "judgescope.sources.build", "judg
                  "judgescope.sources.importers.promptfoo", "judgescope.sources.importers.deepeval",
                  "judgescope.sources.importers.mlflow_eval", "judgescope.sources.importers.langfuse")
 _PACKAGE_ROOT = Path(__file__).resolve().parent.parent.parent  # the folder holding judgescope/
-_LOCK = derived.LOCK  # one build at a time writes the cache
 # A collection's queries spill to disk rather than take the machine (validation's bound,
 # BUILD_MEMORY, is in build.py; derived tables', DERIVED_MEMORY, in derived.py).
 STORE_MEMORY = "1536MB"
@@ -146,8 +148,10 @@ def _rel(path: Path, root: Path) -> str:
         return path.name
 
 
-def load_dataset(spec: DatasetSpec, expected: dict | None = None) -> Loaded:
-    """Validated tables of one dataset, from the disk cache when its files are unchanged."""
+def load_dataset(spec: DatasetSpec, expected: dict | None = None, limits=None) -> Loaded:
+    """Validated tables of one dataset, from the disk cache when its files are unchanged.
+    limits(resolved): a visitor's dataset (an upload, a Hub open) is checked against its caps
+    before it is built, and built in the visitors' lane (cache.session_builds)."""
     if spec.problem:
         return Loaded(spec, None, spec.problem)
     try:
@@ -160,10 +164,13 @@ def load_dataset(spec: DatasetSpec, expected: dict | None = None) -> Loaded:
             [BUILD_VERSION, __version__, build_code_sha256(), spec.kind, spec.form, [e.__dict__ for e in spec.exclude],
              [(f["file"], f["sha256"]) for f in files]], sort_keys=True).encode()).hexdigest()[:20]
         folder = cache_root() / f"{safe_name(spec.name)}-{key}"
-        with _LOCK:
+        with entry_lock(folder):  # one builder per entry; every other entry is read or built meanwhile
             hurt = damage(folder) if folder.exists() else "missing"
             if hurt:
-                build_dataset(spec, resolved, files, folder)
+                if limits is not None:
+                    limits(resolved)
+                with session_builds() if limits is not None else nullcontext(), build_slot():
+                    build_dataset(spec, resolved, files, folder)
         note = None if hurt in (None, "missing") else (
             f"dataset {spec.name}: its cached tables were damaged ({hurt}) and have been rebuilt")
         report = json.loads((folder / "report.json").read_text(encoding="utf-8"))
@@ -234,6 +241,11 @@ class Catalog:
         self.prebuilt = prebuilt if prebuilt is not None else os.environ.get("JUDGESCOPE_PREBUILT") or None
         self._filesystem = filesystem
         self._index: dict | None = None
+        self._guard = threading.Lock()  # held only to read or change the dicts, never to build
+        self._entries: dict[tuple, threading.Lock] = {}
+        # A visitor's dataset (an upload, a Hub open) → its caps, checked before it is built
+        # (sources/upload.py, hub_open.py); such datasets build in the visitors' lane.
+        self.limits: dict[str, object] = {}
         if not self.prebuilt:  # a pin that cannot be read is a manifest problem from the start
             self._expected_checksums()
 
@@ -264,15 +276,30 @@ class Catalog:
             return Loaded(spec, None, f"dataset {name}: not in the prebuilt cache")
         return Loaded(spec, report)
 
+    def _entry(self, key: tuple) -> threading.Lock:
+        """The lock of one dataset's load or one collection's store: a load or store of another
+        is never held up by it, and a dataset already loaded is read without any lock."""
+        with self._guard:
+            return self._entries.setdefault(key, threading.Lock())
+
     def dataset(self, name: str) -> Loaded:
-        with _LOCK:
-            if name not in self._loaded and self.prebuilt:
-                self._loaded[name] = self._prebuilt_dataset(name)
-            if name not in self._loaded:
-                self._loaded[name] = load_dataset(self.manifest.datasets[name], self._expected_checksums())
-                if self._loaded[name].note:
-                    self.manifest.problems.append(self._loaded[name].note)
-            return self._loaded[name]
+        loaded = self._loaded.get(name)
+        if loaded is not None:
+            return loaded
+        spec = self.manifest.datasets[name]
+        with self._entry(("dataset", name)):
+            loaded = self._loaded.get(name)
+            if loaded is None:
+                if self.prebuilt:
+                    loaded = self._prebuilt_dataset(name)
+                else:
+                    loaded = load_dataset(spec, self._expected_checksums(), self.limits.get(name))
+                    if loaded.note:
+                        self.manifest.problems.append(loaded.note)
+                with self._guard:
+                    if self.manifest.datasets.get(name) is spec:  # not forgotten meanwhile
+                        self._loaded[name] = loaded
+            return loaded
 
     def pending(self, collection: str) -> list[DatasetSpec]:
         """Datasets of the collection not loaded yet in this process (first use, or a download)."""
@@ -294,33 +321,61 @@ class Catalog:
         return notices(self.collection_datasets(collection), coll.previous, detail)
 
     def store(self, collection: str) -> db.Store:
-        with _LOCK:
-            if collection not in self._stores and self.prebuilt:
-                from judgescope.sources import remote
-                index = self._prebuilt_index()
-                self._stores[collection] = remote.open_store(self.prebuilt, collection, self._filesystem,
-                                                             memory_limit=STORE_MEMORY, index=index)
-                self._verify_problems[collection] = list(
-                    index["collections"].get(collection, {}).get("verify_problems", []))
-            if collection not in self._stores:
-                loaded = [d for d in self.collection_datasets(collection) if d.ok]
-                roles = self.roles(collection)
-                views = dataset_views(roles) | self._derived(collection, roles)
-                views["ledger"] = [d.path("ledger") for d in loaded] or [_empty_ledger()]
-                self._stores[collection] = _declared_store(views)
-                self.manifest.problems += [n for n in REBUILT if n not in self.manifest.problems]
-            return self._stores[collection]
+        store = self._stores.get(collection)
+        if store is not None:
+            return store
+        coll = self.manifest.collections[collection]
+        with self._entry(("store", collection)):
+            store = self._stores.get(collection)
+            if store is None:
+                visitor = any(n in self.limits for n in coll.datasets)
+                with session_builds() if visitor else nullcontext():
+                    store = self._open_store(collection)
+                with self._guard:
+                    if self.manifest.collections.get(collection) is coll:  # not forgotten meanwhile
+                        self._stores[collection] = store
+            return store
+
+    def _open_store(self, collection: str) -> db.Store:
+        if self.prebuilt:
+            from judgescope.sources import remote
+            index = self._prebuilt_index()
+            store = remote.open_store(self.prebuilt, collection, self._filesystem,
+                                      memory_limit=STORE_MEMORY, index=index)
+            self._verify_problems[collection] = list(
+                index["collections"].get(collection, {}).get("verify_problems", []))
+            return store
+        loaded = [d for d in self.collection_datasets(collection) if d.ok]
+        roles = self.roles(collection)
+        views = dataset_views(roles) | self._derived(collection, roles)
+        views["ledger"] = [d.path("ledger") for d in loaded] or [_empty_ledger()]
+        store = _declared_store(views)
+        self.manifest.problems += [n for n in REBUILT if n not in self.manifest.problems]
+        return store
 
     def forget(self, collection: str) -> None:
         """Drop a collection and its datasets from this process (an evicted session collection
-        opened from the Hub); a request still holding its store finishes with it."""
-        with _LOCK:
+        opened from the Hub, an upload whose session ended); a request still holding its store
+        finishes with it."""
+        with self._guard:
             coll = self.manifest.collections.pop(collection, None)
             self._stores.pop(collection, None)
             self._verify_problems.pop(collection, None)
+            self._entries.pop(("store", collection), None)
             for name in (coll.datasets if coll else []):
                 self._loaded.pop(name, None)
                 self.manifest.datasets.pop(name, None)
+                self.limits.pop(name, None)
+                self._entries.pop(("dataset", name), None)
+
+    def loaded(self, collection: str) -> list[Loaded]:
+        """The collection's datasets loaded so far (none is loaded by asking)."""
+        coll = self.manifest.collections.get(collection)
+        return [self._loaded[n] for n in (coll.datasets if coll else []) if n in self._loaded]
+
+    def opened_store(self, collection: str) -> db.Store | None:
+        """The collection's store if it has been opened (none is opened by asking)."""
+        return self._stores.get(collection)
 
     def has_store(self, collection: str) -> bool:
         return collection in self._stores

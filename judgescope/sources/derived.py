@@ -13,7 +13,6 @@ import importlib
 import json
 import shutil
 import tempfile
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -22,11 +21,10 @@ import pandas as pd
 
 from judgescope.sources import db, progress
 from judgescope.sources.build import BUILD_VERSION, ROW_GROUP_ROWS
-from judgescope.sources.cache import cache_root, damage, redact, seal, temp_prefix
+from judgescope.sources.cache import build_slot, cache_root, damage, entry_lock, redact, seal, temp_prefix
 from judgescope.sources.cache import ensure as _ensure
 from judgescope.sources.manifest import SourceError
 
-LOCK = threading.RLock()  # one build at a time writes the cache (datasets and derived tables)
 # Derived tables spill to disk rather than take the machine.
 DERIVED_MEMORY = "1GB"
 REBUILT: list[str] = []  # derived entries found damaged and rebuilt (named on Overview)
@@ -106,10 +104,11 @@ def _cached(kind: str, stamp: list, inputs: dict[str, Path], build: Callable[[Pa
         stamp.append([view, *_input_identity(path.resolve(), st)])
     digest = hashlib.sha256(json.dumps(stamp, sort_keys=True).encode()).hexdigest()[:20]
     folder = _ensure(cache_root()) / f"{kind}-{digest}"
-    with LOCK:
+    with entry_lock(folder):  # one builder per entry; other entries are read or built meanwhile
         hurt = damage(folder) if folder.exists() else "missing"
         if hurt:
-            build(folder)
+            with build_slot():
+                build(folder)
         if hurt not in (None, "missing"):
             REBUILT.append(f"derived tables {folder.name}: damaged ({hurt}); rebuilt")
     return folder

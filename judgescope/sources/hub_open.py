@@ -11,10 +11,12 @@ import os
 import re
 from pathlib import Path
 
-from judgescope.sources import hub
+from judgescope.sources import hub, limits
 from judgescope.sources.manifest import (REVISION_RE, Collection, DatasetSpec, SourceError, check_repo_id)
 
 DEFAULT_MAX_BYTES = 500 * 1024 * 1024
+DEFAULT_MAX_ROWS = 5_000_000
+DEFAULT_MAX_UNCOMPRESSED = 2 * 1024 * 1024 * 1024
 REF_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-/]{0,99}")
 
 
@@ -25,6 +27,13 @@ def allowed() -> bool:
 def max_bytes() -> int:
     raw = os.environ.get("JUDGESCOPE_HUB_OPEN_MAX_BYTES", "")
     return int(raw) if raw.strip().isdigit() else DEFAULT_MAX_BYTES
+
+
+def caps() -> limits.Caps:
+    """Rows and uncompressed bytes a dataset opened from the browser may hold, checked on its
+    downloaded files before validation (JUDGESCOPE_HUB_OPEN_MAX_ROWS,
+    JUDGESCOPE_HUB_OPEN_MAX_UNCOMPRESSED_BYTES)."""
+    return limits.caps("Hub open", "JUDGESCOPE_HUB_OPEN", DEFAULT_MAX_ROWS, DEFAULT_MAX_UNCOMPRESSED)
 
 
 def _cache_repo(repo_id: str) -> Path:
@@ -145,6 +154,7 @@ def open_dataset(catalog, repo_id: str, revision: str, config: str | None = None
             hub=repo_id, revision=commit, config=config or None, split=split or None)
         manifest.collections[name] = Collection(name=name, title=f"Hub: {repo_id}@{commit[:7]}",
                                                 datasets=[name])
+    catalog.limits[name] = caps()  # checked before the build, which runs in the visitors' lane
     _remember(catalog, name)
     return name
 

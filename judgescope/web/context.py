@@ -62,7 +62,7 @@ def visible_collections() -> list[str]:
     linked = st.query_params.get("collection")
     if linked in opened:
         mine.add(linked)
-    return [n for n in catalog().manifest.collections
+    return [n for n in list(catalog().manifest.collections)  # a copy: another session may forget one
             if (n not in opened or n in mine) and (n not in uploads or n in uploaded)]
 
 

@@ -17,21 +17,36 @@ def mine() -> set[str]:
     return st.session_state.setdefault(SESSION_KEY, set())
 
 
+def _session() -> tuple[str | None, object]:
+    """(this session's id, whether a session id is still connected) from Streamlit's runtime;
+    (None, always) where there is none (AppTest)."""
+    from streamlit import runtime
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    if ctx is None or not runtime.exists():
+        return None, lambda _sid: True
+    return ctx.session_id, runtime.get_instance().is_active_session
+
+
 def draw() -> None:
     if not upload.allowed():
         return
     with st.expander("Open a file of your own (this browser session only)"):
-        st.caption(f"A Parquet, JSONL or CSV file up to {upload.max_bytes():,} bytes. Its kind is "
-                   "detected from its columns and it is validated as a manifest dataset is; "
-                   "only this session lists it. `judgescope open FILE` does the same from a "
-                   "terminal, without a size cap.")
+        st.caption(f"A Parquet, JSONL or CSV file up to {upload.max_bytes():,} bytes and "
+                   f"{upload.caps().rows:,} rows. Its kind is detected from its columns and it is "
+                   "validated as a manifest dataset is; only this session lists it, and it is "
+                   "forgotten when the session ends. `judgescope open FILE` does the same from a "
+                   "terminal, without a cap.")
         with st.form("upload", clear_on_submit=True):
             file = st.file_uploader("File", type=["parquet", "jsonl", "ndjson", "json", "csv"])
             sent = st.form_submit_button("Open")
         if not (sent and file is not None):
             return
+        owner, alive = _session()
+        upload.prune(context.catalog(), alive)  # uploads of sessions that ended are forgotten
         try:
-            name = upload.add_upload(context.catalog(), file.name, file.getvalue())
+            name = upload.add_upload(context.catalog(), file.name, file.getvalue(), owner)
         except SourceError as err:
             st.error(md_literal(str(err), limit=1_000))
             return
