@@ -148,3 +148,17 @@ def test_sample_metadata_gives_the_language(log, tmp_path):
     rows = pq.read_table(loaded.path("clean")).to_pylist()
     assert {r["question_id"]: r["target_language"] for r in rows} == \
         {k: "en" if int(k) % 2 else "de" for k in PLANTED["verdicts"]}
+
+
+def test_each_row_names_the_tool_version_and_an_upload_opens(tmp_path, write_manifest):
+    from judgescope.sources import upload
+    from judgescope.sources.catalog import Catalog
+    from judgescope.sources.manifest import load_manifest
+
+    catalog = Catalog(load_manifest(write_manifest('[[collection]]\nname = "c"\ndatasets = []\n')))
+    name = upload.add_upload(catalog, "run.json", (FIXTURES / "inspect_run.json").read_bytes())
+    loaded = catalog.dataset(name)
+    assert loaded.ok, loaded.error
+    assert loaded.spec.kind == "calibration_judgements" and loaded.report["rows_used"] == len(PLANTED["verdicts"])
+    rows = pq.read_table(loaded.path("clean")).to_pylist()
+    assert {r["tool_version"] for r in rows} == {f"{PLANTED['tool']}, log format 2"}

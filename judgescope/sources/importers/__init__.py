@@ -83,6 +83,7 @@ def reader(fmt: str, kind: str, notes: dict):
         for e in imp.excluded.get(kind, []):
             broken.append(base.entry(rel, e["row"], e["reason"], e["value"], e["column"]))
         frame = _frame(imp.rows.get(kind, []), kind)
+        frame["tool_version"] = pd.array([imp.version] * len(frame), dtype="string")  # the judge's identity
         frame.insert(0, "_row", pd.array([r["_row"] for r in imp.rows.get(kind, [])], dtype="int64"))
         frame.insert(0, "_file", pd.array([rel] * len(frame), dtype="string"))
         base.check_names(list(frame.columns[2:]), None, rel)
