@@ -149,3 +149,23 @@ def test_an_empty_file_is_called_empty(write_manifest, tmp_path, capsys, suffix)
     assert main(["validate", str(tmp_path / f"nothing{suffix}")]) == 2
     out = capsys.readouterr().out
     assert "empty (0 bytes)" in out and "fits no kind" not in out, out
+
+
+def test_compare_methods_reads_decision_columns_of_text_and_lists(tmp_path, capsys):
+    """Item 15: a Parquet ranking whose decision columns hold text in one and lists in another
+    (BinderException: Cannot unpivot columns of types VARCHAR and VARCHAR[]) is read as the same
+    rows written as JSONL are: every decision column as text."""
+    import pandas as pd
+
+    rows = [{"src_text": f"s{i}", "tgt_texts": [f"a{i}", f"b{i}"], "human_scores": [1 + i % 3, 2],
+             "one_step_ranking/m1": f"Translation {1 + i % 2} is better",
+             "two_step_ranking/m2": [f"Translation {1 + i % 2}", f"Translation {2 - i % 2}"],
+             "three_step_ranking/m3": 1 + i % 2} for i in range(8)]
+    pd.DataFrame(rows).to_parquet(tmp_path / "r.parquet")
+    (tmp_path / "r.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    reports = []
+    for name in ("r.parquet", "r.jsonl"):
+        assert main(["compare-methods", str(tmp_path / name), "--json", str(tmp_path / f"{name}.json"),
+                     "--resamples", "200"]) == 0, capsys.readouterr()
+        reports.append(json.loads((tmp_path / f"{name}.json").read_text())["datasets"]["r"])
+    assert reports[0] == reports[1] and len(reports[0]["pairs"]) == 3

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 import pandas as pd
 
 from judgescope.schema import (HUMAN_ITEM_COLUMNS, HUMAN_RATING_VALUES, ANY, BINARY, DIGEST, INT, NUMBER,
-                               NUMBER_PAIR, SCORE, TEXT,
+                               NUMBER_PAIR, RANKING_METHODS, SCORE, TEXT,
                                TEXT_PAIR, VERDICT, VERDICTS, Schema)
 from judgescope.sources.manifest import Exclusion, SourceError
 from judgescope.sources.readers_base import replace_table
@@ -283,6 +283,7 @@ def normalize_pairwise(con) -> None:
 
     Both columns leave as JSON text; a value that is no list (or dict of scores) keeps its text,
     so validation lists its row ("… is not a list of 2 …") instead of reading it as missing."""
+    _decisions_as_text(con)
     cols = columns_of(con, "raw")
     if "tgt_texts" in cols and cols.get("human_scores", "").endswith("[]"):
         return
@@ -297,6 +298,17 @@ def normalize_pairwise(con) -> None:
             _as_json(_scores(v, None if translators is None else translators.iloc[i]), v)
             for i, v in enumerate(frame["human_scores"])]
     replace_table(con, "raw", frame)
+
+
+def _decisions_as_text(con) -> None:
+    """Model decision columns ("<method>/<model>") leave as text whatever the file stored: a
+    list or number of a Parquet file becomes its JSON text, as a JSONL file's already is, so
+    the decisions of every column can be read together (they are unpivoted into one column)."""
+    odd = [c for c, t in columns_of(con, "raw").items()
+           if c.partition("/")[0] in RANKING_METHODS and c.partition("/")[2] and t != "VARCHAR"]
+    if odd:
+        texts = ", ".join(f"CAST(to_json({q(c)}) AS VARCHAR) AS {q(c)}" for c in odd)
+        replace_table(con, "raw", con.execute(f"SELECT * REPLACE ({texts}) FROM raw").df())
 
 
 _BAD = object()  # a value that is not the list it should be
