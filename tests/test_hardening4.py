@@ -169,3 +169,24 @@ def test_compare_methods_reads_decision_columns_of_text_and_lists(tmp_path, caps
                      "--resamples", "200"]) == 0, capsys.readouterr()
         reports.append(json.loads((tmp_path / f"{name}.json").read_text())["datasets"]["r"])
     assert reports[0] == reports[1] and len(reports[0]["pairs"]) == 3
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "parquet"])
+def test_a_nested_snapshot_whose_translations_are_null_throughout_names_the_column(tmp_path, capsys, fmt):
+    """Item 15: every instance unusable left an empty, untyped table (`Unimplemented type for
+    cast (INTEGER -> "NULL")`, no column named); now each instance is listed with its column."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    records = [{"id": f"i{i}", "question": "q", "answer": "a", "translations": None,
+                "context": {"title": ["T"], "sentences": [["s1", "s2"]]}} for i in range(3)]
+    path = tmp_path / f"n.{fmt}"
+    if fmt == "parquet":
+        pq.write_table(pa.Table.from_pylist(records), path)
+        assert str(pq.read_schema(path).field("translations").type) == "null"
+    else:
+        path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    assert main(["validate", str(path), "--kind", "source_snapshot", "--form", "nested"]) == 1
+    out = capsys.readouterr().out
+    assert "Unimplemented" not in out and "used 0 + excluded 3" in out, out
+    assert out.count(f"n.{fmt}:") == 3 and "translations  instance i0: no translations" in out, out

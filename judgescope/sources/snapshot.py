@@ -64,8 +64,10 @@ def flatten_table(con, table: str, dataset: str) -> list[dict]:
                            "column": err.column, "reason": err.message, "value": None})
             continue
         rows += [{"_file": record["_file"], "_row": int(record["_row"]), **unit} for unit in units]
+    # Typed even with no row (every instance broken, e.g. a translations column null throughout):
+    # an untyped empty column would reach DuckDB as type NULL, which no later step can cast to.
     flat = pd.DataFrame(rows, columns=["_file", "_row", *FLAT_COLUMNS]).astype(
-        {c: "string" for c in ("_file", *FLAT_COLUMNS)})
+        {"_row": "int64"} | {c: "string" for c in ("_file", *FLAT_COLUMNS)})
     replace_table(con, table, flat)
     return broken
 
