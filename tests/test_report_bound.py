@@ -280,3 +280,19 @@ def test_overview_says_why_the_last_report_failed(monkeypatch):
     monkeypatch.setitem(export.FAILED, "localgate", "ZeroDivisionError: division by zero")
     at = open_page("pages/overview.py", "localgate")
     assert any("could not be built" in e.value and "ZeroDivisionError" in e.value for e in at.error)
+
+
+def test_report_out_is_one_contract_with_report_html(tmp_path, capsys, monkeypatch):
+    """Issue 41 item 5 (the report commands): `report --out` is a folder whose parent exists,
+    checked before the audit is read (a missing parent or a file: exit 2, one sentence)."""
+    from judgescope import cli as cli_module
+
+    def no_work(*a, **k):
+        raise AssertionError("the audit was read before --out was checked")
+    monkeypatch.setattr("judgescope.cli.commands.report.load_source", no_work)
+    assert cli_module.main(["report", "xhotpotqa_v2_audit", "--out", str(tmp_path / "missing/tables")]) == 2
+    err = capsys.readouterr().err
+    assert "does not exist" in err and len(err.strip().splitlines()) == 1
+    (tmp_path / "a-file").write_text("x")
+    assert cli_module.main(["report", "xhotpotqa_v2_audit", "--out", str(tmp_path / "a-file")]) == 2
+    assert "that is a file, not a folder" in capsys.readouterr().err

@@ -217,6 +217,20 @@ def json_folder_problem(args) -> str | None:
     return None
 
 
+def out_problem(path: str, folder: bool, force: bool = False) -> str | None:
+    """One --out contract for the commands that write reports, checked before any work: the
+    parent folder exists; a file is no folder and a folder no file; an existing file is replaced
+    only with --force (a folder's files are rewritten, as the option's help says)."""
+    out = Path(path)
+    if not out.parent.is_dir():
+        return f"--out {path}: the folder {out.parent} does not exist"
+    if out.exists() and out.is_dir() != folder:
+        return f"--out {path}: that is a {'file' if folder else 'folder'}, not a {'folder' if folder else 'file'}"
+    if not folder and out.exists() and not force:
+        return f"--out {path} exists; choose another path or add --force to replace it"
+    return None
+
+
 def write_json(data, path: str | None) -> None:
     text = json.dumps(data, indent=1, ensure_ascii=False, default=str)
     if path:

@@ -24,7 +24,8 @@ from judgescope.reviews import verdict_stats as reviews_stats
 from judgescope.reviews import store as reviews
 from judgescope.sources import progress
 from judgescope.sources.catalog import open_store
-from judgescope.cli import add_source_arguments, load_source, print_ledger, resamples_arg, seed_arg
+from judgescope.cli import (add_source_arguments, load_source, out_problem, print_ledger, resamples_arg,
+                            seed_arg)
 from judgescope.sources.manifest import SourceError
 
 SUMMARY_KEYS = ["n", "mean", "median", "sd"] + audit.threshold_columns()
@@ -153,6 +154,9 @@ def report_tables(run, resamples: int, seed: int, by_system: bool) -> tuple:
 
 
 def run(args) -> int:
+    problem = args.out and out_problem(args.out, folder=True)
+    if problem:
+        raise SourceError(problem)
     with progress.cli_reporter():  # a first open's stages on stderr (nothing when cached)
         loaded = load_source(args.audit, "judge_audit", args.config, args.split, args.form)
         if not loaded.report["rows_used"]:
@@ -172,7 +176,7 @@ def run(args) -> int:
                          indent=1, ensure_ascii=False, allow_nan=False))
         return print_ledger(loaded, file=sys.stderr)
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    out.mkdir(exist_ok=True)
     _write(out / "SUMMARY.json", tables[0])
     tables[1].to_csv(out / "BY_LANGUAGE.csv", index=False)
     _write(out / "BOOTSTRAP.json", tables[2])

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from judgescope import stats
 from judgescope.audit import summary as audit
-from judgescope.cli import EXIT_OK, EXIT_PROBLEMS, is_path, print_ledger, resamples_arg, seed_arg
+from judgescope.cli import EXIT_OK, EXIT_PROBLEMS, is_path, out_problem, print_ledger, resamples_arg, seed_arg
 from judgescope.report import assemble, html
 from judgescope.cli.commands.open import scratch_manifest
 from judgescope.sources.catalog import Catalog, get_catalog
@@ -34,25 +34,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="bootstrap resamples of score means")
 
 
-def out_problem(out: str, force: bool) -> str | None:
-    """A sentence when --out cannot be written (said before any work), else None."""
-    path = Path(out)
-    if not path.parent.is_dir():
-        return f"--out {out}: the folder {path.parent} does not exist"
-    if path.is_dir():
-        return f"--out {out}: that is a folder, not a file"
-    if path.exists() and not force:
-        return f"--out {out} exists; choose another path or add --force to replace it"
-    return None
-
-
 def signature(data: bytes, name: str) -> str:
     """A detached digest in sha256sum's format."""
     return f"{hashlib.sha256(data).hexdigest()}  {name}\n"
 
 
 def run(args) -> int:
-    problem = out_problem(args.out, args.force)
+    problem = out_problem(args.out, folder=False, force=args.force)
     if problem:
         raise SourceError(problem)
     catalog, args.collection = _catalog(args.collection)
