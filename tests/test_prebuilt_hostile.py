@@ -52,6 +52,8 @@ def test_a_valid_hand_built_cache_opens(published):
     _publish(mem, url, index)
     with remote.open_store(url, "c", mem) as store:
         assert store.execute_raw("SELECT aaaa FROM ledger") == [(1,)]
+        with pytest.raises(db.Refused, match="reads a local cache only"):  # said, not a file-access error
+            store.run_console("SELECT * FROM ledger", 10, 10.0)
 
 
 def test_a_view_name_that_would_copy_to_a_file_is_refused_and_writes_nothing(published, tmp_path, monkeypatch):

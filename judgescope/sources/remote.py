@@ -352,3 +352,9 @@ class RemoteStore(db.Store):
         self.fs = fs
         self._connect({name: list(paths) for name, paths in views.items()}, memory_limit,
                       spill=False, filesystem=fs)
+
+    def run_console(self, sql: str, *args, **kwargs):
+        """Refused: the console's child process opens the views from their paths and has no
+        filesystem for a published cache's URLs (it would fail on DuckDB's file access)."""
+        raise db.Refused("refused: the SQL console reads a local cache only; this collection is read "
+                         "from a prebuilt cache where it is published")
