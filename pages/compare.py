@@ -3,7 +3,7 @@
 import streamlit as st
 
 from judgescope.audit import summary as audit
-from judgescope.audit import versions
+from judgescope.audit import fingerprint, versions
 from judgescope.audit import score_charts
 from judgescope.web import significance_panels as significance_view
 from judgescope.text import md_literal
@@ -14,6 +14,12 @@ from judgescope.schema import language_name
 context.title("Compare audit versions")
 st.caption(f"Previous: {md_literal(context.dataset_for('audit_previous').spec.name)} · current: "
            f"{md_literal(context.dataset_for('audit').spec.name)}. Differences are current minus previous.")
+judges = fingerprint.difference(fingerprint.fingerprint(context.run("audit_previous_fingerprint")),
+                                fingerprint.fingerprint(context.run("audit_fingerprint")))
+st.markdown("**Judge:** " + md_literal(judges["sentence"], limit=600))
+if not judges["same"]:
+    st.caption("The judge changed between the versions: a difference below mixes the judge's change with "
+               "the systems'. Drift separates them on texts that did not change (anchors).")
 
 overlap = audit.in_unit_order(context.run("audit_overlap"))
 small = versions.overlap_is_small(overlap)

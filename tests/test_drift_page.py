@@ -52,3 +52,24 @@ def test_drift_page_without_anchors_says_too_few():
     at = open_page("pages/drift.py", "xhotpotqa", resamples="500")  # V1 and V2 share no text
     assert any("Too few anchors to decide" in w.value for w in at.warning)
     assert any(plain(m.value).replace("**", "").startswith("0 anchors") for m in at.markdown)
+
+
+def test_a_moved_anchor_opens_on_review_with_both_runs():
+    from judgescope.audit import drift_report
+    store = get_catalog().store("xhotpotqa_drift")
+    moved = drift_report.moved_most(store.run("drift_pairs").query("anchor"))[0]
+    at = open_page("pages/review.py", "xhotpotqa_drift", record=moved["new_record_id"])
+    shown = [plain(m.value).replace("**", "") for m in at.markdown]
+    assert any(s.startswith(f"Earlier run · score {moved['old_score']:g} · glm-5.2 / prompt") for s in shown)
+    assert any(s.startswith(f"This run · score {moved['new_score']:g} · {demo.NEW_MODEL} / prompt") for s in shown)
+    captions = [plain(c.value) for c in at.caption]
+    assert any(c.startswith("Anchor: source and candidate texts byte-identical") and
+               f"New − old: {moved['diff']:+g}." in c for c in captions)
+    assert any(moved["old_record_id"] in c for c in captions)
+
+
+def test_compare_versions_says_the_judge_changed_first():
+    at = open_page("pages/compare.py", "xhotpotqa_drift")
+    first = plain(at.markdown[0].value).replace("**", "")
+    assert first.startswith("Judge: glm-5.2 / prompts") and f"→ {demo.NEW_MODEL}" in first
+    assert any("Drift separates them" in c.value for c in at.caption)

@@ -10,6 +10,7 @@ from judgescope import bounded
 from judgescope.audit import rows as audit_rows
 from judgescope.integrity import hashes as verify
 from judgescope.reviews import verdict_stats as reviews_stats
+from judgescope.web import earlier_version
 from judgescope.web import verdicts
 from judgescope.web import context, pager, results, urls
 from judgescope.schema import language_name
@@ -156,6 +157,7 @@ def review_record(r: pd.Series, filters: dict, desc: bool, has_snapshot: bool, t
         text_block(explanation(r), "en", empty="(no explanation recorded)", key="whole_explanation",
                    whole=lambda: run("audit_record_explanation", record_id=r["judge_record_id"])
                    .judge_explanation.iloc[0])
+        earlier_version.panel(r)
         with st.expander("Every field of this record"):
             table(audit_rows.record_fields(pd.DataFrame([r])), placeholder="not recorded")
         coll = context.catalog().manifest.collections[context.collection_name()]
