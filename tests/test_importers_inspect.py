@@ -162,3 +162,24 @@ def test_each_row_names_the_tool_version_and_an_upload_opens(tmp_path, write_man
     assert loaded.spec.kind == "calibration_judgements" and loaded.report["rows_used"] == len(PLANTED["verdicts"])
     rows = pq.read_table(loaded.path("clean")).to_pylist()
     assert {r["tool_version"] for r in rows} == {f"{PLANTED['tool']}, log format 2"}
+
+
+@pytest.mark.parametrize("damage, said", [
+    (lambda p: p.write_bytes((FIXTURES / "inspect_run.eval").read_bytes()[:3000]), "not a readable .eval zip"),
+    (lambda p: p.write_bytes(b"not a zip"), "not a readable .eval zip"),
+])
+def test_a_damaged_eval_log_is_unusable_with_one_sentence(tmp_path, capsys, damage, said):
+    path = tmp_path / "damaged.eval"
+    damage(path)
+    assert cli.main(["validate", str(path)]) == cli.EXIT_UNUSABLE
+    out = capsys.readouterr().out
+    assert "UNUSABLE" in out and "file damaged.eval" in out and said in out and "Traceback" not in out
+
+
+def test_a_log_of_an_unexpected_shape_is_unusable_with_one_sentence(tmp_path, capsys):
+    log = json.loads((FIXTURES / "inspect_run.json").read_text())
+    log["samples"][0]["scores"] = ["not", "a", "mapping"]
+    path = tmp_path / "odd.json"
+    path.write_text(json.dumps(log))
+    assert cli.main(["validate", str(path)]) == cli.EXIT_UNUSABLE
+    assert "file odd.json: Inspect AI log: unexpected structure" in capsys.readouterr().out
