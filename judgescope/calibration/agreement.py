@@ -21,8 +21,8 @@ LEVEL = 0.95
 _EPS = 1e-12
 
 # Why an agreement interval is undefined when no resample has a value (κ, π, Fleiss' κ, α alike).
-NO_VARIATION = ("undefined because chance agreement is 1 on every resampled table: the raters "
-                "use one and the same class on every item, so the statistic has no value")
+NO_VARIATION = ("undefined because chance agreement is 1 on every resample (the raters use one "
+                "class throughout)")
 NO_ITEMS = "undefined because there are no items"
 
 

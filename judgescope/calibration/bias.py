@@ -20,9 +20,8 @@ from judgescope.significance.paired import mcnemar_exact
 
 ALPHA = 0.05
 POWER = 0.80
-MEAN_UNDEFINED = ("undefined because on every resampled table at least one pair's κ has chance "
-                  "agreement 1 (both raters of the pair use one and the same class throughout), "
-                  "so the mean over the pairs has no value")
+MEAN_UNDEFINED = ("undefined because a pair's κ has chance agreement 1 on every resample (both "
+                  "raters of the pair use one class throughout)")
 NEWCOMBE = ("Newcombe's hybrid score interval for a paired difference (method 10, Wilson "
             "intervals of each rate combined with the continuity-corrected φ)")
 
