@@ -154,7 +154,7 @@ def test_a_huge_explanation_is_read_and_shown_bounded(tmp_path, monkeypatch):
 
     whole = "".join(f"word{i} " for i in range(40_000))[:300_000] + "END"
     rows = [dict(ROW, judge_record_id=f"r{i}", score=5 + i, judge_explanation="short") for i in range(3)]
-    rows[1]["judge_explanation"] = whole
+    rows[1]["judge_explanation"] = rows[2]["judge_explanation"] = whole
     (tmp_path / "a.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     (tmp_path / "sources.toml").write_text('[[collection]]\nname = "c"\ntitle = "C"\ndatasets = ["a"]\n\n'
                                            '[[dataset]]\nname = "a"\nkind = "judge_audit"\npath = "a.jsonl"\n')
@@ -168,5 +168,9 @@ def test_a_huge_explanation_is_read_and_shown_bounded(tmp_path, monkeypatch):
     assert listed["Explanation"].str.len().max() == 2_000
     assert any(f"Showing the first 20,000 of {len(whole):,} characters" in str(c.value) for c in at.caption)
     assert not at.get("download_button")  # the whole text is not read until asked
-    at.toggle(key="whole_explanation").set_value(True).run()
+    (ask,) = [t for t in at.toggle if str(t.key).startswith("whole_explanation_")]
+    ask.set_value(True).run()
     assert not at.exception and len(at.get("download_button")) == 1
+    at.query_params["record"] = "r2"  # another long record: its whole text is read only when asked
+    at.run()
+    assert not at.exception and not at.get("download_button")

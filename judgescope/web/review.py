@@ -3,6 +3,8 @@ with texts. Domain work stays in judgescope.audit.rows; this module only renders
 
 from __future__ import annotations
 
+import hashlib
+
 import pandas as pd
 import streamlit as st
 
@@ -154,7 +156,8 @@ def review_record(r: pd.Series, filters: dict, desc: bool, has_snapshot: bool, t
         else:
             st.caption("This collection has no source snapshot: texts cannot be shown, only hashes.")
         st.markdown("**Judge explanation**")
-        text_block(explanation(r), "en", empty="(no explanation recorded)", key="whole_explanation",
+        text_block(explanation(r), "en", empty="(no explanation recorded)",  # asked per record
+                   key=f"whole_explanation_{hashlib.sha256(str(r['judge_record_id']).encode()).hexdigest()[:16]}",
                    whole=lambda: run("audit_record_explanation", record_id=r["judge_record_id"])
                    .judge_explanation.iloc[0])
         earlier_version.panel(r)
