@@ -296,3 +296,20 @@ def test_report_out_is_one_contract_with_report_html(tmp_path, capsys, monkeypat
     (tmp_path / "a-file").write_text("x")
     assert cli_module.main(["report", "xhotpotqa_v2_audit", "--out", str(tmp_path / "a-file")]) == 2
     assert "that is a file, not a folder" in capsys.readouterr().err
+
+
+def test_a_report_made_from_a_file_is_checked_with_source(tmp_path, capsys):
+    import json
+
+    data = tmp_path / "audit.jsonl"
+    data.write_text("".join(json.dumps({"judge_record_id": f"r{i}", "target_language": "de", "unit": "segment",
+                                        "score": float(60 + i % 30)}) + "\n" for i in range(30)))
+    out = tmp_path / "r.html"
+    assert cli.main(["report-html", str(data), "--out", str(out), "--resamples", "50"]) == 0
+    assert cli.main(["check-report", str(out)]) == 2
+    assert "--source" in capsys.readouterr().err
+    assert cli.main(["check-report", str(out), "--source", str(data)]) == 0
+    data.write_text(data.read_text().replace('"score": 60.0', '"score": 10.0'))
+    capsys.readouterr()
+    assert cli.main(["check-report", str(out), "--source", str(data)]) == 1
+    assert "audit.overall.mean: shown" in capsys.readouterr().out

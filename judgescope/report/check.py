@@ -64,7 +64,8 @@ def check(catalog, manifest: dict) -> Result:
     out = Result()
     name = manifest.get("collection")
     if name not in catalog.manifest.collections:
-        out.unusable.append(f"collection {name!r} is not in the manifest {catalog.manifest.path.name}")
+        out.unusable.append(f"collection {name!r} is not in the manifest {catalog.manifest.path.name} (a report "
+                            "made from a data file is checked with --source FILE)")
         return out
     _check_files(catalog, name, manifest, out)
     if out.unusable:

@@ -19,6 +19,8 @@ from judgescope.sources.manifest import SourceError, load_manifest
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("report", metavar="FILE.html", help="a report written by report-html")
+    p.add_argument("--source", metavar="FILE", help="the data file or folder the report was made from, when "
+                   "report-html was given one instead of a collection of the manifest")
     p.add_argument("--sig", metavar="FILE.sha256", help="also check the file's bytes against the detached "
                    "digest `report-html --sign` wrote (any byte changed: exit 1)")
 
@@ -39,7 +41,14 @@ def run(args) -> int:
         for line in edited:
             print(f"  {line}")
     # A catalog of its own: the files are read as they are now, never as a cache saw them earlier.
-    result = check.check(Catalog(load_manifest()), manifest)
+    if args.source:
+        from judgescope.cli.commands.report_html import catalog_for
+        catalog, name = catalog_for(args.source)
+        if name != manifest["collection"]:
+            raise SourceError(f"--source {args.source} holds {name!r}, the report {manifest['collection']!r}")
+    else:
+        catalog = Catalog(load_manifest())
+    result = check.check(catalog, manifest)
     check.guard(result)
     for note in result.notes:
         print(f"note: {note}")

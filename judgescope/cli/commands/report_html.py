@@ -43,7 +43,7 @@ def run(args) -> int:
     problem = out_problem(args.out, folder=False, force=args.force)
     if problem:
         raise SourceError(problem)
-    catalog, args.collection = _catalog(args.collection)
+    catalog, args.collection = catalog_for(args.collection)
     report = assemble.collect(catalog, args.collection, generated_at=args.generated_at or assemble.now(),
                               seed=args.seed, resamples=args.resamples)
     data = html.render(report).encode("utf-8")
@@ -65,7 +65,7 @@ def run(args) -> int:
     return EXIT_PROBLEMS if code or len(usable) < len(loaded) else EXIT_OK
 
 
-def _catalog(source: str) -> tuple[Catalog, str]:
+def catalog_for(source: str) -> tuple[Catalog, str]:
     """(the catalog, the collection's name): a file or folder makes a manifest of its own (as
     `judgescope open` infers it, in a scratch folder); a name is a collection of the active one."""
     if is_path(source):
