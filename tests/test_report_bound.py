@@ -313,3 +313,13 @@ def test_a_report_made_from_a_file_is_checked_with_source(tmp_path, capsys):
     capsys.readouterr()
     assert cli.main(["check-report", str(out), "--source", str(data)]) == 1
     assert "audit.overall.mean: shown" in capsys.readouterr().out
+
+
+def test_a_huge_file_is_refused_before_it_is_read(tmp_path, capsys, monkeypatch):
+    from judgescope.cli.commands import check_report
+
+    monkeypatch.setattr(check_report, "MAX_BYTES", 1000)
+    path = tmp_path / "big.html"
+    path.write_text("x" * 1001)
+    assert cli.main(["check-report", str(path)]) == 2
+    assert "more than any report's" in capsys.readouterr().err

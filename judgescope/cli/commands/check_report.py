@@ -17,6 +17,9 @@ from judgescope.sources.catalog import Catalog
 from judgescope.sources.manifest import SourceError, load_manifest
 
 
+MAX_BYTES = 64 * 1024 * 1024
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("report", metavar="FILE.html", help="a report written by report-html")
     p.add_argument("--source", metavar="FILE", help="the data file or folder the report was made from, when "
@@ -28,6 +31,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args) -> int:
     path = Path(args.report)
     try:
+        if path.stat().st_size > MAX_BYTES:
+            raise SourceError(f"{path.name}: {path.stat().st_size:,} bytes is more than any report's "
+                              f"{MAX_BYTES:,} (report-html cuts data text; its reports weigh under 3 MB)")
         text = path.read_text(encoding="utf-8")
         manifest = html.read_manifest(text)
     except (OSError, UnicodeDecodeError, ValueError) as err:
