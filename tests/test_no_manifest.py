@@ -4,7 +4,9 @@ manifest is read only for a name, and a name not found says which manifest was r
 
 from __future__ import annotations
 
+import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -89,3 +91,38 @@ def test_a_sources_toml_in_the_current_folder_is_the_active_manifest(elsewhere, 
     assert "audit: loaded 2,760" in out and "xhotpotqa_v2_audit" not in out
     assert main(["validate", "nope"]) == EXIT_UNUSABLE
     assert "./sources.toml of this folder" in capsys.readouterr().out
+
+
+@pytest.fixture
+def served(monkeypatch):
+    """What `open`/`demo` hand to the web server (which is not started): its manifest and argv."""
+    from judgescope.web import serve
+
+    seen = {}
+    monkeypatch.setattr(serve, "main", lambda: seen.update(
+        manifest=os.environ["JUDGESCOPE_SOURCES"], argv=list(sys.argv)))
+    monkeypatch.setattr(sys, "argv", list(sys.argv))
+    return seen
+
+
+def test_demo_serves_the_embedded_demo_whatever_the_setting(elsewhere, served, monkeypatch, tmp_path, capsys):
+    from judgescope import resources
+
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("JUDGESCOPE_CACHE", raising=False)
+    monkeypatch.delenv("JUDGESCOPE_STATE", raising=False)
+    assert main(["demo", "--port", "8765"]) == 0
+    assert served["manifest"] == str(resources.DEMO_MANIFEST) and resources.DEMO_MANIFEST.is_file()
+    assert served["argv"][-2:] == ["--server.port", "8765"]
+    out = capsys.readouterr().out
+    assert f"cache: {tmp_path}/home/.cache/judgescope" in out
+    assert f"reviews: {tmp_path}/home/.local/share/judgescope/reviews.sqlite" in out
+
+
+def test_open_says_where_it_keeps_the_cache_and_reviews(elsewhere, served, monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("JUDGESCOPE_CACHE", str(tmp_path / "c"))
+    monkeypatch.setenv("JUDGESCOPE_STATE", str(tmp_path / "s" / "r.sqlite"))
+    assert main(["open", str(elsewhere / "audit.parquet")]) == 0
+    out = capsys.readouterr().out
+    assert f"cache: {tmp_path}/c (JUDGESCOPE_CACHE" in out and f"reviews: {tmp_path}/s/r.sqlite" in out
+    assert served["manifest"].endswith("sources.toml") and not Path(served["manifest"]).is_relative_to(Path.cwd())

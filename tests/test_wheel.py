@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 import zipfile
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -118,46 +119,65 @@ def test_the_installed_command_works_from_an_empty_folder(installed, tmp_path):
     assert str(ROOT) not in json.loads(path)
 
 
-@pytest.mark.browser
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian chromium")
-def test_the_installed_open_serves_a_page_in_chromium(installed, tmp_path):
-    from playwright.sync_api import sync_playwright
-
+@contextmanager
+def _serving(installed: dict, cwd: Path, log: Path, *args: str):
+    """The base URL of `judgescope ARGS --port P`, run from the fresh venv, once healthy."""
     from browser_server import free_port, wait_until_healthy
-    from test_journeys import CHROME_ARGS, main_text, no_exception, settle
 
-    here = tmp_path / "empty"
-    here.mkdir()
-    audit = _audit(tmp_path)
     port = free_port()
-    log = tmp_path / "open.log"
     with open(log, "wb") as out:
-        proc = subprocess.Popen([str(installed["bin"] / "judgescope"), "open", str(audit), "--port", str(port)],
-                                cwd=here, env=installed["env"], stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen([str(installed["bin"] / "judgescope"), *args, "--port", str(port)],
+                                cwd=cwd, env=installed["env"], stdout=out, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
         wait_until_healthy(proc, base, log, 90)
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROME_ARGS)
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            errors: list[str] = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(f"{base}/distributions", wait_until="domcontentloaded")
-            settle(page)
-            no_exception(page)
-            text = main_text(page)
-            browser.close()
-        assert "Score distributions" in text or "Distributions" in text, text[:500]
-        assert "Traceback" not in text and not errors, (text[:500], errors)
+        yield base
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def _page_text(url: str) -> str:
+    """The main block's text of one page, checked for exceptions and page errors."""
+    from playwright.sync_api import sync_playwright
+
+    from test_journeys import CHROME_ARGS, main_text, no_exception, settle
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROME_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(url, wait_until="domcontentloaded")
+            settle(page)
+            no_exception(page)
+            assert not errors, errors
+            return main_text(page)
+        finally:
+            browser.close()
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian chromium")
+def test_the_installed_open_and_demo_serve_pages_in_chromium(installed, tmp_path):
+    here = tmp_path / "empty"
+    here.mkdir()
+    audit = _audit(tmp_path)
+    log = tmp_path / "open.log"
+    with _serving(installed, here, log, "open", str(audit)) as base:
+        text = _page_text(f"{base}/distributions")
+    assert "Score distributions" in text and "Traceback" not in text, text[:500]
     said = log.read_text(errors="replace")
     assert "Traceback" not in said, said[-3000:]
     assert f"cache: {installed['home']}/.cache/judgescope" in said
     assert f"reviews: {installed['home']}/.local/share/judgescope/reviews.sqlite" in said
-    assert list(here.iterdir()) == []
-
+    demo_log = tmp_path / "demo.log"
+    with _serving(installed, here, demo_log, "demo") as base:
+        text = _page_text(f"{base}/?collection=xhotpotqa")
+    assert "XHotpotQA" in text and "Traceback" not in text, text[:500]
+    assert "Traceback" not in demo_log.read_text(errors="replace")
+    assert list(here.iterdir()) == []  # neither wrote into the folder it was started from
 
 def test_the_dockerfile_serves_the_same_wheel():
     """The Space runs what this file tests: the image builds the wheel from the repository with
