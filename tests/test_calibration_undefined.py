@@ -153,3 +153,22 @@ def test_each_ceiling_interval_states_its_own_method():
     assert row["pi_ci_method"] == exact.table_ci(table, exact.pi_of)["method"]
     assert row["kappa_ci_method"] == exact.table_ci(table, exact.kappa_of)["method"]
     assert row["pi_ci_method"] != row["kappa_ci_method"]
+
+
+def test_pairwise_tables_say_why_an_interval_is_missing():
+    """Two judges that say match on every shared key: κ and its interval are undefined, said."""
+    import pandas as pd
+
+    from judgescope.calibration import bulk
+    from judgescope.calibration import human_ratings as hr
+
+    pairs = pd.DataFrame({"judge_a": ["a"], "judge_b": ["b"], "verdict_a": [M], "verdict_b": [M],
+                          "n": [5]})
+    row = bulk.pair_agreement(pairs, resamples=100).iloc[0]
+    assert row["κ 95% CI"] == f"n/a ({exact.NO_VARIATION})"
+    wide = pd.DataFrame({"r1": [M, M, M], "r2": [M, M, M]})
+    from judgescope.calibration import agreement
+    found = agreement.pairwise_kappa(wide, [M, N], resamples=100)
+    assert found[0]["ci"] == [None, None] and found[0]["ci_undefined"] == exact.NO_VARIATION
+    frame = hr.pairwise_frame(found)
+    assert frame["no CI because"].iloc[0] == exact.NO_VARIATION.removeprefix("undefined because ")

@@ -57,8 +57,8 @@ def pair_agreement(pairs: pd.DataFrame, resamples=cs.RESAMPLES, seed=DEFAULT_SEE
         m = cats.index("match") if "match" in cats else None
         same_binary = n - (0 if m is None else int(table[m].sum() + table[:, m].sum()
                                                    - 2 * table[m, m]))
-        out.append([a, b, n, _fmt(np.trace(table) / n), _fmt(kappa), _fmt_ci(ci), _fmt(pi),
-                    _fmt(same_binary / n)])
+        out.append([a, b, n, _fmt(np.trace(table) / n), _fmt(kappa),
+                    _fmt_ci(ci, cs.undefined_reason(table, ci)), _fmt(pi), _fmt(same_binary / n)])
     return pd.DataFrame(out, columns=cols)
 
 
@@ -87,5 +87,5 @@ def _fmt(x) -> str:
     return "n/a" if np.isnan(x) else f"{x:.4f}"
 
 
-def _fmt_ci(ci) -> str:
-    return "n/a" if ci[0] is None else f"[{ci[0]:.3f}, {ci[1]:.3f}]"
+def _fmt_ci(ci, reason: str | None = None) -> str:
+    return cs.undefined_text(reason) if ci[0] is None else f"[{ci[0]:.3f}, {ci[1]:.3f}]"

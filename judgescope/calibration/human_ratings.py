@@ -122,6 +122,9 @@ def pairwise_frame(pairs: list[dict]) -> pd.DataFrame:
     frame = pd.DataFrame(pairs, columns=["rater_a", "rater_b", "n", "agreement", "cohen_kappa", "ci"])
     frame[["ci_low", "ci_high"]] = pd.DataFrame(frame.pop("ci").tolist(), index=frame.index,
                                                 columns=["ci_low", "ci_high"]) if len(frame) else None
+    reasons = [p.get("ci_undefined") for p in pairs]
+    if any(reasons):  # an interval without endpoints says why, beside its empty cells
+        frame["no CI because"] = [(r or "").removeprefix("undefined because ") for r in reasons]
     return frame
 
 

@@ -368,5 +368,5 @@ def pairwise_table(rep: dict) -> pd.DataFrame:
     return pd.DataFrame([{"Rater A": name.get(p["rater_a"], p["rater_a"]),
                           "Rater B": name.get(p["rater_b"], p["rater_b"]), "n": p["n"],
                           "Agreement": fmt(p["agreement"]), "Cohen's κ": fmt(p["cohen_kappa"]),
-                          "κ 95% CI": fmt_ci(p["ci"])}
+                          "κ 95% CI": fmt_ci(p["ci"], p.get("ci_undefined"))}
                          for p in rep["humans"]["pairwise_cohen_kappa"]])
