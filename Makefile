@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8501
 
-.PHONY: run test test-fast lint demo bench soak clean
+.PHONY: run test test-fast lint demo bench soak dist clean
 
 $(VENV)/.installed: requirements.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -39,6 +39,12 @@ lint: $(VENV)/.installed-dev
 test-fast: $(VENV)/.installed-dev
 	$(PY) -m pytest -q -m "not browser"
 
+# dist/: the sdist and the wheel (hatchling, pinned in requirements-dev.txt; offline), what
+# `pip install`, pipx and uvx install; tests/test_wheel.py installs the same wheel.
+dist: $(VENV)/.installed-dev
+	rm -rf dist
+	$(PY) -m hatchling build -d dist
+
 demo: $(VENV)/.installed
 	$(PY) -m judgescope.demo data/demo
 
@@ -49,4 +55,4 @@ soak: $(VENV)/.installed-dev
 	$(PY) -m bench.soak --sessions 20 --seconds 60
 
 clean:
-	rm -rf $(VENV) .pytest_cache screenshots bench/data
+	rm -rf $(VENV) .pytest_cache screenshots bench/data dist
