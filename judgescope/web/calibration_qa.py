@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from judgescope.calibration import staleness
 from judgescope.calibration import corrected
 from judgescope.calibration import panel as cal
 from judgescope.calibration import qa_tables
@@ -72,6 +73,20 @@ def corrected_section() -> None:
         return
     _table(corrected.table(rates))
     st.caption(corrected.METHODS_NOTE)
+    stale_note()
+
+
+def stale_note() -> None:
+    """Beside the corrected rates: a judge whose unlabelled run was judged with other settings
+    than its calibration items (calibration.staleness)."""
+    checked = staleness.staleness(context.run("calib_judge_fingerprints"))
+    for judge in (j for j in checked if j["stale"]):
+        st.warning("**Stale calibration.** " + md_literal(judge["sentence"], limit=600)
+                   + ": its corrected rate assumes the calibration still describes it.")
+    if checked and not any(j["stale"] for j in checked):
+        st.caption("Each judge's unlabelled judgements were made with the settings it was calibrated with.")
+    if checked:
+        st.caption("Stale: " + staleness.RULE + ".")
 
 
 def length_section(rep: dict) -> None:
