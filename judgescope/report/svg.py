@@ -61,7 +61,7 @@ def forest(rows: list[dict], lo: float, hi: float, refs: list[dict] = (), percen
     chars = int((left - PAD) / CHAR)
     right = WIDTH - PAD - (150 if any(r.get("tag") for r in rows) else 40)
     x = _scale(lo, hi, left, right)
-    top = 24
+    top = 37 if len(refs) > 1 else 24
     out = []
     for i, r in enumerate(rows):
         y = top + i * ROW + ROW / 2
@@ -74,9 +74,19 @@ def forest(rows: list[dict], lo: float, hi: float, refs: list[dict] = (), percen
     height = top + len(rows) * ROW + 30
     return {"width": WIDTH, "height": height, "left": left, "right": right, "top": top, "lo": lo, "hi": hi,
             "bottom": top + len(rows) * ROW, "rows": out,
-            "refs": [{**ref, "x": x(ref["value"])} for ref in refs],
+            "refs": _staggered([{**ref, "x": x(ref["value"])} for ref in refs], top),
             "ticks": [{"x": x(t), "value": t, "label": text}
                       for t, text in zip(ticks(lo, hi), tick_labels(ticks(lo, hi), percent))]}
+
+
+def _staggered(refs: list[dict], top: float, apart: float = 80) -> list[dict]:
+    """Reference labels (gates) drawn above the plot; one closer than `apart` to the one before it
+    is drawn a line higher, so two gates' labels never overlap."""
+    level, last = 0, None
+    for ref in sorted(refs, key=lambda r: r["x"]):
+        level = 1 - level if last is not None and ref["x"] - last < apart else 0
+        ref["y"], last = top - 12 - 13 * level, ref["x"]
+    return refs
 
 
 def _clip(v, lo, hi):
@@ -91,7 +101,7 @@ def histogram(bins: list[dict]) -> dict:
     The x axis is labelled at every other bin edge at its true position, the y axis at 0, about
     half the peak and the peak (whole rows, each drawn at its own height)."""
     height, top, bottom, left = 200, 12, 164, 52
-    right = HIST_WIDTH - PAD
+    right = HIST_WIDTH - 18  # room for half the last edge label ("100")
     peak = max([b["n"] for b in bins] + [1])
     lo, hi = (bins[0]["lo"], bins[-1]["hi"]) if bins else (0.0, 1.0)
     x = _scale(lo, hi, left, right)
