@@ -421,12 +421,15 @@ class Catalog:
 
 def _empty_ledger() -> Path:
     path = _ensure(cache_root()) / f"empty-ledger-v{BUILD_VERSION}.parquet"
-    if not path.exists() or not parquet_ok(path):
-        con = db.scratch()
-        con.execute("COPY (SELECT NULL::VARCHAR AS dataset, NULL::VARCHAR AS file, NULL::BIGINT AS row, "
-                    "NULL::VARCHAR AS column, NULL::VARCHAR AS reason, NULL::VARCHAR AS value, "
-                    "NULL::VARCHAR AS record_id WHERE false) TO $p (FORMAT parquet)", {"p": str(path)})
-        con.close()
+    with entry_lock(path):  # two stores may open at once: one writes it, beside, then renamed
+        if not path.exists() or not parquet_ok(path):
+            tmp = path.with_name(f".tmp-{os.getpid()}-{path.name}")
+            con = db.scratch()
+            con.execute("COPY (SELECT NULL::VARCHAR AS dataset, NULL::VARCHAR AS file, NULL::BIGINT AS row, "
+                        "NULL::VARCHAR AS column, NULL::VARCHAR AS reason, NULL::VARCHAR AS value, "
+                        "NULL::VARCHAR AS record_id WHERE false) TO $p (FORMAT parquet)", {"p": str(tmp)})
+            con.close()
+            os.replace(tmp, path)
     return path
 
 
