@@ -32,6 +32,8 @@ def _session() -> tuple[str | None, object]:
 def draw() -> None:
     if not upload.allowed():
         return
+    owner, alive = _session()
+    upload.prune(context.catalog(), alive)  # uploads of sessions that ended are forgotten
     with st.expander("Open a file of your own (this browser session only)"):
         st.caption(f"A Parquet, JSONL or CSV file up to {upload.max_bytes():,} bytes and "
                    f"{upload.caps().rows:,} rows. Its kind is detected from its columns and it is "
@@ -43,8 +45,6 @@ def draw() -> None:
             sent = st.form_submit_button("Open")
         if not (sent and file is not None):
             return
-        owner, alive = _session()
-        upload.prune(context.catalog(), alive)  # uploads of sessions that ended are forgotten
         try:
             name = upload.add_upload(context.catalog(), file.name, file.getvalue(), owner)
         except SourceError as err:
