@@ -65,7 +65,7 @@ reasons = reasons[reasons.dataset == raw.spec.name]
 if reasons.empty:
     st.success(f"Every record of {raw.spec.name} is used.")
     context.stop()
-st.markdown(f"**{int(reasons['rows'].sum()):,}** records of `{raw.spec.name}` were excluded, by reason:")
+st.markdown(f"**{int(reasons['rows'].sum()):,}** records of {md_literal(raw.spec.name)} were excluded, by reason:")
 render.table(reasons)
 full = audit_rows.excluded_raw_rows(raw)
 st.info(audit_rows.excluded_summary(full))

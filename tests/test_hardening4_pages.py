@@ -20,14 +20,14 @@ def _markdown_of(at) -> str:
 
 
 def test_manifest_text_on_overview_is_shown_as_text(tmp_path, monkeypatch):
-    (tmp_path / "a.jsonl").write_text(json.dumps(ROW) + "\n")
+    (tmp_path / "a`x.jsonl").write_text(json.dumps(ROW) + "\n")  # its path shown in the sidebar too
     bad_name = "x` **bold** `y"
     (tmp_path / "sources.toml").write_text(
         f'[[collection]]\nname = "c"\ntitle = "Audit {LINK}"\ndescription = "See {IMAGE} and www.evil.example"\n'
         f'datasets = ["a", {json.dumps(bad_name)}]\n\n'
         '[[collection]]\nname = "d"\ntitle = "Other [link](http://evil.example/o)"\ndatasets = ["a"]\n\n'
-        '[[dataset]]\nname = "a"\nkind = "judge_audit"\ntitle = "a"\npath = "a.jsonl"\n\n'
-        f'[[dataset]]\nname = {json.dumps(bad_name)}\nkind = "judge_audit"\npath = "a.jsonl"\n')
+        '[[dataset]]\nname = "a"\nkind = "judge_audit"\ntitle = "a"\npath = "a`x.jsonl"\n\n'
+        f'[[dataset]]\nname = {json.dumps(bad_name)}\nkind = "judge_audit"\npath = "a`x.jsonl"\n')
     monkeypatch.setenv("JUDGESCOPE_SOURCES", str(tmp_path / "sources.toml"))
     at = open_page("pages/overview.py", "c")
     shown = _markdown_of(at)
@@ -35,6 +35,7 @@ def test_manifest_text_on_overview_is_shown_as_text(tmp_path, monkeypatch):
     for live in ("](http", "![", "www.evil"):  # but no link, image or autolink can form
         assert live not in shown, shown
     assert "`" + bad_name not in shown and "x\\`" in shown, shown  # its code span cannot close
+    assert "`a`x.jsonl" not in shown and "a\\`x" in shown, shown  # nor can a path's
 
 
 @pytest.mark.parametrize("page", ["pages/overview.py", "pages/review.py", "pages/sql_console.py"])

@@ -7,6 +7,7 @@ from judgescope.sources import progress
 from judgescope.web import navigation
 from judgescope.web import context, results
 from judgescope.integrity import hashes as verify
+from judgescope.text import md_literal
 
 
 def draw(current: navigation.PageSpec) -> None:
@@ -30,9 +31,9 @@ def draw(current: navigation.PageSpec) -> None:
                 spec = loaded.spec
                 pin = f"{spec.hub}@{(spec.revision or '')[:7]}" if spec.hub else spec.path
                 mark = ":material/check_circle:" if loaded.ok else ":material/error:"
-                st.caption(f"{mark} **{_md(spec.name)}** · `{pin}`"
+                st.caption(f"{mark} **{md_literal(spec.name)}** · {md_literal(pin or '')}"
                            + (" · synthetic demo" if spec.synthetic else ""))
-            st.caption(f"Manifest: `{cat.manifest.path.name}`")
+            st.caption(f"Manifest: {md_literal(cat.manifest.path.name)}")
         if any(d.spec.synthetic for d in cat.collection_datasets(coll)):
             st.caption(":material/science: **Synthetic demo data**: generated rows that reproduce "
                        "published figures; texts are invented.")
@@ -65,10 +66,10 @@ def _load(cat, coll: str) -> None:
         return
     hub = [s.hub for s in pending if s.hub]
     what = f"Downloading {', '.join(hub)} from the Hub and validating" if hub else "Opening the collection"
-    bar = st.progress(0.0, text=f"{_md(what)}…")
+    bar = st.progress(0.0, text=f"{md_literal(what, 200)}…")
 
     def show(event: progress.Event) -> None:  # stages, row groups and time left (sources/progress.py)
-        bar.progress(event.fraction, text=f"{_md(what)}: {_md(event.text())}")
+        bar.progress(event.fraction, text=f"{md_literal(what, 200)}: {md_literal(event.text(), 200)}")
 
     with progress.reporting(show, attach=_attach):
         cat.collection_datasets(coll)
@@ -91,14 +92,9 @@ def _hash_badge() -> None:
     if colour == "red":
         # The link is the short part (the number of problems); the sentence wraps below it.
         head, _, rest = text.partition(": ")
-        st.page_link(navigation.page("integrity").path, label=f":red[**{_md(head)}**]", icon=":material/error:",
-                     query_params={"collection": context.collection_name()})
+        st.page_link(navigation.page("integrity").path, label=f":red[**{md_literal(head, 500)}**]",
+                     icon=":material/error:", query_params={"collection": context.collection_name()})
         if rest:
-            st.markdown(f":red[{_md(rest)}]")
+            st.markdown(f":red[{md_literal(rest, 500)}]")
     else:
-        st.markdown(f":{colour}[{'✔ ' if colour == 'green' else ''}{_md(text)}]")
-
-
-def _md(text: str) -> str:
-    """Manifest values (paths, repo ids) shown literally inside markdown."""
-    return "".join("\\" + c if c in "\\`*_[]<>$~|#" else c for c in text)
+        st.markdown(f":{colour}[{'✔ ' if colour == 'green' else ''}{md_literal(text, 500)}]")
