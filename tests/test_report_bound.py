@@ -323,3 +323,23 @@ def test_a_huge_file_is_refused_before_it_is_read(tmp_path, capsys, monkeypatch)
     path.write_text("x" * 1001)
     assert cli.main(["check-report", str(path)]) == 2
     assert "more than any report's" in capsys.readouterr().err
+
+
+def test_an_edited_not_measured_line_is_named_twice(written, tmp_path, capsys):
+    """A 'Not measured, and why' line edited in both the page and the manifest: the page matches
+    its manifest, and the recompute names the line."""
+    import json
+
+    text = written["xhotpotqa"]
+    line = report_html.read_manifest(text)["not_measured"][0]
+    fake = "Nothing was left unmeasured."
+    edited = text.replace(markupsafe_escape(line), fake, 1).replace(json.dumps(line), json.dumps(fake), 1)
+    assert edited.count(fake) == 2
+    code, said = _check(tmp_path, edited, capsys)
+    assert code == 1 and "not measured: “Nothing was left unmeasured.” (in the report, no longer true)" in said
+
+
+def markupsafe_escape(text: str) -> str:
+    import markupsafe
+
+    return str(markupsafe.escape(text))

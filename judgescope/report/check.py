@@ -82,6 +82,10 @@ def check(catalog, manifest: dict) -> Result:
         elif not same(entry["value"], now[id]["value"]) or entry["shown"] != now[id]["shown"]:
             out.changed.append(f"{id}: shown {entry['shown']}, now {now[id]['shown']} "
                                f"({entry['value']!r} → {now[id]['value']!r}; {now[id]['function']})")
+    said, now_said = manifest.get("not_measured", []), fresh.not_measured
+    for text in [t for t in said if t not in now_said] + [t for t in now_said if t not in said]:
+        where = "in the report, no longer true" if text in said else "true now, not in the report"
+        out.changed.append(f"not measured: “{text[:160]}” ({where})")
     listed = {e["id"] for e in manifest.get("numbers", [])}
     for id, entry in now.items():
         if id not in listed:
