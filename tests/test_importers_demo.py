@@ -60,3 +60,19 @@ def test_the_calibration_page_shows_the_inspect_judge_against_the_humans(monkeyp
     row = table[table["Rater"] == planted["judge_model"]].iloc[0]
     assert [int(row[c]) for c in ("TP", "FP", "FN", "TN")] == [cells[k] for k in ("CC", "CI", "IC", "II")]
     assert "Cohen's κ" in table.columns and "π 95% CI" in table.columns
+
+
+def test_review_shows_the_texts_and_integrity_verifies_the_digests(monkeypatch):
+    """An imported audit's texts come with it as a source snapshot: Review shows them and
+    Integrity checks the audit's SHA-256 digests against them."""
+    import json
+
+    planted = json.loads((ROOT / "tests" / "fixtures" / "importers" / "planted.json").read_text())["promptfoo"]
+    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(MANIFEST))
+    at = open_page("pages/review.py", "promptfoo_audit")
+    shown = " ".join(str(m.value) for m in [*at.markdown, *at.text, *at.code]) + \
+        " ".join(d.value.to_string() for d in at.dataframe)
+    assert any(answer in shown for answer in planted["scores"])
+    at = open_page("pages/integrity.py", "promptfoo_audit")
+    verified = " ".join(str(m.value) for m in at.markdown)
+    assert f"{len(planted['scores'])} / {len(planted['scores'])} verified" in verified

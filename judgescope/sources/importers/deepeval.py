@@ -75,11 +75,12 @@ def _case(imp: Imported, n: int, case: dict) -> None:
             for kind in ("judge_audit", "calibration_judgements"):
                 imp.exclude(kind, n, reason, f"{key}: {metric.get('error') or ''}", metric.get("name"))
             continue
-        imp.add("judge_audit", {
+        imp.audit({
             "_row": n, "judge_record_id": key, "instance_id": name, "target_language": UNDETERMINED,
             "unit": "test case", "score": score * 100, "score_origin": f"{metric.get('name')} (DeepEval score × 100)",
             "judge_explanation": metric.get("reason"), "requested_judge_model": None if why else judge,
-            "judge_unknown_reason": why, "threshold": number(metric.get("threshold")), **digests})
+            "judge_unknown_reason": why, "threshold": number(metric.get("threshold")), **digests},
+            case.get("input"), case.get("actualOutput"))
         if isinstance(metric.get("success"), bool):
             imp.add("calibration_judgements", {
                 "_row": n, "key": key, "question_id": name, "judge": metric.get("name"), "judge_model": judge,

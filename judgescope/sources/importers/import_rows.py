@@ -28,6 +28,7 @@ class Imported:
     excluded: dict[str, list[dict]] = field(default_factory=dict)
     ignored: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    _snapshot: set = field(default_factory=set, repr=False)
 
     def add(self, kind: str, row: dict) -> None:
         self.rows.setdefault(kind, []).append(row)
@@ -37,13 +38,25 @@ class Imported:
             {"row": row, "reason": reason, "value": None if value is None else str(value)[:300],
              "column": column})
 
+    def audit(self, row: dict, source, candidate) -> None:
+        """A judge_audit row, and the snapshot row of its item (its texts, once per item): the
+        audit holds only their digests, the snapshot lets Integrity verify them and Review show
+        them (joined on instance_id, target_language, unit)."""
+        self.add("judge_audit", row)
+        key = (row["instance_id"], row["target_language"], row["unit"])
+        if source is None or candidate is None or key in self._snapshot:
+            return
+        self._snapshot.add(key)
+        self.add("source_snapshot", {"_row": row["_row"], "instance_id": key[0], "target_language": key[1],
+                                     "unit": key[2], "source_text": source, "candidate_text": candidate})
+
     def ignore(self, name: str) -> None:
         if name not in self.ignored:
             self.ignored.append(name)
 
     def kinds(self) -> list[str]:
         """The kinds this file offers, the one detection picks first."""
-        order = ("judge_audit", "calibration_judgements", "calibration_items")
+        order = ("judge_audit", "source_snapshot", "calibration_judgements", "calibration_items")
         have = set(self.rows) | set(self.excluded)
         return [k for k in order if k in have]
 

@@ -220,13 +220,13 @@ def _sample(imp: Imported, ev: dict, n: int, sample: dict, labels: dict, items: 
                 "reason": explanation, "judge_unknown_reason": why, "judge_prompt_sha256": prompt,
                 "target_language": language, **common})
         elif number(judged) is not None:
-            imp.add("judge_audit", {
+            imp.audit({
                 "_row": n, "judge_record_id": f"{ev.get('task')}/{key}", "instance_id": str(sid),
                 "target_language": language, "unit": "sample", "score": number(judged),
                 "score_origin": name, "judge_explanation": explanation, "requested_judge_model":
                     None if judge == JUDGE_UNKNOWN else judge, "judge_unknown_reason": why,
                 "judge_prompt_sha256": prompt, "run_group": ev.get("run_id"),
-                "system": ev.get("model"), "dataset_version": ev.get("task"), **common})
+                "system": ev.get("model"), "dataset_version": ev.get("task"), **common}, source, output)
         else:
             imp.exclude(f"?{name}", n, f"score value {str(judged)[:20]!r} is neither C/I, a bool nor a number",
                         key, name)

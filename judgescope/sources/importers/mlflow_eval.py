@@ -84,12 +84,13 @@ def _table(doc: dict) -> Imported:
             if score is None:
                 imp.exclude("judge_audit", n, "unscored: the metric gave no score", f"{key}: {row.get(col)!r}", col)
                 continue
-            imp.add("judge_audit", {
+            imp.audit({
                 "_row": n, "judge_record_id": key, "instance_id": (digest or "")[:12],
                 "target_language": UNDETERMINED, "unit": "row", "score": score, "score_origin": metric,
                 "judge_explanation": row.get(col.replace("/score", "/justification")),
                 "requested_judge_model": None, "judge_unknown_reason": NO_JUDGE_2X,
-                "source_text_sha256": digest, "candidate_text_sha256": sha256_text(_text(output))})
+                "source_text_sha256": digest, "candidate_text_sha256": sha256_text(_text(output))},
+                _text(request), _text(output))
     return imp
 
 
@@ -151,11 +152,11 @@ def _assessment(imp, n, a, digests, labels, items, request, response) -> None:
             "verdict_binary": int(VERDICTS[value] == "match"), "reason": a.get("rationale"),
             "judge_unknown_reason": why, **digests})
     elif number(value) is not None:
-        imp.add("judge_audit", {
+        imp.audit({
             "_row": n, "judge_record_id": key, "instance_id": key.split(":", 1)[1],
             "target_language": UNDETERMINED, "unit": "trace", "score": number(value), "score_origin": name,
             "judge_explanation": a.get("rationale"), "requested_judge_model": None if why else judge,
-            "judge_unknown_reason": why, **digests})
+            "judge_unknown_reason": why, **digests}, request, response)
     else:
         imp.exclude("calibration_judgements", n,
                     f"feedback value {str(value)[:20]!r} is neither yes/no, a bool nor a number", key, name)

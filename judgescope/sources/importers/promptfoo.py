@@ -121,12 +121,12 @@ def _result(imp: Imported, n: int, result: dict, default: dict, eval_id, labels:
             continue
         prompt = sha256_text((comp.get("metadata") or {}).get("renderedGradingPrompt"))
         score = number(comp.get("score"))
-        imp.add("judge_audit", {
-            "_row": n, "judge_record_id": f"{eval_id or 'promptfoo'}/{key}", "instance_id": str(test),
+        imp.audit({
+            "_row": n, "judge_record_id": f"{eval_id or 'promptfoo'}/{key}", "instance_id": item,
             "target_language": language, "unit": "test", "score": None if score is None else score * 100,
             "score_origin": f"{_type(comp)} (promptfoo score × 100)", "judge_explanation": comp.get("reason"),
             "requested_judge_model": None if judge == JUDGE_UNKNOWN else judge, "judge_unknown_reason": why,
-            "judge_prompt_sha256": prompt, "run_group": eval_id, "system": system, **base})
+            "judge_prompt_sha256": prompt, "run_group": eval_id, "system": system, **base}, source, output)
         if isinstance(comp.get("pass"), bool):
             verdict = VERDICT_BY_BOOL[comp["pass"]]
             imp.add("calibration_judgements", {
