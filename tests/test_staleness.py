@@ -51,3 +51,26 @@ def test_bulk_judgements_names_a_stale_calibration(tmp_path, write_manifest, mon
     at = open_page("pages/judgements.py", "c")
     warned = [w.value for w in at.warning if "Stale calibration" in w.value]
     assert len(warned) == 1 and "p\\-calibrated" in warned[0] and "p\\-new" in warned[0]
+
+
+def test_the_report_says_a_calibration_is_stale_and_check_report_notes_it(tmp_path, write_manifest, monkeypatch,
+                                                                         capsys):
+    from judgescope import cli
+    items = [{"key": f"k{i}", "human_1_verdict": "match", "human_2_verdict": "match",
+              "human_3_verdict": "no_match" if i % 3 else "match"} for i in range(12)]
+    judg = [{"key": f"k{i}", "judge_model": "m", "verdict": "match" if i % 2 else "no_match",
+             "prompts": "pcal" if i < 12 else "pnew"} for i in range(30)]
+    for name, rows in (("items", items), ("judg", judg)):
+        (tmp_path / f"{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(write_manifest(
+        '[[collection]]\nname = "c"\ndatasets = ["items", "judg"]\n'
+        '[[dataset]]\nname = "items"\nkind = "calibration_items"\npath = "items.jsonl"\n'
+        '[[dataset]]\nname = "judg"\nkind = "calibration_judgements"\npath = "judg.jsonl"\n')))
+    out = tmp_path / "r.html"
+    assert cli.main(["report-html", "c", "--out", str(out), "--resamples", "200"]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert '<section id="staleness">' in text and "STALE CALIBRATION" in text
+    assert "m: calibrated on prompts pcal; this run was judged by prompts pnew" in text
+    capsys.readouterr()
+    assert cli.main(["check-report", str(out)]) == 0
+    assert "note: stale calibration: m: calibrated on prompts pcal" in capsys.readouterr().out

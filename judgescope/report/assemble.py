@@ -14,7 +14,7 @@ from judgescope import format as fmt
 from judgescope import schema, stats
 from judgescope.audit import summary as audit_summary
 from judgescope.report import (audit_section, calibration_section, drift_section, ranking_section, ratings_section,
-                               reviews_section)
+                               reviews_section, staleness_section)
 from judgescope.report.ledger import Ledger
 
 MANIFEST_VERSION = 1
@@ -126,6 +126,9 @@ def collect(catalog, collection: str, *, generated_at: str, seed: int = stats.DE
         if section:
             rep.sections["calibration"] = section
         rep.not_measured += missing
+        stale = staleness_section.build(run, rep.ledger)
+        if stale:
+            rep.sections["staleness"] = stale
     elif "items" in roles or "judgements" in roles:
         rep.not_measured.append("Judge calibration: it needs both calibration items and judgements.")
     if "ranking" in roles:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from judgescope.report import assemble
+from judgescope.report import assemble, staleness_section
 from judgescope.report.ledger import same
 from judgescope.sources.manifest import SourceError
 
@@ -74,6 +74,7 @@ def check(catalog, manifest: dict) -> Result:
                           seed=int(manifest["seed"]), resamples=int(manifest["resamples"]),
                           app=manifest.get("app"))
     now = fresh.ledger.numbers
+    out.notes += staleness_section.notes(fresh.sections.get("staleness"))
     for entry in manifest.get("numbers", []):
         out.checked += 1
         id = entry["id"]
