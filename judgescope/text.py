@@ -9,9 +9,13 @@ import re
 # Control characters other than tab, newline and carriage return, shown as their Unicode "control pictures".
 _CONTROLS = {c: 0x2400 + c for c in range(0x20) if c not in (9, 10, 13)} | {0x7F: 0x2421}
 _MD_PUNCT = re.compile(r"([!-/:-@\[-`{-~])")
-# '.' and ':' between two digits are left alone: a number (94.68, 12:30) forms no autolink and
-# copies as typed; '@' is always broken (a1@2.3 would be an e-mail address).
-_AUTOLINK_BREAK = re.compile(r"\\@|(?<!\d)\\[:.]|\\[:.](?!\d)")
+# Where a link or a shortcode can start, after escaping: an '@' (an e-mail address), a ':' with
+# no blank or digit after it (a scheme, http: or mailto:, an emoji or icon code, :smile:) and
+# the '.' after a 'www'. A word joiner there (on both sides of such a ':') breaks it; a ':' or
+# '.' ending a word of a sentence is left alone, so a sentence copies as typed (12:30 and 94.68 too).
+_AT = re.compile(r"\\@")
+_COLON = re.compile(r"\\:(?=[^\s\d])")
+_WWW = re.compile(r"(?i)(?<![a-z])www(?=\\\.)")
 
 
 def visible_text(text: str) -> str:
@@ -41,7 +45,7 @@ def md_literal(text: str, limit: int = 120, isolate: bool = True) -> str:
     if len(text) > limit:
         text = text[:limit] + "…"
     # Escaping ':' and '.' does not stop GFM's autolink literals (http://…, www.…, a@b.c): a
-    # word joiner (U+2060, invisible) before every ':', '.' and '@' does ("http⁠:" is no scheme).
+    # word joiner (U+2060, invisible) where one would start does ("http⁠:" is no scheme).
     text = _MD_PUNCT.sub(r"\\\1", text)
-    text = _AUTOLINK_BREAK.sub("\u2060\\g<0>", text)
+    text = _WWW.sub("\\g<0>\u2060", _COLON.sub("\u2060\\g<0>\u2060", _AT.sub("\u2060\\g<0>", text)))
     return "\u2068" + text + "\u2069" if isolate else text

@@ -7,13 +7,14 @@ from judgescope.audit import fingerprint, versions
 from judgescope.audit import score_charts
 from judgescope.web import significance_panels as significance_view
 from judgescope.text import md_literal
-from judgescope.web import context, export, render, results
+from judgescope.web import context, export, navigation, render, results
 from judgescope.web import urls
 from judgescope.schema import language_name
 
 context.title("Compare audit versions")
-st.caption(f"Previous: {md_literal(context.dataset_for('audit_previous').spec.name)} · current: "
-           f"{md_literal(context.dataset_for('audit').spec.name)}. Differences are current minus previous.")
+before, now = context.dataset_for("audit_previous").spec, context.dataset_for("audit").spec
+st.caption(f"Previous: {md_literal(before.title)} · current: {md_literal(now.title)}. "
+           "Differences are current minus previous.", help=f"Dataset ids: {before.name} → {now.name}")
 judges = fingerprint.difference(fingerprint.fingerprint(context.run("audit_previous_fingerprint")),
                                 fingerprint.fingerprint(context.run("audit_fingerprint")))
 st.markdown("**Judge:** " + md_literal(judges["sentence"], limit=600))
@@ -27,6 +28,10 @@ if small:
     st.error("**The samples are unpaired.** " + md_literal(versions.overlap_sentence(overlap), limit=600) + " The two "
              "versions scored (almost) different units, so a difference describes two samples; "
              "it is not a paired, like-for-like change and does not show what caused it.")
+    for name in context.collections_comparing(now.name):  # another run over this audit's own units
+        st.page_link(navigation.page("compare").path, icon=navigation.page("compare").icon,
+                     label=f"A paired comparison with this audit: {md_literal(context.title_of(name), 120)}",
+                     query_params={"collection": name})
 else:
     st.success(md_literal(versions.overlap_sentence(overlap), limit=600) + " A paired view on the overlap is below.")
 render.table(overlap)

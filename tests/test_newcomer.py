@@ -77,3 +77,21 @@ def _shot_viewport(page, name: str) -> None:
     folder = SHOTS.parent / "newcomer"
     folder.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(folder / f"{name}.png"))
+
+
+def test_a_copied_finding_reads_as_typed(server, browser):  # noqa: F811
+    """Selecting a finding on Overview and copying it gives the sentence without invisible word
+    joiners (U+2060) between its words: before, one sat before every ':' and '.' that ends a word."""
+    base, _ = server
+    context, page = open_url(browser, base + "/?collection=localgate")
+    try:
+        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base)
+        finding = page.locator('[data-testid="stMarkdownContainer"]', has_text="Panel (strict majority").first
+        finding.evaluate("""e => { const r = document.createRange(); r.selectNodeContents(e);
+                                   const s = window.getSelection(); s.removeAllRanges(); s.addRange(r); }""")
+        page.keyboard.press("Control+C")
+        copied = page.evaluate("navigator.clipboard.readText()")
+        assert "Panel (strict majority of the judges): π = 1999/2499 = 0.79992 < 0.8;" in copied, repr(copied)
+        assert "\u2060" not in copied, repr(copied)
+    finally:
+        context.close()

@@ -139,3 +139,46 @@ def test_human_ratings_shows_an_items_texts_and_says_the_file_counts_errors(real
         line = f"{r['rater']} — {r['verdict']} · MQM {r['mqm']:g} · " + (
             "errors: " + ", ".join(counted) if counted else "no errors counted")
         assert line in captions, (line, [c for c in captions if "rater" in c])
+
+
+# ---- item 11: dead ends and quiet contradictions ----
+
+def test_compare_on_unpaired_samples_links_the_paired_collection():
+    """XHotpotQA's V1 and V2 scored different units: the box says so and links the collections
+    that pair another run with V2 (the re-score); the header names the versions by title."""
+    from apptest import open_page
+
+    at = open_page("pages/compare.py", "xhotpotqa")
+    assert any("The samples are unpaired" in _plain(e.value) for e in at.error)
+    links = {(_plain(p.proto.label), p.proto.page) for p in at.get("page_link")}
+    assert any("A paired comparison with this audit: XHotpotQA V2 re-score, paired with V2" == label
+               for label, _ in links), links
+    captions = [_plain(c.value) for c in at.caption]
+    assert any(c.startswith("Previous: XHotpotQA V1") and "current: XHotpotQA V2 RC1 · GLM-5.2 judge audit" in c
+               for c in captions), captions
+
+
+def test_every_page_has_its_own_icon():
+    from judgescope.web import navigation
+
+    icons = [p.icon for p in navigation.PAGES]
+    assert len(set(icons)) == len(icons), sorted(i for i in icons if icons.count(i) > 1)
+
+
+@pytest.mark.parametrize("text", [":smile:", ":material/warning:", "x :+1: y", "mailto:a", "HTTPS://x.y"])
+def test_md_literal_still_breaks_shortcodes_and_schemes(text):
+    """The word joiner stays where a shortcode or a scheme would start (a ':' followed by a word)."""
+    import re
+
+    from judgescope.text import md_literal
+
+    unescaped = re.sub(r"\\(.)", r"\1", md_literal(text)).strip("\u2068\u2069")
+    assert not re.search(r":[\w+/-]", unescaped), repr(unescaped)
+    assert unescaped.replace("\u2060", "") == text
+
+
+def test_a_sentence_in_md_literal_carries_no_word_joiner():
+    from judgescope.text import md_literal
+
+    shown = md_literal("Judge gptoss: π = 0.86 (n = 100). It disagrees on 7 items.", isolate=False)
+    assert "\u2060" not in shown

@@ -83,6 +83,17 @@ def switch_collection(new: str | None = None) -> None:
     st.session_state[SWITCHED_KEY] = True  # the sidebar starts the new collection at the top
 
 
+def title_of(name: str) -> str:
+    return catalog().manifest.collections[name].title
+
+
+def collections_comparing(dataset: str) -> list[str]:
+    """The other visible collections whose Compare takes `dataset` as its earlier version: runs
+    over the same units as that audit, which Compare pairs with it."""
+    colls = catalog().manifest.collections
+    return [n for n in visible_collections() if n != collection_name() and colls[n].previous == dataset]
+
+
 def roles() -> dict:
     return catalog().roles(collection_name())
 

@@ -78,7 +78,7 @@ PAGES: tuple[PageSpec, ...] = (
        "items where a judge and the humans disagree"),
     _p("judgements", "Bulk judgements", "inventory_2", "Calibration", ("judgements",),
        "a table of judge verdicts"),
-    _p("human_ratings", "Human ratings", "reviews", "Human ratings", ("ratings",),
+    _p("human_ratings", "Human ratings", "grading", "Human ratings", ("ratings",),
        "agreement among raters of long-format human ratings"),
     _p("ranking", "Ranking accuracy", "leaderboard", "Ranking", ("ranking",),
        "pairwise ranking accuracy"),
