@@ -79,3 +79,11 @@ def test_provenance_shows_the_fingerprint_and_its_difference():
     assert any(h.value == "Judge fingerprint" for h in at.header)
     shown = " ".join(m.value for m in at.markdown)
     assert "This run was judged by" in shown and "Against the earlier run" in shown
+
+
+def test_stability_against_an_earlier_run_says_the_judge_first(tmp_path, capsys):
+    out = tmp_path / "s.json"
+    assert cli.main(["stability", "xhotpotqa_v2_drift", "--against", "xhotpotqa_v2_audit", "--json", str(out)]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("judge: glm-5.2 / prompts") and "→ glm-5.3" in first
+    assert not json.loads(out.read_text())["judge"]["same"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from judgescope.audit import stability
+from judgescope.audit import fingerprint, stability
 from judgescope.cli import add_source_arguments, load_source, print_ledger, write_json
 from judgescope.sources.catalog import open_store
 
@@ -47,8 +47,12 @@ def run(args) -> int:
 def _against(args) -> int:
     current = load_source(args.source, "judge_audit", args.config, args.split)
     earlier = load_source(args.against, "judge_audit")
-    pairs = open_store({"audit": current, "audit_previous": earlier}).run("audit_rerun_pairs")
+    store = open_store({"audit": current, "audit_previous": earlier})
+    pairs = store.run("audit_rerun_pairs")
     result = stability.from_pairs(pairs, args.threshold)
+    result["judge"] = fingerprint.difference(fingerprint.fingerprint(store.run("audit_previous_fingerprint")),
+                                             fingerprint.fingerprint(store.run("audit_fingerprint")))
+    print(f"judge: {result['judge']['sentence']}")
     flipping = set(result["flips"]["flipping_units"]) if result["flips"] else set()
     result["flipping_records"] = pairs[pairs["unit_key"].isin(flipping)].to_dict("records")
     print(f"{current.spec.name} against {earlier.spec.name}: "
