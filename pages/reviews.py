@@ -5,6 +5,7 @@ import streamlit as st
 
 from judgescope import format as fmt
 from judgescope.audit import summary as audit
+from judgescope.reviews import checks as reviews_checks
 from judgescope.reviews import verdict_stats as reviews_stats
 from judgescope.web import verdicts
 from judgescope.web import navigation
@@ -12,6 +13,7 @@ from judgescope.web import context, export, render, results
 from judgescope.web import by_system
 from judgescope.web import urls
 from judgescope.schema import language_name
+from judgescope.text import md_literal
 
 context.title("Reviews")
 if verdicts.mode() == "off":
@@ -26,6 +28,8 @@ if latest.empty:
     st.page_link(navigation.page("review").path, label="Review", icon=":material/rate_review:",
                  query_params={"collection": context.collection_name()})
     context.stop()
+for note in reviews_checks.look_alike_groups(latest.reviewer):  # e.g. a Cyrillic а in a shared log
+    st.warning(md_literal(note, limit=600, isolate=False))
 out, agree = reviews_stats.summary(latest), reviews_stats.agreement(latest)
 share, ci = out["judge_right_share"], out["ci"]
 m = st.columns(4)

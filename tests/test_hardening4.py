@@ -190,3 +190,26 @@ def test_a_nested_snapshot_whose_translations_are_null_throughout_names_the_colu
     out = capsys.readouterr().out
     assert "Unimplemented" not in out and "used 0 + excluded 3" in out, out
     assert out.count(f"n.{fmt}:") == 3 and "translations  instance i0: no translations" in out, out
+
+
+def test_look_alike_reviewer_names_from_a_log_are_said(tmp_path, monkeypatch, capsys):
+    """Item 16: names that read alike arriving in an imported log are named by `reviews import`
+    and on the Reviews page (they stay two reviewers: folding them would merge two people)."""
+    import pandas as pd
+
+    from apptest import open_page
+    from judgescope.reviews import store as reviews
+
+    state, log = tmp_path / "r.sqlite", tmp_path / "shared.parquet"
+    monkeypatch.setenv("JUDGESCOPE_STATE", str(state))
+    monkeypatch.delenv("JUDGESCOPE_REVIEWS", raising=False)
+    reviews.record(state, reviewer="ann", collection="xhotpotqa", dataset="xhotpotqa_v2_audit",
+                   judge_record_id="r1", verdict="judge_right")
+    pd.DataFrame([reviews.new_review(reviewer="\u0430nn", collection="xhotpotqa", dataset="xhotpotqa_v2_audit",
+                                     judge_record_id="r2", verdict="too_harsh")]).to_parquet(log)
+    assert main(["reviews", "--state", str(state), "import", str(log)]) == 0
+    out = capsys.readouterr().out
+    assert "NOTE  The reviewer names 'ann', '\u0430nn' look alike" in out, out
+    at = open_page("pages/reviews.py", "xhotpotqa")
+    said = [w.value for w in at.warning if "look alike" in w.value]
+    assert len(said) == 1 and "\u0430nn" in said[0]

@@ -46,6 +46,16 @@ def skeleton(name: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", str(name)).casefold().translate(_LOOK_ALIKE).split())
 
 
+def look_alike_groups(names) -> list[str]:
+    """One sentence per set of different reviewer names that read alike (a log imported or
+    shared from elsewhere can bring them): counted as different reviewers, so said."""
+    groups: dict[str, list[str]] = {}
+    for name in sorted(set(names)):
+        groups.setdefault(skeleton(name), []).append(name)
+    return [f"The reviewer names {', '.join(repr(n) for n in g)} look alike but are different names, "
+            "counted as different reviewers." for g in groups.values() if len(g) > 1]
+
+
 def look_alike(name: str, existing) -> str | None:
     """One sentence when `name` reads as an existing reviewer name but is another, else None."""
     if name in set(existing):

@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 
+from judgescope.reviews import checks
 from judgescope.reviews import store as reviews
 from judgescope.reviews import verdict_stats as reviews_stats
 from judgescope.cli import EXIT_OK, EXIT_UNUSABLE
@@ -36,6 +37,8 @@ def run(args) -> int:
         elif args.action == "import":
             n = reviews.import_file(args.file, args.state)
             print(f"imported {n:,} new reviews from {args.file}")
+            for note in checks.look_alike_groups(reviews.reviewers(args.state)):
+                print(f"NOTE  {note}")
         else:
             summary(args)
     except (ValueError, OSError, reviews.ReviewStoreBusy, reviews.ReviewStoreUnavailable) as err:
