@@ -135,12 +135,19 @@ def _endpoint_bound(n: int, shift_sd: float, max_shift: float, resamples: int,
     within ε). A resample's move is the mean of n iid draws of d (|d| <= max_shift, variance
     n·shift_sd²); Bernstein: P(|move| >= ε) <= 2 exp(-n ε² / (2 var + 2 max_shift ε / 3)),
     set to miss / resamples (a union over the resamples) and solved for ε."""
-    if n == 0 or max_shift == 0:
-        return 0.0
+    return float(endpoint_bounds(np.array([n]), np.array([shift_sd]), np.array([max_shift]),
+                                 resamples, miss)[0])
+
+
+def endpoint_bounds(n: np.ndarray, shift_sd: np.ndarray, max_shift: np.ndarray, resamples: int,
+                    miss: float = 0.01) -> np.ndarray:
+    """_endpoint_bound of many groups at once (0 where n or max_shift is 0)."""
+    n, shift_sd, max_shift = (np.asarray(x, dtype=float) for x in (n, shift_sd, max_shift))
     log_term = np.log(2 * resamples / miss)
     a = log_term * 2 * max_shift / 3
-    eps = (a + np.sqrt(a * a + 8 * n * log_term * n * shift_sd**2)) / (2 * n)
-    return float(min(eps, max_shift))
+    safe = np.maximum(n, 1)
+    eps = (a + np.sqrt(a * a + 8 * safe * log_term * safe * shift_sd**2)) / (2 * safe)
+    return np.where((n == 0) | (max_shift == 0), 0.0, np.minimum(eps, max_shift))
 
 
 def _named_bins(plan: dict, rows: int, resamples: int, what: str) -> dict:

@@ -73,3 +73,22 @@ def test_the_stored_default_intervals_are_the_drawn_ones(audit_store):
     assert stored["low"].tolist() == pytest.approx(drawn["low"].tolist())
     assert stored["high"].tolist() == pytest.approx(drawn["high"].tolist())
     assert stored["ci_method"].iloc[0] == drawn.attrs["ci_method"]
+
+
+@pytest.mark.parametrize("by", binned.GROUPINGS)
+def test_the_narrow_rule_computes_each_groups_own_plan(audit_store, by):
+    """_group_plans computes every group's bound at once; each equals stats._bins_plan's for that
+    group alone (and its SD mean_sd_from_bins')."""
+    from judgescope import stats
+
+    store, _ = audit_store
+    counts = audit.score_counts(store.run, "none")
+    codes, n, sd, bound = binned._group_plans(counts, by)
+    rows = counts.bins[by].itertuples(index=False, name=None) if by else [()] * len(codes)
+    code_of = {binned._key(r): int(c) for r, c in zip(rows, codes)}
+    for key, g in binned.groups(counts, by):
+        code = code_of[binned._key(key)]
+        plan = stats._bins_plan(g.n, g.total, g.total_sq, g.low, g.high, g.width, 10_000, g.bin)
+        assert bound[code] == pytest.approx(plan["bound"], rel=1e-9, abs=1e-12), key
+        assert sd[code] == pytest.approx(stats.mean_sd_from_bins(g.n, g.total, g.total_sq, g.low,
+                                                                 g.high)[2], rel=1e-9), key

@@ -114,33 +114,68 @@ def cell_key(values) -> str:
     return chr(31).join(chr(30) if pd.isna(v) else str(v) for v in values)
 
 
-def too_narrow(g: "Group", resamples: int = 10_000) -> bool:
-    """Whether the grid is too coarse for this group: its binned plan's stated endpoint bound is
-    more than BOUND_SHARE of the interval's expected width (2 × 1.96 × SD / √n)."""
-    rows, _, sd = stats.mean_sd_from_bins(g.n, g.total, g.total_sq, g.low, g.high)
-    if rows < 2:
-        return False
-    plan = stats._bins_plan(g.n, g.total, g.total_sq, g.low, g.high, g.width, resamples, g.bin)
-    return plan["bound"] > BOUND_SHARE * 2 * 1.96 * (sd or 0.0) / np.sqrt(rows)
+def _pool(key: np.ndarray, n, total, total_sq, low, high) -> tuple:
+    """Rows with equal `key` added up (n, Σx, Σx²) with min low and max high; (keys, sums…)."""
+    keys, at = np.unique(key, return_inverse=True)
+    lows, highs = np.full(keys.size, np.inf), np.full(keys.size, -np.inf)
+    np.minimum.at(lows, at, low)
+    np.maximum.at(highs, at, high)
+    return (keys, np.bincount(at, n, keys.size), np.bincount(at, total, keys.size),
+            np.bincount(at, total_sq, keys.size), lows, highs)
+
+
+def _group_plans(scores: "Binned", by: list[str], resamples: int = 10_000) -> tuple:
+    """(group codes of the bins' rows, and per group code: n, SD and the endpoint bound of its
+    binned plan), for every group of `by` at once as stats._bins_plan computes one: its bins
+    merged k adjacent at a time into at most stats.DRAW_BINS, each at its rows' mean; bound 0
+    when every bin holds one score (the plan is then exact)."""
+    bins = scores.bins
+    codes = (bins.groupby(by, sort=False, dropna=False).ngroup().to_numpy() if by
+             else np.zeros(len(bins), dtype=np.int64))
+    groups_n = int(codes.max()) + 1 if len(codes) else 0
+    b = bins["bin"].to_numpy(dtype=np.int64)
+    b = b - b.min() if b.size else b
+    span = int(b.max()) + 1 if b.size else 1
+    cols = [bins[c].to_numpy(dtype=float) for c in ("n", "total", "total_sq", "low", "high")]
+    key, n, total, total_sq, low, high = _pool(codes * span + b, *cols)
+    g, b = key // span, key % span
+    first, last = np.full(groups_n, span), np.zeros(groups_n, dtype=np.int64)
+    np.minimum.at(first, g, b)
+    np.maximum.at(last, g, b)
+    k = np.ones(groups_n, dtype=np.int64)
+    while (over := (last // k - first // k + 1 > stats.DRAW_BINS)).any():
+        k[over] += 1
+    all_single = np.bincount(g, low != high, groups_n) == 0
+    key, n, total, total_sq, low, high = _pool(g * span + b // k[g], n, total, total_sq, low, high)
+    g = key // span
+    single = low == high
+    value = np.where(single, low, total / np.maximum(n, 1))
+    rows = np.bincount(g, n, groups_n)
+    mean = np.bincount(g, total, groups_n) / np.maximum(rows, 1)
+    within = np.bincount(g, np.where(single, 0.0, np.maximum(total_sq - total * value, 0.0)), groups_n)
+    between = np.bincount(g, n * (value - mean[g]) ** 2, groups_n)
+    shift = np.zeros(groups_n)
+    np.maximum.at(shift, g, np.maximum(high - value, value - low))
+    bound = stats.endpoint_bounds(rows, np.sqrt(within) / np.maximum(rows, 1), shift, resamples)
+    sd = np.sqrt((within + between) / np.maximum(rows - 1, 1))
+    return codes, rows, sd, np.where(all_single, 0.0, bound)
 
 
 def narrow_cells(scores: "Binned") -> list[str]:
     """Keys of the cells (unit × language × facet value) of every group, in every grouping a page
-    draws, whose bins are too coarse for it (too_narrow): a group of a few points inside a 0–100
-    audit spans two or three bins of the audit-wide grid. Empty when they hold more than
-    MAX_EXACT_ROWS rows (then the bins are drawn, with their stated bound)."""
-    found: set = set()
+    draws, whose binned plan's stated endpoint bound is more than BOUND_SHARE of the interval's
+    expected width (2 × 1.96 × SD / √n): a group of a few points inside a 0–100 audit spans two or
+    three bins of the audit-wide grid. Empty when they hold more than MAX_EXACT_ROWS rows (then the
+    bins are drawn, with their stated bound)."""
+    bins = scores.bins
+    chosen = np.zeros(len(bins), dtype=bool)
     for by in GROUPINGS:
-        for key, g in groups(scores, by):
-            if too_narrow(g):
-                part = scores.bins
-                for column, value in zip(by, key):
-                    part = part[part[column].isna()] if pd.isna(value) else part[part[column] == value]
-                found |= {cell_key(k) for k in part[CELL].itertuples(index=False, name=None)}
-    if not found:
+        codes, n, sd, bound = _group_plans(scores, by)
+        narrow = (n >= 2) & (bound > BOUND_SHARE * 2 * 1.96 * sd / np.sqrt(np.maximum(n, 1)))
+        chosen |= narrow[codes]
+    if not chosen.any() or bins.loc[chosen, "n"].sum() > MAX_EXACT_ROWS:
         return []
-    keys = scores.bins[CELL].apply(cell_key, axis=1)
-    return sorted(found) if scores.bins.loc[keys.isin(found), "n"].sum() <= MAX_EXACT_ROWS else []
+    return sorted({cell_key(k) for k in bins.loc[chosen, CELL].itertuples(index=False, name=None)})
 
 
 def _split_by_language(scores: Binned) -> Binned:
