@@ -63,7 +63,7 @@ def test_open_names_a_file_without_read_permission(tmp_path, monkeypatch, capsys
 
     monkeypatch.setattr(Path, "open", open_)
     out, loaded = _open_and_load(folder, tmp_path, capsys)
-    assert "file b.jsonl: cannot read this file: Permission denied" in out, out
+    assert "file b.jsonl: cannot be read: Permission denied" in out, out
     assert loaded["a"].ok and "Permission denied" in loaded["b"].error
 
 
@@ -213,3 +213,21 @@ def test_look_alike_reviewer_names_from_a_log_are_said(tmp_path, monkeypatch, ca
     at = open_page("pages/reviews.py", "xhotpotqa")
     said = [w.value for w in at.warning if "look alike" in w.value]
     assert len(said) == 1 and "\u0430nn" in said[0]
+
+
+def test_open_names_a_folder_it_cannot_list(tmp_path, monkeypatch, capsys):
+    """Item 16's neighbour: a folder the system will not list is exit 2, named, no traceback."""
+    from pathlib import Path
+
+    folder = _two_audits(tmp_path / "data")
+    real_iterdir = Path.iterdir
+
+    def iterdir(self):
+        if self == folder.resolve():
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_iterdir(self)
+
+    monkeypatch.setattr(Path, "iterdir", iterdir)
+    assert main(["open", str(folder), "--dry-run"]) == 2
+    err = capsys.readouterr().err
+    assert "data: cannot be read: Permission denied" in err and "Traceback" not in err, err

@@ -64,7 +64,10 @@ def discover(arguments: list[str]) -> list[Found]:
         if path.is_file():
             found += _files(path.resolve())
         elif path.is_dir():
-            found += _folder(path.resolve())
+            try:
+                found += _folder(path.resolve())
+            except OSError as err:  # a folder that cannot be listed is unusable, named
+                raise unreadable(err, file=path.name) from err
         elif HUB_ID_RE.match(arg) and not path.exists():
             found += _hub(arg)
         else:

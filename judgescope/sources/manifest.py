@@ -41,7 +41,7 @@ def unreadable(err: OSError, dataset: str | None = None, file: str | None = None
     """A file the operating system will not read (permissions, an I/O error), named (`file`
     when the error does not say which: a failed read, not a failed open)."""
     name = Path(err.filename).name if isinstance(err.filename, str) and err.filename else file
-    return SourceError(f"cannot read this file: {err.strerror or err}", dataset=dataset, file=name)
+    return SourceError(f"cannot be read: {err.strerror or err}", dataset=dataset, file=name)
 
 
 @dataclass(frozen=True)
