@@ -61,22 +61,7 @@ def build(run, ledger: Ledger, *, name: str, seed: int, resamples: int, explanat
         "mean": ledger.add("audit.overall.mean", whole["mean"], fmt.mean(whole["mean"]), query=q,
                            function=f, cli=rep + ["overall", "mean"]),
         "ci": _ci(ledger, "audit.overall", whole, q, f, boot_cli + ["overall"])}
-    rows = []
-    for _, u in units[units.unit != audit.OVERALL].iterrows():
-        key, b = u["unit"], ub[ub.unit == u["unit"]].iloc[0]
-        row = {"unit": key, "ci": _ci(ledger, f"audit.unit.{idkey(key)}", b, q, f, boot_cli + ["by_unit", key])}
-        for col in ["n", "mean", "median", "sd"] + audit.threshold_columns():
-            shown = fmt.count(u[col]) if col == "n" or col.startswith(("below", "at_")) else fmt.mean(u[col])
-            row[col] = ledger.add(f"audit.unit.{idkey(key)}.{col}", u[col], shown,
-                                  query=audit.counts_query(counts, col),
-                                  function=S + "unit_summary", cli=rep + ["by_unit", key, col])
-        bins = score_bins(per[per.unit == key], float(binned.score_of(per, "high").max()))
-        for i, b_ in enumerate(bins):
-            b_["label"] = ledger.text(f"audit.bin.{i}.label", b_["label"], "judgescope.report.audit_section.score_bins")
-            b_["shown"] = ledger.add(f"audit.unit.{idkey(key)}.bin.{b_['label']}", b_["n"], fmt.count(b_["n"]),
-                                     query=q, function="judgescope.report.audit_section.score_bins")
-        row["histogram"] = svg.histogram(bins)
-        rows.append(row)
+    rows = _units(ledger, counts, units, ub, per, q, f)
     mf = "judgescope.report.audit_section.build (the method as the report states it)"
     section = {"empty": False, "name": name, "overall": overall, "units": rows,
                "thresholds": audit.threshold_columns(),
@@ -89,15 +74,7 @@ def build(run, ledger: Ledger, *, name: str, seed: int, resamples: int, explanat
                            {"ref": "m-weak", "name": "Weak cell",
                             "text": ledger.text("method.audit.weak", audit_findings.WEAK_RULE, mf)}]}
     section["heatmap"], section["weak"] = _heatmap(ledger, counts, cells, whole["mean"], q, f, boot_cli)
-    weak_n = section["weak"]["count"]
-    section["weak"]["count"] = ledger.add("audit.weak.count", weak_n, fmt.count(weak_n), query=q,
-                                          function="judgescope.audit.audit_findings.weak_cells")
-    section["weak"]["count_value"] = weak_n
-    section["weak"]["badge"] = ledger.text("audit.weak.badge", "WEAK CELLS" if weak_n else "NO WEAK CELL",
-                                           "judgescope.audit.audit_findings.weak_cells")
-    section["weak"]["listed"] = ledger.add("audit.weak.listed", len(section["weak"]["cells"]),
-                                           fmt.count(len(section["weak"]["cells"])), query=None,
-                                           function="judgescope.report.audit_section (first 50 weak cells)")
+    _bind_weak(ledger, section["weak"], q)
     section["copies"] = _copies(run, ledger)
     missing = []
     section["integrity"] = _integrity(run, ledger, snapshot, missing)
@@ -105,6 +82,38 @@ def build(run, ledger: Ledger, *, name: str, seed: int, resamples: int, explanat
     section["origins"] = _origins(run, ledger)
     section["systems"] = _systems(run, ledger, resamples, seed, section["methods"]) if systems else None
     return section, missing
+
+
+def _units(ledger: Ledger, counts, units, ub, per, q: str, f: str) -> list[dict]:
+    """One row per unit: n, mean, CI, median, SD, threshold counts and its histogram."""
+    rep, boot_cli, rows = ["report", "SUMMARY.json"], ["report", "BOOTSTRAP.json"], []
+    for _, u in units[units.unit != audit.OVERALL].iterrows():
+        key, b = u["unit"], ub[ub.unit == u["unit"]].iloc[0]
+        row = {"unit": key, "ci": _ci(ledger, f"audit.unit.{idkey(key)}", b, q, f, boot_cli + ["by_unit", key])}
+        for col in ["n", "mean", "median", "sd"] + audit.threshold_columns():
+            shown = fmt.count(u[col]) if col == "n" or col.startswith(("below", "at_")) else fmt.mean(u[col])
+            row[col] = ledger.add(f"audit.unit.{idkey(key)}.{col}", u[col], shown,
+                                  query=audit.counts_query(counts, col),
+                                  function=S + "unit_summary", cli=rep + ["by_unit", key, col])
+        bins = score_bins(per[per.unit == key], float(binned.score_of(per, "high").max()))
+        fn = "judgescope.report.audit_section.score_bins"
+        for i, b_ in enumerate(bins):
+            b_["label"] = ledger.text(f"audit.bin.{i}.label", b_["label"], fn)
+            b_["shown"] = ledger.add(f"audit.unit.{idkey(key)}.bin.{b_['label']}", b_["n"], fmt.count(b_["n"]),
+                                     query=q, function=fn)
+        row["histogram"] = svg.histogram(bins)
+        rows.append(row)
+    return rows
+
+
+def _bind_weak(ledger: Ledger, weak: dict, q: str) -> None:
+    """The weak cells' count, badge and how many are listed, each bound to its entry."""
+    n, fn = weak["count"], "judgescope.audit.audit_findings.weak_cells"
+    weak["count_value"] = n
+    weak["count"] = ledger.add("audit.weak.count", n, fmt.count(n), query=q, function=fn)
+    weak["badge"] = ledger.text("audit.weak.badge", "WEAK CELLS" if n else "NO WEAK CELL", fn)
+    weak["listed"] = ledger.add("audit.weak.listed", len(weak["cells"]), fmt.count(len(weak["cells"])),
+                                query=None, function="judgescope.report.audit_section (first 50 weak cells)")
 
 
 def _systems(run, ledger: Ledger, resamples: int, seed: int, methods: list) -> dict:

@@ -165,6 +165,12 @@ def problems(html: str, manifest: dict) -> list[str]:
     entry's `shown`, an entry shown more or fewer times than the report was written with, an
     element bound to no entry, a number or verdict outside any bound element, a mislabelled axis."""
     seen = read(html)
+    out = _bound_problems(seen, manifest)
+    out += [f"{where}: “{text[:80]}” is shown but bound to no manifest entry" for text, where in seen.unbound]
+    return out + axis_problems(seen)
+
+
+def _bound_problems(seen: Seen, manifest: dict) -> list[str]:
     entries = {e["id"]: e for e in manifest.get("numbers", []) if isinstance(e, dict) and "id" in e}
     out, counts = [], Counter()
     for attr, key, text, where in seen.bound:
@@ -185,5 +191,4 @@ def problems(html: str, manifest: dict) -> list[str]:
     for key, e in entries.items():
         if "elements" in e and counts[key] != e["elements"]:
             out.append(f"{key}: shown by {counts[key]} element(s), the report was written with {e['elements']}")
-    out += [f"{where}: “{text[:80]}” is shown but bound to no manifest entry" for text, where in seen.unbound]
-    return out + axis_problems(seen)
+    return out
