@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "data" / "demo"
 FILES = {"audit.parquet": "xhotpotqa_judge_v2/data/xhotpotqa_glm52_judge_v2-audit.parquet",
          "snapshot.parquet": "xhotpotqa_v2_snapshot/data/xhotpotqa_v2_rc1-train.parquet",
+         "rescore.parquet": "xhotpotqa_judge_v2_rescore/data/xhotpotqa_glm52_judge_v2_rescore-audit.parquet",
          "ratings.parquet": "mqm_ratings/data/mqm_ratings-train.parquet",
          "items.parquet": "localgate_calibration/data/calibration_items-train.parquet",
          "judgements.parquet": "localgate_calibration/data/calibration-train.parquet"}
@@ -46,6 +47,8 @@ def elsewhere(tmp_path, monkeypatch) -> Path:
     ["agreement", "{data}/ratings.parquet", "--resamples", "20"],
     ["calibrate", "{data}/items.parquet", "{data}/judgements.parquet"],
     ["report-html", "{data}/audit.parquet", "--out", "{data}/audit.html", "--resamples", "20"],
+    ["drift", "{data}/audit.parquet", "{data}/rescore.parquet", "--resamples", "20"],
+    ["probe-length", "{data}/audit.parquet", "{data}/snapshot.parquet"],
 ], ids=lambda a: a[0])
 def test_a_command_given_files_reads_no_manifest(elsewhere, args, capsys):
     code = main([a.format(data=elsewhere) for a in args])

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 
 from judgescope.audit import drift, drift_report
-from judgescope.cli import (finite_float, load_source, print_ledger, resamples_arg, seed_arg,
+from judgescope.cli import (finite_float, is_path, load_source, print_ledger, resamples_arg, seed_arg,
                             write_json)
 from judgescope.sources.catalog import get_catalog, open_store
 
@@ -24,9 +24,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _audit(name: str):
-    """A collection name stands for its judge audit; anything else is a dataset or a file."""
-    catalog = get_catalog()
-    if name in catalog.manifest.collections and name not in catalog.manifest.datasets:
+    """A collection name stands for its judge audit; anything else is a dataset or a file (a
+    file reads no manifest)."""
+    catalog = None if is_path(name) else get_catalog()
+    if catalog and name in catalog.manifest.collections and name not in catalog.manifest.datasets:
         roles = catalog.roles(name)
         if "audit" not in roles:
             from judgescope.sources.manifest import SourceError

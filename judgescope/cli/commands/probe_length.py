@@ -22,7 +22,7 @@ def run(args) -> int:
     snapshot = load_source(args.snapshot, "source_snapshot", args.snapshot_config,
                            args.snapshot_split, args.form)
     key, how = ((args.key.split(","), "given with --key") if args.key
-                else verify_command.default_key(audit, snapshot))
+                else verify_command.default_key(audit, snapshot, args))
     key = verify.check_key(key)
     problems = verify.input_problems(key, audit.report["columns_missing"],
                                      snapshot.report["columns_missing"])

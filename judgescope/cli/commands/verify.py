@@ -29,8 +29,7 @@ def run(args) -> int:
     audit = load_source(args.audit, "judge_audit", args.audit_config, args.audit_split)
     snapshot = load_source(args.snapshot, "source_snapshot", args.snapshot_config,
                            args.snapshot_split, args.form)
-    named = not (is_path(args.audit) or is_path(args.snapshot))  # files: no manifest is read
-    key, how = (args.key.split(","), "given with --key") if args.key else default_key(audit, snapshot, named)
+    key, how = (args.key.split(","), "given with --key") if args.key else default_key(audit, snapshot, args)
     key = verify.check_key(key)
     problems = verify.input_problems(key, audit.report["columns_missing"],
                                      snapshot.report["columns_missing"])
@@ -44,10 +43,11 @@ def run(args) -> int:
     return EXIT_OK if result["checked"] == result["verified"] else EXIT_PROBLEMS
 
 
-def default_key(audit, snapshot, named: bool = True) -> tuple[list[str], str]:
+def default_key(audit, snapshot, args) -> tuple[list[str], str]:
     """(key, how it was chosen): a manifest collection's declared key when one holds both
-    datasets (both `named` from the manifest), else the key columns both have
-    (catalog.Catalog.join_key's rule)."""
+    datasets (both named, not given as files: then no manifest is read), else the key columns
+    both have (catalog.Catalog.join_key's rule)."""
+    named = not (is_path(args.audit) or is_path(args.snapshot))
     for coll in get_catalog().manifest.collections.values() if named else ():
         if audit.spec.name in coll.datasets and snapshot.spec.name in coll.datasets \
                 and coll.join_key_declared:
