@@ -20,7 +20,7 @@ counts, judge = result["counts"], result["judge_shift"]["overall"]
 st.markdown("**Judge:** " + md_literal(result["fingerprint"]["difference"]["sentence"], limit=600))
 st.markdown(f"**{counts['anchors']:,}** anchors of **{counts['paired_units']:,}** units scored in both "
             f"runs; **{counts['changed']:,}** have a changed text (a changed system).")
-st.caption(f"{counts['definition'][0].upper()}{counts['definition'][1:]}. Differences are new − old.")
+st.caption(f"{drift_view.sentence(counts['definition'])}. Differences are new − old.")
 if judge["too_few_to_decide"]:
     st.warning(f"Too few anchors to decide (fewer than {drift.MIN_ANCHORS}): the numbers below "
                "are shown, not judged. Without anchors a change mixes the judge's and the systems'.")
@@ -43,7 +43,8 @@ for name, rows in (("Overall", [judge]), ("Per language", result["judge_shift"][
                  column_config=drift_view.NUMBER_FORMAT)
 st.caption("The download holds the shift per language × unit.")
 export.rows(drift_view.shift_frame(result["judge_shift"]["by_language_unit"]), "drift_judge_shift", settings)
-st.caption(f"{drift.SHIFT_METHOD}, {resamples:,} resamples, seed {seed}. {drift.SIGN_METHOD}. "
+st.caption(f"{drift_view.sentence(drift.SHIFT_METHOD)}, {resamples:,} resamples, seed {seed}. "
+           f"{drift_view.sentence(drift.SIGN_METHOD)}. "
            "Wilcoxon signed-rank: two-sided, unmoved anchors dropped.")
 
 st.header("Bland–Altman")

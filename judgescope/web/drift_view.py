@@ -34,6 +34,11 @@ NUMBER_FORMAT = {c: st.column_config.NumberColumn(format="%+.2f")
                  for c in ("Mean new − old", "Headline", "Judge", "Systems")}
 
 
+def sentence(text: str) -> str:
+    """A method or definition as the start of a sentence: its first letter capitalised only."""
+    return text[:1].upper() + text[1:]
+
+
 def _ci(ci) -> str:
     return "n/a" if ci[0] is None else f"{ci[0]:+.2f} to {ci[1]:+.2f}"
 
@@ -72,7 +77,7 @@ def split_frame(overall: dict, by_language: list[dict]) -> pd.DataFrame:
 
 def moved_frame(moved: list[dict]) -> pd.DataFrame:
     """The anchors that moved most, both versions' scores side by side."""
-    cols = ["new_record_id", "target_language", "unit", "source_id", "paragraph_id", "old_score",
-            "new_score", "diff", "old_record_id"]
+    cols = ["target_language", "unit", "old_score", "new_score", "diff", "source_id", "paragraph_id",
+            "new_record_id", "old_record_id"]
     frame = pd.DataFrame(moved, columns=cols)
     return frame.assign(target_language=frame["target_language"].map(language_name))
