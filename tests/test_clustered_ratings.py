@@ -74,8 +74,13 @@ def test_few_clusters_are_flagged_not_headlined():
     wide = frame.pivot(index="item", columns="rater", values="verdict")
     out = clustered.verdict_cis(wide, clusters, CATS)
     assert out["few_clusters"] and out["clusters"] == 4
-    text = clustered.caption(out, "fleiss_kappa", [0.1, 0.2])
-    assert text.startswith("95% CI [0.100, 0.200] item-level") and "not the headline" in text
+    # The one rule (clustered.agreement): with 4 documents the headline is the item-level interval.
+    few, few_clusters = _synthetic(docs=4, per_doc=10)
+    item_clusters = pd.DataFrame({"item": few_clusters.index, "cluster": few_clusters.to_numpy()})
+    stat = clustered.agreement(few, item_clusters, None, "verdict")["verdicts"]["fleiss_kappa"]
+    assert stat["ci_name"] == clustered.ITEMS and stat["ci"] == stat["ci_item"]
+    assert clustered.headline_caption(stat).startswith("95% CI [")
+    assert "unreliable" in clustered.methods_caption({"ci_method": "m"}, out)
     many = clustered.verdict_cis(*(lambda f, c: (f.pivot(index="item", columns="rater",
                                                          values="verdict"), c))(*_synthetic()), CATS)
     assert not many["few_clusters"]

@@ -107,18 +107,3 @@ def methods_caption(verdicts: dict, by_doc: dict | None) -> str:
             text += (f" With fewer than {MIN_CLUSTERS} documents ({by_doc['clusters']}) the "
                      "document interval is unreliable, so the item-level one is the headline.")
     return text
-
-
-def caption(result: dict | None, name: str, item_ci) -> str:
-    """'95% CI [a, b], resampling N docs (headline); item-level [c, d]' for a page."""
-    if not result or name not in result:
-        return ""
-    lo, hi = result[name]["ci"]
-    ci = "n/a" if lo is None else f"[{lo:.3f}, {hi:.3f}]"
-    item = "n/a" if item_ci[0] is None else f"[{item_ci[0]:.3f}, {item_ci[1]:.3f}]"
-    clustered = (f"resampling whole {result['column']}s ({result['clusters']:,} clusters of "
-                 f"{result['items']:,} items)")
-    if result["few_clusters"]:
-        return (f"95% CI {item} item-level; {ci} {clustered}, but with fewer than "
-                f"{MIN_CLUSTERS} clusters that interval is unreliable, so it is not the headline")
-    return f"95% CI {ci} {clustered}; item-level {item}"
