@@ -91,3 +91,16 @@ def test_a_gemba_style_report_reads_as_the_app_does(gemba, capsys):
         assert re.search(rf"<bdi>{system}</bdi></th><td class=\"num\"><span data-n=\"audit.system.\d+.n\">20<", text)
     assert "hover" not in visible.lower()
     assert cli.main(["check-report", str(gemba)]) == 0
+
+
+def test_the_real_gemba_report_reads_as_the_app_does(realdata, monkeypatch, tmp_path):
+    (realdata / "sources.toml").write_text('[[collection]]\nname = "gemba"\ndatasets = ["gemba"]\n[[dataset]]\n'
+                                           'name = "gemba"\nkind = "judge_audit"\n'
+                                           'path = "judge_audit_gemba_wmt22.jsonl"\n')
+    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(realdata / "sources.toml"))
+    out = tmp_path / "gemba.html"
+    assert cli.main(["report-html", "gemba", "--out", str(out), "--generated-at", AT, "--resamples", "500"]) == 0
+    visible = _visible(out.read_text(encoding="utf-8"))
+    assert "Mandarin Chinese → English (zh-en)" in visible and "Per system" in visible
+    assert "hover" not in visible.lower()
+    assert cli.main(["check-report", str(out)]) == 0
