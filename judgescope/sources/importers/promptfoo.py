@@ -1,6 +1,7 @@
-"""promptfoo results: `promptfoo eval -o results.json` (an object with evalId, results.version 3
-and results.results[]) and `-o results.jsonl` (one result a line). Source: promptfoo's own
-output (tests/fixtures/importers/make_promptfoo.py) and its EvaluateResult/GradingResult types.
+"""promptfoo results: `promptfoo eval -o results.json` (an object with evalId and a `results`
+object holding `version` 3 and the list of results) and `-o results.jsonl` (one result a line).
+Source: promptfoo's own output (tests/fixtures/importers/make_promptfoo.py) and its
+EvaluateResult/GradingResult types.
 
 Each model-graded assertion of a result (gradingResult.componentResults[], llm-rubric, g-eval, …)
 gives a score (0–1, shown ×100) → judge_audit and a pass → calibration_judgements; a component
