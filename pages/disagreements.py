@@ -17,22 +17,24 @@ with c[0]:
     splits = view.split_filter()
 frame, rep = view.load(splits)
 
-summary = rep["disagreement_summary"]
-m = st.columns(3)
-m[0].metric("Panel disagreements with the human majority", summary["n"])
-m[1].metric("… with at least one human on the panel's side", summary["with_human_support"])
-m[2].metric("… against all three humans", len(summary["unanimous_human"]))
-if summary["unanimous_human"]:
-    st.caption("Unanimous-human disagreements: " + ", ".join(map(md_literal, summary["unanimous_human"])))
-urls.url_value_notice("unanimous", ["true", "false"])
-only_unanimous = st.toggle("Only the panel's disagreements against all three humans",
-                           key="unanimous", bind="query-params")
-
 names, cells = cal.raters(frame), cal.cell_options(frame)
 urls.url_value_notice("judge", names)
 urls.url_value_notice("cell", cells)
 judge = urls.url_choice(c[1], "Judge", names, key="judge", default=names[-1], format_func=cal.rater_name)
 cell = urls.url_choice(c[2], "Cell", cells, key="cell", default=cal.DISAGREE, help=view.CELL_HELP)
+# The counts above the list are the chosen judge's (the panel's by default), as the list is.
+who = md_literal(cal.rater_name(judge))
+summary = cal.disagreement_summary(frame, judge)
+m = st.columns(3)
+m[0].metric(f"{who}: disagreements with the human majority", summary["n"])
+m[1].metric("… with at least one human on its side", summary["with_human_support"])
+m[2].metric("… against all three humans", len(summary["unanimous_human"]))
+if summary["unanimous_human"]:
+    st.caption("Unanimous-human disagreements: " + ", ".join(map(md_literal, summary["unanimous_human"])))
+urls.url_value_notice("unanimous", ["true", "false"])
+only_unanimous = st.toggle(f"Only the disagreements of {who} against all three humans",
+                           key="unanimous", bind="query-params")
+
 listed = cal.cell_items(frame, judge, cell)
 if only_unanimous:
     unanimous = summary["unanimous_human"]

@@ -24,6 +24,9 @@ st.caption(f"Accuracy = correct ÷ n, n = pairs without a human tie (ties are ex
 grid = st.plotly_chart(ranking_charts.accuracy_grid(rows), on_select="rerun",
                        selection_mode="points", key="grid", width="stretch")
 how.number("ranking_accuracy")
+same = ranking.identical_sentence(ranking.identical_methods(decisions), context.dataset_for("ranking").spec.synthetic)
+if same:
+    st.info(md_literal(same, limit=1_000, isolate=False))
 
 datasets = list(dict.fromkeys(r["dataset"] for r in rows))
 columns = list(dict.fromkeys(f"{r['method']}/{r['model']}" for r in rows))

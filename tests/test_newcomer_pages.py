@@ -182,3 +182,44 @@ def test_a_sentence_in_md_literal_carries_no_word_joiner():
 
     shown = md_literal("Judge gptoss: π = 0.86 (n = 100). It disagrees on 7 items.", isolate=False)
     assert "\u2060" not in shown
+
+
+def test_disagreements_counts_are_the_chosen_judges():
+    """With judge=gptoss the counts above the list are gptoss's (7 disagreements, as Overview's
+    finding says), not the panel's 10, and match the list beneath."""
+    from apptest import open_page
+
+    at = open_page("pages/disagreements.py", "localgate", judge="gptoss")
+    metrics = {_plain(m.label): m.value for m in at.metric}
+    assert metrics["gptoss: disagreements with the human majority"] == "7", metrics
+    listed = next(d.value for d in at.dataframe if "Key" in d.value.columns[:2])
+    assert len(listed) == 7
+    assert any("gptoss · All disagreements (FP + FN): 7 items" in _plain(h.value) for h in at.header)
+
+
+def test_ranking_says_why_two_methods_are_equal_in_every_cell():
+    """On the TransEvalnia demo two_step_scoring decides as two_step_ranking on every pair, for
+    both models: the page says so, and why (the demo writes the scores from that decision)."""
+    from apptest import open_page
+
+    at = open_page("pages/ranking.py", "transevalnia")
+    said = " ".join(_plain(i.value) for i in at.info)
+    assert ("Equal rows: two_step_ranking and two_step_scoring for claude (260 pairs); two_step_ranking and "
+            "two_step_scoring for qwen (260 pairs) pick the same translation on every pair") in said, said
+    assert "This synthetic demo writes each two-step score to agree with the two-step ranking" in said
+
+
+def test_identical_methods_needs_every_pair_alike():
+    import pandas as pd
+
+    from judgescope.ranking import decisions as ranking
+
+    def frame(second):
+        rows = [("f", i, m, "x", d) for i, d in enumerate([1, 2, None]) for m in ("one_step_ranking",)]
+        rows += [("f", i, "two_step_ranking", "x", d) for i, d in enumerate(second)]
+        return pd.DataFrame(rows, columns=["file", "row", "method", "model", "decision"])
+    assert ranking.identical_methods(frame([1, 2, None])) == [
+        {"model": "x", "methods": ("one_step_ranking", "two_step_ranking"), "pairs": 3}]
+    assert len(ranking.identical_methods(frame([1, 2, 0]))) == 1  # a tie picks none, as unparsed
+    assert ranking.identical_methods(frame([1, 1, None])) == []
+    assert ranking.identical_methods(frame([1, 2, 1])) == []

@@ -199,13 +199,13 @@ def cell_items(frame: pd.DataFrame, rater: str, cell: str) -> pd.DataFrame:
     return frame.loc[cell_mask(frame, rater, cell), cols].reset_index(drop=True)
 
 
-def disagreement_summary(frame: pd.DataFrame) -> dict:
-    """The panel's disagreements with the human majority: how many have at least one human
-    on the panel's side, and the unanimous-human ones on their own."""
-    if column(PANEL, "binary") not in frame:
+def disagreement_summary(frame: pd.DataFrame, rater: str = PANEL) -> dict:
+    """A rater's (by default the panel's) disagreements with the human majority: how many have at
+    least one human on its side, and the unanimous-human ones on their own."""
+    if column(rater, "binary") not in frame:
         return {"n": 0, "with_human_support": 0, "unanimous_human": [], "keys": []}
-    off = frame[cell_mask(frame, PANEL, DISAGREE)]
-    panel = off[column(PANEL, "binary")].to_numpy(int)
+    off = frame[cell_mask(frame, rater, DISAGREE)]
+    panel = off[column(rater, "binary")].to_numpy(int)
     humans = np.stack([binary(off[c]) for c in HUMAN_COLS], axis=1)
     supported = (humans == panel[:, None]).any(axis=1)
     return {"n": int(len(off)), "with_human_support": int(supported.sum()),

@@ -191,6 +191,33 @@ def results(decisions: pd.DataFrame, with_total: bool = False) -> list[dict]:
                                       order.get(r["method"], 99), r["model"]))
 
 
+def identical_methods(decisions: pd.DataFrame) -> list[dict]:
+    """Two methods of one model that pick the same translation on every pair (a tie and an unparsed
+    decision both pick none, and both count as wrong): their accuracy cells are equal because
+    their picks are, not two confirmations of each other."""
+    out = []
+    for model, group in decisions.groupby("model", sort=True):
+        codes = {m: g.set_index(["file", "row"])["decision"].map(lambda d: int(d) if d in (1, 2) else 0)
+                 .sort_index() for m, g in group.groupby("method", sort=False)}
+        names = [m for m in RANKING_METHODS if m in codes]
+        for i, a in enumerate(names):
+            out += [{"model": model, "methods": (a, b), "pairs": len(codes[a])} for b in names[i + 1:]
+                    if len(codes[a]) and codes[a].index.equals(codes[b].index) and codes[a].equals(codes[b])]
+    return out
+
+
+def identical_sentence(same: list[dict], synthetic: bool) -> str:
+    """Why two rows of the grid are equal in every cell, as one sentence ('' when none are)."""
+    if not same:
+        return ""
+    said = "; ".join(f"{a} and {b} for {s['model']} ({s['pairs']:,} pairs)" for s in same for a, b in [s["methods"]])
+    why = (" This synthetic demo writes each two-step score to agree with the two-step ranking's decision "
+           "(both read the same dimension evaluations), so they cannot differ." if synthetic else "")
+    return (f"Equal rows: {said} pick the same translation on every pair (a tie and an unparsed decision "
+            f"both pick none), so their cells are equal because their picks are, not two independent "
+            f"confirmations.{why}")
+
+
 def cli_results(decisions: pd.DataFrame) -> list[dict]:
     """The `rank` command's result rows (issue item 6)."""
     return [{k: r[k] for k in ("dataset", "method", "model", "n", "human_ties", "correct",
