@@ -19,7 +19,9 @@ counts, judge = result["counts"], result["judge_shift"]["overall"]
 
 st.markdown("**Judge:** " + md_literal(result["fingerprint"]["difference"]["sentence"], limit=600))
 st.markdown(f"**{counts['anchors']:,}** anchors of **{counts['paired_units']:,}** units scored in both "
-            f"runs; **{counts['changed']:,}** have a changed text (a changed system).")
+            f"runs; **{counts['changed']:,}** have a changed text (a changed system)."
+            + (f" **{counts['unstable_within_a_run']:,}** units scored more than once in a run gave "
+               "different scores there and are left out." if counts["unstable_within_a_run"] else ""))
 st.caption(f"{drift_view.sentence(counts['definition'])}. Differences are new − old.")
 if judge["too_few_to_decide"]:
     st.warning(f"Too few anchors to decide (fewer than {drift.MIN_ANCHORS}): the numbers below "

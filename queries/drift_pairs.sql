@@ -1,20 +1,36 @@
--- Units scored once in each run (the earlier audit = old, the audit = new), paired on the key
--- of Compare versions (source_id, target_language, unit, paragraph_id; NULL paragraph_id one
--- value; a key scored more than once in a run is not paired): both scores, new minus old in
--- DECIMAL (equal decimal differences tie), both record ids and systems, and whether the unit is
--- an anchor (source and candidate SHA-256 recorded and equal in both runs). Params: none.
+-- Units scored in each run (the earlier audit = old, the audit = new), paired on the key of
+-- Compare versions (source_id, target_language, unit, paragraph_id; NULL paragraph_id one value).
+-- A key a run scored more than once (repeated runs) keeps its lowest score and record id, with
+-- `stable` false unless every repeat of it in both runs gave the same score: only a stable unit
+-- can count as moved. Per unit: both scores, new minus old in DECIMAL (equal decimal differences
+-- tie), both record ids and systems, the rows each run holds for it, and whether it is an anchor
+-- (source and candidate SHA-256 recorded on every row and one value each, equal in both runs).
+-- Params: none.
 WITH new AS (
-    SELECT * FROM audit WHERE source_id IS NOT NULL
-    QUALIFY count(*) OVER (PARTITION BY source_id, target_language, unit, paragraph_id) = 1
+    SELECT source_id, target_language, unit, paragraph_id, count(*) AS k, min(score) AS score,
+           max(score) AS score_max, min(judge_record_id) AS judge_record_id, min(system) AS system,
+           CASE WHEN count(source_text_sha256) = count(*) AND count(DISTINCT source_text_sha256) = 1
+                THEN min(source_text_sha256) END AS source_sha,
+           CASE WHEN count(candidate_text_sha256) = count(*) AND count(DISTINCT candidate_text_sha256) = 1
+                THEN min(candidate_text_sha256) END AS candidate_sha
+    FROM audit WHERE source_id IS NOT NULL
+    GROUP BY source_id, target_language, unit, paragraph_id
 ), old AS (
-    SELECT * FROM audit_previous WHERE source_id IS NOT NULL
-    QUALIFY count(*) OVER (PARTITION BY source_id, target_language, unit, paragraph_id) = 1
+    SELECT source_id, target_language, unit, paragraph_id, count(*) AS k, min(score) AS score,
+           max(score) AS score_max, min(judge_record_id) AS judge_record_id, min(system) AS system,
+           CASE WHEN count(source_text_sha256) = count(*) AND count(DISTINCT source_text_sha256) = 1
+                THEN min(source_text_sha256) END AS source_sha,
+           CASE WHEN count(candidate_text_sha256) = count(*) AND count(DISTINCT candidate_text_sha256) = 1
+                THEN min(candidate_text_sha256) END AS candidate_sha
+    FROM audit_previous WHERE source_id IS NOT NULL
+    GROUP BY source_id, target_language, unit, paragraph_id
 )
 SELECT n.source_id, n.target_language, n.unit, n.paragraph_id,
        o.score AS old_score, n.score AS new_score,
        (n.score::DECIMAL(38, 9) - o.score::DECIMAL(38, 9))::DOUBLE AS diff,
-       coalesce(n.source_text_sha256 = o.source_text_sha256
-                AND n.candidate_text_sha256 = o.candidate_text_sha256, false) AS anchor,
+       coalesce(n.source_sha = o.source_sha AND n.candidate_sha = o.candidate_sha, false) AS anchor,
+       n.score = n.score_max AND o.score = o.score_max AS stable,
+       o.k AS old_rows, n.k AS new_rows,
        o.judge_record_id AS old_record_id, n.judge_record_id AS new_record_id,
        o.system AS old_system, n.system AS new_system
 FROM new n

@@ -109,7 +109,7 @@ def _pairs(rows):
     cols = ["source_id", "target_language", "unit", "paragraph_id", "old_score", "new_score", "anchor",
             "old_record_id", "new_record_id"]
     frame = pd.DataFrame(rows, columns=cols)
-    return frame.assign(diff=frame["new_score"] - frame["old_score"])
+    return frame.assign(diff=frame["new_score"] - frame["old_score"], stable=True, old_rows=1, new_rows=1)
 
 
 def test_report_states_its_definitions_and_verdict_rule():
@@ -150,3 +150,31 @@ def test_drift_command_refuses_what_is_not_an_audit(capsys):
     assert cli.main(["drift", "localgate", "xhotpotqa_v2_audit"]) == 2
     assert "collection localgate has no judge audit" in capsys.readouterr().err
     assert cli.main(["drift", "nothing-here.jsonl", "xhotpotqa_v2_audit"]) == 2
+
+
+def test_repeated_runs_count_a_unit_only_when_stable_within_each_run(tmp_path, capsys):
+    """Issue 43 item 4: s0 was scored twice alike in the old run (stable, moved +5), s1 twice
+    differently (unstable: left out, counted), s2 once in each run with changed texts."""
+    import json
+
+    from judgescope import cli
+
+    def row(rid, source, score, cand="c"):
+        return {"judge_record_id": rid, "source_id": source, "target_language": "th", "unit": "answer",
+                "score": score, "source_text_sha256": "a" * 64, "candidate_text_sha256": cand * 64}
+    old = [row("o1", "s0", 70), row("o2", "s0", 70), row("o3", "s1", 60), row("o4", "s1", 90), row("o5", "s2", 50)]
+    new = [row("n1", "s0", 75), row("n2", "s1", 80), row("n3", "s2", 40, cand="d")]
+    for name, rows in (("old", old), ("new", new)):
+        (tmp_path / f"{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    out = tmp_path / "d.json"
+    assert cli.main(["drift", str(tmp_path / "old.jsonl"), str(tmp_path / "new.jsonl"), "--resamples", "100",
+                     "--json", str(out)]) == 0
+    result = json.loads(out.read_text())
+    c = result["counts"]
+    assert (c["paired_units"], c["anchors"], c["changed"]) == (2, 1, 1)
+    assert (c["repeated_within_a_run"], c["unstable_within_a_run"]) == (2, 1)
+    assert result["judge_shift"]["overall"]["mean_diff"] == 5
+    assert [m["source_id"] for m in result["moved_most"]] == ["s0"]
+    split = result["judge_vs_system"]["overall"]
+    assert split["system_shift"] == -10 - 5 and split["headline"] == (5 - 10) / 2
+    assert "stable within each run" in c["definition"]

@@ -48,7 +48,7 @@ def test_difference_is_said_first_and_per_unit():
 
 def test_a_run_recording_no_judge_says_so():
     fp = fingerprint.fingerprint(_rows(("answer", None, None, None, None, 5)))
-    assert fp["label"] == "judge not recorded / prompt sha256 not recorded"
+    assert fp["label"] == "judge not recorded / prompt not recorded"
     assert fp["fields"]["requested_judge_model"]["rows_not_recorded"] == 5
     only_hash = fingerprint.fingerprint(_rows(("answer", "m", None, None, "e939a00a58e2347b60e9", 5)))
     assert only_hash["label"] == "m / prompt sha256 e939a00a58e2…"

@@ -11,9 +11,11 @@ import pandas as pd
 from judgescope.audit import drift, drift_split, fingerprint
 from judgescope.significance.paired import fmt_p
 
-ANCHOR_DEFINITION = ("anchor = a unit scored once in each run (paired on source_id, target_language, "
-                     "unit, paragraph_id) whose source and candidate SHA-256 are both recorded and equal "
-                     "in the two runs; a unit without a recorded hash is never an anchor")
+ANCHOR_DEFINITION = ("anchor = a unit scored in each run (paired on source_id, target_language, unit, "
+                     "paragraph_id) whose source and candidate SHA-256 are recorded and equal in the two "
+                     "runs; a unit without a recorded hash is never an anchor. A unit a run scored more "
+                     "than once (repeated runs) is compared only when every repeat gave the same score in "
+                     "each run (stable within each run); the others are counted, never counted as moved")
 MOVED_MOST = 25
 
 
@@ -53,6 +55,9 @@ def report(pairs: pd.DataFrame, old_fp: pd.DataFrame, new_fp: pd.DataFrame, thre
            resamples=drift.DEFAULT_RESAMPLES, seed=drift.DEFAULT_SEED, level=drift.LEVEL) -> dict:
     """The whole drift result from drift_pairs rows and both runs' audit_fingerprint rows."""
     old, new = fingerprint.fingerprint(old_fp), fingerprint.fingerprint(new_fp)
+    repeated = int(((pairs["old_rows"] > 1) | (pairs["new_rows"] > 1)).sum())
+    unstable = int((~pairs["stable"]).sum())
+    pairs = pairs[pairs["stable"]]
     anchors = pairs[pairs["anchor"]]
     args = (resamples, seed, level)
     cut, rule = verdict_rule(pairs, threshold)
@@ -62,6 +67,7 @@ def report(pairs: pd.DataFrame, old_fp: pd.DataFrame, new_fp: pd.DataFrame, thre
         "fingerprint": {"difference": fingerprint.difference(old, new), "old": old, "new": new},
         "counts": {"old_rows": old["rows"], "new_rows": new["rows"], "paired_units": int(len(pairs)),
                    "anchors": int(len(anchors)), "changed": int(len(pairs) - len(anchors)),
+                   "repeated_within_a_run": repeated, "unstable_within_a_run": unstable,
                    "definition": ANCHOR_DEFINITION},
         "judge_shift": {"overall": drift.shift(anchors["diff"], *args),
                         "by_language": drift.shift_table(anchors, ["target_language"], *args),

@@ -44,7 +44,9 @@ def label(fp: dict) -> str:
         text += " (resolved " + ", ".join(fields["resolved_judge_revision"]["values"]) + ")"
     if fields["judge_prompt_version"]["values"]:
         return text + " / " + _part(fields["judge_prompt_version"], "prompt", "prompts")
-    return text + " / " + _part(fields["judge_prompt_sha256"], "prompt sha256", "prompts sha256", short=True)
+    if fields["judge_prompt_sha256"]["values"]:
+        return text + " / " + _part(fields["judge_prompt_sha256"], "prompt sha256", "prompts sha256", short=True)
+    return text + f" / prompt {NOT_RECORDED}"
 
 
 def fingerprint(rows: pd.DataFrame) -> dict:

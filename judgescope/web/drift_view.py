@@ -27,7 +27,7 @@ def result(resamples: int, seed: int, threshold: float | None) -> dict:
 def anchor_rows() -> pd.DataFrame:
     """The anchors' rows of drift_pairs (both scores), for the Bland–Altman plot."""
     pairs = run("drift_pairs")
-    return pairs[pairs["anchor"]]
+    return pairs[pairs["anchor"] & pairs["stable"]]
 
 
 NUMBER_FORMAT = {c: st.column_config.NumberColumn(format="%+.2f")
