@@ -76,3 +76,24 @@ def test_review_shows_the_texts_and_integrity_verifies_the_digests(monkeypatch):
     at = open_page("pages/integrity.py", "promptfoo_audit")
     verified = " ".join(str(m.value) for m in at.markdown)
     assert f"{len(planted['scores'])} / {len(planted['scores'])} verified" in verified
+
+
+def test_open_on_a_folder_pairs_each_tool_file_only_with_itself(tmp_path):
+    """A Langfuse audit has no texts: it must not take the snapshot of the MLflow table beside it
+    (the same join-key columns), nor Inspect items another log's judgements."""
+    import shutil
+
+    from judgescope.sources import infer
+
+    fixtures = ROOT / "tests" / "fixtures" / "importers"
+    for name in ("langfuse_scores.jsonl", "mlflow_eval_results_table.json", "promptfoo_results.json",
+                 "mlflow3_traces.json", "deepeval_test_run.json"):
+        shutil.copy(fixtures / name, tmp_path / name)
+    found = infer.discover([str(tmp_path)])
+    groups = infer.group(found)
+    for g in groups:
+        assert len({m.where for m in g.members}) == 1, [(m.spec.name, m.where.name) for m in g.members]
+    kinds = {g.name: sorted(m.kind for m in g.members) for g in groups}
+    assert kinds["langfuse_scores_audit"] == ["judge_audit"]
+    assert kinds["mlflow_eval_results_table_audit"] == ["judge_audit", "source_snapshot"]
+    assert kinds["mlflow3_traces_items"] == ["calibration_items", "calibration_judgements"]

@@ -32,6 +32,7 @@ class Found:
     where: Path | None  # the file or folder (None for a Hub dataset)
     columns: list[str] = field(default_factory=list)
     error: str | None = None
+    tool_file: bool = False  # a file an evaluation tool wrote: partners only from the same file
     description: str = ""  # what the folder's README says of it
 
     @property
@@ -104,13 +105,16 @@ def _files(path: Path) -> list[Found]:
     except SourceError:
         kinds = []  # _detect names the problem
     if len(kinds) < 2:
-        return [_file(path)]
+        found = _file(path)
+        found.tool_file = bool(fmt)
+        return [found]
     out = []
-    for kind in kinds:
+    for kind in sorted(kinds, key=lambda k: k not in PARTNERS):  # leads first: group() pairs them
         f = _file(path)
         f.spec.name = slug(f"{path.stem}_{SCHEMAS[kind].role}")
         f.spec.title = readable(f"{path.stem} {SCHEMAS[kind].role}")
         f.spec.kind = kind
+        f.tool_file = True
         out.append(f)
     return out
 
@@ -205,11 +209,13 @@ def group(found: list[Found]) -> list[Group]:
         members, key = [lead], None
         partner_kind = PARTNERS.get(lead.kind) if not lead.error else None
         options = [j for j, f in enumerate(found) if j not in taken and not f.error
-                   and partner_kind and f.kind == partner_kind]
+                   and partner_kind and f.kind == partner_kind and _may_pair(lead, f)]
         if lead.kind == "judge_audit":
             options = [j for j in options if _key(lead, found[j])]
         if options:
-            j = max(options, key=lambda j: (_prefix(lead.spec.name, found[j].spec.name), -j))
+            # A partner from the same file first (a tool's file gives both), then the closest name.
+            j = max(options, key=lambda j: (found[j].where == lead.where,
+                                            _prefix(lead.spec.name, found[j].spec.name), -j))
             taken.add(j)
             members.append(found[j])
             key = _key(lead, found[j]) if lead.kind == "judge_audit" else None
@@ -225,6 +231,7 @@ def _fold(groups: list[Group]) -> list[Group]:
         lone = len(g.members) == 1 and not g.members[0].error
         host = next((h for h in out if lone and len(h.members) == 1 and not h.members[0].error
                      and PARTNERS.get(g.members[0].kind) == h.members[0].kind
+                     and _may_pair(g.members[0], h.members[0])
                      and (g.members[0].kind != "judge_audit" or _key(g.members[0], h.members[0]))),
                     None)
         if host:  # g leads (an audit), host is its partner (a snapshot) met earlier
@@ -235,6 +242,12 @@ def _fold(groups: list[Group]) -> list[Group]:
         else:
             out.append(g)
     return out
+
+
+def _may_pair(a: Found, b: Found) -> bool:
+    """Datasets from a file an evaluation tool wrote pair only with each other: another file's
+    snapshot is not the texts this tool's judge saw."""
+    return (not a.tool_file and not b.tool_file) or a.where == b.where
 
 
 def _key(audit: Found, snapshot: Found) -> list[str]:
