@@ -1,6 +1,7 @@
-"""Issue #25 items 3 and 4: an installable `judgescope` command that works from any folder, and
-the CLI's manners (report never writes into the current folder unasked, declared exclusions
-exit 0, progress as a bar on a terminal and plain lines when piped, `explain` lists queries)."""
+"""Issue #25 items 3 and 4 and issue #40 item 4: the package's declaration (console script,
+dependency ranges that hold the pins) and the CLI's manners (report never writes into the
+current folder unasked, declared exclusions exit 0, progress as a bar on a terminal and plain
+lines when piped, `explain` lists queries). The installed artefact itself: tests/test_wheel.py."""
 
 from __future__ import annotations
 
