@@ -2,6 +2,7 @@
 interval and name are equal on Overview's findings, its page, the report and `calibrate` /
 `agreement --json`."""
 
+import html
 import json
 import re
 
@@ -65,9 +66,9 @@ def test_fleiss_kappa_interval_is_one_thing_everywhere(multirater, tmp_path):
     assert any(c.startswith(f"95% CI {ci} by {stat['ci_name']}") for c in captions), captions
     report = tmp_path / "mr.html"
     main(["report-html", "mr", "--out", str(report), "--generated-at", "2026-01-01T00:00:00Z"])
-    html = report.read_text(encoding="utf-8")
-    assert f"95 % CI by {stat['ci_name']}" in html
-    numbers = json.loads(re.search(r'id="judgescope-manifest">(.*?)</script>', html, re.S).group(1))["numbers"]
+    page = report.read_text(encoding="utf-8")
+    assert f"95 % CI by {stat['ci_name']}" in page
+    numbers = json.loads(re.search(r'id="judgescope-manifest">(.*?)</script>', page, re.S).group(1))["numbers"]
     low = next(n for n in numbers if n["id"] == "ratings.fleiss_kappa.ci_low")
     assert low["value"] == pytest.approx(stat["ci"][0])
 
@@ -92,3 +93,8 @@ def test_panel_interval_is_one_thing_everywhere(tmp_path):
     assert not at.exception
     assert {m.label: m.value for m in at.metric}["π 95% CI"] == ci
     assert f"by {panel['ci_name']}" in [_plain(c.value) for c in at.caption]
+    report = tmp_path / "lg.html"
+    main(["report-html", "localgate", "--out", str(report), "--generated-at", "2026-01-01T00:00:00Z"])
+    text = html.unescape(re.sub(r"<[^>]+>", "", report.read_text(encoding="utf-8")))
+    assert f"{ci} includes the gate" in text and f"95 % CI by {panel['ci_name']}" in text
+    assert panel["ci_method"] in text  # the method the report states for the π intervals
