@@ -142,7 +142,7 @@ def _zstd(raw: bytes, info: zipfile.ZipInfo) -> bytes:
         import zstandard
     except ImportError as err:
         raise SourceError("this .eval log's members are zstd-compressed: reading them needs the "
-                          "`zstandard` package (pip install zstandard)") from err
+                          "`zstandard` package (pip install 'judgescope[importers]')") from err
     try:
         return zstandard.ZstdDecompressor().decompress(raw, max_output_size=info.file_size)
     except zstandard.ZstdError as err:
