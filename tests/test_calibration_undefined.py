@@ -172,3 +172,13 @@ def test_pairwise_tables_say_why_an_interval_is_missing():
     assert found[0]["ci"] == [None, None] and found[0]["ci_undefined"] == exact.NO_VARIATION
     frame = hr.pairwise_frame(found)
     assert frame["no CI because"].iloc[0] == exact.NO_VARIATION.removeprefix("undefined because ")
+
+
+def test_alpha_of_one_rater_says_nothing_pairs():
+    import pandas as pd
+
+    from judgescope.calibration import agreement
+
+    out = agreement.human_agreement(pd.DataFrame({"r1": [M, N, M]}), [M, N], resamples=50)
+    assert out["krippendorff_alpha"]["ci_undefined"] == agreement.UNPAIRABLE
+    assert out["fleiss_kappa"]["ci_undefined"].startswith("undefined because one rating per item")

@@ -129,10 +129,16 @@ def _patterns(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.unique(counts, axis=0, return_counts=True)
 
 
+UNPAIRABLE = "undefined because no item has two ratings or more: there is nothing to pair"
+
+
 def _estimate(fn, patterns, weights, resamples, seed, level) -> dict:
     point = _none(fn(patterns, weights.astype(float)).item())
     ci = list(multinomial_ci(weights, lambda d: fn(patterns, d), resamples, seed, level))
-    return {"value": point, "ci": ci, "ci_undefined": undefined_reason(weights, ci)}
+    reason = undefined_reason(weights, ci)
+    if reason == NO_VARIATION and not (np.asarray(patterns).sum(1) >= 2).any():
+        reason = UNPAIRABLE
+    return {"value": point, "ci": ci, "ci_undefined": reason}
 
 
 def pairwise_kappa(ratings, categories, resamples=RESAMPLES, seed=DEFAULT_SEED,
