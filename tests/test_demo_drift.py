@@ -1,5 +1,5 @@
 """Issue 43 item 7: the synthetic re-judgement of V2 by a new judge version. Expected values come
-from the generator's planted parameters and its own frame (judgescope/demo/drift.py), never from
+from the generator's planted parameters and its own frame (judgescope/demo/rejudge.py), never from
 the drift code under test: a judge shift on Thai anchors only, a changed system on a stated
 share of each language's paragraphs, the alarm on Thai, the fingerprint difference first."""
 
@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from judgescope.audit import drift_report
-from judgescope.demo import drift as demo
+from judgescope.demo import rejudge as demo
 from judgescope.demo import rescore
 from judgescope.sources.catalog import get_catalog
 

@@ -5,7 +5,7 @@ that moved most linking to Review), and saying plainly when there are no anchors
 from types import SimpleNamespace
 
 from apptest import open_page
-from judgescope.demo import drift as demo
+from judgescope.demo import rejudge as demo
 from judgescope.schema import language_name
 from judgescope.sources.catalog import get_catalog
 from judgescope.web import navigation

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from judgescope import cli
-from judgescope.demo import drift as demo
+from judgescope.demo import rejudge as demo
 
 AT = "2026-12-01T12:00:00+00:00"
 

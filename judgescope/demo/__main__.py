@@ -6,7 +6,7 @@ from pathlib import Path
 
 from judgescope.demo.common import write_checksums
 
-GENERATORS = ("xhotpotqa", "localgate", "localgate_bulk", "transevalnia", "rescore", "ratings", "drift")
+GENERATORS = ("xhotpotqa", "localgate", "localgate_bulk", "transevalnia", "rescore", "ratings", "rejudge")
 
 
 def main(out: Path) -> None:

@@ -99,6 +99,6 @@ def generate(out_root: Path) -> dict:
         f"{CHANGED_SHARE:.0%} of each language's paragraphs (drawn with a fixed seed) come from a "
         f"changed system (new candidate text and SHA-256), scored {SYSTEM_SHIFT:g} points lower plus "
         f"the judge's shift and noise (SD {NOISE_SD:g}). Not a published figure: a demo of drift "
-        "between judge versions (judgescope/demo/drift.py).",
+        "between judge versions (judgescope/demo/rejudge.py).",
         {CONFIG: {SPLIT: table}})
     return {FOLDER: {"rows": table.num_rows, "files": len(files)}}
