@@ -95,3 +95,25 @@ def test_a_copied_finding_reads_as_typed(server, browser):  # noqa: F811
         assert "\u2060" not in copied, repr(copied)
     finally:
         context.close()
+
+
+def test_a_ranking_grid_click_reaches_the_url(server, browser):  # noqa: F811
+    """A click on a ranking-grid cell puts its dataset and method/model into the URL (a shared
+    link opens the same cell), also for a second click on another cell."""
+    from test_journeys import TICK_LABELS, heatmap_cell, params, wait_for_param
+
+    base, _ = server
+    context, page = open_url(browser, base + "/ranking?collection=transevalnia", height=1600)
+    try:
+        chart = page.locator('[data-testid="stPlotlyChart"]').first
+        chart.wait_for(state="visible")
+        page.wait_for_selector("g.draglayer .nsewdrag", state="attached")
+        ys = chart.locator("g.ytick text").evaluate_all(TICK_LABELS)
+        xs = chart.locator("g.xtick text").evaluate_all(TICK_LABELS)
+        for row, column in ((ys[2], xs[1]), (ys[3], xs[2])):
+            page.mouse.click(*heatmap_cell(chart, row, column))
+            wait_for_param(page, "dataset", column)
+            assert params(page)["decision"][0].replace("/", " · ") == row, page.url
+            assert page.get_by_role("combobox", name="Dataset").input_value() == column
+    finally:
+        context.close()
