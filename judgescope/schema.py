@@ -199,6 +199,7 @@ LABELS = {
     "file": "File", "row": "Row", "column": "Column", "reason": "Reason", "value": "Value",
     "record_id": "Record id", "kind": "Kind", "rows_loaded": "Loaded", "rows_used": "Used",
     "rows_excluded": "Excluded", "ci_low": "95% CI low", "ci_high": "95% CI high",
+    "share_low": "Share 95% CI low", "share_high": "Share 95% CI high",
 }
 
 

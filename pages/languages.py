@@ -12,7 +12,7 @@ from judgescope.web import how
 from judgescope.text import md_literal
 from judgescope.web import context, export, render, results
 from judgescope.web import urls
-from judgescope.schema import language_name
+from judgescope.schema import label, language_name
 
 context.title("Languages × units")
 
@@ -35,8 +35,9 @@ note = audit.spread_note(tails)
 if note:
     st.warning(md_literal(note, limit=400))
 
-st.caption(f"The overall mean is {overall:.2f}. Orange is worse on either scale. Hover a cell "
-           "for n and its 95% CI; click it to open Review filtered to that language and unit.")
+with st.container(key="heatmap_note"):  # a phone shows the table below instead: nothing to hover
+    st.caption(f"The overall mean is {overall:.2f}. Orange is worse on either scale. Hover a cell "
+               "for n and its 95% CI; click it to open Review filtered to that language and unit.")
 cells = results.cell_bootstrap(counts)
 event = st.plotly_chart(score_charts.mean_heatmap(audit.mean_matrix(counts), reference, detail=cells,
                                             absolute=scale == "absolute"),
@@ -44,6 +45,10 @@ event = st.plotly_chart(score_charts.mean_heatmap(audit.mean_matrix(counts), ref
 # On a phone the grid would overprint its values: the same cells as a table, lowest mean first.
 review = navigation.page("review")
 phone.swap("heatmap", "heatmap_table")
+phone.swap("heatmap_note", "heatmap_table_note")
+with st.container(key="heatmap_table_note"):
+    st.caption(f"The overall mean is {overall:.2f}. Each language × unit, lowest mean first, with its n "
+               "and 95% CI; each row's link opens Review filtered to that language and unit.")
 with st.container(key="heatmap_table"):
     render.table(phone.sorted_cells(cells, lambda lang, unit: navigation.href(
         review, collection=context.collection_name(), lang=lang, unit=unit)), placeholder="n/a",
@@ -51,8 +56,8 @@ with st.container(key="heatmap_table"):
                        "Mean": st.column_config.NumberColumn(format="%.2f"),
                       "P5": st.column_config.NumberColumn(format="%.2f"),
                       "P10": st.column_config.NumberColumn(format="%.2f"),
-                       "Low": st.column_config.NumberColumn(format="%.2f"),
-                       "High": st.column_config.NumberColumn(format="%.2f")})
+                       "Low": st.column_config.NumberColumn("95% CI low", format="%.2f"),
+                       "High": st.column_config.NumberColumn("95% CI high", format="%.2f")})
 how.number("language_cell")
 points = event.selection.points if event and event.selection else []
 if points:
@@ -75,8 +80,8 @@ picked = render.table(shown, key="tails", on_select="rerun", selection_mode="sin
                       placeholder="n/a", column_config={
                       "Review": st.column_config.LinkColumn("Review", display_text="open rows"),
                       "Share below": st.column_config.NumberColumn(format="percent"),
-                      "Share low": st.column_config.NumberColumn(format="percent"),
-                      "Share high": st.column_config.NumberColumn(format="percent"),
+                      label("share_low"): st.column_config.NumberColumn(format="percent"),
+                      label("share_high"): st.column_config.NumberColumn(format="percent"),
                       "Mean": st.column_config.NumberColumn(format="%.2f"),
                       "P5": st.column_config.NumberColumn(format="%.2f"),
                       "P10": st.column_config.NumberColumn(format="%.2f"),

@@ -164,7 +164,9 @@ def test_distribution_table_and_headline(rows):
     assert list(table.columns[:6]) == ["unit", "n", "mean", "ci_low", "ci_high", "median"]
     assert (table.ci_low <= table["mean"]).all()
     text = audit.headline(table)
-    assert text.startswith(f"{len(rows):,} scored rows; weighted mean {rows.score.mean():.3f}")
+    low, high = table[table.unit == audit.OVERALL].iloc[0][["ci_low", "ci_high"]]
+    assert text.startswith(f"{len(rows):,} scored rows; weighted mean {rows.score.mean():.2f} "
+                           f"(95% CI [{low:.2f}, {high:.2f}])")  # as every page writes an interval
     assert "heaviest lower tail: answer" in text
 
 

@@ -117,3 +117,20 @@ def test_a_ranking_grid_click_reaches_the_url(server, browser):  # noqa: F811
             assert page.get_by_role("combobox", name="Dataset").input_value() == column
     finally:
         context.close()
+
+
+def test_languages_on_a_phone_says_nothing_of_hovering(server, browser):  # noqa: F811
+    """At 390 px Languages shows a table, not the heatmap: its note says what the table holds,
+    not "Hover a cell" (issue 44 item 12); at 1400 px the heatmap's note is the one shown."""
+    base, _ = server
+    cases = ((390, "lowest mean first", "Hover a cell"), (1400, "Hover a cell", "lowest mean first"))
+    for width, shown, hidden in cases:
+        context, page = open_url(browser, base + "/languages?collection=xhotpotqa", width=width, height=900)
+        try:
+            page.wait_for_selector(".st-key-heatmap_table", state="attached", timeout=90_000)
+            visible = page.locator('[data-testid="stMainBlockContainer"]').inner_text()
+            assert shown in visible and hidden not in visible, (width, visible[:800])
+            if width == 390:
+                _shot(page, "languages-390")
+        finally:
+            context.close()

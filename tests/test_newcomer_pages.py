@@ -223,3 +223,39 @@ def test_identical_methods_needs_every_pair_alike():
     assert len(ranking.identical_methods(frame([1, 2, 0]))) == 1  # a tie picks none, as unparsed
     assert ranking.identical_methods(frame([1, 1, None])) == []
     assert ranking.identical_methods(frame([1, 2, 1])) == []
+
+
+# ---- item 12: cosmetic ----
+
+def test_every_command_help_is_a_whole_sentence():
+    """`judgescope --help` gives each command one whole sentence: before, the docstring's first
+    line, cut mid-sentence ("… (the pages' numbers),")."""
+    from pathlib import Path
+
+    from judgescope import cli
+
+    names = [p.stem.replace("_", "-") for p in (Path(cli.__file__).parent / "commands").glob("*.py")
+             if p.stem != "__init__"]
+    assert len(names) > 10
+    for name in names:
+        said = cli._summary(name)
+        assert said and said[-1] in ".?!", (name, said)
+
+
+def test_integrity_row_titles_say_nothing_of_a_missing_paragraph():
+    from judgescope.integrity.hashes import row_title
+
+    row = {"judge_record_id": "r1", "target_language": "de", "unit": "segment", "paragraph_id": None,
+           "snapshot_rows": 1, "hint": None}
+    assert row_title(row) == "r1 · de · segment · snapshot rows 1"
+    assert "paragraph_id 3 ·" in row_title(dict(row, paragraph_id=3))
+
+
+def test_raters_are_listed_as_a_person_counts():
+    from judgescope.calibration import human_ratings as hr
+
+    frame = pd.DataFrame({"item": ["a", "a", "b", "b", "c"], "score": [1.0, 2.0, 3.0, 4.0, 5.0],
+                          "rater": ["rater10", "rater2", "rater1", "rater10", "rater2"]})
+    assert hr.per_rater(frame, "score", None)["rater"].tolist() == ["rater1", "rater2", "rater10"]
+    cover = hr.coverage(frame)
+    assert cover["rater"].tolist() == ["rater1", "rater2", "rater10"] == list(cover.columns[1:])

@@ -22,6 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pandas as pd
 
+from judgescope import format as fmt
 from judgescope import stats
 from judgescope.audit import binned
 from judgescope.schema import NOT_RECORDED, language_name, sort_units
@@ -422,10 +423,10 @@ def headline(table: pd.DataFrame, thresholds=DEFAULT_THRESHOLDS) -> str:
     overall = table[table.unit == OVERALL].iloc[0]
     share = f"share_{threshold_columns(thresholds)[0]}"
     low, tail = units.loc[units["mean"].idxmin()], units.loc[units[share].idxmax()]
-    ci = ("" if pd.isna(overall["ci_low"])
-          else f" (95% CI {overall['ci_low']:.3f}–{overall['ci_high']:.3f})")
-    return (f"{int(overall['n']):,} scored rows; weighted mean {overall['mean']:.3f}{ci}. "
-            f"Lowest unit mean: {low['unit']} ({low['mean']:.3f}); heaviest lower tail: "
+    # Means and intervals as every page writes them (judgescope.format): 94.67, [94.27, 95.07].
+    ci = "" if pd.isna(overall["ci_low"]) else f" (95% CI {fmt.interval(overall['ci_low'], overall['ci_high'])})"
+    return (f"{int(overall['n']):,} scored rows; weighted mean {fmt.mean(overall['mean'])}{ci}. "
+            f"Lowest unit mean: {low['unit']} ({fmt.mean(low['mean'])}); heaviest lower tail: "
             f"{tail['unit']}, {tail[share]:.1%} of its rows below {thresholds[0]:g}.")
 
 

@@ -9,6 +9,8 @@ reported)."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 
@@ -94,21 +96,32 @@ def agreement(frame: pd.DataFrame, score: str | None, verdict: str | None,
     return out
 
 
+def natural_key(name) -> tuple:
+    """Rater names in the order a person counts: rater2 before rater10."""
+    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p.casefold()) for p in re.split(r"(\d+)", str(name)) if p)
+
+
+def rater_order(names) -> list:
+    return sorted(names, key=natural_key)
+
+
 def per_rater(frame: pd.DataFrame, score: str | None, verdict: str | None) -> pd.DataFrame:
-    """One row per rater: items rated, and the score's n/mean/median/SD or verdict counts."""
+    """One row per rater (in rater_order): items rated, and the score's n/mean/median/SD or verdict counts."""
     g = frame.groupby("rater")
     out = g.size().rename("ratings").to_frame()
     if score:
         out = out.join(g[score].agg(["mean", "median", "std"]).rename(columns={"std": "sd"}))
     if verdict:
         out = out.join(pd.crosstab(frame["rater"], frame[verdict].fillna("(none)")))
-    return out.reset_index()
+    return out.reindex(rater_order(out.index)).reset_index()
 
 
 def coverage(frame: pd.DataFrame) -> pd.DataFrame:
-    """Rater × rater: items both rated (the diagonal: items each rated)."""
+    """Rater × rater (in rater_order): items both rated (the diagonal: items each rated)."""
     one = pd.crosstab(frame["item"], frame["rater"]).clip(upper=1)
-    return (one.T @ one).rename_axis(index="rater", columns=None).reset_index()
+    both = one.T @ one
+    order = rater_order(both.index)
+    return both.loc[order, order].rename_axis(index="rater", columns=None).reset_index()
 
 
 def ratings_per_item(frame: pd.DataFrame) -> pd.DataFrame:

@@ -77,7 +77,10 @@ class SafeStream:
 
 
 def _first_line(doc: str | None) -> str:
-    return (doc or "").strip().splitlines()[0] if (doc or "").strip() else ""
+    """A command's one-sentence help: the first sentence of its docstring's first paragraph, whole
+    (a docstring's first line often stops mid-sentence)."""
+    paragraph = " ".join((doc or "").strip().split("\n\n")[0].split())
+    return re.split(r"(?<=[.!?])\s", paragraph, maxsplit=1)[0]
 
 
 def _summary(command: str) -> str:

@@ -254,5 +254,7 @@ def class_table(summary: Summary) -> pd.DataFrame:
 def row_title(row) -> str:
     """One plain-text line naming a listed row (data values, so never markdown)."""
     hint = f" · would match after {row['hint']} normalisation" if _na(row["hint"]) else ""
-    return (f"{row['judge_record_id']} · {row['target_language']} · {row['unit']} · paragraph_id "
-            f"{_na(row['paragraph_id']) or 'null'} · snapshot rows {int(_na(row['snapshot_rows']) or 0)}{hint}")
+    paragraph = _na(row["paragraph_id"])  # an audit without paragraphs says nothing of them
+    return (f"{row['judge_record_id']} · {row['target_language']} · {row['unit']}"
+            + (f" · paragraph_id {paragraph}" if paragraph else "")
+            + f" · snapshot rows {int(_na(row['snapshot_rows']) or 0)}{hint}")

@@ -48,6 +48,7 @@ def section(missing: set[str]) -> None:
                         format_func=lambda k: visible_text(hr.item_label(k))[:200]
                         + (" · spans" if marks.get(k) else ""))
     rows = context.run("ratings_item", item=item)
+    rows = rows.iloc[sorted(range(len(rows)), key=lambda i: hr.natural_key(rows["rater"].iloc[i]))]
     source, target = _first(rows, "source_text"), _first(rows, "target_text")
     if source is not None:
         st.markdown("**Source**")
