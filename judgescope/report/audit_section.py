@@ -89,7 +89,8 @@ def _units(ledger: Ledger, counts, units, ub, per, q: str, f: str) -> list[dict]
     rep, boot_cli, rows = ["report", "SUMMARY.json"], ["report", "BOOTSTRAP.json"], []
     for _, u in units[units.unit != audit.OVERALL].iterrows():
         key, b = u["unit"], ub[ub.unit == u["unit"]].iloc[0]
-        row = {"unit": key, "ci": _ci(ledger, f"audit.unit.{idkey(key)}", b, q, f, boot_cli + ["by_unit", key])}
+        row = {"unit": key, "unit_label": ledger.label(f"audit.unit.{idkey(key)}", key),
+               "ci": _ci(ledger, f"audit.unit.{idkey(key)}", b, q, f, boot_cli + ["by_unit", key])}
         for col in ["n", "mean", "median", "sd"] + audit.threshold_columns():
             shown = fmt.count(u[col]) if col == "n" or col.startswith(("below", "at_")) else fmt.mean(u[col])
             row[col] = ledger.add(f"audit.unit.{idkey(key)}.{col}", u[col], shown,
@@ -125,7 +126,8 @@ def _systems(run, ledger: Ledger, resamples: int, seed: int, methods: list) -> d
                     "text": ledger.text("method.audit.systems", audit_systems.METHOD + ".", fn)})
 
     def row(id: str, r: dict, where: list) -> dict:
-        return {"system": short(r["system"], 80), "language": language_name(r.get("target_language")),
+        return {"system": ledger.label(f"{id}.system", short(r["system"], 80)),
+                "language": ledger.label(f"{id}.language", language_name(r.get("target_language"))),
                 "n": ledger.add(f"{id}.n", r["n"], fmt.count(r["n"]), query=q, function=fn, cli=cli + where + ["n"]),
                 "mean": ledger.add(f"{id}.mean", r["mean"], fmt.mean(r["mean"]), query=q, function=fn,
                                    cli=cli + where + ["mean"]),
@@ -163,7 +165,8 @@ def _heatmap(ledger: Ledger, counts, cells, overall_mean, q, f, boot_cli):
                        cli=["report", "BY_LANGUAGE.csv", lang, unit, "n"])
         ci = _ci(ledger, id, b, q, f, boot_cli + ["by_language", lang, unit])
         cell = {"value": float(r["mean"]), "shown": mean, "n": n, "ci": ci, "lang": lang,
-                "language": language_name(lang), "unit": unit, "weak": (lang, unit) in weak_keys}
+                "language": ledger.label(f"{id}.language", language_name(lang)),
+                "unit": ledger.label(f"{id}.unit", unit), "weak": (lang, unit) in weak_keys}
         grid[(lang, unit)] = cell
         rows.append(cell)
     values = [c["value"] for c in rows if c["value"] is not None and not math.isnan(c["value"])]
@@ -191,7 +194,7 @@ def _copies(run, ledger: Ledger) -> list[dict]:
         hashed = int(copies.hashed[unit])
         value = int(copies.exact_copies[unit]) if hashed else None
         shown = fmt.count(value) if hashed else "n/a (no hashes)"
-        out.append({"unit": unit, "copies": ledger.add(
+        out.append({"unit": ledger.label(f"audit.exact_copies.{idkey(unit)}", unit), "copies": ledger.add(
             f"audit.exact_copies.{idkey(unit)}", value, shown, query="audit_exact_copy_counts",
             function="judgescope.report.audit_section._copies (summed per unit, as report's SUMMARY.json)",
             cli=["report", "SUMMARY.json", "exact_copies", unit])})

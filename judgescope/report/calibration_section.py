@@ -56,7 +56,7 @@ def build(run, ledger: Ledger, deviations: dict) -> tuple[dict | None, list[str]
 def _rater(ledger: Ledger, key: str, label: str, r: dict, deviation: str | None) -> dict:
     cli = ["calibrate", "--json"] + (["panel"] if key == "panel" else ["judges", key])
     id = f"calibration.{idkey(key)}"
-    out = {"key": key, "label": short(label), "deviation": deviation}
+    out = {"key": key, "label": short(label), "label_shown": ledger.label(id, short(label)), "deviation": deviation}
     for name in ("n", "tp", "fp", "fn", "tn"):
         out[name] = ledger.add(f"{id}.{name}", r[name], fmt.count(r[name]), query=Q, function=F,
                                cli=cli + [name])
@@ -107,7 +107,7 @@ def _humans(ledger: Ledger, h: dict) -> dict:
 
 def _stat(ledger, id, label, value, ci, cli, ci_cli, function=F, query=Q) -> dict:
     low, high = ci if ci else (None, None)
-    return {"label": label, "value": value, "low": low, "high": high,
+    return {"label": ledger.label(id, label), "value": value, "low": low, "high": high,
             "shown": ledger.add(id, value, fmt.agreement(value), query=query, function=function, cli=cli),
             "ci": bound("[{}, {}]",
                 ledger.add(f"{id}.ci_low", low, fmt.agreement(low), query=query, function=function,

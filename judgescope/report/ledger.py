@@ -83,6 +83,11 @@ class Ledger:
         its value is the text itself, recomputed and compared like a number."""
         return self.add(id, text, text, query=None, function=function)
 
+    def label(self, id: str, text: str) -> Shown:
+        """A row's or a finding's label from the data (a language, a unit, a judge, a system),
+        bound so a label moved to another row is seen: `<id>.label`."""
+        return self.text(f"{id}.label", str(text), "the data's own label (as the report shows it)")
+
     def values(self) -> dict:
         return {k: v["value"] for k, v in self.numbers.items()}
 

@@ -21,7 +21,7 @@ def build(run, ledger: Ledger, dataset: str) -> tuple[dict, list[str]]:
     held = []
     for i, h in enumerate(humans.to_dict("records")):
         id = f"ranking.pairs.{i}"
-        held.append({"dataset": short(h["dataset"]),
+        held.append({"dataset": ledger.label(id, short(h["dataset"])),
                      "pairs": ledger.add(f"{id}.pairs", h["pairs"], fmt.count(h["pairs"]), query="rank_pairs",
                                          function="judgescope.ranking.decisions.human_summary"),
                      "ties": ledger.add(f"{id}.human_ties", h["human_ties"], fmt.count(h["human_ties"]),
@@ -73,7 +73,9 @@ def _row(ledger: Ledger, id: str, cli: list | None, r: dict) -> dict:
     """One result row, every number recorded (cli: its place in `rank --json`, when there)."""
     twin = (lambda *path: cli + list(path)) if cli else (lambda *path: None)
     low, high = r["ci"]
-    out = {"dataset": short(r["dataset"]), "method": short(r["method"]), "model": short(r["model"]),
+    out = {"dataset": ledger.label(f"{id}.dataset", short(r["dataset"])),
+           "method": ledger.label(f"{id}.method", short(r["method"])),
+           "model": ledger.label(f"{id}.model", short(r["model"])),
            "acc_value": r["accuracy"], "low_value": low, "high_value": high,
            "first_value": r["always_first"]["rate"], "first_choice_value": r["first_choice"]["rate"],
            "human_first_value": r["human_first"]["rate"], "n_value": r["n"]}

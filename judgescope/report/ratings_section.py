@@ -37,7 +37,8 @@ def build(run, ledger: Ledger, missing_columns, seed: int) -> tuple[dict, list[s
            "alpha": [], "kappa": []}
     missing = []
     for i, (name, value) in enumerate(result["alpha"].items()):
-        out["alpha"].append({"label": f"Krippendorff's α, {name}", "value": value, "low": None,
+        out["alpha"].append({"label": ledger.label(f"ratings.alpha.{i}", f"Krippendorff's α, {name}"),
+                             "value": value, "low": None,
                              "high": None, "ci": "no CI (point estimate)",
                              "shown": ledger.add(f"ratings.alpha.{i}", value, fmt.agreement(value),
                                                  query=Q, function=F, cli=cli + ["alpha", name])})
