@@ -4,7 +4,7 @@ and the opened record at the top with previous / next through the filtered list.
 import streamlit as st
 
 from judgescope.audit import rows as audit_rows
-from judgescope.web import pager
+from judgescope.web import blind_review, pager
 from judgescope.web import review as review_view
 from judgescope.web import verdicts
 from judgescope.text import md_label, md_literal
@@ -42,6 +42,7 @@ with st.container(border=True):
     urls.url_text("q", MAX_Q_CHARS, widget=True)  # a longer ?q= is cut to MAX_Q_CHARS, and named
     q = c[-2].text_input("Explanation contains", key="q", bind="query-params", max_chars=MAX_Q_CHARS)
     order = c[-1].selectbox("Order", ORDERS, key="order", bind="query-params")
+blind = blind_review.toggle()  # ?blind=1: the judge's score and explanation hidden until labelled
 filters = {"languages": [lang] if lang else [], "units": unit, "origins": origin, "run_groups": run_group,
            "systems": system, "min_score": float(low), "max_score": float(high), "q": q.strip()}
 desc = order == "highest first"
@@ -68,12 +69,13 @@ rows = audit_rows.review_page(context.run, filters, pos.after or pager.start(des
 pos, rows = review_view.checked_page(filters, desc, pos, rows, total, PAGE_SIZE, sig)
 rows = rows if systems else rows.drop(columns=["system"])
 texts = audit_rows.snapshot_texts(context.run, rows.judge_record_id.tolist()) if has_snapshot else None
-shown = verdicts.with_state(audit_rows.with_snippets(rows, texts) if has_snapshot else rows)
+shown = blind_review.without_judge(verdicts.with_state(audit_rows.with_snippets(rows, texts) if has_snapshot else rows))
 if systems:  # whose output was judged, beside the unit
     shown.insert(shown.columns.get_loc("unit") + 1, "system", shown.pop("system"))
 last = pos.first + len(rows) - 1
 verdicts.progress(filters, total)
-verdicts.state_filter(filters)
+if not blind:  # its rows show scores and explanations
+    verdicts.state_filter(filters)
 st.markdown(f"**{total:,}** rows match; showing {min(pos.first, last):,}–{max(last, 0):,}. "
             "Select a row (or pick it below) to open it at the top of the page.")
 picked = render.table(shown.assign(target_language=shown.target_language.map(language_name)),
@@ -104,6 +106,7 @@ choice = b[3].selectbox("Open a record of this page", [None, *rows.judge_record_
 if choice:
     review_view.open_record(choice)
 
-with st.expander(f"Export all {total:,} filtered rows (CSV, Parquet, provenance JSON)"):
-    if st.toggle("Prepare the export", key="prepare_export"):
-        export.rows(review_view.review_export(filters, has_snapshot), "review_rows", filters)
+if not blind:  # the export holds every score and explanation
+    with st.expander(f"Export all {total:,} filtered rows (CSV, Parquet, provenance JSON)"):
+        if st.toggle("Prepare the export", key="prepare_export"):
+            export.rows(review_view.review_export(filters, has_snapshot), "review_rows", filters)

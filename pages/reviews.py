@@ -7,7 +7,7 @@ from judgescope import format as fmt
 from judgescope.audit import summary as audit
 from judgescope.reviews import checks as reviews_checks
 from judgescope.reviews import verdict_stats as reviews_stats
-from judgescope.web import verdicts
+from judgescope.web import blind_review, verdicts
 from judgescope.web import navigation
 from judgescope.web import context, export, render, results
 from judgescope.web import by_system
@@ -27,6 +27,7 @@ if latest.empty:
     st.info("No reviewer has recorded a verdict on this audit yet: open a row on Review to give one.")
     st.page_link(navigation.page("review").path, label="Review", icon=":material/rate_review:",
                  query_params={"collection": context.collection_name()})
+    blind_review.section()  # blind labels may be given before any verdict
     context.stop()
 for note in reviews_checks.look_alike_groups(latest.reviewer):  # e.g. a Cyrillic а in a shared log
     st.warning(md_literal(note, limit=600, isolate=False))
@@ -84,3 +85,5 @@ export.rows(log, "reviews_log", filters)
 st.markdown("As a `calibration_judgements` table (the audit judge's low/high call and each "
             "reviewer's implied call, per row):")
 export.rows(reviews_stats.calibration_table(latest), "reviews_calibration_judgements", filters)
+
+blind_review.section()  # blind labels: kept apart from the verdicts above

@@ -145,7 +145,8 @@ def baseline(page: str, collection: str, long: bool = False) -> tuple:
 
 
 def test_discovery_finds_the_parameters_pages_read():
-    assert {"lang", "unit", "min", "max", "q", "order", "record", "system"} <= set(page_params("pages/review.py"))
+    assert {"lang", "unit", "min", "max", "q", "order", "record", "system", "blind"} <= set(
+        page_params("pages/review.py"))
     assert page_params("pages/review.py")["min"] == "number_input"
     assert page_params("pages/review.py")["record"] == "bounded"
     # Bound inside a judgescope helper the page calls.

@@ -75,8 +75,8 @@ def test_migration_from_version_1_keeps_rows(db):
     con.commit()
     con.close()
     con = reviews.open_db(db)
-    assert reviews.schema_version(con) == 3
-    assert [r[0] for r in con.execute("SELECT version FROM schema_version ORDER BY 1")] == [1, 2, 3]
+    assert reviews.schema_version(con) == 4
+    assert [r[0] for r in con.execute("SELECT version FROM schema_version ORDER BY 1")] == [1, 2, 3, 4]
     old = reviews.latest(db)
     assert old.review_id.tolist() == ["old"] and old.language.isna().all()
     reviews.append(_review(3, language="th", unit="answer", score=12.0), db)

@@ -26,7 +26,7 @@ from judgescope.reviews import checks
 
 VERDICTS = ("judge_right", "too_harsh", "too_lenient", "unsure", "retracted")
 TAGS = ("mixed script", "untranslated", "name or number", "meaning changed", "other")
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 COLUMNS = ("review_id", "reviewer", "created_at", "collection", "dataset", "revision",
            "judge_record_id", "source_sha256", "candidate_sha256", "verdict", "tags", "note",
            "language", "unit", "score")
@@ -89,7 +89,35 @@ CREATE TABLE drafts (
   tags TEXT NOT NULL DEFAULT '[]', note TEXT NOT NULL DEFAULT '', updated_at TEXT NOT NULL,
   PRIMARY KEY (reviewer, dataset, judge_record_id));
 """
-MIGRATIONS = {1: _V1, 2: _V2, 3: _V3}
+# Version 4: blind labels (issue 43 item 6), a log of their own beside the verdicts: a reviewer
+# who has not seen the judge's score or explanation says pass or fail. Kept apart, and marked
+# blind on every row, so a blind label is never read as a verdict on the judge and a verdict never
+# joins the blind calibration set. Append-only like reviews; the judge's score at saving is kept
+# (hidden from the reviewer until saved) for the calibration.
+_V4 = """
+CREATE TABLE blind_labels (
+  review_id TEXT PRIMARY KEY NOT NULL, reviewer TEXT NOT NULL, created_at TEXT NOT NULL,
+  collection TEXT NOT NULL, dataset TEXT NOT NULL, revision TEXT,
+  judge_record_id TEXT NOT NULL, source_sha256 TEXT, candidate_sha256 TEXT,
+  label TEXT NOT NULL CHECK (label IN ('pass','fail','unsure','retracted')),
+  note TEXT NOT NULL DEFAULT '', language TEXT, unit TEXT, score REAL,
+  blind INTEGER NOT NULL DEFAULT 1 CHECK (blind = 1));
+CREATE INDEX blind_by_row ON blind_labels (dataset, judge_record_id, reviewer, created_at);
+CREATE TRIGGER blind_no_update BEFORE UPDATE ON blind_labels
+  BEGIN SELECT RAISE(ABORT, 'blind labels are append-only'); END;
+CREATE TRIGGER blind_no_delete BEFORE DELETE ON blind_labels
+  BEGIN SELECT RAISE(ABORT, 'blind labels are append-only'); END;
+CREATE VIEW latest_blind_labels AS
+SELECT * FROM blind_labels r WHERE NOT EXISTS (
+  SELECT 1 FROM blind_labels n WHERE n.dataset = r.dataset AND n.judge_record_id = r.judge_record_id
+    AND n.reviewer = r.reviewer
+    AND (n.created_at > r.created_at OR (n.created_at = r.created_at AND n.review_id > r.review_id)));
+"""
+MIGRATIONS = {1: _V1, 2: _V2, 3: _V3, 4: _V4}
+BLIND_LABELS = ("pass", "fail", "unsure", "retracted")
+BLIND_COLUMNS = ("review_id", "reviewer", "created_at", "collection", "dataset", "revision",
+                 "judge_record_id", "source_sha256", "candidate_sha256", "label", "note",
+                 "language", "unit", "score", "blind")
 
 
 def _retry(fn, deadline: float = RETRY_SECONDS):

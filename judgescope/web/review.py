@@ -12,6 +12,7 @@ from judgescope import bounded
 from judgescope.audit import rows as audit_rows
 from judgescope.integrity import hashes as verify
 from judgescope.reviews import verdict_stats as reviews_stats
+from judgescope.web import blind_review
 from judgescope.web import earlier_version
 from judgescope.web import verdicts
 from judgescope.web import context, pager, results, urls
@@ -49,9 +50,11 @@ def checked_page(filters: dict, desc: bool, pos: pager.Position, rows: pd.DataFr
 
 
 def record_labels(rows: pd.DataFrame) -> dict[str, str]:
-    """Each listed record's label in the record picker: score · language · unit · id."""
-    return {i: f"{score:g} · {language_name(lang)} · {unit} · {i}" for i, score, lang, unit in
-            zip(rows.judge_record_id, rows.score, rows.target_language, rows.unit)}
+    """Each listed record's label in the record picker: score · language · unit · id (no score
+    under blind review)."""
+    blind = blind_review.active()
+    return {i: ("" if blind else f"{score:g} · ") + f"{language_name(lang)} · {unit} · {i}"
+            for i, score, lang, unit in zip(rows.judge_record_id, rows.score, rows.target_language, rows.unit)}
 
 
 # Lists a record can be opened from and walked in (URL `list=`), each read by the same query
@@ -124,8 +127,9 @@ def review_record(r: pd.Series, filters: dict, desc: bool, has_snapshot: bool, t
             st.rerun()
         if reviewed is not None:
             queue(r, filters, desc, origin, reviewed)
+        hide = blind_review.hides(r)  # blind review: hidden until this reviewer's label is saved
         m = st.columns(4)
-        m[0].metric("Score", f"{r['score']:g}")
+        m[0].metric("Score", "hidden" if hide else f"{r['score']:g}")
         # A metric's value renders markdown: data text goes through the one escaper.
         m[1].metric("Language", md_literal(language_name(r["target_language"]), 60))
         m[2].metric("Unit", md_literal(str(r["unit"]), 60))
@@ -155,6 +159,10 @@ def review_record(r: pd.Series, filters: dict, desc: bool, has_snapshot: bool, t
                        + (f": {md_literal(problems[0], limit=300)}" if problems else "") + ". See Integrity.")
         else:
             st.caption("This collection has no source snapshot: texts cannot be shown, only hashes.")
+        if hide:
+            blind_review.label_panel(r)
+            return
+        blind_review.revealed_note(r)
         st.markdown("**Judge explanation**")
         text_block(explanation(r), "en", empty="(no explanation recorded)",  # asked per record
                    key=f"whole_explanation_{hashlib.sha256(str(r['judge_record_id']).encode()).hexdigest()[:16]}",
