@@ -51,6 +51,8 @@ PARAMS = {
     "audit_record_digests": {"ids": ["r1"]},
     "audit_record_systems": {"ids": ["r1"]},
     "audit_reviewed_count": {**FILTERS, "ids": ["r1"]},
+    "audit_blind_unlabelled": {"ids": ["r1"], "threshold": 50.0},
+    "audit_previous_record": {"record_id": "r1"},
     "audit_rows_by_review_state": {**FILTERS, "ids": ["r1"], "exclude": True, "limit": 10},
     "audit_theme_texts": {"languages": [], "units": [], "threshold": 60.0, "per_group": 10},
     "audit_missing_explanations": {"limit": 10},
@@ -169,6 +171,12 @@ def test_query_binds_strictly(store, name):
     error = duckdb.InvalidInputException if params else duckdb.BinderException
     with pytest.raises(error, match="(?i)param"):
         store.run(name, **params, unexpected=1)
+
+
+def test_blind_unlabelled_golden(store):
+    # Scores 10, 40, 40, 95, 100 (r1-r5): without r1 and r4, three rows, one (100) at or above 50.
+    got = store.run("audit_blind_unlabelled", ids=["r1", "r4"], threshold=50.0)
+    assert got[["n", "passes"]].values.tolist() == [[3, 1]]
 
 
 def test_score_counts_golden(store):
