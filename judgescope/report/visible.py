@@ -44,7 +44,7 @@ class _Reader(HTMLParser):
         a = dict(attrs)
         if "id" in a and tag in ("section", "figure", "table", "h2", "h3"):
             self.where = f"#{a['id']}"
-        frame = {"tag": tag, "attrs": a, "text": []}
+        frame = {"tag": tag, "attrs": a, "text": [], "before": self.last_text[-40:].strip(), "where": self.where}
         if tag in VOID:
             return
         self.stack.append(frame)
@@ -61,7 +61,7 @@ class _Reader(HTMLParser):
 
     def _close(self, f):
         a, text = f["attrs"], "".join(f["text"])
-        where = f"{self.where} (after “{self.last_text[-40:].strip()}”)"
+        where = f"{f['where']} (after “{f['before']}”)"
         if "data-n" in a or "data-m" in a:
             attr = "data-n" if "data-n" in a else "data-m"
             self.seen.bound.append((attr, a[attr], text, where))
