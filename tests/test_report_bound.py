@@ -348,3 +348,20 @@ def markupsafe_escape(text: str) -> str:
     import markupsafe
 
     return str(markupsafe.escape(text))
+
+
+def _collections() -> list[str]:
+    from judgescope.sources.manifest import load_manifest
+
+    return list(load_manifest().collections)
+
+
+@pytest.mark.parametrize("name", _collections())
+def test_every_demo_collection_shows_only_bound_numbers(tmp_path, name):
+    """A guard for new report sections: in every collection of the demo manifest, each number,
+    badge and verdict shown is bound and shows its entry (a section that formats a number into
+    plain text would make check-report fail an unedited report)."""
+    path = tmp_path / f"{name}.html"
+    cli.main(["report-html", name, "--out", str(path), "--generated-at", AT, "--resamples", "100"])
+    text = path.read_text(encoding="utf-8")
+    assert visible.problems(text, report_html.read_manifest(text)) == []
