@@ -259,3 +259,23 @@ def test_raters_are_listed_as_a_person_counts():
     assert hr.per_rater(frame, "score", None)["rater"].tolist() == ["rater1", "rater2", "rater10"]
     cover = hr.coverage(frame)
     assert cover["rater"].tolist() == ["rater1", "rater2", "rater10"] == list(cover.columns[1:])
+
+
+# ---- item 9: an upload a reload forgot is said on the page ----
+
+def test_a_link_to_an_upload_this_session_lacks_says_it_is_gone_and_offers_the_upload_box(monkeypatch):
+    """F5 on an uploaded collection starts a new session without the upload: the page says so (not
+    only a passing toast) and links to Overview with the upload box open."""
+    monkeypatch.setenv("JUDGESCOPE_ALLOW_UPLOAD", "1")
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["collection"] = "upload-scores-0123abcd-89abcdef"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    said = " ".join(_plain(w.value) for w in at.warning)
+    assert "uploaded in an earlier session of the page" in said and "reloaded or closed" in said, said
+    (link,) = [p for p in at.get("page_link") if "Upload it again" in p.proto.label]
+    assert link.proto.query_string == "collection=xhotpotqa&upload=again"
+    at.query_params["upload"] = "again"
+    at.switch_page("pages/overview.py").run()
+    upload_box = [e for e in at.expander if e.label.startswith("Open a file of your own")]
+    assert upload_box and upload_box[0].proto.expanded

@@ -5,6 +5,7 @@ computed?") and how it ends early."""
 from __future__ import annotations
 
 import functools
+import re
 from contextlib import contextmanager
 
 import pandas as pd
@@ -45,12 +46,30 @@ def collection_name() -> str:
         return value
     fallback = st.session_state.get("_collection")
     fallback = fallback if fallback in names else names[0]
-    if value is not None and not st.session_state.get("_collection_notice_shown") == value:
+    if value is not None and UPLOAD_NAME.fullmatch(str(value)):
+        _upload_gone(fallback)
+    elif value is not None and not st.session_state.get("_collection_notice_shown") == value:
         st.session_state["_collection_notice_shown"] = value
         st.toast(f"No collection {md_literal(repr(value))} in this manifest; showing "
                  f"{md_literal(fallback)}.", icon=":material/warning:")
     st.query_params["collection"] = fallback
     return fallback
+
+
+# An uploaded collection's name (sources/upload.add_upload): upload-<stem>-<8 hex>-<8 hex>.
+UPLOAD_NAME = re.compile(r"upload-[A-Za-z0-9_-]{1,40}-[0-9a-f]{8}-[0-9a-f]{8}")
+
+
+def _upload_gone(fallback: str) -> None:
+    """The URL names an upload this session does not hold: a reload (or another tab) starts a new
+    session, and an upload lives only as long as the one it was sent in. Said on the page, with
+    the way back to the upload box, instead of a passing toast."""
+    st.warning(f"The file this link opened was uploaded in an earlier session of the page: an upload "
+               f"lasts only until its tab is reloaded or closed, so it is gone. Showing "
+               f"{md_literal(catalog().manifest.collections[fallback].title)} instead; upload the file "
+               "again on Overview to reopen it.", icon=":material/upload_file:")
+    st.page_link(navigation.page("overview").path, label="Upload it again on Overview",
+                 icon=":material/upload_file:", query_params={"collection": fallback, "upload": "again"})
 
 
 def visible_collections() -> list[str]:

@@ -34,12 +34,13 @@ def draw() -> None:
         return
     owner, alive = _session()
     upload.prune(context.catalog(), alive)  # uploads of sessions that ended are forgotten
-    with st.expander("Open a file of your own (this browser session only)"):
+    again = st.query_params.get("upload") == "again"  # from a link to an upload a reload forgot
+    with st.expander("Open a file of your own (until this tab is reloaded or closed)", expanded=again):
         st.caption(f"A Parquet, JSONL or CSV file up to {upload.max_bytes():,} bytes and "
                    f"{upload.caps().rows:,} rows. Its kind is detected from its columns and it is "
-                   "validated as a manifest dataset is; only this session lists it, and it is "
-                   "forgotten when the session ends. `judgescope open FILE` does the same from a "
-                   "terminal, without a cap.")
+                   "validated as a manifest dataset is; only this tab lists it, and it is forgotten "
+                   "when the tab is reloaded or closed (its link then says so). `judgescope open FILE` "
+                   "does the same from a terminal, without a cap.")
         with st.form("upload", clear_on_submit=True):
             file = st.file_uploader("File", type=["parquet", "jsonl", "ndjson", "json", "csv"])
             sent = st.form_submit_button("Open")
