@@ -22,12 +22,10 @@ MAX_ENTRIES = 1_000_000
 _SCALAR = (type(None), bool, int, float, str)
 
 
-def validate_shape(manifest, name: str) -> None:
+def validate_shape(manifest, name: str, max_seed: int, max_resamples: int) -> None:
     """Refuse (SourceError, the CLI's exit 2) a manifest that is not one report-html writes, before
     any of it is used: its shape, and seed and resamples within the bounds every command takes
-    (an untrusted file must not drive a 10**12-resample bootstrap)."""
-    from judgescope.cli import MAX_RESAMPLES, MAX_SEED
-
+    (the CLI's, passed in: an untrusted file must not drive a 10**12-resample bootstrap)."""
     def need(ok: bool, what: str) -> None:
         if not ok:
             raise SourceError(f"{name}: its manifest is not a report manifest: {what}")
@@ -36,7 +34,7 @@ def validate_shape(manifest, name: str) -> None:
     need(manifest.get("judgescope_report") == assemble.MANIFEST_VERSION,
          f"judgescope_report is not {assemble.MANIFEST_VERSION}")
     need(isinstance(manifest.get("collection"), str), "no collection name")
-    for key, high in (("seed", MAX_SEED), ("resamples", MAX_RESAMPLES)):
+    for key, high in (("seed", max_seed), ("resamples", max_resamples)):
         value = manifest.get(key)
         low = 0 if key == "seed" else 1
         need(type(value) is int and low <= value <= high, f"{key} is not a whole number from {low} to {high:,}")

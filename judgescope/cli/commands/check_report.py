@@ -11,7 +11,7 @@ import argparse
 import hashlib
 from pathlib import Path
 
-from judgescope.cli import EXIT_OK, EXIT_PROBLEMS
+from judgescope.cli import EXIT_OK, EXIT_PROBLEMS, MAX_RESAMPLES, MAX_SEED
 from judgescope.report import check, html, visible
 from judgescope.sources.catalog import Catalog
 from judgescope.sources.manifest import SourceError, load_manifest
@@ -38,7 +38,7 @@ def run(args) -> int:
         manifest = html.read_manifest(text)
     except (OSError, UnicodeDecodeError, ValueError) as err:
         raise SourceError(f"{path.name}: cannot read a report manifest ({err})") from err
-    check.validate_shape(manifest, path.name)
+    check.validate_shape(manifest, path.name, MAX_SEED, MAX_RESAMPLES)
     signed = _signature_holds(path, Path(args.sig)) if args.sig else True
     edited = visible.problems(text, manifest)
     if edited:
