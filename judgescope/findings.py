@@ -30,3 +30,4 @@ class Finding:
     method: str = ""  # one line under the sentence: how its numbers are made
     how: str = ""  # the full rule, folded
     note: str = ""  # shown beside the badge: a deviation the release recorded
+    stale: str = ""  # shown beside the badge: the judge's calibration is stale for its run

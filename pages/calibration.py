@@ -20,6 +20,7 @@ with c[0]:
     splits = view.split_filter()
 judge_gate, panel_gate = view.gate_inputs(c[1], c[2])
 frame, rep = view.load(splits, judge_gate, panel_gate)
+stale = qa_view.stale_by_rater(rep)  # "calibrated on X; this run was judged by Y", per badge
 
 st.caption(cal.definitions_sentence(rep))  # fixed wording and counts, no data text
 how.number("judge_pi")
@@ -29,6 +30,8 @@ if panel:
     with st.container(border=True):
         st.markdown(f"**Panel** (strict majority of the judges) {cards.badge_md(verdict, colour)}")
         st.markdown(md_literal(sentence, limit=500))
+        if "panel" in stale:
+            st.markdown(cards.STALE_BADGE + md_literal(stale["panel"], limit=600))
         m = st.columns(3)
         m[0].metric("Panel agrees with humans", f"{panel['tp'] + panel['tn']} / {panel['n']}")
         m[1].metric("Panel Scott's π (exact)", panel["scotts_pi_fraction"] or "n/a",
@@ -41,6 +44,8 @@ for name, r in rep["judges"].items():
     verdict, colour, sentence = calibration_findings.gate_badge(r)
     st.markdown(f"{cards.badge_md(verdict, colour)}**{md_literal(name)}** · "
                 + md_literal(sentence, limit=500))
+    if name in stale:
+        st.markdown(cards.STALE_BADGE + md_literal(stale[name], limit=600))
 
 st.header("Per judge and panel")
 per_judge = cal.summary_table(rep)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from judgescope import format as fmt
 from judgescope.calibration import clustered
 from judgescope.calibration import panel as cal
+from judgescope.calibration import staleness
 from judgescope.calibration.panel import JUDGE_PREFIX
 from judgescope.findings import Finding, isolated
 
@@ -50,11 +51,23 @@ def gate_badge(r: dict) -> tuple[str, str, str]:
     return gate_label(r), colour, f"π = {r['scotts_pi_shown']} {sign} {gate}; {tail}."
 
 
-def calibration(rep: dict, panel_name: str = "panel", deviations: dict | None = None) -> list[Finding]:
+def stale_notes(rep: dict, checked: list[dict], panel_name: str = "panel") -> dict[str, str]:
+    """Beside each gate badge whose judge's calibration is stale (calibration.staleness): its
+    sentence 'calibrated on X; this run was judged by Y'; the panel carries its stale judges'."""
+    stale = {j["judge_model"]: j["sentence"] for j in checked if j["stale"]}
+    out = {name: stale[name] for name in rep["judges"] if name in stale}
+    if rep["panel"] and out:
+        out[panel_name] = "; ".join(out[name] for name in rep["judges"] if name in out)
+    return out
+
+
+def calibration(rep: dict, panel_name: str = "panel", deviations: dict | None = None,
+                stale: dict | None = None) -> list[Finding]:
     """The panel's gate result first, then each judge's, with its disagreements counted; a
-    deviation the release recorded for a gate (deviations[name]) is shown beside its badge."""
+    deviation the release recorded for a gate (deviations[name]) and a stale calibration
+    (stale[name], stale_notes) are shown beside its badge."""
     raters = ([(panel_name, rep["panel"])] if rep["panel"] else []) + list(rep["judges"].items())
-    deviations = deviations or {}
+    deviations, stale = deviations or {}, stale or {}
     out = []
     for name, r in raters:
         verdict, colour, sentence = gate_badge(r)
@@ -68,7 +81,7 @@ def calibration(rep: dict, panel_name: str = "panel", deviations: dict | None = 
                            method=f"Scott's π against the human 2-of-3 majority; gate π ≥ "
                                   f"{fmt.gate_value(r['gate'])}.",
                            how=f"{GATE_RULE} Interval: {r['ci_method']}.",
-                           note=deviations.get(name, "")))
+                           note=deviations.get(name, ""), stale=stale.get(name, "")))
     return out
 
 
@@ -110,7 +123,9 @@ def collect_panel(run, deviations: dict | None) -> list[Finding]:
     judgements = run("calib_item_judgements", **cal.split_params([]))
     if items.empty or judgements.empty:
         return []
-    return calibration(cal.report(items, judgements), deviations=deviations)
+    rep = cal.report(items, judgements)
+    return calibration(rep, deviations=deviations,
+                       stale=stale_notes(rep, staleness.staleness(run("calib_judge_fingerprints"))))
 
 
 def collect_ratings(run, missing: set[str]) -> list[Finding]:

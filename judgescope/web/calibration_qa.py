@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from judgescope.calibration import calibration_findings
 from judgescope.calibration import staleness
 from judgescope.calibration import corrected
 from judgescope.calibration import panel as cal
@@ -74,6 +75,11 @@ def corrected_section() -> None:
     _table(corrected.table(rates))
     st.caption(corrected.METHODS_NOTE)
     stale_note()
+
+
+def stale_by_rater(rep: dict) -> dict[str, str]:
+    """Per judge (and 'panel') whose calibration is stale, the sentence shown beside its badge."""
+    return calibration_findings.stale_notes(rep, staleness.staleness(context.run("calib_judge_fingerprints")))
 
 
 def stale_note() -> None:

@@ -27,6 +27,9 @@ def badge_md(status: str | None, colour: str) -> str:
     return f":{colour}-badge[{icon} {label}]".replace(" ]", "]") + " "
 
 
+STALE_BADGE = ":red-badge[:material/history: stale calibration] "
+
+
 def finding(f: Finding) -> None:
     """One finding: its badge and sentence (whose numbers copy as typed), its method on one line
     below, the full rule folded, and a link to the view proving it."""
@@ -37,6 +40,8 @@ def finding(f: Finding) -> None:
         if f.note:
             st.markdown(":orange-badge[:material/flag: recorded deviation] "
                         + md_literal(f.note, limit=500))
+        if f.stale:
+            st.markdown(STALE_BADGE + md_literal(f.stale, limit=600))
         if f.method:
             st.caption(md_literal(f.method, limit=300, isolate=False))
         if f.how:

@@ -1,0 +1,60 @@
+"""Issue 43 item 5, beside every gate badge: a judge whose unlabelled run was judged with other
+settings than its calibration items is flagged 'stale calibration' with 'calibrated on X; this
+run was judged by Y' beside its gate badge on Judges vs humans and in its Overview finding (the
+panel's badge carries its stale judges); a judge run as calibrated carries none."""
+
+import json
+
+import pytest
+
+from apptest import open_page
+from judgescope.calibration import calibration_findings
+
+JUDGES = ("a", "b", "c")  # three judges: a panel; only b's unlabelled run used a new prompt
+
+
+@pytest.fixture
+def stale_collection(tmp_path, write_manifest, monkeypatch):
+    items = [{"key": f"k{i}", "human_1_verdict": "match", "human_2_verdict": "match",
+              "human_3_verdict": "no_match" if i % 3 else "match"} for i in range(12)]
+    judg = [{"key": f"k{i}", "judge_model": j, "verdict": "match" if (i + n) % 2 else "no_match",
+             "prompts": "p-new" if (j == "b" and i >= 12) else "p-calibrated"}
+            for n, j in enumerate(JUDGES) for i in range(30)]
+    for name, rows in (("items", items), ("judg", judg)):
+        (tmp_path / f"{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(write_manifest(
+        '[[collection]]\nname = "c"\ndatasets = ["items", "judg"]\n'
+        '[[dataset]]\nname = "items"\nkind = "calibration_items"\npath = "items.jsonl"\n'
+        '[[dataset]]\nname = "judg"\nkind = "calibration_judgements"\npath = "judg.jsonl"\n')))
+
+
+def _stale_lines(at) -> list[str]:
+    return [m.value for m in at.markdown if "stale calibration" in m.value]
+
+
+def test_stale_notes_name_the_stale_judge_and_the_panel():
+    rep = {"judges": {"a": {}, "b": {}}, "panel": {"n": 1}}
+    checked = [{"judge_model": "a", "stale": False, "sentence": "a: as calibrated"},
+               {"judge_model": "b", "stale": True, "sentence": "b: calibrated on P; this run was judged by Q"}]
+    assert calibration_findings.stale_notes(rep, checked) == {
+        "b": "b: calibrated on P; this run was judged by Q", "panel": "b: calibrated on P; this run was judged by Q"}
+    assert calibration_findings.stale_notes(dict(rep, panel=None), checked[:1]) == {}
+
+
+def test_judges_vs_humans_flags_the_stale_judge_beside_its_badge(stale_collection):
+    at = open_page("pages/calibration.py", "c")
+    lines = _stale_lines(at)
+    assert len(lines) == 2, lines  # judge b's badge and the panel's
+    assert all("p\\-calibrated" in line and "p\\-new" in line and line.count("b") for line in lines)
+    assert not any("a: calibrated on" in line or "c: calibrated on" in line for line in lines)
+
+
+def test_overview_finding_flags_the_stale_judge(stale_collection):
+    at = open_page("pages/overview.py", "c")
+    lines = _stale_lines(at)
+    assert len(lines) == 2 and all("this run was judged by" in line for line in lines), lines
+
+
+def test_a_judge_run_as_calibrated_has_no_stale_badge():
+    at = open_page("pages/calibration.py", "localgate_bulk")  # three judges, each with an unlabelled run
+    assert not _stale_lines(at) and any("gptoss" in m.value for m in at.markdown)  # all judged as calibrated
