@@ -24,7 +24,7 @@ if counts["hashed"].sum() == 0:
 st.caption(f"Found by hash alone (candidate_text_sha256 = source_text_sha256) among "
            f"{int(counts['hashed'].sum()):,} hashed rows of {int(counts['n'].sum()):,}.")
 matrix = audit_rows.exact_copy_matrix(counts)
-render.table(matrix)
+render.table(matrix.assign(language=[c if c == audit_rows.OVERALL else language_name(c) for c in matrix.language]))
 how.number("exact_copies")
 
 langs, units = sorted(counts.target_language.unique()), sort_units(counts.unit.unique())

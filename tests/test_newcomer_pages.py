@@ -279,3 +279,19 @@ def test_a_link_to_an_upload_this_session_lacks_says_it_is_gone_and_offers_the_u
     at.switch_page("pages/overview.py").run()
     upload_box = [e for e in at.expander if e.label.startswith("Open a file of your own")]
     assert upload_box and upload_box[0].proto.expanded
+
+
+def test_exact_copies_matrix_names_its_languages():
+    from apptest import open_page
+
+    at = open_page("pages/exact_copies.py", "xhotpotqa")
+    matrix = next(d.value for d in at.dataframe if "Language" in d.value.columns and "Total" in d.value.columns)
+    assert "Thai (th)" in matrix["Language"].tolist() and "th" not in matrix["Language"].tolist()
+
+
+def test_the_sidebar_says_collection_once():
+    from apptest import open_page
+
+    at = open_page("pages/overview.py", "xhotpotqa")
+    said = [_plain(c.value) for c in at.sidebar.caption] + [s.label for s in at.sidebar.selectbox]
+    assert said.count("Collection") == 1, said

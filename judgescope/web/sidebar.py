@@ -50,10 +50,14 @@ def _start_at_top() -> None:
     st.html(_TOP, unsafe_allow_javascript=True)
 
 
+# The picker above is labelled "Collection": the pages every collection has are captioned apart.
+MENU_CAPTIONS = {"Collection": "General"}
+
+
 def _menu(current: navigation.PageSpec, coll: str) -> None:
     """Links to the pages this collection fills, grouped by section, carrying the collection."""
     for section, specs in navigation.by_section(context.roles()).items():
-        st.caption(section)
+        st.caption(MENU_CAPTIONS.get(section, section))
         for spec in specs:
             st.page_link(spec.path, label=spec.title, icon=spec.icon,
                          query_params={"collection": coll})
