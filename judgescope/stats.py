@@ -14,7 +14,9 @@ from statistics import NormalDist
 
 import numpy as np
 
-DEFAULT_SEED = 20260810
+from judgescope import defaults
+
+DEFAULT_SEED = defaults.SEED
 # The standard normal (stdlib: AS241, accurate to double precision; scipy.stats would add half a
 # second to the app's start for this one quantile).
 _Z = NormalDist()

@@ -13,12 +13,13 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
+from judgescope import defaults
 from judgescope import stats
 from judgescope.significance import paired
 
 MIN_ANCHORS = 30  # fewer anchors: the shift is shown but marked too few to decide
 MIN_KAPPA = 50  # fewer anchors: κ between the versions is marked too few to decide
-DEFAULT_RESAMPLES = 10_000
+DEFAULT_RESAMPLES = defaults.RESAMPLES
 DEFAULT_SEED = stats.DEFAULT_SEED
 LEVEL = 0.95
 BLOCK = 1_000  # resamples drawn at once (bounded memory when every difference is distinct)

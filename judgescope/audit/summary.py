@@ -22,13 +22,14 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pandas as pd
 
+from judgescope import defaults
 from judgescope import format as fmt
 from judgescope import stats
 from judgescope.audit import binned
 from judgescope.schema import NOT_RECORDED, language_name, sort_units
 
 DEFAULT_THRESHOLDS = (60, 80, 90)
-DEFAULT_RESAMPLES = 10_000
+DEFAULT_RESAMPLES = defaults.RESAMPLES
 DEFAULT_SEED = stats.DEFAULT_SEED
 LEVEL = 0.95
 OVERALL = "overall"

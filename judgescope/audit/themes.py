@@ -15,14 +15,16 @@ from functools import lru_cache
 
 import pandas as pd
 
+from judgescope import defaults
+
 MAX_CHARS = 4_000  # an explanation is read up to here: bounded work per row
 MAX_TOKEN = 40  # longer letter runs (unsegmented scripts, junk) are dropped
-MIN_LOW_COUNT = 3
+MIN_LOW_COUNT = defaults.THEME_MIN_COUNT
 PER_GROUP = 20_000  # explanations read per (language, low/rest): audit_theme_texts' sample cap
 MAX_GROUP_CHARS = 1_000_000  # characters read per (language, low/rest): bounds the vocabulary
 TOP_K = 15
 NGRAMS = (1, 2, 3)
-DEFAULT_THRESHOLD = 60.0
+DEFAULT_THRESHOLD = defaults.THEME_THRESHOLD
 # A small English function-word list: the judge writes in English. A unigram in it is dropped and
 # a phrase may not start or end with one ("of the source" no, "meaning of source" yes).
 STOPWORDS = frozenset("""

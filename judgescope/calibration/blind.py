@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import pandas as pd
 
-from judgescope import stats
+from judgescope import defaults, stats
 from judgescope.calibration import corrected, exact, power
 from judgescope.calibration.panel import JUDGE_GATE
 
-DEFAULT_THRESHOLD = 50.0
+DEFAULT_THRESHOLD = defaults.BLIND_THRESHOLD
 
 
 def rule(threshold: float) -> str:

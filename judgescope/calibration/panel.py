@@ -8,11 +8,11 @@ bootstrap intervals are vectorised multinomial resamples (calibration/agreement.
 from __future__ import annotations
 
 from collections import Counter
-from fractions import Fraction
 
 import numpy as np
 import pandas as pd
 
+from judgescope import defaults
 from judgescope.calibration import agreement as cs
 from judgescope.calibration import bias as bias_stats
 from judgescope.calibration import exact
@@ -30,7 +30,7 @@ HUMAN_COLS = ("human_1_verdict", "human_2_verdict", "human_3_verdict")
 MATCH = "match"
 CELLS = ("TP", "FP", "FN", "TN")
 DISAGREE = "disagree"  # FP and FN together
-JUDGE_GATE, PANEL_GATE = Fraction(3, 5), Fraction(4, 5)
+JUDGE_GATE, PANEL_GATE = defaults.JUDGE_GATE, defaults.PANEL_GATE
 CLUSTER_COLUMN = "question_id"  # answers to one question share it: resampled together
 ITEM_TEXT = ("key", "question_id", "split", "category", "question", "reference_answer",
              "model_response")

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import pandas as pd
 
+from judgescope import defaults
+
 # Rater ids live in one namespace where judges and the panel cannot meet: a judge's id is
 # JUDGE_PREFIX + its judge_model, the panel's is PANEL. Frame columns keep them apart too:
 # judges `verdict__<judge>` / `binary__<judge>` / `reason__<judge>`, the panel `panel_verdict` /
 # `panel_binary` (no `__`), so a judge called "panel" is a judge like any other.
 PANEL, JUDGE_PREFIX = "panel", "judge:"
-NO_SPLIT = "(no split)"  # the choice that selects items whose split is NULL
+NO_SPLIT = defaults.NO_SPLIT  # the choice that selects items whose split is NULL
 TIES_COUNTED, TIES_EXCLUDED = "counted as not match", "excluded"
 
 

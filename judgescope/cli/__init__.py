@@ -13,9 +13,14 @@ import os
 import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from judgescope.sources.catalog import Loaded, get_catalog, load_dataset
+# Light imports only: `judgescope --help` and an argument error import no pandas, DuckDB or numpy
+# (tests/test_cli_start.py); the catalog is imported where a source is loaded.
 from judgescope.sources.manifest import DatasetSpec, SourceError, manifest_origin
+
+if TYPE_CHECKING:
+    from judgescope.sources.catalog import Loaded
 
 COMMANDS = ("open", "demo", "init", "validate", "report", "verify", "calibrate", "rank", "compare-judges",
             "compare-methods", "themes", "reviews", "agreement", "explain", "report-html",
@@ -114,6 +119,8 @@ def load_source(source: str, kind: str | None, config: str | None = None,
                 split: str | None = None, form: str = "flat") -> Loaded:
     """A file or Hub-layout folder validated as `kind` (None: the one kind its columns fit, see
     kinds.py), else a dataset of the active manifest by name."""
+    from judgescope.sources.catalog import get_catalog, load_dataset
+
     if is_path(source):
         path = Path(source).resolve()
         if not path.exists():

@@ -12,8 +12,10 @@ import math
 import numpy as np
 from scipy import stats as sps
 
-DEFAULT_SEED = 20260810  # the app's seed (stats.DEFAULT_SEED), repeated so this module stands alone
-DEFAULT_RESAMPLES = 10_000
+from judgescope import defaults
+
+DEFAULT_SEED = defaults.SEED  # the app's seed (stats.DEFAULT_SEED)
+DEFAULT_RESAMPLES = defaults.RESAMPLES
 ALPHA = 0.05
 EXACT_MAX = 16  # sign-flip: up to 2**16 sign vectors are enumerated exactly
 MCNEMAR = "exact McNemar (two-sided binomial on the discordant pairs, p = 0.5)"

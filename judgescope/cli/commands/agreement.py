@@ -5,10 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from judgescope.calibration import clustered
-from judgescope.calibration import human_ratings as hr
 from judgescope.cli import resamples_arg, add_source_arguments, load_source, print_ledger, write_json
-from judgescope.sources.catalog import open_store
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -26,6 +23,8 @@ def interval_text(stat: dict) -> str:
 
 
 def run(args) -> int:
+    from judgescope.calibration import clustered, human_ratings as hr
+    from judgescope.sources.catalog import open_store
     loaded = load_source(args.source, "human_ratings", args.config, args.split, args.form)
     missing = set(loaded.report["columns_missing"])
     score = next((c for c in ("score", "mqm") if c not in missing), None)

@@ -13,8 +13,6 @@ import os
 from pathlib import Path
 
 from judgescope.cli import EXIT_OK, EXIT_PROBLEMS
-from judgescope.sources import progress, remote
-from judgescope.sources.catalog import Catalog
 from judgescope.sources.manifest import SourceError, load_manifest, manifest_path
 
 
@@ -41,6 +39,8 @@ def run(args) -> int:
 
 
 def _build(args, out: Path) -> int:
+    from judgescope.sources.catalog import Catalog
+    from judgescope.sources import progress, remote
     cat = Catalog(load_manifest(Path(args.manifest) if args.manifest else manifest_path()))  # fresh: this cache
     unknown = [c for c in args.collections if c not in cat.manifest.collections]
     if unknown:

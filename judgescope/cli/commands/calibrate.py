@@ -6,9 +6,7 @@ from __future__ import annotations
 import argparse
 from fractions import Fraction
 
-from judgescope.calibration import corrected
-from judgescope.calibration import panel as calibration
-from judgescope.sources.catalog import get_catalog, open_store
+from judgescope import defaults
 from judgescope.cli import EXIT_OK, EXIT_PROBLEMS, is_path, load_source, print_ledger, write_json
 from judgescope.sources.manifest import SourceError
 
@@ -20,7 +18,7 @@ def add_inputs(p: argparse.ArgumentParser) -> None:
     p.add_argument("judgements", nargs="?", help="calibration_judgements (default: the "
                    "judgements dataset of ITEMS' collection, when ITEMS is a manifest name)")
     p.add_argument("--splits", nargs="*", default=[], help="only items of these splits "
-                   f"('{calibration.NO_SPLIT}': items without one)")
+                   f"('{defaults.NO_SPLIT}': items without one)")
     p.add_argument("--config", help="config of ITEMS when it is a Hub-layout folder")
     p.add_argument("--judgements-config", help="config of JUDGEMENTS when it is a folder")
     p.add_argument("--split", help="split (storage partition) of a Hub-layout folder")
@@ -29,9 +27,9 @@ def add_inputs(p: argparse.ArgumentParser) -> None:
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_inputs(p)
     p.add_argument("--json", metavar="FILE", help="write the full result as JSON")
-    p.add_argument("--judge-gate", type=Fraction, default=calibration.JUDGE_GATE,
+    p.add_argument("--judge-gate", type=Fraction, default=defaults.JUDGE_GATE,
                    help="per-judge Scott's pi gate (default 0.6)")
-    p.add_argument("--panel-gate", type=Fraction, default=calibration.PANEL_GATE,
+    p.add_argument("--panel-gate", type=Fraction, default=defaults.PANEL_GATE,
                    help="panel Scott's pi gate (default 0.8)")
     p.add_argument("--exclude-three-way-ties", action="store_true",
                    help="leave items whose three humans all differ out of every judge and panel "
@@ -39,6 +37,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _judgements_name(items_name: str) -> str:
+    from judgescope.sources.catalog import get_catalog
     cat = get_catalog()
     for coll in cat.manifest.collections.values():
         if items_name in coll.datasets:
@@ -64,6 +63,8 @@ def _gives_judgements(source: str) -> bool:
 def load_frames(args):
     """((items, judgements) DataFrames through the same named queries the pages run, and the
     two validated inputs)."""
+    from judgescope.calibration import panel as calibration
+    from judgescope.sources.catalog import open_store
     items = load_source(args.items, "calibration_items", args.config, args.split)
     named = not is_path(args.items)  # a file or folder: no manifest is read
     gives_both = not named and _gives_judgements(args.items)
@@ -83,6 +84,8 @@ def load_frames(args):
 
 
 def run(args) -> int:
+    from judgescope.calibration import panel as calibration, corrected
+    from judgescope.sources.catalog import open_store
     (items, judgements), inputs = load_frames(args)
     ledger = print_ledger(*inputs)
     rep = calibration.report(items, judgements, args.judge_gate, args.panel_gate,

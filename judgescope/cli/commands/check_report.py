@@ -12,8 +12,6 @@ import hashlib
 from pathlib import Path
 
 from judgescope.cli import EXIT_OK, EXIT_PROBLEMS, MAX_RESAMPLES, MAX_SEED
-from judgescope.report import check, html, visible
-from judgescope.sources.catalog import Catalog
 from judgescope.sources.manifest import SourceError, load_manifest
 
 
@@ -29,6 +27,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
+    from judgescope.sources.catalog import Catalog
+    from judgescope.report import check, html, visible
     path = Path(args.report)
     try:
         if path.stat().st_size > MAX_BYTES:

@@ -7,21 +7,21 @@ from __future__ import annotations
 
 import argparse
 
-from judgescope.calibration import panel as calibration
-from judgescope.significance import paired as sig
-from judgescope.significance import matrices
+from judgescope import defaults
 from judgescope.cli import resamples_arg, seed_arg, print_ledger, write_json
-from judgescope.cli.commands.calibrate import add_inputs, load_frames
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from judgescope.cli.commands.calibrate import add_inputs
     add_inputs(p)
     p.add_argument("--json", metavar="FILE", help="write the pairs as JSON")
-    p.add_argument("--resamples", type=resamples_arg, default=sig.DEFAULT_RESAMPLES)
-    p.add_argument("--seed", type=seed_arg, default=sig.DEFAULT_SEED)
+    p.add_argument("--resamples", type=resamples_arg, default=defaults.RESAMPLES)
+    p.add_argument("--seed", type=seed_arg, default=defaults.SEED)
 
 
-def compute(items, judgements, resamples=sig.DEFAULT_RESAMPLES, seed=sig.DEFAULT_SEED) -> dict:
+def compute(items, judgements, resamples=defaults.RESAMPLES, seed=defaults.SEED) -> dict:
+    from judgescope.calibration import panel as calibration
+    from judgescope.significance import matrices, paired as sig
     rows = matrices.judge_pairs(calibration.build_frame(items, judgements), resamples, seed)
     return {"pairs": matrices.json_pairs(rows), "rule": matrices.JUDGE_RULE,
             "correction": matrices.holm_text(rows), "test": sig.MCNEMAR,
@@ -29,6 +29,8 @@ def compute(items, judgements, resamples=sig.DEFAULT_RESAMPLES, seed=sig.DEFAULT
 
 
 def run(args) -> int:
+    from judgescope.cli.commands.calibrate import load_frames
+    from judgescope.significance import matrices
     (items, judgements), inputs = load_frames(args)
     ledger = print_ledger(*inputs)
     report = compute(items, judgements, args.resamples, args.seed)

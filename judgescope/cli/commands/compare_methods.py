@@ -7,22 +7,20 @@ from __future__ import annotations
 
 import argparse
 
-from judgescope.sources.catalog import open_store
-from judgescope.ranking import decisions as ranking
-from judgescope.significance import paired as sig
-from judgescope.significance import matrices
+from judgescope import defaults
 from judgescope.cli import resamples_arg, seed_arg, add_source_arguments, load_source, print_ledger, write_json
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_source_arguments(p, "ranking")
     p.add_argument("--json", metavar="FILE", help="write the pairs and clusters as JSON")
-    p.add_argument("--resamples", type=resamples_arg, default=sig.DEFAULT_RESAMPLES)
-    p.add_argument("--seed", type=seed_arg, default=sig.DEFAULT_SEED)
+    p.add_argument("--resamples", type=resamples_arg, default=defaults.RESAMPLES)
+    p.add_argument("--seed", type=seed_arg, default=defaults.SEED)
 
 
-def compute(decisions, resamples=sig.DEFAULT_RESAMPLES, seed=sig.DEFAULT_SEED) -> dict:
+def compute(decisions, resamples=defaults.RESAMPLES, seed=defaults.SEED) -> dict:
     """{"datasets": {name: {"pairs": [...], "clusters": [...]}}} plus the rules."""
+    from judgescope.significance import matrices, paired as sig
     out = {}
     for res in matrices.all_method_pairs(decisions, resamples, seed):
         out[res["dataset"]] = {
@@ -35,6 +33,8 @@ def compute(decisions, resamples=sig.DEFAULT_RESAMPLES, seed=sig.DEFAULT_SEED) -
 
 
 def run(args) -> int:
+    from judgescope.sources.catalog import open_store
+    from judgescope.ranking import decisions as ranking
     loaded = load_source(args.ranking, "pairwise_ranking", args.config, args.split, args.form)
     store = open_store({"ranking": loaded})
     _, decisions = ranking.load(store.run, loaded.spec.name)

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import argparse
 
-from judgescope.audit import drift, drift_report
+from judgescope import defaults
 from judgescope.cli import (finite_float, is_path, load_source, print_ledger, resamples_arg, seed_arg,
                             write_json)
-from judgescope.sources.catalog import get_catalog, open_store
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -18,14 +17,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("new", help="the later run, named the same way")
     p.add_argument("--threshold", type=finite_float, help="verdict: fail = score below this "
                    "(for flip rates, McNemar and κ; scores that are all 0 or 1 need none)")
-    p.add_argument("--resamples", type=resamples_arg, default=drift.DEFAULT_RESAMPLES)
-    p.add_argument("--seed", type=seed_arg, default=drift.DEFAULT_SEED)
+    p.add_argument("--resamples", type=resamples_arg, default=defaults.RESAMPLES)
+    p.add_argument("--seed", type=seed_arg, default=defaults.SEED)
     p.add_argument("--json", metavar="FILE", help="write the full result as JSON")
 
 
 def _audit(name: str):
     """A collection name stands for its judge audit; anything else is a dataset or a file (a
     file reads no manifest)."""
+    from judgescope.sources.catalog import get_catalog
     catalog = None if is_path(name) else get_catalog()
     if catalog and name in catalog.manifest.collections and name not in catalog.manifest.datasets:
         roles = catalog.roles(name)
@@ -37,6 +37,8 @@ def _audit(name: str):
 
 
 def run(args) -> int:
+    from judgescope.audit import drift_report
+    from judgescope.sources.catalog import open_store
     old, new = _audit(args.old), _audit(args.new)
     store = open_store({"audit": new, "audit_previous": old})
     result = drift_report.report(store.run("drift_pairs"), store.run("audit_previous_fingerprint"),

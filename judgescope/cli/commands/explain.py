@@ -7,11 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from judgescope import numbers
-from judgescope.sources import explain
-from judgescope.sources.catalog import get_catalog
 from judgescope.cli import EXIT_OK, EXIT_UNUSABLE
-from judgescope.web import navigation
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -23,6 +19,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _listing() -> str:
+    from judgescope.sources import explain
+    from judgescope import numbers
     lines = [f"{name:38} {_first_sentence(explain.query_header(name))}"
              for name in explain.queries_known()]
     lines.append("`judgescope explain QUERY` shows how one is computed: its views, cached files and sources")
@@ -37,6 +35,10 @@ def _first_sentence(text: str, limit: int = 100) -> str:
 
 
 def run(args) -> int:
+    from judgescope.sources import explain
+    from judgescope.sources.catalog import get_catalog
+    from judgescope.web import navigation
+    from judgescope import numbers
     if not args.query:
         print(_listing())
         return EXIT_OK

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from judgescope.audit import fingerprint
 from judgescope.cli import add_source_arguments, load_source, print_ledger, write_json
-from judgescope.sources.catalog import open_store
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -19,6 +17,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
+    from judgescope.audit import fingerprint
+    from judgescope.sources.catalog import open_store
     current = load_source(args.source, "judge_audit", args.config, args.split)
     roles = {"audit": current}
     if args.against:

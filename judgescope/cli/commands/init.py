@@ -12,7 +12,6 @@ import argparse
 from pathlib import Path
 
 from judgescope.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE
-from judgescope.sources import infer
 from judgescope.sources.manifest import SourceError
 
 
@@ -34,6 +33,7 @@ def target(path: str, force: bool) -> Path:
 
 
 def report(found, groups, out: Path | None) -> int:
+    from judgescope.sources import infer
     for line in infer.describe(groups):
         print(line)
     if out:
@@ -45,6 +45,7 @@ def report(found, groups, out: Path | None) -> int:
 
 
 def run(args) -> int:
+    from judgescope.sources import infer
     out = target(args.save, args.force)
     found, groups = infer.write(args.sources, out)
     return report(found, groups, out)

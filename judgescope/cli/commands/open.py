@@ -17,7 +17,6 @@ from pathlib import Path
 from judgescope import resources
 from judgescope.cli import EXIT_UNUSABLE
 from judgescope.cli.commands import init
-from judgescope.sources import infer
 from judgescope.sources.manifest import load_manifest
 
 
@@ -35,6 +34,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def scratch_manifest(sources: list[str]):
     """(found, groups, path) of a manifest inferred into a scratch folder removed at exit: nothing
     is written beside the data or in the current folder."""
+    from judgescope.sources import infer
     scratch = tempfile.mkdtemp(prefix="judgescope-open-")
     atexit.register(shutil.rmtree, scratch, ignore_errors=True)
     out = Path(scratch) / "sources.toml"
@@ -44,6 +44,7 @@ def scratch_manifest(sources: list[str]):
 
 def manifest_for(args) -> tuple[Path, int]:
     """The manifest to serve and the exit code of inferring it (a .toml is served as it is)."""
+    from judgescope.sources import infer
     if len(args.sources) == 1 and args.sources[0].lower().endswith(".toml"):
         path = Path(args.sources[0]).expanduser().resolve()
         manifest = load_manifest(path)  # unreadable: SourceError, exit 2

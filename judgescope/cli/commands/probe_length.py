@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import argparse
 
-from judgescope.calibration import length_probes
 from judgescope.cli import load_source, print_ledger, write_json
 from judgescope.cli.commands import verify as verify_command
-from judgescope.integrity import hashes as verify
-from judgescope.sources.catalog import open_store
 from judgescope.sources.manifest import SourceError
 
 
@@ -18,6 +15,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
+    from judgescope.calibration import length_probes
+    from judgescope.sources.catalog import open_store
+    from judgescope.integrity import hashes as verify
     audit = load_source(args.audit, "judge_audit", args.audit_config, args.audit_split)
     snapshot = load_source(args.snapshot, "source_snapshot", args.snapshot_config,
                            args.snapshot_split, args.form)

@@ -8,10 +8,6 @@ import argparse
 import json
 import sys
 
-from judgescope.sources.catalog import open_store
-from judgescope.ranking import decisions as ranking
-from judgescope.ranking import position
-from judgescope.ranking import probes
 from judgescope.cli import add_source_arguments, load_source, print_ledger, write_json
 
 
@@ -22,6 +18,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def compute(loaded) -> dict:
     """The `rank` report of one validated pairwise_ranking dataset."""
+    from judgescope.sources.catalog import open_store
+    from judgescope.ranking import position, probes, decisions as ranking
     store = open_store({"ranking": loaded})
     pairs, decisions = ranking.load(store.run, loaded.spec.name)
     swapped, families = probes.load(store.run)
@@ -50,6 +48,7 @@ def _fmt(x) -> str:
 
 
 def _print(report: dict) -> None:
+    from judgescope.ranking import decisions as ranking
     print(f"{report['dataset']}: {report['rows']:,} pairs")
     if not report["results"]:
         print("  no model decision columns (<method>/<model>, method in "

@@ -15,28 +15,22 @@ import math
 import sys
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
-
-from judgescope.audit import summary as audit
-from judgescope.audit import systems
-from judgescope.reviews import verdict_stats as reviews_stats
-from judgescope.reviews import store as reviews
-from judgescope.sources import progress
-from judgescope.sources.catalog import open_store
+from judgescope import defaults
 from judgescope.cli import (add_source_arguments, load_source, out_problem, print_ledger, resamples_arg,
                             seed_arg)
 from judgescope.sources.manifest import SourceError
 
-SUMMARY_KEYS = ["n", "mean", "median", "sd"] + audit.threshold_columns()
-
+if TYPE_CHECKING:
+    import pandas as pd
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_source_arguments(p, "audit")
     p.add_argument("--out", help="folder for SUMMARY.json, BY_LANGUAGE.csv and BOOTSTRAP.json "
                    "(default: print them to stdout as one JSON document)")
-    p.add_argument("--seed", type=seed_arg, default=audit.DEFAULT_SEED, help="bootstrap seed")
-    p.add_argument("--resamples", type=resamples_arg, default=audit.DEFAULT_RESAMPLES,
+    p.add_argument("--seed", type=seed_arg, default=defaults.SEED, help="bootstrap seed")
+    p.add_argument("--resamples", type=resamples_arg, default=defaults.RESAMPLES,
                    help="bootstrap resamples")
 
 
@@ -56,15 +50,17 @@ def _record(row, keys) -> dict:
 
 def summary(run) -> dict:
     """SUMMARY.json content from the same queries and functions the Distributions page uses."""
+    from judgescope.audit import summary as audit
     counts = audit.score_counts(run)
     units = audit.unit_summary(counts, shares=False)
     per_unit = units[units.unit != audit.OVERALL]
     overall = units[units.unit == audit.OVERALL].iloc[0]
     origins = run("audit_origin_counts").groupby("score_origin")["n"].sum()
+    keys = ["n", "mean", "median", "sd"] + audit.threshold_columns()
     copies = run("audit_exact_copy_counts").groupby("unit")[["hashed", "exact_copies"]].sum()
     return {
         "rows": int(audit.count_rows(counts)["n"].sum()),
-        "by_unit": {r["unit"]: _record(r, SUMMARY_KEYS) for _, r in per_unit.iterrows()},
+        "by_unit": {r["unit"]: _record(r, keys) for _, r in per_unit.iterrows()},
         "overall": _record(overall, ["n", "mean"]),
         "score_origin": {str(k): int(v) for k, v in origins.sort_values(ascending=False).items()},
         # None when the unit's rows carry no hashes: an exact copy cannot be told apart then.
@@ -74,6 +70,7 @@ def summary(run) -> dict:
 
 
 def by_language(run) -> pd.DataFrame:
+    from judgescope.audit import summary as audit
     return audit.language_summary(audit.score_counts(run))
 
 
@@ -125,6 +122,7 @@ GROUPINGS = (["unit"], [], ["target_language", "unit"], ["target_language"])
 
 
 def bootstrap(run, resamples: int, seed: int) -> dict:
+    from judgescope.audit import summary as audit
     counts = audit.score_counts(run)
     rows = audit.count_rows(counts)
     total = sum(rows.groupby(by).ngroups if by else 1 for by in GROUPINGS)
@@ -149,11 +147,14 @@ def report_tables(run, resamples: int, seed: int, by_system: bool) -> tuple:
     """SUMMARY, BY_LANGUAGE, BOOTSTRAP and BY_SYSTEM (None without a system column: only an
     audit with one gets the per-system breakdown) from a Store's run; bench's report phase
     times exactly this."""
+    from judgescope.audit import summary as audit, systems
     return (summary(run), by_language(run), bootstrap(run, resamples, seed),
             systems.by_system(audit.score_counts(run, "system"), resamples, seed) if by_system else None)
 
 
 def run(args) -> int:
+    from judgescope.sources.catalog import open_store
+    from judgescope.sources import progress
     problem = args.out and out_problem(args.out, folder=True)
     if problem:
         raise SourceError(problem)
@@ -190,6 +191,8 @@ def run(args) -> int:
 
 def _reviewers_by_system(run, dataset: str) -> dict | None:
     """The judge-right share per system from the reviews log beside the app, or None."""
+    from judgescope.reviews import store as reviews, verdict_stats as reviews_stats
+    from judgescope.audit import systems
     try:
         latest = reviews.latest(dataset=dataset)
     except (reviews.ReviewStoreUnavailable, reviews.ReviewStoreBusy):

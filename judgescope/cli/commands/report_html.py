@@ -10,14 +10,14 @@ from __future__ import annotations
 import argparse
 import hashlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from judgescope import stats
-from judgescope.audit import summary as audit
+from judgescope import defaults
 from judgescope.cli import EXIT_OK, EXIT_PROBLEMS, is_path, out_problem, print_ledger, resamples_arg, seed_arg
-from judgescope.report import assemble, html
-from judgescope.cli.commands.open import scratch_manifest
-from judgescope.sources.catalog import Catalog, get_catalog
 from judgescope.sources.manifest import SourceError, load_manifest, manifest_origin
+
+if TYPE_CHECKING:
+    from judgescope.sources.catalog import Catalog
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -29,8 +29,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="also write FILE.html.sha256, the file's digest (check-report --sig verifies it)")
     p.add_argument("--generated-at", help="the generation time written in the report (ISO 8601; "
                    "default: now, UTC); give it to make two runs byte-identical")
-    p.add_argument("--seed", type=seed_arg, default=stats.DEFAULT_SEED, help="bootstrap seed")
-    p.add_argument("--resamples", type=resamples_arg, default=audit.DEFAULT_RESAMPLES,
+    p.add_argument("--seed", type=seed_arg, default=defaults.SEED, help="bootstrap seed")
+    p.add_argument("--resamples", type=resamples_arg, default=defaults.RESAMPLES,
                    help="bootstrap resamples of score means")
 
 
@@ -40,6 +40,7 @@ def signature(data: bytes, name: str) -> str:
 
 
 def run(args) -> int:
+    from judgescope.report import assemble, html
     problem = out_problem(args.out, folder=False, force=args.force)
     if problem:
         raise SourceError(problem)
@@ -68,6 +69,8 @@ def run(args) -> int:
 def catalog_for(source: str) -> tuple[Catalog, str]:
     """(the catalog, the collection's name): a file or folder makes a manifest of its own (as
     `judgescope open` infers it, in a scratch folder); a name is a collection of the active one."""
+    from judgescope.sources.catalog import Catalog, get_catalog
+    from judgescope.cli.commands.open import scratch_manifest
     if is_path(source):
         found, _groups, path = scratch_manifest([source])
         if not any(f.kind and not f.error for f in found):

@@ -12,13 +12,8 @@ import argparse
 import json
 import sys
 
-from judgescope.reviews import checks
-from judgescope.reviews import store as reviews
-from judgescope.reviews import verdict_stats as reviews_stats
-from judgescope.calibration import blind as blind_cal
 from judgescope.cli import EXIT_OK, EXIT_UNUSABLE, finite_float, seed_arg
-from judgescope.reviews import blind as blind_labels
-from judgescope.stats import DEFAULT_SEED
+from judgescope import defaults
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -35,13 +30,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     bl = sub.add_parser("blind", help="the judge vs the blind labels of an audit: confusion, κ with CI, "
                         "TPR/TNR, corrected pass rate, label budget")
     bl.add_argument("audit", help="a collection name (its judge audit), a judge_audit dataset name or a file")
-    bl.add_argument("--threshold", type=finite_float, default=blind_cal.DEFAULT_THRESHOLD,
+    bl.add_argument("--threshold", type=finite_float, default=defaults.BLIND_THRESHOLD,
                     help="judge pass = score at or above this (default %(default)g)")
-    bl.add_argument("--seed", type=seed_arg, default=DEFAULT_SEED)
+    bl.add_argument("--seed", type=seed_arg, default=defaults.SEED)
     bl.add_argument("--json", action="store_true", help="print JSON")
 
 
 def run(args) -> int:
+    from judgescope.reviews import checks, store as reviews
     try:
         if args.action == "export":
             n = reviews.export_file(args.out, args.state)
@@ -62,6 +58,7 @@ def run(args) -> int:
 
 
 def summary(args) -> None:
+    from judgescope.reviews import store as reviews, verdict_stats as reviews_stats
     out = reviews_stats.summary(reviews.latest(args.state, args.dataset))
     if args.json:
         print(json.dumps(out, indent=1, ensure_ascii=False))
@@ -77,6 +74,8 @@ def summary(args) -> None:
 
 def blind(args) -> None:
     """The blind calibration of one audit, as the Reviews page computes it."""
+    from judgescope.calibration import blind as blind_cal
+    from judgescope.reviews import blind as blind_labels
     from judgescope.cli.commands.drift import _audit  # a collection name stands for its audit
     from judgescope.sources.catalog import open_store
 

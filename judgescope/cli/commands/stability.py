@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from judgescope.audit import fingerprint, stability
 from judgescope.cli import add_source_arguments, load_source, print_ledger, write_json
-from judgescope.sources.catalog import open_store
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -21,6 +19,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
+    from judgescope.sources.catalog import open_store
+    from judgescope.audit import stability
     if args.against:
         return _against(args)
     loaded = load_source(args.source, args.kind, args.config, args.split, args.form)
@@ -45,6 +45,8 @@ def run(args) -> int:
 
 
 def _against(args) -> int:
+    from judgescope.audit import fingerprint, stability
+    from judgescope.sources.catalog import open_store
     current = load_source(args.source, "judge_audit", args.config, args.split)
     earlier = load_source(args.against, "judge_audit")
     store = open_store({"audit": current, "audit_previous": earlier})

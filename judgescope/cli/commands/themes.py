@@ -6,30 +6,34 @@ Exit 0 when every row was used, 1 when rows were excluded, 2 when the input is u
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from judgescope.sources import db
-from judgescope.sources.catalog import open_store
-from judgescope.audit import themes
+from judgescope import defaults
 from judgescope.cli import finite_float, add_source_arguments, load_source, print_ledger, write_json
+
+if TYPE_CHECKING:
+    from judgescope.sources import db
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_source_arguments(p, "audit")
     p.add_argument("--json", metavar="FILE", help="write the themes as JSON")
-    p.add_argument("--threshold", type=finite_float, default=themes.DEFAULT_THRESHOLD,
+    p.add_argument("--threshold", type=finite_float, default=defaults.THEME_THRESHOLD,
                    help="low = score below this (default 60)")
-    p.add_argument("--min-count", type=int, default=themes.MIN_LOW_COUNT,
+    p.add_argument("--min-count", type=int, default=defaults.THEME_MIN_COUNT,
                    help="least low-score occurrences of a term")
     p.add_argument("--units", nargs="*", default=[], help="only these units")
 
 
 def compute(store: db.Store, threshold: float, min_count: int, units=()) -> dict:
+    from judgescope.audit import themes
     rows = store.run("audit_theme_texts", languages=[], units=list(units),
                      threshold=float(threshold), per_group=themes.PER_GROUP)
     return themes.to_json(threshold, themes.themes_by_language(rows, min_low=min_count))
 
 
 def run(args) -> int:
+    from judgescope.sources.catalog import open_store
     loaded = load_source(args.audit, "judge_audit", args.config, args.split, args.form)
     report = compute(open_store({"audit": loaded}), args.threshold,
                      args.min_count, args.units)

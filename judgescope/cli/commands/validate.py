@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import argparse
 
-from judgescope.sources import importers
-from judgescope.sources.catalog import get_catalog
 from judgescope.cli import (EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE, declared_excluded, load_source,
                             unexpected_excluded)
 from judgescope.schema import KINDS
@@ -25,6 +23,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
+    from judgescope.sources.catalog import get_catalog
+    from judgescope.sources import importers
     names = args.sources or list(get_catalog().manifest.datasets)
     worst = EXIT_OK
     for problem in [] if args.sources else get_catalog().manifest.problems:
@@ -61,6 +61,7 @@ def run(args) -> int:
 def _each_kind(names: list[str], kind: str | None):
     """(source, kind) to validate: a file another tool wrote, given without --kind, once per
     kind it gives (an Inspect log: the judge's verdicts and the human labels)."""
+    from judgescope.sources import importers
     from pathlib import Path
 
     for name in names:

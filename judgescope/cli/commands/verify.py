@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from judgescope.integrity import hashes as verify
-from judgescope.sources.catalog import get_catalog, open_store
+from judgescope.sources import join_key
 from judgescope.cli import EXIT_OK, EXIT_PROBLEMS, is_path, load_source, write_json
 from judgescope.sources.manifest import SourceError
 
@@ -16,8 +15,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", metavar="FILE", help="write the full result as JSON")
     p.add_argument("--key", help="join-key columns, comma-separated (default: the key the "
                    "manifest collection holding both declares, else the columns among "
-                   f"{','.join(verify.INFERRED_KEY)} both datasets have); "
-                   f"choose from {', '.join(verify.JOIN_COLUMNS)}")
+                   f"{','.join(join_key.INFERRED_KEY)} both datasets have); "
+                   f"choose from {', '.join(join_key.JOIN_COLUMNS)}")
     p.add_argument("--form", default="flat", choices=("flat", "nested"),
                    help="form of a snapshot given as a file or folder")
     for side in ("audit", "snapshot"):
@@ -26,6 +25,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
+    from judgescope.sources.catalog import open_store
+    from judgescope.integrity import hashes as verify
     audit = load_source(args.audit, "judge_audit", args.audit_config, args.audit_split)
     snapshot = load_source(args.snapshot, "source_snapshot", args.snapshot_config,
                            args.snapshot_split, args.form)
@@ -47,6 +48,8 @@ def default_key(audit, snapshot, args) -> tuple[list[str], str]:
     """(key, how it was chosen): a manifest collection's declared key when one holds both
     datasets (both named, not given as files: then no manifest is read), else the key columns
     both have (catalog.Catalog.join_key's rule)."""
+    from judgescope.sources.catalog import get_catalog
+    from judgescope.integrity import hashes as verify
     named = not (is_path(args.audit) or is_path(args.snapshot))
     for coll in get_catalog().manifest.collections.values() if named else ():
         if audit.spec.name in coll.datasets and snapshot.spec.name in coll.datasets \
@@ -61,6 +64,7 @@ def default_key(audit, snapshot, args) -> tuple[list[str], str]:
 
 
 def print_summary(result: dict, key, audit_origin: str, snapshot_origin: str) -> None:
+    from judgescope.integrity import hashes as verify
     checked = result["checked"]
     print(f"audit {audit_origin} against snapshot {snapshot_origin}, joined on {', '.join(key)}")
     print(f"{result['verified']:>9,} / {checked:,} verified")

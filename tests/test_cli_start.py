@@ -1,0 +1,70 @@
+"""Fast starts (issue 45 item 3), checked structurally, never timed: `judgescope --help`, every
+command's --help and an argument error import none of pandas, DuckDB, numpy, pyarrow, scipy,
+plotly or streamlit; each command imports what it uses when it runs."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from judgescope.cli import COMMANDS
+
+ROOT = Path(__file__).resolve().parents[1]
+HEAVY = ("pandas", "duckdb", "numpy", "pyarrow", "scipy", "plotly", "streamlit")
+
+
+def _python(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
+
+
+def test_help_imports_no_heavy_module():
+    """`python -X importtime -m judgescope --help`: the import log names no heavy package."""
+    done = _python("-X", "importtime", "-m", "judgescope", "--help")
+    assert done.returncode == 0, done.stderr
+    assert "usage: judgescope" in done.stdout
+    imported = {line.split("|")[-1].strip().split(".")[0] for line in done.stderr.splitlines()
+                if line.startswith("import time:")}
+    assert "judgescope" in imported  # the log is read: the package itself is in it
+    assert not imported & set(HEAVY), sorted(imported & set(HEAVY))
+
+
+# Every command's --help and an unknown option (argparse's exit 2), in one process, then the
+# heavy packages sys.modules holds; a command's run() importing pandas is expected and not run.
+_SCRIPT = """
+import sys
+from judgescope.cli import COMMANDS, main
+for command in COMMANDS:
+    for argv in ([command, "--help"], [command, "--no-such-option"]):
+        try:
+            main(argv)
+        except SystemExit as stop:
+            assert stop.code == (0 if argv[1] == "--help" else 2), (argv, stop.code)
+        else:
+            raise AssertionError(f"{argv} did not stop at the parser")
+print(sorted(name for name in sys.modules if name.split(".")[0] in HEAVY))
+"""
+
+
+def test_every_command_parses_without_heavy_modules():
+    done = _python("-c", f"HEAVY = {HEAVY!r}\n{_SCRIPT}")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout[-500:]
+    # each command's parser refused its bad call (a missing argument or the unknown option)
+    errors = [line for line in done.stderr.splitlines() if line.startswith("judgescope") and ": error: " in line]
+    assert len(errors) == len(COMMANDS), errors
+
+
+def test_a_command_run_still_imports_what_it_uses(tmp_path):
+    """The deferred imports are reached: validate on a missing file exits 2 with one sentence
+    (no traceback), and report on the demo's audit loads it (pandas and DuckDB then imported)."""
+    done = _python("-m", "judgescope", "validate", str(tmp_path / "missing.csv"))
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    audit = ROOT / "data" / "demo" / "xhotpotqa_judge_v2"  # the demo's V2 audit, 2,760 rows
+    script = ("import sys\nfrom judgescope.cli import main\n"
+              f"code = main(['report', {str(audit)!r}, '--resamples', '20'])\n"
+              "print(code, sorted(n for n in ('pandas', 'duckdb') if n in sys.modules))")
+    env = {**os.environ, "JUDGESCOPE_CACHE": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300, env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().splitlines()[-1] in ("0 ['duckdb', 'pandas']", "1 ['duckdb', 'pandas']")
