@@ -28,7 +28,7 @@ def collect(catalog, collection: str) -> tuple[list[Finding], list[str]]:
         out += audit_findings.collect(run, have["audit"].report or {}, badge)
     if "items" in have and "judgements" in have:
         out += calibration_findings.collect_panel(
-            run, catalog.manifest.collections[collection].deviations)
+            run, catalog.manifest.collections[collection].deviations, audit="audit" in have)
     if "ranking" in have:
         out += ranking_findings.collect(run, have["ranking"].spec.name)
     if "ratings" in have:

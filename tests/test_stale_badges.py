@@ -58,3 +58,46 @@ def test_overview_finding_flags_the_stale_judge(stale_collection):
 def test_a_judge_run_as_calibrated_has_no_stale_badge():
     at = open_page("pages/calibration.py", "localgate_bulk")  # three judges, each with an unlabelled run
     assert not _stale_lines(at) and any("gptoss" in m.value for m in at.markdown)  # all judged as calibrated
+
+
+def _calibration_with_audit(tmp_path, write_manifest, monkeypatch, model: str, prompt: str):
+    """One collection holding calibration items, judgements (judge m, prompts p-calibrated, all
+    on the calibration items) and a judge audit judged by `model` with prompt hash `prompt`."""
+    items = [{"key": f"k{i}", "human_1_verdict": "match", "human_2_verdict": "match",
+              "human_3_verdict": "no_match" if i % 3 else "match"} for i in range(12)]
+    judg = [{"key": f"k{i}", "judge_model": "m", "verdict": "match" if i % 2 else "no_match",
+             "prompts": "p-calibrated"} for i in range(12)]
+    audit = [{"judge_record_id": f"r{i}", "target_language": "th", "unit": "answer", "score": 10.0 * i,
+              "requested_judge_model": model, "judge_prompt_sha256": prompt} for i in range(10)]
+    for name, rows in (("items", items), ("judg", judg), ("audit", audit)):
+        (tmp_path / f"{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(write_manifest(
+        '[[collection]]\nname = "c"\ndatasets = ["items", "judg", "audit"]\n'
+        '[[dataset]]\nname = "items"\nkind = "calibration_items"\npath = "items.jsonl"\n'
+        '[[dataset]]\nname = "judg"\nkind = "calibration_judgements"\npath = "judg.jsonl"\n'
+        '[[dataset]]\nname = "audit"\nkind = "judge_audit"\npath = "audit.jsonl"\n')))
+
+
+def test_an_audit_judged_by_another_judge_is_flagged_everywhere(tmp_path, write_manifest, monkeypatch, capsys):
+    from judgescope import cli
+    _calibration_with_audit(tmp_path, write_manifest, monkeypatch, "m2", "p-other")
+    sentence = "audit: calibrated on judges m / prompts p-calibrated; this audit was judged by m2 / prompt sha256"
+    for page in ("pages/calibration.py", "pages/overview.py"):
+        lines = _stale_lines(open_page(page, "c"))
+        assert len(lines) == 1 and "this audit was judged by m2" in lines[0].replace("\\", ""), (page, lines)
+    out = tmp_path / "r.html"
+    assert cli.main(["report-html", "c", "--out", str(out), "--resamples", "200"]) in (0, 1)
+    text = out.read_text(encoding="utf-8")
+    assert '<section id="staleness">' in text and "STALE CALIBRATION" in text and sentence in text
+    capsys.readouterr()
+    assert cli.main(["check-report", str(out)]) == 0
+    assert "note: stale calibration: " + sentence in capsys.readouterr().out
+
+
+def test_an_audit_judged_by_the_calibrated_judge_is_not_flagged(tmp_path, write_manifest, monkeypatch):
+    _calibration_with_audit(tmp_path, write_manifest, monkeypatch, "m", "p-calibrated")
+    assert not _stale_lines(open_page("pages/calibration.py", "c"))
+    from judgescope.calibration import calibration_findings
+    from judgescope.sources.catalog import get_catalog
+    checked = calibration_findings.audit_check(get_catalog().store("c").run)
+    assert not checked["stale"] and checked["sentence"].startswith("audit: judged by m / prompt sha256")

@@ -51,14 +51,25 @@ def gate_badge(r: dict) -> tuple[str, str, str]:
     return gate_label(r), colour, f"π = {r['scotts_pi_shown']} {sign} {gate}; {tail}."
 
 
-def stale_notes(rep: dict, checked: list[dict], panel_name: str = "panel") -> dict[str, str]:
+def stale_notes(rep: dict, checked: list[dict], panel_name: str = "panel", audit: dict | None = None) -> dict[str, str]:
     """Beside each gate badge whose judge's calibration is stale (calibration.staleness): its
-    sentence 'calibrated on X; this run was judged by Y'; the panel carries its stale judges'."""
+    sentence 'calibrated on X; this run was judged by Y'; the panel carries its stale judges'.
+    An audit of the collection judged by another fingerprint (staleness.audit_staleness) is said
+    beside every badge."""
     stale = {j["judge_model"]: j["sentence"] for j in checked if j["stale"]}
     out = {name: stale[name] for name in rep["judges"] if name in stale}
     if rep["panel"] and out:
         out[panel_name] = "; ".join(out[name] for name in rep["judges"] if name in out)
+    if audit and audit["stale"]:
+        names = [panel_name] * bool(rep["panel"]) + list(rep["judges"])
+        out = {name: "; ".join(filter(None, (out.get(name), audit["sentence"]))) for name in names}
     return out
+
+
+def audit_check(run) -> dict:
+    """The collection's audit against its calibration (staleness.audit_staleness)."""
+    from judgescope.audit import fingerprint
+    return staleness.audit_staleness(run("calib_judge_fingerprints"), fingerprint.fingerprint(run("audit_fingerprint")))
 
 
 def calibration(rep: dict, panel_name: str = "panel", deviations: dict | None = None,
@@ -116,16 +127,18 @@ def _named_ci(stat: dict) -> str:
     return f"95 % CI {ci} by {stat['ci_name']}" if stat.get("ci_name") else f"95 % CI {ci}"
 
 
-def collect_panel(run, deviations: dict | None) -> list[Finding]:
+def collect_panel(run, deviations: dict | None, audit: bool = False) -> list[Finding]:
     """The judges' and the panel's gate findings from the calibration items (none when the
-    collection has no items or no judgements); `deviations` as the manifest records them."""
+    collection has no items or no judgements); `deviations` as the manifest records them;
+    `audit`: the collection holds a judge audit too, checked against the calibration."""
     items = run("calib_items", **cal.split_params([]))
     judgements = run("calib_item_judgements", **cal.split_params([]))
     if items.empty or judgements.empty:
         return []
     rep = cal.report(items, judgements)
     return calibration(rep, deviations=deviations,
-                       stale=stale_notes(rep, staleness.staleness(run("calib_judge_fingerprints"))))
+                       stale=stale_notes(rep, staleness.staleness(run("calib_judge_fingerprints")),
+                                         audit=audit_check(run) if audit else None))
 
 
 def collect_ratings(run, missing: set[str]) -> list[Finding]:

@@ -46,3 +46,37 @@ def staleness(rows: pd.DataFrame) -> list[dict]:
                                  f"{judge}: calibrated with the settings this run was judged by"),
                     "rule": RULE})
     return out
+
+
+AUDIT_RULE = ("a collection that holds a judge audit beside calibration items and judgements links them: "
+              "the calibration records, per judge, its judge model and prompts on the calibration items; "
+              "the audit is judged by another fingerprint when a requested judge model it records is none "
+              "of the calibrated judges, or when both record a prompt hash (prompts, judge_prompt_sha256) "
+              "and the audit's is not among the calibrated judge's; a field either side does not record "
+              "is not compared")
+
+
+def audit_staleness(rows: pd.DataFrame, audit_fp: dict) -> dict:
+    """The audit of the same collection against the calibration: rows from
+    calib_judge_fingerprints, audit_fp from audit.fingerprint.fingerprint."""
+    from judgescope.audit import fingerprint  # the audit's own fingerprint and its label
+
+    labelled = rows[rows["labelled"]]
+    judges = sorted({str(v) for v in labelled["judge_model"] if pd.notna(v)})
+    models = list(audit_fp["fields"]["requested_judge_model"]["values"])
+    hashes = set(audit_fp["fields"]["judge_prompt_sha256"]["values"])
+    matched = labelled[labelled["judge_model"].astype(str).isin(models)]
+    prompts = {str(v) for v in matched["prompts"] if pd.notna(v)}
+    other_model = [m for m in models if m not in judges]
+    other_prompt = bool(hashes and prompts and not hashes <= prompts)
+    shown = prompts or {str(v) for v in labelled["prompts"] if pd.notna(v)}  # no judge matched: all
+    calibrated = ("judges " + ", ".join(judges) if judges else "no judge") + (
+        " / prompts " + ", ".join(sorted(shown)) if shown else "")
+    judged_by = fingerprint.label(audit_fp)
+    stale = bool(other_model or other_prompt)
+    sentence = (f"audit: calibrated on {calibrated}; this audit was judged by {judged_by}" if stale else
+                f"audit: judged by {judged_by}, a calibrated judge" if models else
+                f"audit: its rows record no judge model, so it cannot be matched to the calibration ({calibrated})")
+    return {"judge_model": "audit", "stale": stale, "calibrated_on": calibrated, "judged_by": judged_by,
+            "changed": (["judge model"] if other_model else []) + (["prompt"] if other_prompt else []),
+            "sentence": sentence, "rule": AUDIT_RULE}

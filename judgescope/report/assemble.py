@@ -126,7 +126,7 @@ def collect(catalog, collection: str, *, generated_at: str, seed: int = stats.DE
         if section:
             rep.sections["calibration"] = section
         rep.not_measured += missing
-        stale = staleness_section.build(run, rep.ledger)
+        stale = staleness_section.build(run, rep.ledger, audit="audit" in roles)
         if stale:
             rep.sections["staleness"] = stale
     elif "items" in roles or "judgements" in roles:

@@ -79,7 +79,9 @@ def corrected_section() -> None:
 
 def stale_by_rater(rep: dict) -> dict[str, str]:
     """Per judge (and 'panel') whose calibration is stale, the sentence shown beside its badge."""
-    return calibration_findings.stale_notes(rep, staleness.staleness(context.run("calib_judge_fingerprints")))
+    audit = calibration_findings.audit_check(context.run) if "audit" in context.roles() else None
+    return calibration_findings.stale_notes(rep, staleness.staleness(context.run("calib_judge_fingerprints")),
+                                            audit=audit)
 
 
 def stale_note() -> None:
