@@ -17,7 +17,9 @@ from judgescope.web import context, render, urls, verdicts
 
 KEY = "blind"  # URL ?blind=1
 BUTTONS = (("pass", "Pass", "1"), ("fail", "Fail", "2"), ("unsure", "Unsure", "3"))
-HIDDEN = ("score", "judge_explanation")  # list columns a blind reviewer does not see
+# List columns a blind reviewer does not see: the judge's, and the verdict state ("judge too harsh"
+# says which way the hidden score went).
+HIDDEN = ("score", "judge_explanation", "review")
 
 
 def toggle() -> bool:
