@@ -18,10 +18,11 @@ with c[0]:
 frame, rep = view.load(splits)
 
 names, cells = cal.raters(frame), cal.cell_options(frame)
-urls.url_value_notice("judge", names)
-urls.url_value_notice("cell", cells)
 judge = urls.url_choice(c[1], "Judge", names, key="judge", default=names[-1], format_func=cal.rater_name)
 cell = urls.url_choice(c[2], "Cell", cells, key="cell", default=cal.DISAGREE, help=view.CELL_HELP)
+# After the choices: a link naming a judge by its name (judge=gptoss) is read as its id, not refused.
+urls.url_value_notice("judge", names)
+urls.url_value_notice("cell", cells)
 # The counts above the list are the chosen judge's (the panel's by default), as the list is.
 who = md_literal(cal.rater_name(judge))
 summary = cal.disagreement_summary(frame, judge)

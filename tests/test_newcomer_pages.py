@@ -190,6 +190,7 @@ def test_disagreements_counts_are_the_chosen_judges():
     from apptest import open_page
 
     at = open_page("pages/disagreements.py", "localgate", judge="gptoss")
+    assert not at.warning, [w.value for w in at.warning]  # the judge's name is read, not refused
     metrics = {_plain(m.label): m.value for m in at.metric}
     assert metrics["gptoss: disagreements with the human majority"] == "7", metrics
     listed = next(d.value for d in at.dataframe if "Key" in d.value.columns[:2])
