@@ -47,7 +47,7 @@ st.caption(f"Mean with {audit.ci_label(resamples, seed, method=table.attrs.get('
 shown = table.rename(columns={"facet": audit.FACETS[facet]}) if split else table.copy()
 share_cols = [col for col in shown.columns if col.startswith("share_")]
 config = {label(col): st.column_config.NumberColumn(format="percent") for col in share_cols}
-config |= {label(col): st.column_config.NumberColumn(name, format="%.3f") for col, name in
+config |= {label(col): st.column_config.NumberColumn(name, format="%.2f") for col, name in
            (("mean", "Mean"), ("ci_low", "95% CI low"), ("ci_high", "95% CI high"), ("median", "Median"),
             ("sd", "SD"))}
 if split and facet in audit.REVIEW_FACET_PARAMS:  # each value's row opens Review filtered to it

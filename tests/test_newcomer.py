@@ -134,3 +134,22 @@ def test_languages_on_a_phone_says_nothing_of_hovering(server, browser):  # noqa
                 _shot(page, "languages-390")
         finally:
             context.close()
+
+
+def test_the_distributions_summary_is_drawn_whole_at_1400_px(server, browser):  # noqa: F811
+    """Every column of Distributions' summary per unit is drawn at 1400 px, the last one
+    ("Share at least 90") included: before, it was cut at the grid's right edge."""
+    base, _ = server
+    context, page = open_url(browser, base + "/distributions?collection=xhotpotqa", height=1200)
+    try:
+        grid = page.locator('[data-testid="stDataFrame"]', has_text="Share below 60").first
+        grid.wait_for(state="visible")
+        page.wait_for_timeout(500)
+        headers = grid.evaluate(HEADERS)
+        _shot(page, "distributions-1400")
+        assert headers[-1] == "Share at least 90", headers
+        scroller = grid.evaluate("""g => { const s = g.querySelector('.dvn-scroller');
+                                           return s ? s.scrollWidth - s.clientWidth : 0; }""")
+        assert scroller <= 1, scroller  # nothing to scroll sideways to
+    finally:
+        context.close()

@@ -22,6 +22,14 @@ CSS = """
   outline: 2px solid currentColor;
   outline-offset: 2px;
 }
+/* A wide screen gives the page's tables the width Streamlit's 5rem side margins keep empty:
+   at 1400 px the Distributions summary (13 columns) is drawn whole instead of cut. */
+@media (min-width: 1024px) {
+  [data-testid="stMainBlockContainer"] {
+    padding-left: 2.5rem;
+    padding-right: 2.5rem;
+  }
+}
 /* Radio buttons, checkboxes and toggles hide their input: ring the label a person sees. */
 label:has(input[type="radio"]:focus-visible),
 label:has(input[type="checkbox"]:focus-visible) {
