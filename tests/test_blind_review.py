@@ -4,6 +4,7 @@ the reviewer's label is saved; the calibration on blind labels matches an indepe
 (sklearn's κ, statsmodels' Wilson, Rogan–Gladen by hand); `reviews blind` is its CLI twin."""
 
 import json
+import re
 import sqlite3
 
 import pandas as pd
@@ -189,3 +190,32 @@ def test_blind_review_hides_the_judge_until_the_label_is_saved(state):
     assert table.set_index("Reviewers").loc["fail"].tolist() == ([1, 0] if judge_pass else [0, 1])
     assert table.set_index("Reviewers").loc["pass"].tolist() == [0, 0]
     assert "score ≥ 50" in _everything(at)
+
+
+def test_the_report_shows_the_blind_calibration_and_check_report_recomputes_it(state, tmp_path, capsys):
+    from judgescope.cli import load_source, main
+    from judgescope.sources.catalog import open_store
+    full = open_store({"audit": load_source(DATASET, "judge_audit")}).run("audit_review_export", **{
+        "languages": [], "units": [], "origins": [], "run_groups": [], "systems": [], "min_score": 0.0,
+        "max_score": 100.0, "q": ""}).sort_values("score")
+    picked = full.iloc[[0, 1, 2, -1, -2, -3]]  # three low and three high scores
+    labels = ["fail", "fail", "pass", "pass", "pass", "fail"]
+    for rid, score, label in zip(picked.judge_record_id, picked.score, labels):
+        blind_labels.save(state, reviewer="ann", collection="xhotpotqa", dataset=DATASET, judge_record_id=rid,
+                          label=label, score=float(score))
+    out = tmp_path / "r.html"
+    assert main(["report-html", "xhotpotqa", "--out", str(out), "--resamples", "200"]) in (0, 1)
+    text = out.read_text(encoding="utf-8")
+    numbers = {e["id"]: e for e in json.loads(re.search(r'id="judgescope-manifest">(.*?)</script>', text, re.S)
+                                               .group(1))["numbers"]}
+    assert '<section id="blind">' in text
+    assert numbers["blind.n"]["value"] == 6 and numbers["blind.n"]["elements"] == 1
+    pred = [int(s >= 50) for s in picked.score]
+    truth = [0, 0, 1, 1, 1, 0]
+    assert numbers["blind.kappa"]["value"] == pytest.approx(cohen_kappa_score(truth, pred))
+    capsys.readouterr()
+    assert main(["check-report", str(out)]) == 0
+    blind_labels.save(state, reviewer="bob", collection="xhotpotqa", dataset=DATASET,
+                      judge_record_id=full.judge_record_id.iloc[5], label="pass", score=float(full.score.iloc[5]))
+    assert main(["check-report", str(out)]) == 1  # a blind label given since: the report is stale
+    assert "blind.n" in capsys.readouterr().out

@@ -13,8 +13,8 @@ from judgescope import resources
 from judgescope import format as fmt
 from judgescope import schema, stats
 from judgescope.audit import summary as audit_summary
-from judgescope.report import (audit_section, calibration_section, drift_section, ranking_section, ratings_section,
-                               reviews_section, staleness_section)
+from judgescope.report import (audit_section, blind_section, calibration_section, drift_section, ranking_section,
+                               ratings_section, reviews_section, staleness_section)
 from judgescope.report.ledger import Ledger
 
 MANIFEST_VERSION = 1
@@ -121,6 +121,9 @@ def collect(catalog, collection: str, *, generated_at: str, seed: int = stats.DE
         if section:
             rep.sections["reviews"] = section
         rep.not_measured += missing
+        blind = blind_section.build(run, rep.ledger, a.spec.name)  # only when blind labels exist
+        if blind:
+            rep.sections["blind"] = blind
     if "items" in roles and "judgements" in roles:
         section, missing = calibration_section.build(run, rep.ledger, rep.deviations)
         if section:

@@ -14,7 +14,7 @@ from judgescope.report import visible
 from judgescope.report.assemble import Report
 from judgescope.report.ledger import Shown
 
-SECTIONS = ("audit", "calibration", "ranking", "ratings", "verification", "reviews", "drift", "staleness")
+SECTIONS = ("audit", "calibration", "ranking", "ratings", "verification", "reviews", "drift", "staleness", "blind")
 MANIFEST_ID = "judgescope-manifest"
 _MANIFEST = re.compile(r'<script type="application/json" id="judgescope-manifest">(.*?)</script>', re.S)
 
