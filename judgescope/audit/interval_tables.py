@@ -22,7 +22,7 @@ from judgescope.sources import db, derived
 from judgescope.sources.views import parts_of
 
 VIEW = "audit_default_intervals"
-COLUMNS = ["facet_name", "position", "unit", "facet", "low", "high", "ci_method"]
+COLUMNS = ["facet_name", "position", "unit", "facet", "mean", "low", "high", "method", "ci_method"]
 # What the stored intervals are a function of: the code that draws them and the queries that
 # read the counts (a change to any of them builds the table again).
 _CODE = (Path(stats.__file__), Path(binned.__file__), Path(summary.__file__), Path(__file__))
@@ -38,22 +38,24 @@ def code_text() -> str:
 def table(run, facets: list[str], resamples: int = summary.DEFAULT_RESAMPLES,
           seed: int = summary.DEFAULT_SEED) -> pd.DataFrame:
     """summary.mean_intervals of every facet, one frame (COLUMNS): `facet_name` the facet,
-    `position` the row's place in that facet's table, `ci_method` its attrs["ci_method"]. A group
-    met again (the overall row of every facet, a facet with one value) is drawn once."""
+    `position` the row's place in that facet's table, `mean` and `method` the group's (as
+    `judgescope report` writes them), `ci_method` its attrs["ci_method"]. A group met again (the
+    overall row of every facet, a facet with one value) is drawn once."""
     memo: dict = {}
     frames = []
     for facet in facets:
         counts = summary.score_counts(run, facet)
         if summary.no_rows(counts):
             continue  # no usable row: the page says so and shows no interval
-        ci = summary.mean_intervals(counts, facet != "none", resamples, seed, memo=memo)
+        ci = summary.mean_intervals(counts, facet != "none", resamples, seed, memo=memo, detail=True)
         frames.append(pd.DataFrame({
             "facet_name": facet, "position": range(len(ci)), "unit": ci["unit"].astype(str),
             "facet": ci["facet"].astype(str) if "facet" in ci else None,
-            "low": ci["low"].astype(float), "high": ci["high"].astype(float),
+            "mean": ci["mean"].astype(float), "low": ci["low"].astype(float),
+            "high": ci["high"].astype(float), "method": ci["method"].astype(str),
             "ci_method": ci.attrs["ci_method"]}))
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
-        {c: pd.Series(dtype=float if c in ("low", "high") else "int64" if c == "position" else str)
+        {c: pd.Series(dtype=float if c in ("mean", "low", "high") else "int64" if c == "position" else str)
          for c in COLUMNS})
 
 
@@ -67,6 +69,13 @@ def stored(run, facet: str) -> pd.DataFrame | None:
     out = out.reset_index(drop=True)
     out.attrs["ci_method"] = str(rows["ci_method"].iloc[0])
     return out
+
+
+def stored_groups(run, facet: str) -> pd.DataFrame | None:
+    """The stored intervals of one facet with each group's mean and method (unit, facet, mean,
+    low, high, method; the overall row's unit is summary.OVERALL), or None when none are stored."""
+    rows = run("audit_default_interval_groups", facet=facet)
+    return None if rows.empty else rows.reset_index(drop=True)
 
 
 def interval_views(audit: Path) -> dict[str, list[Path]]:

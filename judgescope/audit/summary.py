@@ -213,28 +213,44 @@ def bootstrap_table(counts, by: list[str], resamples=DEFAULT_RESAMPLES,
     the column naming how each group's interval was drawn. `memo`: a dict kept across calls of
     one resamples, seed and level, so a group drawn before (the same counts: the overall row of
     every split, a facet with one value) is not drawn again; its interval is the same."""
-    groups = list(_samples(counts, by))
+    return bootstrap_tables(counts, [by], resamples, seed, level, on_group, method, memo)[0]
 
-    def one(group):
-        key, sample = group
-        if memo is None:
-            ci = _interval(sample, resamples, seed, level)
-        else:
-            seen = _sample_digest(sample, resamples, seed, level)
-            ci = memo.get(seen) or memo.setdefault(seen, _interval(sample, resamples, seed, level))
+
+def bootstrap_tables(counts, groupings: list[list[str]], resamples=DEFAULT_RESAMPLES,
+                     seed=DEFAULT_SEED, level=LEVEL, on_group=None, method=False,
+                     memo: dict | None = None) -> list[pd.DataFrame]:
+    """bootstrap_table of each grouping, every group of every grouping drawn in one pool (no
+    grouping waits for another's last group) and a group met more than once (the same counts:
+    a language with one unit, the overall row of every split, or in `memo`) drawn once."""
+    memo = {} if memo is None else memo
+    tagged = [(i, key, sample, _sample_digest(sample, resamples, seed, level))
+              for i, by in enumerate(groupings) for key, sample in _samples(counts, by)]
+    todo = {digest: sample for *_, sample, digest in tagged if digest not in memo}
+
+    def draw(item):
+        digest, sample = item
+        ci = _interval(sample, resamples, seed, level)
         if on_group:
             on_group()
-        return {**dict(zip(by, key)), "mean": ci["mean"], "low": ci["low"], "high": ci["high"],
-                "method": ci["method"], "bin_width": ci["bin_width"],
-                "endpoint_bound": ci["endpoint_bound"]}
+        return digest, ci
 
-    if len(groups) > 1:
-        with ThreadPoolExecutor(max_workers=min(len(groups), os.cpu_count() or 1)) as pool:
-            rows = list(pool.map(one, groups))
+    if len(todo) > 1:
+        with ThreadPoolExecutor(max_workers=min(len(todo), os.cpu_count() or 1)) as pool:
+            memo.update(pool.map(draw, todo.items()))
     else:
-        rows = [one(g) for g in groups]
-    cols = list(by) + ["mean", "low", "high"] + (METHOD_COLUMNS if method else [])
-    return _ordered(pd.DataFrame(rows, columns=cols), by)
+        memo.update(draw(item) for item in todo.items())
+    if on_group:  # groups whose interval was already drawn count as done
+        for _ in range(len(tagged) - len(todo)):
+            on_group()
+    rows: list[list[dict]] = [[] for _ in groupings]
+    for i, key, _, digest in tagged:
+        ci = memo[digest]
+        rows[i].append(
+            {**dict(zip(groupings[i], key)), "mean": ci["mean"], "low": ci["low"], "high": ci["high"],
+             "method": ci["method"], "bin_width": ci["bin_width"], "endpoint_bound": ci["endpoint_bound"]})
+    extra = METHOD_COLUMNS if method else []
+    return [_ordered(pd.DataFrame(part, columns=list(by) + ["mean", "low", "high"] + extra), by)
+            for by, part in zip(groupings, rows)]
 
 
 def unit_bootstrap(counts, resamples=DEFAULT_RESAMPLES, seed=DEFAULT_SEED,
@@ -370,11 +386,12 @@ def available_facets(missing_columns) -> list[str]:
 
 
 def mean_intervals(counts, facet: bool = False, resamples=DEFAULT_RESAMPLES,
-                   seed=DEFAULT_SEED, memo: dict | None = None) -> pd.DataFrame:
+                   seed=DEFAULT_SEED, memo: dict | None = None, detail: bool = False) -> pd.DataFrame:
     """The bootstrap CI of the mean per unit (× facet) and overall, as distribution_table shows
     them; attrs["ci_method"] names how they were drawn (method_summary). They depend on the
     counts, never on the thresholds, so a page can keep them while a threshold moves. `memo`:
-    bootstrap_table's, kept across the facets of one audit."""
+    bootstrap_table's, kept across the facets of one audit; `detail` keeps each group's mean and
+    method (the columns `judgescope report` writes)."""
     by = ["unit", "facet"] if facet else ["unit"]
     per = bootstrap_table(with_facet_labels(counts), by, resamples, seed, method=True, memo=memo)
     overall = bootstrap_table(counts, [], resamples, seed, method=True, memo=memo)
@@ -383,7 +400,7 @@ def mean_intervals(counts, facet: bool = False, resamples=DEFAULT_RESAMPLES,
         overall.insert(1, "facet", "")
     ci = pd.concat([per, overall], ignore_index=True)
     named = method_summary(ci, counts.width if isinstance(counts, binned.Binned) else None)
-    ci = ci.drop(columns=["mean", *METHOD_COLUMNS])
+    ci = ci.drop(columns=METHOD_COLUMNS[1:] if detail else ["mean", *METHOD_COLUMNS])
     ci.attrs["ci_method"] = named
     return ci
 

@@ -22,6 +22,8 @@ from judgescope.cli import (add_source_arguments, load_source, out_problem, prin
                             seed_arg)
 from judgescope.sources.manifest import SourceError
 
+INTERVALS_VIEW = "audit_default_intervals"  # audit/interval_tables.VIEW, named here so the parser stays light
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -121,21 +123,30 @@ class Progress:
 GROUPINGS = (["unit"], [], ["target_language", "unit"], ["target_language"])
 
 
-def bootstrap(run, resamples: int, seed: int) -> dict:
+def bootstrap(run, resamples: int, seed: int, stored: bool = False) -> dict:
+    """BOOTSTRAP.json: the interval of each unit, of the whole audit, of each language × unit
+    and of each language. `stored`: the audit's default intervals were stored at its first open
+    (audit/interval_tables.py); at the default resamples and seed its unit, overall and
+    language × unit rows are read from them (the same function of the same counts, so the same
+    numbers), and only the rest is drawn, every group once, in one pool."""
     from judgescope.audit import summary as audit
+
     counts = audit.score_counts(run)
+    tables = dict(_stored_tables(run) if stored and (resamples, seed) == (defaults.RESAMPLES, defaults.SEED)
+                  else {})
+    todo = [i for i in range(len(GROUPINGS)) if i not in tables]
     rows = audit.count_rows(counts)
-    total = sum(rows.groupby(by).ngroups if by else 1 for by in GROUPINGS)
+    total = sum(rows.groupby(GROUPINGS[i]).ngroups if GROUPINGS[i] else 1 for i in todo)
     progress = Progress(total, audit.distinct_scores(counts), resamples)
-    units, overall, langs, whole = (
-        audit.bootstrap_table(counts, by, resamples, seed, on_group=progress.step, method=True)
-        for by in GROUPINGS)
-    overall = overall.iloc[0]
+    drawn = audit.bootstrap_tables(counts, [GROUPINGS[i] for i in todo], resamples, seed,
+                                   on_group=progress.step, method=True)
+    tables.update(zip(todo, drawn))
     progress.close()
+    units, overall, langs, whole = (tables[i] for i in range(len(GROUPINGS)))
     out = {"method": "percentile", "detail": audit.interval_rule(counts), "resamples": resamples,
            "seed": seed, "level": audit.LEVEL,
            "by_unit": {r["unit"]: _intervals(r) for _, r in units.iterrows()},
-           "overall": _intervals(overall), "by_language": {}}
+           "overall": _intervals(overall.iloc[0]), "by_language": {}}
     for _, r in langs.iterrows():
         out["by_language"].setdefault(r["target_language"], {})[r["unit"]] = _intervals(r)
     for _, r in whole.iterrows():
@@ -143,12 +154,29 @@ def bootstrap(run, resamples: int, seed: int) -> dict:
     return out
 
 
-def report_tables(run, resamples: int, seed: int, by_system: bool) -> tuple:
+def _stored_tables(run) -> dict:
+    """{index in GROUPINGS: its table} for the groupings the stored default intervals hold: unit
+    and overall (facet none) and language × unit (facet target_language), in bootstrap_table's
+    order; {} when a facet's intervals are not stored."""
+    from judgescope.audit import interval_tables, summary as audit
+
+    plain, by_language = (interval_tables.stored_groups(run, f) for f in ("none", "target_language"))
+    if plain is None or by_language is None:
+        return {}
+    cols = ["mean", "low", "high", "method"]
+    units = plain[plain.unit != audit.OVERALL][["unit", *cols]].reset_index(drop=True)
+    overall = plain[plain.unit == audit.OVERALL][cols].reset_index(drop=True)
+    cells = by_language[by_language.unit != audit.OVERALL].rename(columns={"facet": "target_language"})
+    langs = audit._ordered(cells[["target_language", "unit", *cols]], ["target_language", "unit"])
+    return {0: units, 1: overall, 2: langs}
+
+
+def report_tables(run, resamples: int, seed: int, by_system: bool, stored: bool = False) -> tuple:
     """SUMMARY, BY_LANGUAGE, BOOTSTRAP and BY_SYSTEM (None without a system column: only an
     audit with one gets the per-system breakdown) from a Store's run; bench's report phase
     times exactly this."""
     from judgescope.audit import summary as audit, systems
-    return (summary(run), by_language(run), bootstrap(run, resamples, seed),
+    return (summary(run), by_language(run), bootstrap(run, resamples, seed, stored),
             systems.by_system(audit.score_counts(run, "system"), resamples, seed) if by_system else None)
 
 
@@ -167,7 +195,8 @@ def run(args) -> int:
             raise SourceError("--resamples must be at least 1")
         store = open_store({"audit": loaded})
     *tables, per_system = report_tables(store.run, args.resamples, args.seed,
-                                        "system" not in loaded.report["columns_missing"])
+                                        "system" not in loaded.report["columns_missing"],
+                                        store.has(INTERVALS_VIEW))
     if per_system:
         per_system["reviewers"] = _reviewers_by_system(store.run, loaded.spec.name)
     if args.out is None:  # stdout holds the JSON; the ledger goes to stderr

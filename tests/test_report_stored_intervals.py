@@ -1,0 +1,70 @@
+"""Issue 45 item 1: `judgescope report` reads the default intervals the first open stored
+(audit/interval_tables.py) for its unit, overall and language × unit rows, draws only the rest,
+every group once across groupings, and its BOOTSTRAP.json is the same, number for number and in
+the same order, as a fresh draw at the same seed."""
+
+import json
+
+import pytest
+
+from judgescope import defaults
+from judgescope.audit import interval_tables
+from judgescope.audit import summary as audit
+from judgescope.cli.commands import report
+from judgescope.sources.catalog import Catalog, get_catalog
+from judgescope.sources.manifest import load_manifest
+from test_binned_scores import float_manifest  # noqa: F401  (a module fixture: the float audit)
+
+
+@pytest.fixture(params=["int", "float"])
+def run(request, float_manifest):  # noqa: F811
+    """The query runner of an audit whose default intervals are stored: the demo's integer
+    audit, or a float audit (binned counts)."""
+    store = (get_catalog().store("xhotpotqa") if request.param == "int"
+             else Catalog(load_manifest(float_manifest)).store("c"))
+    assert store.has(interval_tables.VIEW)
+    return store.run
+
+
+def _counting(monkeypatch) -> list:
+    calls = []
+    real = audit._interval
+    monkeypatch.setattr(audit, "_interval", lambda *a: calls.append(1) or real(*a))
+    return calls
+
+
+def test_the_report_s_intervals_from_the_stored_table_equal_a_fresh_draw(run, monkeypatch):
+    fresh = report.bootstrap(run, defaults.RESAMPLES, defaults.SEED, stored=False)
+    calls = _counting(monkeypatch)
+    read = report.bootstrap(run, defaults.RESAMPLES, defaults.SEED, stored=True)
+    assert json.dumps(read) == json.dumps(fresh)  # the same numbers, methods and key order
+    # Only each language's own interval (over all its units) is drawn: the rest was stored.
+    groups = sum(len(cells) for cells in fresh["by_language"].values()) + len(fresh["by_unit"]) + 1
+    assert len(calls) == len(fresh["by_language"]) < groups
+
+
+def test_other_resamples_or_seed_are_drawn_not_read(run, monkeypatch):
+    """The stored table holds the defaults only: another seed is drawn for every group."""
+    fresh = report.bootstrap(run, 200, 7, stored=False)
+    calls = _counting(monkeypatch)
+    read = report.bootstrap(run, 200, 7, stored=True)
+    assert json.dumps(read) == json.dumps(fresh)
+    groups = sum(len(cells) for cells in read["by_language"].values()) + len(read["by_unit"]) + 1
+    assert len(read["by_language"]) < len(calls) <= groups
+
+
+def test_one_pool_of_every_grouping_equals_each_grouping_drawn_alone(run, monkeypatch):
+    """bootstrap_tables draws a group met in several groupings once (the overall row of each
+    grouping below is one group) and returns what bootstrap_table returns for each."""
+    counts = audit.score_counts(run)
+    groupings = [["unit"], [], ["target_language"], []]
+    alone = [audit.bootstrap_table(counts, by, 300, 11, method=True) for by in groupings]
+    calls = _counting(monkeypatch)
+    together = audit.bootstrap_tables(counts, groupings, 300, 11, method=True)
+    for a, b in zip(alone, together):
+        assert a.equals(b)
+    assert len(calls) == sum(len(t) for t in alone) - 1  # the repeated overall group drawn once
+
+
+def test_the_report_names_the_stored_view_as_interval_tables_does():
+    assert report.INTERVALS_VIEW == interval_tables.VIEW
