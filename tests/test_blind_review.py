@@ -219,3 +219,31 @@ def test_the_report_shows_the_blind_calibration_and_check_report_recomputes_it(s
                       judge_record_id=full.judge_record_id.iloc[5], label="pass", score=float(full.score.iloc[5]))
     assert main(["check-report", str(out)]) == 1  # a blind label given since: the report is stale
     assert "blind.n" in capsys.readouterr().out
+
+
+def test_a_read_only_version_3_database_is_still_read_and_holds_no_blind_label(tmp_path):
+    """Version 4 only adds blind labels: a version-3 database this process cannot write (so cannot
+    migrate) is read as before (its verdicts), with no blind label, instead of being refused."""
+    import shutil
+    import subprocess
+    if not shutil.which("chattr"):
+        pytest.skip("chattr is not available")
+    folder = tmp_path / "state"
+    folder.mkdir()
+    db = folder / "reviews.sqlite"
+    con = sqlite3.connect(db)
+    con.executescript(reviews.MIGRATIONS[1] + ";" + reviews.MIGRATIONS[2] + ";" + reviews.MIGRATIONS[3]
+                      + "; CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL);"
+                      " INSERT INTO schema_version VALUES (1, 't'), (2, 't'), (3, 't');")
+    con.execute("INSERT INTO reviews (review_id, reviewer, created_at, collection, dataset, judge_record_id, "
+                "verdict) VALUES ('old', 'ann', '2025', 'c', 'd', 'r9', 'unsure')")
+    con.commit()
+    con.close()
+    if subprocess.run(["chattr", "+i", str(db), str(folder)], capture_output=True).returncode:
+        pytest.skip("this file system cannot mark a file immutable")
+    try:
+        assert reviews.latest(db).review_id.tolist() == ["old"]
+        assert "Saving verdicts is off" in reviews.read_only(db)
+        assert blind_labels.latest(db, "d").empty and blind_labels.mine("ann", "d", "r9", db) is None
+    finally:
+        subprocess.run(["chattr", "-i", str(db), str(folder)])

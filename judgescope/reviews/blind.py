@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import uuid
 
+import pandas as pd
+
 from judgescope.reviews import checks
 from judgescope.reviews import store
 
@@ -36,23 +38,34 @@ def save(path=None, **fields) -> dict:
     return row
 
 
+def _frame(path, sql: str, params: tuple = ()):
+    """store._frame; a read-only database of schema version 3 (no blind_labels table, and it
+    cannot be migrated) holds no blind label."""
+    try:
+        return store._frame(path, sql, params)
+    except store.ReviewStoreUnavailable as err:
+        if "no such table" not in str(err):
+            raise
+        return pd.DataFrame(columns=[*COLUMNS])
+
+
 def log(path=None, dataset: str | None = None):
     """Every blind label, oldest first (of one dataset when given)."""
     where = " WHERE dataset = ?" if dataset else ""
-    return store._frame(path, f"SELECT {', '.join(COLUMNS)} FROM blind_labels{where} "
+    return _frame(path, f"SELECT {', '.join(COLUMNS)} FROM blind_labels{where} "
                         "ORDER BY created_at, review_id", (dataset,) if dataset else ())
 
 
 def latest(path=None, dataset: str | None = None):
     """Each reviewer's latest blind label per row, retracted ones dropped."""
     where = "label <> 'retracted'" + (" AND dataset = ?" if dataset else "")
-    return store._frame(path, f"SELECT {', '.join(COLUMNS)} FROM latest_blind_labels WHERE {where} "
+    return _frame(path, f"SELECT {', '.join(COLUMNS)} FROM latest_blind_labels WHERE {where} "
                         "ORDER BY created_at, review_id", (dataset,) if dataset else ())
 
 
 def mine(reviewer: str, dataset: str, judge_record_id: str, path=None) -> str | None:
     """This reviewer's latest blind label on one row (None when none, or retracted)."""
-    found = store._frame(path, "SELECT label FROM latest_blind_labels WHERE reviewer = ? AND "
+    found = _frame(path, "SELECT label FROM latest_blind_labels WHERE reviewer = ? AND "
                          "dataset = ? AND judge_record_id = ?",
                          (checks.reviewer_name(reviewer), str(dataset), str(judge_record_id)))
     label = None if found.empty else str(found.label.iloc[0])

@@ -114,6 +114,9 @@ SELECT * FROM blind_labels r WHERE NOT EXISTS (
     AND (n.created_at > r.created_at OR (n.created_at = r.created_at AND n.review_id > r.review_id)));
 """
 MIGRATIONS = {1: _V1, 2: _V2, 3: _V3, 4: _V4}
+# Versions a read-only database is read at without a migration (version 4 only added blind labels,
+# which a version-3 database has none of: reviews.blind reads it as holding none).
+READABLE_VERSIONS = (3, 4)
 BLIND_LABELS = ("pass", "fail", "unsure", "retracted")
 BLIND_COLUMNS = ("review_id", "reviewer", "created_at", "collection", "dataset", "revision",
                  "judge_record_id", "source_sha256", "candidate_sha256", "label", "note",
@@ -336,7 +339,7 @@ def open_read_only(path=None) -> sqlite3.Connection:
     """A read-only connection to a database this process cannot write (a read-only file or
     folder): SQLite's read-only mode, else, where it cannot make its shared-memory file beside
     a WAL database, the database read as immutable. ReviewStoreUnavailable when it cannot be
-    read either, or is of an older schema (which would need a write to migrate)."""
+    read either, or is of a schema older than READABLE_VERSIONS (which would need a write to migrate)."""
     path = Path(path) if path else default_path()
     last: BaseException = FileNotFoundError(2, "No such file")
     for query in ("mode=ro", "mode=ro&immutable=1"):
@@ -345,7 +348,7 @@ def open_read_only(path=None) -> sqlite3.Connection:
             if not path.is_file():
                 break
             con = sqlite3.connect(f"{path.resolve().as_uri()}?{query}", uri=True, isolation_level=None)
-            if schema_version(con) == SCHEMA_VERSION:
+            if schema_version(con) in READABLE_VERSIONS:
                 return con
             last = sqlite3.DatabaseError(f"schema version {schema_version(con)}, not {SCHEMA_VERSION}")
         except (sqlite3.DatabaseError, OSError) as err:
