@@ -25,7 +25,7 @@ from bench import analysis, coldstart, report
 from bench.generate import SCORES, generate, manifest_path
 
 ROOT = Path(__file__).resolve().parent.parent
-PHASES = ("pages", "pandas", "verify", "bootstrap", "remote", "report")
+PHASES = ("pages", "pandas", "verify", "bootstrap", "remote", "report", "commands")
 
 
 def run_phase(phase: str, folder: Path, repeats: int, *extra: str) -> dict:

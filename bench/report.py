@@ -6,6 +6,8 @@ import platform
 from datetime import datetime, timezone
 from pathlib import Path
 
+from bench import commands
+
 TARGET_P95_MS = 300
 # Issue #28: at demo scale (10,000 rows and fewer) every interaction ≤ 100 ms p95.
 TARGET_P95_SMALL_MS, SMALL_ROWS = 100, 10_000
@@ -227,6 +229,7 @@ def size_section(size: dict) -> list[str]:
                                 ("Bootstrap", "bootstrap", bootstrap_lines),
                                 ("Remote reads: a prebuilt cache over fsspec", "remote", remote_lines),
                                 ("Report", "report", report_lines),
+                                ("Commands as processes", "commands", commands.lines),
                                 ("Peak RSS", None, rss_lines)):
         out += ["", f"### {title}", ""]
         out += lines(size) if phase is None or phase in size else [f"Not measured in this run ({phase} phase)."]

@@ -153,6 +153,12 @@ def test_bench_pipeline_end_to_end(tmp_path):
     assert size["report"]["groups"] == len({u for _, u in cells}) + 1 + len(cells) + len({c for c, _ in cells})
     assert all(s["report"]["report"]["median_ms"] > 0 for s in (size, floats))
     assert "float report ≤ 1.2× the integer one" in out.read_text()
+    # The commands phase: each command as a process, cold and warm, with the load average.
+    for s in (size, floats):
+        ran = {k: v for k, v in s["commands"]["commands"].items() if "not_run" not in v}
+        assert {"--help", "validate", "report", "report-html"} <= set(ran)
+        assert all(v["cold_s"] > 0 and v["warm"]["median_ms"] > 0 and v["exit"] in (0, 1) for v in ran.values())
+        assert len(s["commands"]["load_before"]) == 3
     # Reads through fsspec, counted per interaction: every interaction listed, reads counted
     remote = {(r["page"], r["interaction"]): r for r in size["remote"]["interactions"]}
     assert set(remote) == {(r["page"], r["interaction"]) for r in size["pages"]["interactions"]}
@@ -162,6 +168,7 @@ def test_bench_pipeline_end_to_end(tmp_path):
     for heading in ("## Targets at 2,000 audit rows (int scores)", "## 2,000 audit rows (float scores)",
                     "First open of this revision: app ", "### Page interactions", "### Hash verification",
                     "### Bootstrap", "### Remote reads: a prebuilt cache over fsspec", "### Peak RSS",
+                    "### Commands as processes",
                     results["machine"]["duckdb"]):
         assert heading in text
 
@@ -300,3 +307,23 @@ def test_a_saved_cold_build_of_other_code_is_measured_again(tmp_path):
     left.write_text("")
     cold = prepare(500, "int", tmp_path, False, "512MB", logged.append)["build"]
     assert cold["bench_audit"]["rows"] == 500 and not left.exists()
+
+
+def test_the_commands_phase_runs_the_readme_s_commands_or_says_why_not(tmp_path):
+    """Every command the README shows for an audit, a collection or its ratings is in the phase:
+    run on the bench's data, or listed with the reason it is not (no data of its kind)."""
+    from bench import commands
+
+    listed = commands.commands(tmp_path)
+    readme = (commands.ROOT / "README.md").read_text(encoding="utf-8")
+    for name in ("validate", "report", "report-html", "calibrate", "rank", "drift"):
+        assert f"judgescope {name} " in readme and name in listed
+    assert all(isinstance(v, str) or v[0] == k for k, v in listed.items())
+    assert {k for k, v in listed.items() if isinstance(v, str)} == {"calibrate", "rank", "drift"}
+    fake = {"commands": {"load_before": (7.5, 8.0, 9.0), "commands": {
+        "validate": {"argv": ["validate", "bench_audit"], "exit": 0, "cold_s": 4.0,
+                     "warm": {"median_ms": 1500.0, "runs_ms": [1500.0]}},
+        "rank": {"not_run": "the bench's collection has no ranking decisions"}}}}
+    text = "\n".join(commands.lines(fake))
+    assert "7.5, 8.0, 9.0" in text and "| `validate bench_audit` | 4.00 s | 1.50 s | 0 |" in text
+    assert "not run: the bench's collection has no ranking decisions" in text

@@ -1,0 +1,88 @@
+"""The README's commands as a user runs them (issue 45 item 4): each a subprocess on the bench's
+generated data, cold (a new, empty JUDGESCOPE_CACHE: its first open included) and warm (the
+cache the build phase wrote), beside the in-process figures of the other phases.
+
+The bench's collection holds a judge audit and its source snapshot only: `calibrate` (calibration
+items), `rank` (ranking decisions) and `drift` (an earlier audit) have no data of their kind in
+it and are listed as not run, with the reason, never timed on other data.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench.generate import COLLECTION
+from bench.timing import summary
+
+ROOT = Path(__file__).resolve().parent.parent
+AUDIT, SNAPSHOT = "bench_audit", "bench_snapshot"
+
+
+def commands(out: Path) -> dict[str, list[str] | str]:
+    """Command name → its arguments (as the README writes them), or why it is not run."""
+    return {
+        "--help": ["--help"],
+        "validate": ["validate", AUDIT],
+        "report": ["report", AUDIT, "--out", str(out / "tables")],
+        "report-html": ["report-html", COLLECTION, "--out", str(out / "report.html"), "--force"],
+        "verify": ["verify", AUDIT, SNAPSHOT, "--json", str(out / "verify.json")],
+        "calibrate": "the bench's collection has no calibration items",
+        "rank": "the bench's collection has no ranking decisions",
+        "drift": "the bench's collection has no earlier audit",
+    }
+
+
+def _run(argv: list[str], manifest: str, cache: Path) -> tuple[float, int]:
+    """Seconds of `python -m judgescope ARGV` as a process, and its exit code."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT), JUDGESCOPE_SOURCES=manifest, JUDGESCOPE_CACHE=str(cache))
+    t = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "judgescope", *argv], cwd=Path(manifest).parent, env=env,
+                          capture_output=True, text=True)
+    seconds = time.perf_counter() - t
+    if done.returncode not in (0, 1):  # 1: rows excluded (still a full run); 2 or a crash: the bench stops
+        raise SystemExit(f"judgescope {' '.join(argv)} exited {done.returncode}:\n{done.stderr[-3000:]}")
+    return seconds, done.returncode
+
+
+def command_timings(args) -> dict:
+    """Per command: one cold run in a cache of its own, then `repeats` (at most 3) warm runs on
+    the built cache; the load average before and after, since the cores may be shared."""
+    warm_cache = Path(os.environ["JUDGESCOPE_CACHE"])
+    out: dict = {"load_before": os.getloadavg(), "commands": {}}
+    with tempfile.TemporaryDirectory(prefix="bench-cli-") as tmp:
+        for name, argv in commands(Path(tmp)).items():
+            if isinstance(argv, str):
+                out["commands"][name] = {"not_run": argv}
+                continue
+            cold_cache = Path(tmp) / "cold-cache"
+            cold, code = _run(argv, args.manifest, cold_cache)
+            shutil.rmtree(cold_cache, ignore_errors=True)
+            warm = [_run(argv, args.manifest, warm_cache)[0] for _ in range(min(args.repeats, 3))]
+            out["commands"][name] = {"argv": [a.replace(tmp, "TMP") for a in argv],
+                                     "exit": code, "cold_s": cold, "warm": summary(warm)}
+    out["load_after"] = os.getloadavg()
+    return out
+
+
+def lines(size: dict) -> list[str]:
+    """The phase's table for results.md."""
+    c = size["commands"]
+    load = ", ".join(f"{x:.1f}" for x in c["load_before"])
+    out = [f"Each command as a process (`python -m judgescope …`, imports included): cold = a new, "
+           f"empty cache (its first open included), warm = the built cache, median of "
+           f"{max(len(v['warm']['runs_ms']) for v in c['commands'].values() if 'warm' in v)} runs. "
+           f"Load average at the phase's start {load}.", "",
+           "| command | cold | warm | exit |", "|---|---|---|---|"]
+    for name, v in c["commands"].items():
+        if "not_run" in v:
+            out.append(f"| `{name}` | not run: {v['not_run']} | | |")
+        else:
+            out.append(f"| `{' '.join(v['argv'])}` | {v['cold_s']:.2f} s | "
+                       f"{v['warm']['median_ms'] / 1000:.2f} s | {v['exit']} |")
+    return out
