@@ -57,7 +57,7 @@ if record_id:
         st.warning(f"The record {md_literal(record_id)} in the URL is not in this audit.")
     else:
         review_view.review_record(record.iloc[0], filters, desc, has_snapshot, total, origin,
-                                  reviewed=verdicts.reviewed_ids if verdicts.mode() != "off" else None)
+                                  reviewed=review_view.queue_source() if verdicts.mode() != "off" else None)
 elif verdicts.mode() != "off" and total:
     review_view.queue_start(filters, desc, origin)
 

@@ -182,6 +182,11 @@ def test_blind_review_hides_the_judge_until_the_label_is_saved(state):
         ["Ann", record, "fail", 1, DATASET]]
     assert stored.score.iloc[0] == pytest.approx(row.score)
     assert reviews.log(state).empty  # the blind label is not a verdict
+    at.button(key="rec_close").click().run()
+    at.button(key="queue_me").click().run()  # the list's first row without my blind label: not this one
+    assert record_in_url(at) != record and {m.label: m.value for m in at.metric}["Score"] == "hidden"
+    at.query_params["record"] = record
+    at.run()
     at.switch_page("pages/reviews.py").run()
     assert not at.exception, [e.value for e in at.exception]
     assert any(h.value.startswith("Blind labels") for h in at.subheader)

@@ -56,6 +56,11 @@ def hides(r: pd.Series) -> bool:
     return not who or blind_labels.mine(who, _dataset(), str(r["judge_record_id"]), verdicts.state_path()) is None
 
 
+def labelled_ids() -> pd.DataFrame:
+    """Each reviewer's latest blind label on this audit's rows (the queue skips them under blind review)."""
+    return blind_labels.latest(verdicts.state_path(), _dataset())
+
+
 def without_judge(rows: pd.DataFrame) -> pd.DataFrame:
     """A listed page without the judge's score and explanation while blind review is on."""
     return rows.drop(columns=[c for c in HIDDEN if c in rows], errors="ignore") if active() else rows

@@ -184,9 +184,14 @@ def explanation(r: pd.Series) -> bounded.Prefix | None:
                           int(r["judge_explanation_bytes"]))
 
 
+def queue_source():
+    """What the queue skips: rows with a verdict, or under blind review rows with a blind label."""
+    return blind_review.labelled_ids if blind_review.active() else verdicts.reviewed_ids
+
+
 def queue_start(filters: dict, desc: bool, origin) -> None:
-    """With no record open: start the queue at the list's first unreviewed row."""
-    queue(None, filters, desc, origin, verdicts.reviewed_ids)
+    """With no record open: start the queue at the list's first unreviewed (unlabelled) row."""
+    queue(None, filters, desc, origin, queue_source())
 
 
 def queue(r: pd.Series | None, filters: dict, desc: bool, origin, reviewed) -> None:
