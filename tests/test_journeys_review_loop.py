@@ -2,7 +2,8 @@
 typed on record A, `j` without saving, `2` on record B — B is saved without A's text and A's
 draft is back on return, also in a new tab that remembers the reviewer; on the first Thai row
 Prev is disabled and `k` ten times from row 11 visits rows 10 … 1; gptoss's TP cell in its
-confusion matrix lists gptoss's own items, as many as the cell says. Screenshots land in
+confusion matrix lists gptoss's own items, as many as the cell says; with ?blind=1 the score and
+explanation appear only once the reviewer's own label is saved. Screenshots land in
 screenshots/journeys/ (r*-*.png)."""
 
 from __future__ import annotations
@@ -123,6 +124,42 @@ def test_the_reviewer_loop_in_a_browser(loop_server, browser):  # noqa: F811
         shot(tab, "r5-new-tab")
         no_exception(page)
         no_exception(tab)
+    finally:
+        context.close()
+
+
+def test_blind_review_hides_the_judge_until_the_label_is_saved(loop_server, browser):  # noqa: F811
+    """Issue 43 item 6 in a browser: with ?blind=1 a record shows no score and no explanation; the
+    reviewer's own Fail (key 2) is saved as a blind label and reveals both."""
+    import duckdb
+
+    from judgescope.reviews import blind as blind_labels
+
+    base, state = loop_server
+    rid = thai_ids()[5]
+    score, explanation = duckdb.sql(
+        "SELECT score, judge_explanation FROM read_parquet($p) WHERE judge_record_id = $id",
+        params={"p": str(ROOT / "data/demo/xhotpotqa_judge_v2/data/*.parquet"), "id": rid}).fetchall()[0]
+    shown = explanation.split("\n")[0][:40]
+    context, page = open_url(browser, f"{base}/review?collection=xhotpotqa&lang=th&blind=1&record={rid}",
+                             height=1600)
+    try:
+        text = main_text(page)
+        assert "hidden" in text and shown not in text and "Judge explanation" not in text
+        page.get_by_label(re.compile("Your reviewer name")).fill("Bea")
+        page.keyboard.press("Enter")
+        settle(page)
+        assert shown not in main_text(page)
+        page.locator("h1").first.click()
+        page.keyboard.press("2")
+        settle(page)
+        page.get_by_text("Judge explanation").wait_for(timeout=30_000)
+        text = main_text(page)
+        assert shown in text and f"{score:g}" in text and "Your blind label: fail" in text
+        assert blind_labels.log(state)[["reviewer", "judge_record_id", "label", "blind"]].values.tolist() == [
+            ["Bea", rid, "fail", 1]]
+        shot(page, "r6-blind-revealed")
+        no_exception(page)
     finally:
         context.close()
 
