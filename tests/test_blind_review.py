@@ -14,7 +14,7 @@ from statsmodels.stats.proportion import proportion_confint
 from streamlit.testing.v1 import AppTest
 
 from judgescope.calibration import blind as blind_cal
-from judgescope.reviews import blind as blind_labels
+from judgescope.reviews import blind_labels
 from judgescope.reviews import store as reviews
 from review_session import record_in_url, state  # noqa: F401 — the fixture
 

@@ -12,7 +12,7 @@ PARAMS = {
     "calib_item_judgements": {"splits": [], "no_split": False},
     "calib_heldout_summary": {}, "calib_verdict_counts": {}, "calib_verdict_counts_heldout": {},
     "calib_judge_pairs": {}, "calib_judge_pairs_heldout": {}, "calib_provenance": {},
-    "calib_provenance_heldout": {}, "calib_unlabelled_counts": {},
+    "calib_provenance_heldout": {}, "calib_unlabelled_counts": {}, "calib_judge_fingerprints": {},
 }
 ITEM_COLUMNS = [c.name for c in SCHEMAS["calibration_items"].columns]
 JUDGE_COLUMNS = [c.name for c in SCHEMAS["calibration_judgements"].columns]
@@ -121,3 +121,14 @@ def test_unlabelled_counts_leave_out_calibration_keys(store):
     # q1:3, q9:0 and q8:0 are not calibration items; judge b says no_match on q9:0.
     assert got.loc["a", ["n", "passes"]].tolist() == [3, 3]
     assert got.loc["b", ["n", "passes"]].tolist() == [3, 2]
+
+
+def test_judge_fingerprints_count_labelled_and_unlabelled_rows(store):
+    """Four of the seven judged keys are calibration items (q1:0, q2:1, q3:0, q4:0), each judged
+    by a and b with one set of settings (prompts p1, JSON output, no template), so each judge has
+    one row a side."""
+    got = store.run("calib_judge_fingerprints")
+    counts = got.groupby(["judge_model", "labelled"])["n"].sum().to_dict()
+    assert counts == {("a", False): 3, ("a", True): 4, ("b", False): 3, ("b", True): 4}
+    assert len(got) == 4 and set(got["prompts"]) == {"p1"} and set(got["output_mode"]) == {"json"}
+    assert got["template"].isna().all()

@@ -133,7 +133,7 @@ def test_blind_review_hides_the_judge_until_the_label_is_saved(loop_server, brow
     reviewer's own Fail (key 2) is saved as a blind label and reveals both."""
     import duckdb
 
-    from judgescope.reviews import blind as blind_labels
+    from judgescope.reviews import blind_labels
 
     base, state = loop_server
     rid = thai_ids()[5]

@@ -7,7 +7,7 @@ blind AUDIT --json` prints them; check-report recomputes them from the reviews l
 from __future__ import annotations
 
 from judgescope.calibration import blind as blind_cal
-from judgescope.reviews import blind as blind_labels
+from judgescope.reviews import blind_labels
 from judgescope.reviews import store as reviews
 from judgescope.report.ledger import Ledger, bound
 

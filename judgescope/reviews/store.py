@@ -115,7 +115,7 @@ SELECT * FROM blind_labels r WHERE NOT EXISTS (
 """
 MIGRATIONS = {1: _V1, 2: _V2, 3: _V3, 4: _V4}
 # Versions a read-only database is read at without a migration (version 4 only added blind labels,
-# which a version-3 database has none of: reviews.blind reads it as holding none).
+# which a version-3 database has none of: reviews.blind_labels reads it as holding none).
 READABLE_VERSIONS = (3, 4)
 BLIND_LABELS = ("pass", "fail", "unsure", "retracted")
 BLIND_COLUMNS = ("review_id", "reviewer", "created_at", "collection", "dataset", "revision",

@@ -1,6 +1,6 @@
 """Blind review (issue 43 item 6) on Review and Reviews: with ?blind=1 the judge's score and
 explanation stay hidden on a record until this reviewer's own pass / fail label on it is saved
-(judgescope.reviews.blind), then they are revealed; on Reviews, the judge calibrated on those
+(judgescope.reviews.blind_labels), then they are revealed; on Reviews, the judge calibrated on those
 blind labels (judgescope.calibration.blind)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from judgescope.calibration import blind as blind_cal
-from judgescope.reviews import blind as blind_labels
+from judgescope.reviews import blind_labels
 from judgescope.reviews import states
 from judgescope.reviews import store as reviews
 from judgescope.text import md_literal

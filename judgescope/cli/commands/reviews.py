@@ -75,7 +75,7 @@ def summary(args) -> None:
 def blind(args) -> None:
     """The blind calibration of one audit, as the Reviews page computes it."""
     from judgescope.calibration import blind as blind_cal
-    from judgescope.reviews import blind as blind_labels
+    from judgescope.reviews import blind_labels
     from judgescope.cli.commands.drift import _audit  # a collection name stands for its audit
     from judgescope.sources.catalog import open_store
 
