@@ -68,3 +68,22 @@ def test_one_pool_of_every_grouping_equals_each_grouping_drawn_alone(run, monkey
 
 def test_the_report_names_the_stored_view_as_interval_tables_does():
     assert report.INTERVALS_VIEW == interval_tables.VIEW
+
+
+def test_the_html_report_s_audit_section_is_the_same_read_or_drawn(run, monkeypatch):
+    """report-html's audit section (units, overall, cells) reads the stored intervals too: every
+    number it shows and its ledger are those of a fresh draw; nothing is drawn for them."""
+    from judgescope.report import audit_section
+    from judgescope.report.ledger import Ledger
+
+    def section(stored):
+        ledger = Ledger()
+        out, missing = audit_section.build(run, ledger, name="a", seed=defaults.SEED,
+                                           resamples=defaults.RESAMPLES, explanations=False,
+                                           snapshot=None, stored=stored)
+        return json.dumps([out, missing, ledger.numbers], default=str, sort_keys=True)
+
+    fresh = section(False)
+    calls = _counting(monkeypatch)
+    assert section(True) == fresh
+    assert not calls

@@ -78,6 +78,43 @@ def stored_groups(run, facet: str) -> pd.DataFrame | None:
     return None if rows.empty else rows.reset_index(drop=True)
 
 
+def stored_tables(run) -> dict[tuple, pd.DataFrame]:
+    """The summary.bootstrap_table(…, method=True) groupings the stored intervals hold, by
+    grouping: units ("unit",), overall () and language × unit ("target_language", "unit"), each
+    in bootstrap_table's order with mean, low, high and method; {} when they are not stored."""
+    plain, by_language = (stored_groups(run, f) for f in ("none", "target_language"))
+    if plain is None or by_language is None:
+        return {}
+    cols = ["mean", "low", "high", "method"]
+    units = plain[plain.unit != summary.OVERALL][["unit", *cols]].reset_index(drop=True)
+    overall = plain[plain.unit == summary.OVERALL][cols].reset_index(drop=True)
+    cells = by_language[by_language.unit != summary.OVERALL].rename(columns={"facet": "target_language"})
+    langs = summary._ordered(cells[["target_language", "unit", *cols]], ["target_language", "unit"])
+    return {("unit",): units, (): overall, ("target_language", "unit"): langs}
+
+
+def split(run, groupings: list[list[str]], resamples: int, seed: int, stored: bool) -> tuple[dict, list]:
+    """({index: table} of the groupings read from the stored intervals, [indices to draw]): read
+    only at the default resamples and seed and when the store has them (`stored`)."""
+    found = (stored_tables(run) if stored and (resamples, seed) == (summary.DEFAULT_RESAMPLES,
+                                                                     summary.DEFAULT_SEED) else {})
+    tables = {i: found[tuple(by)] for i, by in enumerate(groupings) if tuple(by) in found}
+    return tables, [i for i in range(len(groupings)) if i not in tables]
+
+
+def intervals(run, counts, groupings: list[list[str]], resamples: int, seed: int, stored: bool,
+              method: bool = False, on_group=None) -> list[pd.DataFrame]:
+    """summary.bootstrap_tables of `groupings` (with the column `method` when asked), those the
+    stored default intervals hold read from them (split): the same function of the same counts,
+    so the same numbers."""
+    tables, todo = split(run, groupings, resamples, seed, stored)
+    drawn = summary.bootstrap_tables(counts, [groupings[i] for i in todo], resamples, seed,
+                                     method=method, on_group=on_group)
+    tables.update(zip(todo, drawn))
+    keep = ["mean", "low", "high"] + (["method"] if method else [])
+    return [tables[i][[*groupings[i], *keep]] for i in range(len(groupings))]
+
+
 def interval_views(audit: Path) -> dict[str, list[Path]]:
     """The view `audit_default_intervals` of one clean audit file (its counts, bins and order
     statistics beside it), for every facet whose column the audit has."""

@@ -12,6 +12,7 @@ from judgescope import __version__
 from judgescope import resources
 from judgescope import format as fmt
 from judgescope import schema, stats
+from judgescope.audit import interval_tables
 from judgescope.audit import summary as audit_summary
 from judgescope.report import (audit_section, blind_section, calibration_section, drift_section, ranking_section,
                                ratings_section, reviews_section, staleness_section)
@@ -105,7 +106,8 @@ def collect(catalog, collection: str, *, generated_at: str, seed: int = stats.DE
             section, missing = audit_section.build(
                 run, rep.ledger, name=a.spec.name, seed=seed, resamples=resamples,
                 explanations="judge_explanation" not in a.report["columns_missing"], snapshot=snapshot,
-                systems="system" not in a.report["columns_missing"])
+                systems="system" not in a.report["columns_missing"],
+                stored=catalog.store(collection).has(interval_tables.VIEW))
         finally:
             schema._PAIRS.set(previous)
         rep.sections["audit"] = section

@@ -10,7 +10,7 @@ import pandas as pd
 
 from judgescope.audit import audit_findings
 from judgescope import format as fmt
-from judgescope.audit import binned
+from judgescope.audit import binned, interval_tables
 from judgescope.audit import summary as audit
 from judgescope.audit import systems as audit_systems
 from judgescope.audit import themes as themes_mod
@@ -42,17 +42,18 @@ def score_bins(counts: pd.DataFrame, top: float) -> list[dict]:
 
 
 def build(run, ledger: Ledger, *, name: str, seed: int, resamples: int, explanations: bool,
-          snapshot: dict | None, systems: bool = False) -> tuple[dict, list[str]]:
-    """(the audit section for the template, what it could not measure)."""
+          snapshot: dict | None, systems: bool = False, stored: bool = False) -> tuple[dict, list[str]]:
+    """(the audit section for the template, what it could not measure). `stored`: the store holds
+    the default intervals of the first open (read for units, overall and cells where they apply)."""
     counts = audit.score_counts(run)
     if audit.no_rows(counts):
         return {"empty": True}, ["Every audit statistic: the audit has no usable row."]
     q, rep, per = audit.counts_query(counts), ["report", "SUMMARY.json"], audit.count_rows(counts)
     boot_cli = ["report", "BOOTSTRAP.json"]
     units = audit.unit_summary(counts, shares=False)
-    ub = audit.bootstrap_table(counts, ["unit"], resamples, seed)
-    whole = audit.bootstrap_table(counts, [], resamples, seed).iloc[0]
-    cells = audit.bootstrap_table(counts, ["target_language", "unit"], resamples, seed)
+    ub, whole, cells = interval_tables.intervals(run, counts, [["unit"], [], ["target_language", "unit"]],
+                                                 resamples, seed, stored)
+    whole = whole.iloc[0]
     n_all = int(per["n"].sum())
     f = S + "bootstrap_table"
     overall = {

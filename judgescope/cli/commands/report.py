@@ -129,12 +129,10 @@ def bootstrap(run, resamples: int, seed: int, stored: bool = False) -> dict:
     (audit/interval_tables.py); at the default resamples and seed its unit, overall and
     language × unit rows are read from them (the same function of the same counts, so the same
     numbers), and only the rest is drawn, every group once, in one pool."""
-    from judgescope.audit import summary as audit
+    from judgescope.audit import interval_tables, summary as audit
 
     counts = audit.score_counts(run)
-    tables = dict(_stored_tables(run) if stored and (resamples, seed) == (defaults.RESAMPLES, defaults.SEED)
-                  else {})
-    todo = [i for i in range(len(GROUPINGS)) if i not in tables]
+    tables, todo = interval_tables.split(run, GROUPINGS, resamples, seed, stored)
     rows = audit.count_rows(counts)
     total = sum(rows.groupby(GROUPINGS[i]).ngroups if GROUPINGS[i] else 1 for i in todo)
     progress = Progress(total, audit.distinct_scores(counts), resamples)
@@ -152,23 +150,6 @@ def bootstrap(run, resamples: int, seed: int, stored: bool = False) -> dict:
     for _, r in whole.iterrows():
         out["by_language"][r["target_language"]][audit.OVERALL] = _intervals(r)
     return out
-
-
-def _stored_tables(run) -> dict:
-    """{index in GROUPINGS: its table} for the groupings the stored default intervals hold: unit
-    and overall (facet none) and language × unit (facet target_language), in bootstrap_table's
-    order; {} when a facet's intervals are not stored."""
-    from judgescope.audit import interval_tables, summary as audit
-
-    plain, by_language = (interval_tables.stored_groups(run, f) for f in ("none", "target_language"))
-    if plain is None or by_language is None:
-        return {}
-    cols = ["mean", "low", "high", "method"]
-    units = plain[plain.unit != audit.OVERALL][["unit", *cols]].reset_index(drop=True)
-    overall = plain[plain.unit == audit.OVERALL][cols].reset_index(drop=True)
-    cells = by_language[by_language.unit != audit.OVERALL].rename(columns={"facet": "target_language"})
-    langs = audit._ordered(cells[["target_language", "unit", *cols]], ["target_language", "unit"])
-    return {0: units, 1: overall, 2: langs}
 
 
 def report_tables(run, resamples: int, seed: int, by_system: bool, stored: bool = False) -> tuple:
