@@ -153,3 +153,29 @@ def test_the_distributions_summary_is_drawn_whole_at_1400_px(server, browser):  
         assert scroller <= 1, scroller  # nothing to scroll sideways to
     finally:
         context.close()
+
+
+# Elements of the sidebar that show `title` whole: visible, and not cut (their text fits their box);
+# data text is isolated (text.md_literal wraps it in U+2068 … U+2069, which draw nothing).
+WHOLE_TITLE = """(side, title) => [...side.querySelectorAll('input, p, span, div')].filter(e => {
+    const shown = (e.tagName === 'INPUT' ? e.value : e.textContent).replace(/[\\u2066-\\u2069]/g, '').trim();
+    const box = e.getBoundingClientRect();
+    return shown === title && box.width > 0 && box.height > 0 && e.scrollWidth <= e.clientWidth + 1;
+}).length"""
+
+
+def test_the_collection_picker_shows_the_whole_title_at_1400_px(server, browser):  # noqa: F811
+    """The sidebar shows the chosen collection's whole title at 1400 px: the picker's box cuts it
+    ("XHotpotQA translation audit (GLI"), so it is written in full under the box (issue 44 item 12)."""
+    base, _ = server
+    context, page = open_url(browser, base + "/?collection=xhotpotqa")
+    try:
+        side = page.locator('[data-testid="stSidebar"]')
+        picker = side.get_by_role("combobox", name="Collection")
+        title = picker.input_value()
+        assert title == "XHotpotQA translation audit (GLM-5.2 judge)"
+        assert picker.evaluate("e => e.scrollWidth > e.clientWidth")  # the box alone cuts it
+        assert side.evaluate(WHOLE_TITLE, title) >= 1
+        _shot_viewport(page, "sidebar-title-1400")
+    finally:
+        context.close()

@@ -22,6 +22,7 @@ def draw(current: navigation.PageSpec) -> None:
         st.selectbox("Collection", names, key=context.PICKER_KEY,
                      format_func=lambda n: cat.manifest.collections[n].title,
                      on_change=context.switch_collection, help=f"Collection id in the URL: {coll}")
+        _full_title(cat.manifest.collections[coll].title)
         _load(cat, coll)
         _menu(current, coll)
         if context.dataset_for("audit"):  # hash verification is about audits; elsewhere it is noise
@@ -37,6 +38,17 @@ def draw(current: navigation.PageSpec) -> None:
         if any(d.spec.synthetic for d in cat.collection_datasets(coll)):
             st.caption(":material/science: **Synthetic demo data**: generated rows that reproduce "
                        "published figures; texts are invented.")
+
+
+# The picker's box (a one-line input at the sidebar's default width) shows about this many characters
+# of a title before cutting it: "XHotpotQA translation audit (GLI". A longer title is also written whole.
+SELECT_SHOWS = 24
+
+
+def _full_title(title: str) -> None:
+    """The chosen collection's whole title under the picker, where the box would cut it."""
+    if len(title) > SELECT_SHOWS:
+        st.caption(md_literal(title))
 
 
 # Streamlit keeps the main block's scroll position across reruns of a page: a collection switched
