@@ -65,6 +65,7 @@ PARAMS = {
     "audit_review_neighbours": {**FILTERS, "key_score": 40.0, "key_id": "r2", "low_bound": 0.0,
                                 "high_bound": 100.0},
     "audit_default_intervals": {"facet": "none"},
+    "audit_default_interval_groups": {"facet": "none"},
     "audit_review_next_unreviewed": {**FILTERS, "ids": ["r1"], "after_score": -1.0, "after_id": "",
                                      "descending": False},
 }
@@ -305,3 +306,14 @@ def test_review_count_from_counts_equals_count_from_rows(store, filters):
               "max_score": 100.0} | filters
     direct = store.run("audit_review_count", **params, q="")["rows"].iloc[0]
     assert store.run("audit_review_count_prebuilt", **params)["rows"].iloc[0] == direct
+
+
+def test_default_interval_groups_carry_each_units_mean(store):
+    """The stored groups `report` reads: one per unit with the unit's mean of the fixture's scores
+    (th answer 10, 40, 40; de paragraph 95, 100), its interval around it and how it was drawn."""
+    got = store.run("audit_default_interval_groups", facet="none")
+    means = got.set_index("unit")["mean"].to_dict()
+    assert means["answer"] == pytest.approx(30.0) and means["paragraph"] == pytest.approx(97.5)
+    assert (got["low"] <= got["mean"]).all() and (got["mean"] <= got["high"]).all()
+    assert got["method"].notna().all()
+    assert store.run("audit_default_interval_groups", facet="no such facet").empty
