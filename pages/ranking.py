@@ -21,21 +21,30 @@ st.caption(f"Accuracy = correct ÷ n, n = pairs without a human tie (ties are ex
            f"Model ties and unparsed decisions count as wrong. CI: {ranking.CI_METHOD} (closed form: "
            "no resampling, no seed). Baselines on the same rows: a fair coin (0.5) and always "
            "choosing Translation 1. Hover a cell for its CI and counts; click it to list its pairs.")
-grid = st.plotly_chart(ranking_charts.accuracy_grid(rows), on_select="rerun",
-                       selection_mode="points", key="grid", width="stretch")
+datasets = list(dict.fromkeys(r["dataset"] for r in rows))
+columns = list(dict.fromkeys(f"{r['method']}/{r['model']}" for r in rows))
+
+
+def grid_key() -> str:
+    """The chart keeps its selection per key: keyed by the cell the boxes below show, a click is
+    always new (the same cell clicked again after the boxes moved included), never re-applied."""
+    shown = [urls.shown_choice("dataset", datasets), urls.shown_choice("decision", columns)]
+    return render.selection_key("grid", shown)
+
+
+# A click is read before the chart is drawn: its cell moves the boxes, and the chart is drawn afresh
+# under the new cell's key, ready for the next click.
+clicked = (st.session_state.get(grid_key()) or {}).get("selection") or {}
+if clicked.get("points"):
+    picked = tuple(clicked["points"][0].get("customdata") or ("", ""))  # (dataset, method/model)
+    if picked[0] in datasets and picked[1] in columns:
+        st.session_state["dataset"], st.session_state["decision"] = picked
+st.plotly_chart(ranking_charts.accuracy_grid(rows), on_select="rerun", selection_mode="points",
+                key=grid_key(), width="stretch")
 how.number("ranking_accuracy")
 same = ranking.identical_sentence(ranking.identical_methods(decisions), context.dataset_for("ranking").spec.synthetic)
 if same:
     st.info(md_literal(same, limit=1_000, isolate=False))
-
-datasets = list(dict.fromkeys(r["dataset"] for r in rows))
-columns = list(dict.fromkeys(f"{r['method']}/{r['model']}" for r in rows))
-points = grid.selection.points if grid and grid.selection else []
-if points:
-    picked = tuple(points[0].get("customdata") or ("", ""))  # (dataset, method/model)
-    if picked != st.session_state.get("_grid_applied") and picked[1] in columns:
-        st.session_state["dataset"], st.session_state["decision"] = picked
-    st.session_state["_grid_applied"] = picked
 
 with st.expander("All results as a table (with baselines), each row a link to its pairs"):
     frame = rt.accuracy_frame(rows)

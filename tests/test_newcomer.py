@@ -179,3 +179,42 @@ def test_the_collection_picker_shows_the_whole_title_at_1400_px(server, browser)
         _shot_viewport(page, "sidebar-title-1400")
     finally:
         context.close()
+
+
+def _choose(page, box: str, option: str) -> None:
+    """Choose `option` in the page's select labelled `box`, as a person does (open it, click)."""
+    page.get_by_role("combobox", name=box).click()
+    page.get_by_role("option", name=option, exact=True).click()
+    settle(page)
+
+
+def test_a_ranking_grid_cell_clicked_again_after_the_boxes_moved_reaches_the_url(server, browser):  # noqa: F811
+    """A cell clicked, then the Dataset box (or the Method / model box) moved elsewhere, then the
+    same cell clicked again: the cell is chosen again (issue 44 item 11). Before, the chart kept its
+    selection (the same cell), so the second click changed nothing and the boxes stayed where moved."""
+    from test_journeys import TICK_LABELS, heatmap_cell, params, wait_for_param
+
+    base, _ = server
+    context, page = open_url(browser, base + "/ranking?collection=transevalnia", height=1600)
+    try:
+        chart = page.locator('[data-testid="stPlotlyChart"]').first
+        chart.wait_for(state="visible")
+        page.wait_for_selector("g.draglayer .nsewdrag", state="attached")
+        ys = chart.locator("g.ytick text").evaluate_all(TICK_LABELS)
+        xs = chart.locator("g.xtick text").evaluate_all(TICK_LABELS)
+        row, column = ys[2], xs[1]
+        decision = row.replace(" · ", "/")
+        for box, elsewhere, key, value in (("Dataset", xs[2], "dataset", column),
+                                           ("Method / model", ys[3].replace(" · ", "/"), "decision", decision)):
+            page.mouse.click(*heatmap_cell(chart, row, column))
+            wait_for_param(page, "dataset", column)
+            wait_for_param(page, "decision", decision)
+            _choose(page, box, elsewhere)
+            assert page.get_by_role("combobox", name=box).input_value() == elsewhere
+            page.wait_for_selector("g.draglayer .nsewdrag", state="attached")
+            page.mouse.click(*heatmap_cell(chart, row, column))
+            wait_for_param(page, key, value)
+            assert params(page)["dataset"] == [column] and params(page)["decision"] == [decision], page.url
+            assert page.get_by_role("combobox", name=box).input_value() == value
+    finally:
+        context.close()
