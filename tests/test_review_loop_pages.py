@@ -125,3 +125,28 @@ def test_pairs_walk_the_listed_pairs_both_ways():
     _click(at, "pair_j")
     _click(at, "pair_k")
     assert at.button(key="pair_k").disabled  # back on the first pair
+
+
+def test_next_draws_the_next_record_and_its_verdict_panel_in_one_run(state, monkeypatch):
+    """Next (j) and Prev (k) move the URL in their click's callback, so the run that follows draws
+    the new record and then its verdict panel (issue 44 item 12, the panel drawn after the
+    record): before, the click's run drew the old record again and its panel went stale, and
+    st.rerun() started a second run for the new one."""
+    from judgescope.web import review as review_view
+
+    drawn = []
+    record = review_view.review_record
+    monkeypatch.setattr(review_view, "review_record", lambda r, *a, **k: (drawn.append(r["judge_record_id"]),
+                                                                            record(r, *a, **k))[1])
+    panels = []
+    panel = verdicts.verdict_panel
+    monkeypatch.setattr(verdicts, "verdict_panel", lambda r, *a, **k: (panels.append(r["judge_record_id"]),
+                                                                       panel(r, *a, **k))[1])
+    at = _review(lang="th")
+    at.selectbox(key="open_record").select_index(1).run()
+    first = record_in_url(at)
+    for key in ("rec_next", "rec_prev"):
+        drawn.clear(), panels.clear()
+        _click(at, key)
+        assert drawn == panels == [record_in_url(at)], (key, drawn, panels)
+    assert record_in_url(at) == first

@@ -22,9 +22,15 @@ from judgescope.web.context import run
 from judgescope.web.render import table, text_block
 
 
-def open_record(record_id: str) -> None:
+def go_to(record_id: str) -> None:
+    """Open record_id from a click's callback: the run that follows draws it, once."""
     st.query_params["record"] = str(record_id)
     st.session_state.pop("open_record", None)
+
+
+def open_record(record_id: str) -> None:
+    """Open record_id from within a run: that run ends and another draws it."""
+    go_to(record_id)
     st.rerun()
 
 
@@ -110,12 +116,12 @@ def review_record(r: pd.Series, filters: dict, desc: bool, has_snapshot: bool, t
         head, prev, nxt, close = st.columns([5, 1.3, 1.3, 1], vertical_alignment="center")
         head.markdown(f"**Record** {md_literal(r['judge_record_id'], limit=80)}")
         before, after, position, n, what = walk(r, filters, desc, total, origin)
-        if prev.button("◀ Prev", key="rec_prev", disabled=before is None, shortcut="k",
-                       help=f"Previous record of {what} (k)"):
-            open_record(before)
-        if nxt.button("Next ▶", key="rec_next", disabled=after is None, shortcut="j",
-                      help=f"Next record of {what} (j)"):
-            open_record(after)
+        # Moved in the click's callback: the next run draws the new record and its verdict panel
+        # (moved within the run, the old record was drawn again first and the panel waited a run).
+        prev.button("◀ Prev", key="rec_prev", disabled=before is None, shortcut="k", on_click=go_to,
+                    args=(before,), help=f"Previous record of {what} (k)")
+        nxt.button("Next ▶", key="rec_next", disabled=after is None, shortcut="j", on_click=go_to,
+                   args=(after,), help=f"Next record of {what} (j)")
         if close.button("Close", key="rec_close"):
             st.query_params.pop("record", None)
             st.rerun()
