@@ -23,24 +23,19 @@ st.caption(f"Accuracy = correct ÷ n, n = pairs without a human tie (ties are ex
            "choosing Translation 1. Hover a cell for its CI and counts; click it to list its pairs.")
 datasets = list(dict.fromkeys(r["dataset"] for r in rows))
 columns = list(dict.fromkeys(f"{r['method']}/{r['model']}" for r in rows))
-
-
-def grid_key() -> str:
-    """The chart keeps its selection per key: keyed by the cell the boxes below show, a click is
-    always new (the same cell clicked again after the boxes moved included), never re-applied."""
-    shown = [urls.shown_choice("dataset", datasets), urls.shown_choice("decision", columns)]
-    return render.selection_key("grid", shown)
-
-
-# A click is read before the chart is drawn: its cell moves the boxes, and the chart is drawn afresh
-# under the new cell's key, ready for the next click.
-clicked = (st.session_state.get(grid_key()) or {}).get("selection") or {}
+# The chart keeps its selection per key: each click is read before the chart is drawn, moves the
+# boxes, and the chart is drawn afresh under a new key, so every click is new (the same cell clicked
+# again after the boxes moved included), never applied twice, and none waits on what the boxes show.
+grid_key = f"grid_{st.session_state.get('_grid_clicks', 0)}"
+clicked = (st.session_state.get(grid_key) or {}).get("selection") or {}
 if clicked.get("points"):
     picked = tuple(clicked["points"][0].get("customdata") or ("", ""))  # (dataset, method/model)
     if picked[0] in datasets and picked[1] in columns:
         st.session_state["dataset"], st.session_state["decision"] = picked
+    st.session_state["_grid_clicks"] = st.session_state.get("_grid_clicks", 0) + 1
+    grid_key = f"grid_{st.session_state['_grid_clicks']}"
 st.plotly_chart(ranking_charts.accuracy_grid(rows), on_select="rerun", selection_mode="points",
-                key=grid_key(), width="stretch")
+                key=grid_key, width="stretch")
 how.number("ranking_accuracy")
 same = ranking.identical_sentence(ranking.identical_methods(decisions), context.dataset_for("ranking").spec.synthetic)
 if same:

@@ -191,7 +191,8 @@ def _choose(page, box: str, option: str) -> None:
 def test_a_ranking_grid_cell_clicked_again_after_the_boxes_moved_reaches_the_url(server, browser):  # noqa: F811
     """A cell clicked, then the Dataset box (or the Method / model box) moved elsewhere, then the
     same cell clicked again: the cell is chosen again (issue 44 item 11). Before, the chart kept its
-    selection (the same cell), so the second click changed nothing and the boxes stayed where moved."""
+    selection (the same cell), so the second click changed nothing and the boxes stayed where moved.
+    A click after the browser's back and forward buttons reaches the URL too."""
     from test_journeys import TICK_LABELS, heatmap_cell, params, wait_for_param
 
     base, _ = server
@@ -216,5 +217,13 @@ def test_a_ranking_grid_cell_clicked_again_after_the_boxes_moved_reaches_the_url
             wait_for_param(page, key, value)
             assert params(page)["dataset"] == [column] and params(page)["decision"] == [decision], page.url
             assert page.get_by_role("combobox", name=box).input_value() == value
+        page.go_back()  # the browser's back and forward buttons, then another cell
+        settle(page)
+        page.go_forward()
+        settle(page)
+        page.wait_for_selector("g.draglayer .nsewdrag", state="attached")
+        page.mouse.click(*heatmap_cell(chart, ys[3], xs[2]))
+        wait_for_param(page, "dataset", xs[2])
+        wait_for_param(page, "decision", ys[3].replace(" · ", "/"))
     finally:
         context.close()

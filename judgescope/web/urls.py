@@ -25,15 +25,6 @@ def url_value_notice(key: str, accepted) -> None:
                    "data does not have; showing the default instead.")
 
 
-def shown_choice(key: str, options: list):
-    """What a select keyed `key` over `options` (bound to the URL) shows in this run, read before it is
-    drawn: its kept value, else the URL's, else its first option (a value it lacks reads as the first)."""
-    for value in (st.session_state.get(key), st.query_params.get(key)):
-        if value in options:
-            return value
-    return options[0] if options else None
-
-
 def url_number_notice(key: str, low: float, high: float) -> None:
     """Before a number input bound to `key`: name a URL value that is not a finite number in
     [low, high] (Streamlit drops it silently and shows the default). An integer input still
