@@ -104,7 +104,7 @@ def revealed_note(r: pd.Series) -> None:
 
 def section() -> None:
     """On Reviews: the judge calibrated on this audit's blind labels."""
-    st.subheader("Blind labels: the judge calibrated by reviewers who did not see its score")
+    st.header("Blind labels: the judge calibrated by reviewers who did not see its score")
     labels = blind_labels.latest(verdicts.state_path(), _dataset())
     if labels.empty:
         st.caption("No blind label yet: open Review with Blind review on (?blind=1) and label rows.")
