@@ -3,7 +3,7 @@ Each page's first line (context.title) checks that the collection can fill it.""
 
 import streamlit as st
 
-from judgescope.web import navigation
+from judgescope import navigation
 from judgescope.web import sidebar
 from judgescope.web import style
 from judgescope.web import how

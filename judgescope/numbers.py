@@ -13,7 +13,7 @@ from dataclasses import dataclass
 class Number:
     name: str
     title: str
-    page: str  # the page that shows it: its stem in the page registry (web/navigation.py)
+    page: str  # the page that shows it: its stem in the page registry (judgescope/navigation.py)
     functions: tuple[str, ...]  # dotted paths, outermost first
     queries: tuple[str, ...]  # queries/<name>.sql
 

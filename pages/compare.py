@@ -7,7 +7,8 @@ from judgescope.audit import fingerprint, versions
 from judgescope.audit import score_charts
 from judgescope.web import significance_panels as significance_view
 from judgescope.text import md_literal
-from judgescope.web import context, export, navigation, render, results
+from judgescope import navigation
+from judgescope.web import context, export, render, results
 from judgescope.web import urls
 from judgescope.schema import language_name
 

@@ -6,7 +6,7 @@ from judgescope import frames
 from judgescope.audit import rows as audit_rows
 from judgescope.web import calibration_panels as view
 from judgescope.calibration import panel as cal
-from judgescope.web import navigation
+from judgescope import navigation
 from judgescope.text import md_literal
 from judgescope.web import context, export, render
 from judgescope.web import urls

@@ -5,7 +5,7 @@ import streamlit as st
 from judgescope.audit import summary as audit
 from judgescope.audit import score_charts
 from judgescope.web import how
-from judgescope.web import navigation
+from judgescope import navigation
 from judgescope.text import md_literal
 from judgescope.web import context, export, render, results
 from judgescope.web import urls

@@ -6,7 +6,7 @@ from judgescope.audit import rows as audit_rows
 from judgescope.web import review as review_view
 from judgescope.web import verdicts
 from judgescope.web import how
-from judgescope.web import navigation
+from judgescope import navigation
 from judgescope.web import context, export, render
 from judgescope.web import urls
 from judgescope.schema import language_name, sort_units

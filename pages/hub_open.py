@@ -4,7 +4,7 @@ split, kind (detected unless chosen). The URL carries the commit and reopens it.
 import streamlit as st
 
 from judgescope.sources import hub_open
-from judgescope.web import navigation
+from judgescope import navigation
 from judgescope.text import md_literal
 from judgescope.web import context
 from judgescope.schema import KINDS

@@ -5,7 +5,8 @@ import streamlit as st
 from judgescope.calibration import clustered
 from judgescope.calibration import human_ratings as hr
 from judgescope.format import count
-from judgescope.web import context, export, navigation, rating_items, render
+from judgescope import navigation
+from judgescope.web import context, export, rating_items, render
 from judgescope.calibration.panel import fmt
 
 context.title("Human ratings")

@@ -5,7 +5,7 @@ import streamlit as st
 
 from judgescope.audit import summary as audit
 from judgescope.audit import score_charts
-from judgescope.web import navigation
+from judgescope import navigation
 from judgescope.web import phone
 from judgescope.web import by_system
 from judgescope.web import how

@@ -6,7 +6,8 @@ import streamlit as st
 
 from judgescope import format as fmt
 from judgescope.text import md_literal
-from judgescope.web import cards, context, export, navigation, render, results
+from judgescope import navigation
+from judgescope.web import cards, context, export, render, results
 from judgescope.web import upload_box
 from judgescope.schema import SCHEMAS
 from judgescope.sources import importers

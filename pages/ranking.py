@@ -5,7 +5,7 @@ import streamlit as st
 from judgescope import frames
 from judgescope.ranking import decisions as ranking
 from judgescope.ranking import charts as ranking_charts
-from judgescope.web import navigation
+from judgescope import navigation
 from judgescope.web import significance_panels as significance_view
 from judgescope.web import how
 from judgescope.text import md_literal

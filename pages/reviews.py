@@ -8,7 +8,7 @@ from judgescope.audit import summary as audit
 from judgescope.reviews import checks as reviews_checks
 from judgescope.reviews import verdict_stats as reviews_stats
 from judgescope.web import blind_review, verdicts
-from judgescope.web import navigation
+from judgescope import navigation
 from judgescope.web import context, export, render, results
 from judgescope.web import by_system
 from judgescope.web import urls

@@ -5,7 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from judgescope.audit import summary as audit
-from judgescope.web import navigation
+from judgescope import navigation
 from judgescope.audit import themes
 from judgescope.text import md_literal
 from judgescope.web import context, export, render

@@ -1,7 +1,7 @@
-"""The pages the app registers, read from the one page registry (judgescope/web/navigation.py), so
+"""The pages the app registers, read from the one page registry (judgescope/navigation.py), so
 new pages are tested automatically."""
 
-from judgescope.web import navigation
+from judgescope import navigation
 
 # Which demo collection each navigation section is about; "Collection" pages serve all.
 SECTION_COLLECTIONS = {

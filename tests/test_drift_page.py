@@ -8,7 +8,7 @@ from apptest import open_page
 from judgescope.demo import rejudge as demo
 from judgescope.schema import language_name
 from judgescope.sources.catalog import get_catalog
-from judgescope.web import navigation
+from judgescope import navigation
 from textutil import plain
 
 

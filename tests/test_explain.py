@@ -71,7 +71,7 @@ def test_every_number_names_functions_queries_and_a_page_that_exist():
 
     from judgescope import numbers
     from judgescope.sources import db
-    from judgescope.web import navigation
+    from judgescope import navigation
 
     root = Path(__file__).resolve().parent.parent
     for n in numbers.NUMBERS:

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from judgescope import numbers
 from judgescope.sources.catalog import get_catalog
-from judgescope.web import context, navigation
+from judgescope import navigation
+from judgescope.web import context
 
 from apptest import open_page
 from pages_index import page_cases

@@ -10,7 +10,7 @@ import pytest
 from apptest import open_page
 from judgescope.sources.catalog import Catalog
 from judgescope.sources.manifest import load_manifest
-from judgescope.web import navigation
+from judgescope import navigation
 
 ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = ROOT / "data" / "importers.toml"

@@ -19,7 +19,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from apptest import shown_table
-from judgescope.web import navigation
+from judgescope import navigation
 from pages_index import page_cases
 
 APP = "../app.py"

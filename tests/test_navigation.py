@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from judgescope.web import navigation
+from judgescope import navigation
 
 ROOT = Path(__file__).resolve().parent.parent
 

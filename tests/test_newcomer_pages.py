@@ -159,7 +159,7 @@ def test_compare_on_unpaired_samples_links_the_paired_collection():
 
 
 def test_every_page_has_its_own_icon():
-    from judgescope.web import navigation
+    from judgescope import navigation
 
     icons = [p.icon for p in navigation.PAGES]
     assert len(set(icons)) == len(icons), sorted(i for i in icons if icons.count(i) > 1)

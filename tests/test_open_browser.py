@@ -14,7 +14,7 @@ import pytest
 from conftest import REALDATA
 from judgescope.sources.catalog import get_catalog
 from judgescope.sources.manifest import load_manifest
-from judgescope.web import navigation
+from judgescope import navigation
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"

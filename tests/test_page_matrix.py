@@ -12,7 +12,7 @@ import pytest
 
 from chromium import BENIGN_404, wait_until_drawn
 from pages_index import page_cases
-from judgescope.web import navigation
+from judgescope import navigation
 from test_journeys import (CHROMIUM, DEMO_COLLECTIONS, REAL_COLLECTIONS, REALDATA, ROOT, browser,  # noqa: F401
                            main_text, manifest, no_exception, server)
 

@@ -7,7 +7,8 @@ import streamlit as st
 
 from judgescope.audit import systems
 from judgescope.schema import language_name
-from judgescope.web import context, export, navigation, render, results
+from judgescope import navigation
+from judgescope.web import context, export, render, results
 
 
 @st.cache_data(max_entries=16, show_spinner="Bootstrapping each system…")

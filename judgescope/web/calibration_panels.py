@@ -11,7 +11,7 @@ import streamlit as st
 
 from judgescope.calibration import panel as cal
 from judgescope.web import cards
-from judgescope.web import navigation
+from judgescope import navigation
 from judgescope.text import md_literal
 from judgescope.web import context
 from judgescope.web import urls

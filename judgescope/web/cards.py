@@ -7,7 +7,7 @@ import streamlit as st
 
 from judgescope.findings import Finding
 from judgescope.text import md_literal
-from judgescope.web import navigation
+from judgescope import navigation
 from judgescope.web.context import collection_name
 
 BADGE_ICONS = {"PASS": ":material/check_circle:", "FAIL": ":material/cancel:",

@@ -18,7 +18,7 @@ from judgescope.sources.exports import capped_frame
 from judgescope.sources import db, hub_open, upload
 from judgescope.sources.manifest import SourceError
 from judgescope.text import md_literal
-from judgescope.web import navigation
+from judgescope import navigation
 
 QUERY_CACHE_ENTRIES = 256
 PICKER_KEY = "_collection_picker"
@@ -136,7 +136,7 @@ def joined_snapshot() -> bool:
 
 def title(text: str) -> None:
     """Every page's first line: the title (with the anchor "content"), once the collection is
-    known to fill the page (judgescope.web.navigation); otherwise one sentence naming the
+    known to fill the page (judgescope.navigation); otherwise one sentence naming the
     collections that do, and the page stops before any query."""
     spec = current_page()
     st.title(text, anchor="content")

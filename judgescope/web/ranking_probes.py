@@ -8,7 +8,8 @@ import streamlit as st
 from judgescope.ranking import probes
 from judgescope.ranking.decisions import ALL_DATASETS, decision_label
 from judgescope.text import md_literal
-from judgescope.web import export, navigation, render, results
+from judgescope import navigation
+from judgescope.web import export, render, results
 from judgescope.web.context import collection_name
 
 PAIR_LINK = {"Open": st.column_config.LinkColumn("Open", display_text="pair", width="small")}

@@ -4,7 +4,7 @@ URL), links to the pages this collection can fill, the hash badge, pinned origin
 import streamlit as st
 
 from judgescope.sources import progress
-from judgescope.web import navigation
+from judgescope import navigation
 from judgescope.web import context, results
 from judgescope.integrity import hashes as verify
 from judgescope.text import md_literal

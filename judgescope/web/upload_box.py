@@ -8,7 +8,8 @@ import streamlit as st
 from judgescope.sources import upload
 from judgescope.sources.manifest import SourceError
 from judgescope.text import md_literal
-from judgescope.web import context, navigation
+from judgescope import navigation
+from judgescope.web import context
 
 SESSION_KEY = "_uploaded_collections"
 

@@ -10,7 +10,8 @@ import streamlit as st
 
 from judgescope.text import md_literal
 from judgescope.web.context import collection_name
-from judgescope.web import navigation, render
+from judgescope import navigation
+from judgescope.web import render
 
 
 def url_value_notice(key: str, accepted) -> None:
