@@ -5,25 +5,22 @@
 -- can count as moved. Per unit: both scores, new minus old in DECIMAL (equal decimal differences
 -- tie), both record ids and systems, the rows each run holds for it, and whether it is an anchor
 -- (source and candidate SHA-256 recorded on every row and one value each, equal in both runs).
--- Params: none.
-WITH new AS (
-    SELECT source_id, target_language, unit, paragraph_id, count(*) AS k, min(score) AS score,
+-- One aggregation for both runs (rows tagged by run; the columns are named, as extra columns of
+-- either file may not combine). Params: none.
+WITH units AS (
+    SELECT run, source_id, target_language, unit, paragraph_id, count(*) AS k, min(score) AS score,
            max(score) AS score_max, min(judge_record_id) AS judge_record_id, min(system) AS system,
            CASE WHEN count(source_text_sha256) = count(*) AND count(DISTINCT source_text_sha256) = 1
                 THEN min(source_text_sha256) END AS source_sha,
            CASE WHEN count(candidate_text_sha256) = count(*) AND count(DISTINCT candidate_text_sha256) = 1
                 THEN min(candidate_text_sha256) END AS candidate_sha
-    FROM audit WHERE source_id IS NOT NULL
-    GROUP BY source_id, target_language, unit, paragraph_id
-), old AS (
-    SELECT source_id, target_language, unit, paragraph_id, count(*) AS k, min(score) AS score,
-           max(score) AS score_max, min(judge_record_id) AS judge_record_id, min(system) AS system,
-           CASE WHEN count(source_text_sha256) = count(*) AND count(DISTINCT source_text_sha256) = 1
-                THEN min(source_text_sha256) END AS source_sha,
-           CASE WHEN count(candidate_text_sha256) = count(*) AND count(DISTINCT candidate_text_sha256) = 1
-                THEN min(candidate_text_sha256) END AS candidate_sha
-    FROM audit_previous WHERE source_id IS NOT NULL
-    GROUP BY source_id, target_language, unit, paragraph_id
+    FROM (SELECT 'new' AS run, source_id, target_language, unit, paragraph_id, score, judge_record_id, system,
+                 source_text_sha256, candidate_text_sha256 FROM audit
+          UNION ALL BY NAME
+          SELECT 'old' AS run, source_id, target_language, unit, paragraph_id, score, judge_record_id, system,
+                 source_text_sha256, candidate_text_sha256 FROM audit_previous)
+    WHERE source_id IS NOT NULL
+    GROUP BY run, source_id, target_language, unit, paragraph_id
 )
 SELECT n.source_id, n.target_language, n.unit, n.paragraph_id,
        o.score AS old_score, n.score AS new_score,
@@ -33,8 +30,9 @@ SELECT n.source_id, n.target_language, n.unit, n.paragraph_id,
        o.k AS old_rows, n.k AS new_rows,
        o.judge_record_id AS old_record_id, n.judge_record_id AS new_record_id,
        o.system AS old_system, n.system AS new_system
-FROM new n
-JOIN old o
-  ON o.source_id = n.source_id AND o.target_language = n.target_language AND o.unit = n.unit
+FROM units n
+JOIN units o
+  ON n.run = 'new' AND o.run = 'old'
+ AND o.source_id = n.source_id AND o.target_language = n.target_language AND o.unit = n.unit
  AND o.paragraph_id IS NOT DISTINCT FROM n.paragraph_id
 ORDER BY n.target_language, n.unit, n.source_id, n.paragraph_id
