@@ -79,7 +79,7 @@ def test_a_name_not_in_the_demo_says_the_demo_was_read(elsewhere, monkeypatch, c
     monkeypatch.delenv("JUDGESCOPE_SOURCES")
     assert main(["report", "no_such_dataset"]) == EXIT_UNUSABLE
     err = capsys.readouterr().err
-    assert "'no_such_dataset' is neither a file or folder here nor a dataset of sources.toml" in err
+    assert "'no_such_dataset' is neither a file nor a folder here, nor a dataset of sources.toml" in err
     assert "the embedded demo's, as JUDGESCOPE_SOURCES is not set and this folder has no sources.toml" in err
 
 

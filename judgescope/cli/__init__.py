@@ -131,7 +131,7 @@ def load_source(source: str, kind: str | None, config: str | None = None,
     else:
         catalog = get_catalog()
         if source not in catalog.manifest.datasets:
-            raise SourceError(f"{source!r} is neither a file or folder here nor a dataset of "
+            raise SourceError(f"{source!r} is neither a file nor a folder here, nor a dataset of "
                               f"{catalog.manifest.path.name} ({manifest_origin()})")
         loaded = catalog.dataset(source)
     if not loaded.ok:
