@@ -84,7 +84,7 @@ def test_languages_page_has_no_system_section_without_a_system_column():
 
 
 def _review(state, who, rid, verdict, score=30.0):
-    from judgescope.reviews import store as reviews
+    from judgescope.reviews import verdict_log as reviews
 
     reviews.record(state, reviewer=who, collection="g", dataset="judge_audit_gemba_wmt22",
                    judge_record_id=rid, verdict=verdict, language="de", unit="segment",
@@ -95,7 +95,7 @@ def test_judge_right_share_per_system_by_hand(tmp_path):
     from statsmodels.stats.proportion import proportion_confint
 
     from judgescope.reviews import verdict_stats as reviews_stats
-    from judgescope.reviews import store as reviews
+    from judgescope.reviews import verdict_log as reviews
 
     state = tmp_path / "r.sqlite"
     # r1 (A): ann and bob say judge right → call judge right.  r2 (A): too harsh.

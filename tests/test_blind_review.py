@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 
 from judgescope.calibration import blind as blind_cal
 from judgescope.reviews import blind_labels
-from judgescope.reviews import store as reviews
+from judgescope.reviews import database, migrations, verdict_log as reviews
 from review_session import record_in_url, state  # noqa: F401 — the fixture
 
 APP = "../app.py"
@@ -53,7 +53,7 @@ def test_blind_labels_are_stored_marked_blind_and_apart_from_verdicts(tmp_path):
 def test_a_version_3_database_migrates_keeping_its_verdicts(tmp_path):
     db = tmp_path / "reviews.sqlite"
     con = sqlite3.connect(db)
-    con.executescript(reviews.MIGRATIONS[1] + ";" + reviews.MIGRATIONS[2] + ";" + reviews.MIGRATIONS[3]
+    con.executescript(migrations.MIGRATIONS[1] + ";" + migrations.MIGRATIONS[2] + ";" + migrations.MIGRATIONS[3]
                       + "; CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL);"
                       " INSERT INTO schema_version VALUES (1, 't'), (2, 't'), (3, 't');")
     con.execute("INSERT INTO reviews (review_id, reviewer, created_at, collection, dataset, judge_record_id, "
@@ -61,7 +61,7 @@ def test_a_version_3_database_migrates_keeping_its_verdicts(tmp_path):
     con.commit()
     con.close()
     _label(db, "r9", "fail")
-    assert reviews.schema_version(reviews.open_db(db)) == 4
+    assert migrations.schema_version(database.open_db(db)) == 4
     assert reviews.log(db).review_id.tolist() == ["old"]
     assert blind_labels.log(db).label.tolist() == ["fail"]
 
@@ -237,7 +237,7 @@ def test_a_read_only_version_3_database_is_still_read_and_holds_no_blind_label(t
     folder.mkdir()
     db = folder / "reviews.sqlite"
     con = sqlite3.connect(db)
-    con.executescript(reviews.MIGRATIONS[1] + ";" + reviews.MIGRATIONS[2] + ";" + reviews.MIGRATIONS[3]
+    con.executescript(migrations.MIGRATIONS[1] + ";" + migrations.MIGRATIONS[2] + ";" + migrations.MIGRATIONS[3]
                       + "; CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL);"
                       " INSERT INTO schema_version VALUES (1, 't'), (2, 't'), (3, 't');")
     con.execute("INSERT INTO reviews (review_id, reviewer, created_at, collection, dataset, judge_record_id, "
@@ -248,7 +248,7 @@ def test_a_read_only_version_3_database_is_still_read_and_holds_no_blind_label(t
         pytest.skip("this file system cannot mark a file immutable")
     try:
         assert reviews.latest(db).review_id.tolist() == ["old"]
-        assert "Saving verdicts is off" in reviews.read_only(db)
+        assert "Saving verdicts is off" in database.read_only(db)
         assert blind_labels.latest(db, "d").empty and blind_labels.mine("ann", "d", "r9", db) is None
     finally:
         subprocess.run(["chattr", "-i", str(db), str(folder)])

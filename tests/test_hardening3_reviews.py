@@ -9,7 +9,7 @@ from sklearn.metrics import cohen_kappa_score
 
 from judgescope.cli import main as cli_main
 from judgescope.reviews import verdict_stats as reviews_stats
-from judgescope.reviews import store as reviews
+from judgescope.reviews import database, log_files, verdict_log as reviews
 from apptest import open_page
 
 
@@ -38,10 +38,10 @@ def broken_state(request, tmp_path, monkeypatch):
 
 
 def test_a_broken_database_is_named_in_one_sentence(broken_state):
-    problem = reviews.unavailable(broken_state)
+    problem = database.unavailable(broken_state)
     assert problem and problem.startswith("Reviewing is unavailable")
     assert str(broken_state.parent) not in problem  # no server path
-    with pytest.raises(reviews.ReviewStoreUnavailable):
+    with pytest.raises(database.ReviewStoreUnavailable):
         reviews.latest(broken_state)
 
 
@@ -64,7 +64,7 @@ def test_reviews_cli_exits_2_with_the_reason(broken_state, capsys):
 
 
 def test_a_working_database_is_available(tmp_path):
-    assert reviews.unavailable(tmp_path / "fine.sqlite") is None
+    assert database.unavailable(tmp_path / "fine.sqlite") is None
 
 
 # --- 4: hostile imports ------------------------------------------------------------------------
@@ -90,14 +90,14 @@ def _log(**changes) -> pd.DataFrame:
 def test_hostile_import_fields_are_refused_naming_row_and_column(tmp_path, column, value, says):
     db = tmp_path / "r.sqlite"
     with pytest.raises(ValueError, match=f"row 1, column {column}: .*{says}"):
-        reviews.import_frame(_log(**{column: value}), db, "shared.parquet")
+        log_files.import_frame(_log(**{column: value}), db, "shared.parquet")
     assert reviews.log(db).empty  # the whole file refused, nothing half-imported
 
 
 def test_reviewer_names_are_nfc_normalised(tmp_path):
     db = tmp_path / "r.sqlite"
     decomposed, composed = "Jose\u0301", "Jos\u00e9"
-    reviews.import_frame(_log(reviewer=decomposed), db)
+    log_files.import_frame(_log(reviewer=decomposed), db)
     reviews.append(_row(2, reviewer=composed), db)
     assert set(reviews.log(db).reviewer) == {"ann", composed}
     with pytest.raises(ValueError, match="invisible"):
@@ -107,7 +107,7 @@ def test_reviewer_names_are_nfc_normalised(tmp_path):
 
 def test_imported_times_are_stored_in_utc_and_sort(tmp_path):
     db = tmp_path / "r.sqlite"
-    reviews.import_frame(_log(created_at="2025-01-01T02:00:00+02:00"), db)
+    log_files.import_frame(_log(created_at="2025-01-01T02:00:00+02:00"), db)
     assert "2025-01-01T00:00:00.000000+00:00" in reviews.log(db).created_at.tolist()
 
 

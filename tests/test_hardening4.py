@@ -75,7 +75,7 @@ def test_a_draft_whose_tags_are_not_a_list_of_tags_keeps_review_working(tmp_path
     from contextlib import closing
 
     from apptest import open_page
-    from judgescope.reviews import store as reviews
+    from judgescope.reviews import verdict_log as reviews
     from judgescope.web import verdicts
 
     state = tmp_path / "reviews.sqlite"
@@ -101,7 +101,7 @@ def test_a_draft_whose_tags_are_not_a_list_of_tags_keeps_review_working(tmp_path
                                    "ann  lee", " ann   lee "])
 def test_look_alike_spellings_of_a_reviewer_are_one_reviewer(tmp_path, typed):
     """Item 16: NFKC and runs of spaces folded when a verdict is stored (typed or imported)."""
-    from judgescope.reviews import store as reviews
+    from judgescope.reviews import verdict_log as reviews
 
     db = tmp_path / "r.sqlite"
     for who, rid in (("ann lee", "r1"), (typed, "r2")):
@@ -118,7 +118,7 @@ def test_a_confusable_reviewer_name_is_flagged_on_review(tmp_path, monkeypatch, 
     naming the odd character; the existing name itself is not."""
     from apptest import open_page
     from judgescope.reviews import checks
-    from judgescope.reviews import store as reviews
+    from judgescope.reviews import verdict_log as reviews
 
     state = tmp_path / "reviews.sqlite"
     monkeypatch.setenv("JUDGESCOPE_STATE", str(state))
@@ -198,7 +198,7 @@ def test_look_alike_reviewer_names_from_a_log_are_said(tmp_path, monkeypatch, ca
     import pandas as pd
 
     from apptest import open_page
-    from judgescope.reviews import store as reviews
+    from judgescope.reviews import verdict_log as reviews
 
     state, log = tmp_path / "r.sqlite", tmp_path / "shared.parquet"
     monkeypatch.setenv("JUDGESCOPE_STATE", str(state))

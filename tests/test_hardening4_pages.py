@@ -102,7 +102,7 @@ def read_only_state(tmp_path, monkeypatch):
     import shutil
     import subprocess
 
-    from judgescope.reviews import store as reviews
+    from judgescope.reviews import verdict_log as reviews
 
     if not shutil.which("chattr"):
         pytest.skip("chattr is not available")
@@ -128,11 +128,11 @@ def read_only_state(tmp_path, monkeypatch):
 
 def test_a_read_only_reviews_database_is_read(read_only_state):
     """Item 15: the verdicts of a database that cannot be written are shown; saving is off, said once."""
-    from judgescope.reviews import store as reviews
+    from judgescope.reviews import database, verdict_log as reviews
 
     path, record = read_only_state
     assert reviews.latest(path).judge_record_id.tolist() == [record]
-    assert reviews.unavailable(path) and "Saving verdicts is off" in reviews.read_only(path)
+    assert database.unavailable(path) and "Saving verdicts is off" in database.read_only(path)
     at = open_page("pages/review.py", "xhotpotqa", lang="th", record=record)
     said = [w.value for w in at.warning if "Saving verdicts is off" in w.value]
     assert len(said) == 1 and "Reviewing is unavailable" not in " ".join(w.value for w in at.warning)

@@ -14,7 +14,7 @@ import pytest
 
 from browser_server import serving
 
-from judgescope.reviews import store as reviews
+from judgescope.reviews import verdict_log as reviews
 from test_journeys import (CHROMIUM, ROOT, _free_port, browser, manifest, main_text,  # noqa: F401
                            no_exception, open_url, params, settle, shot, wait_for_param)
 from pathlib import Path

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from judgescope.reviews import store as reviews
+from judgescope.reviews import verdict_log as reviews
 from judgescope.reviews import verdict_stats as reviews_stats
 from review_session import state  # noqa: F401 — the fixture
 

@@ -6,7 +6,7 @@ copies walking the exact copies."""
 from streamlit.testing.v1 import AppTest
 
 from apptest import open_page
-from judgescope.reviews import store as reviews
+from judgescope.reviews import verdict_log as reviews
 from judgescope.web import verdicts
 from review_session import record_in_url, state  # noqa: F401 — the fixture
 

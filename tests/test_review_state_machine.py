@@ -27,7 +27,7 @@ from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, p
                                  rule, run_state_machine_as_test)
 
 from judgescope.audit import rows as audit_rows
-from judgescope.reviews import store as reviews
+from judgescope.reviews import verdict_log as reviews
 from judgescope.sources import db
 from judgescope.web import pager
 from judgescope.web.verdicts import widget_keys

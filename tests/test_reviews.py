@@ -12,7 +12,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from judgescope.reviews import store as reviews
+from judgescope.reviews import database, log_files, migrations, verdict_log as reviews
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = {
@@ -37,10 +37,10 @@ def db(tmp_path):
 
 
 def test_pragmas_and_schema(db):
-    con = reviews.open_db(db)
+    con = database.open_db(db)
     assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert con.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
-    assert reviews.schema_version(con) == reviews.SCHEMA_VERSION
+    assert migrations.schema_version(con) == migrations.SCHEMA_VERSION
 
 
 def test_append_only_rows_cannot_be_updated_or_deleted(db):
@@ -68,14 +68,14 @@ def test_latest_per_reviewer_and_retraction(db):
 def test_migration_from_version_1_keeps_rows(db):
     db.parent.mkdir(parents=True)
     con = sqlite3.connect(db)
-    con.executescript(reviews.MIGRATIONS[1] + "CREATE TABLE schema_version (version INTEGER PRIMARY KEY,"
+    con.executescript(migrations.MIGRATIONS[1] + "CREATE TABLE schema_version (version INTEGER PRIMARY KEY,"
                       " applied_at TEXT NOT NULL); INSERT INTO schema_version VALUES (1, 'then');")
     con.execute("INSERT INTO reviews (review_id, reviewer, created_at, collection, dataset, "
                 "judge_record_id, verdict) VALUES ('old', 'ann', '2025', 'c', 'd', 'r9', 'unsure')")
     con.commit()
     con.close()
-    con = reviews.open_db(db)
-    assert reviews.schema_version(con) == 4
+    con = database.open_db(db)
+    assert migrations.schema_version(con) == 4
     assert [r[0] for r in con.execute("SELECT version FROM schema_version ORDER BY 1")] == [1, 2, 3, 4]
     old = reviews.latest(db)
     assert old.review_id.tolist() == ["old"] and old.language.isna().all()
@@ -98,7 +98,7 @@ PAUSE_SECONDS = 0.1
 
 
 def test_twenty_concurrent_writers_lose_nothing(db):
-    reviews.open_db(db).close()
+    database.open_db(db).close()
     acked, errors, spans, stop = [], [], [], time.monotonic() + WRITE_SECONDS
 
     def writer(n):
@@ -120,7 +120,7 @@ def test_twenty_concurrent_writers_lose_nothing(db):
     assert not errors, errors[:3]
     stored = set(reviews.log(db).review_id)
     assert len(acked) > 100 and set(acked) <= stored
-    assert reviews.integrity_ok(db)
+    assert database.integrity_ok(db)
     # Concurrency was real: many writes began while another writer's write was under way.
     spans.sort()
     overlapped = sum(1 for (_, end), (start, _) in zip(spans, spans[1:]) if start < end)
@@ -129,7 +129,7 @@ def test_twenty_concurrent_writers_lose_nothing(db):
 
 _KILLED_WRITER = """
 import sys
-from judgescope.reviews import store as reviews
+from judgescope.reviews import verdict_log as reviews
 path = sys.argv[1]
 i = 0
 while True:
@@ -154,20 +154,20 @@ def test_sigkill_during_writes_keeps_every_acknowledged_verdict(db):
     proc.wait()
     acked += [x for x in rest.splitlines()[:-1]]  # the last line may be cut by the kill
     assert proc.returncode == -signal.SIGKILL
-    assert reviews.integrity_ok(db)
+    assert database.integrity_ok(db)
     assert set(acked) <= set(reviews.log(db).review_id)
 
 
 def test_import_is_idempotent_and_merge_dedupes(db, tmp_path):
     a = pd.DataFrame([_review(i, "ann") for i in range(3)])
     b = pd.DataFrame([_review(i, "bob") for i in range(2)])
-    merged = reviews.merge_logs(a, b, a.iloc[:2])
+    merged = log_files.merge_logs(a, b, a.iloc[:2])
     assert len(merged) == 5 and merged.review_id.is_unique
-    assert reviews.merge_logs(merged, b).equals(merged)
+    assert log_files.merge_logs(merged, b).equals(merged)
     a.to_parquet(tmp_path / "a.parquet")
-    assert reviews.import_file(tmp_path / "a.parquet", db) == 3
-    assert reviews.import_file(tmp_path / "a.parquet", db) == 0
-    assert reviews.import_frame(merged, db) == 2
+    assert log_files.import_file(tmp_path / "a.parquet", db) == 3
+    assert log_files.import_file(tmp_path / "a.parquet", db) == 0
+    assert log_files.import_frame(merged, db) == 2
     assert len(reviews.log(db)) == 5
 
 
@@ -176,15 +176,15 @@ def test_export_round_trip(db, tmp_path, suffix):
     reviews.append(_review(note="plain note", tags=["other"], score=40.0), db)
     reviews.append(_review(1, note=HOSTILE["formula"]), db)
     out = tmp_path / f"log{suffix}"
-    assert reviews.export_file(out, db) == 2
-    back = reviews.read_file(out)
+    assert log_files.export_file(out, db) == 2
+    back = log_files.read_file(out)
     assert set(back.review_id) == set(reviews.log(db).review_id)
     if suffix == ".csv":
         assert "'=HYPERLINK" in out.read_text(encoding="utf-8")
     else:
         assert HOSTILE["formula"] in back.note.tolist()
     other = tmp_path / "other.sqlite"
-    assert reviews.import_file(out, other) == 2 and reviews.import_file(out, other) == 0
+    assert log_files.import_file(out, other) == 2 and log_files.import_file(out, other) == 0
 
 
 def test_bad_logs_and_values_are_refused(db):
@@ -195,20 +195,20 @@ def test_bad_logs_and_values_are_refused(db):
     with pytest.raises(ValueError, match="tags"):
         _review(tags=["nice"])
     with pytest.raises(ValueError, match="missing column"):
-        reviews.import_frame(pd.DataFrame({"review_id": ["x"]}), db)
+        log_files.import_frame(pd.DataFrame({"review_id": ["x"]}), db)
     blank = pd.DataFrame([_review(), _review(1)]).assign(review_id=["ok", None])
     with pytest.raises(ValueError, match="row 1 has no review_id"):  # would defeat idempotence
-        reviews.import_frame(blank, db)
+        log_files.import_frame(blank, db)
     assert reviews.log(db).empty
 
 
 def test_busy_database_is_retried_not_surfaced(db, monkeypatch):
-    reviews.open_db(db).close()
+    database.open_db(db).close()
     holder = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
     holder.execute("BEGIN EXCLUSIVE")
     # SQLite's own busy wait gives up first (shortened here), so the append meets "locked" and
     # must retry; the lock is released at the first retry's back-off, never by a racing timer.
-    monkeypatch.setattr(reviews, "BUSY_TIMEOUT_MS", 20)
+    monkeypatch.setattr(database, "BUSY_TIMEOUT_MS", 20)
     backoffs = []
 
     class Clock:
@@ -220,7 +220,7 @@ def test_busy_database_is_retried_not_surfaced(db, monkeypatch):
             if len(backoffs) == 1:
                 holder.rollback()
 
-    monkeypatch.setattr(reviews, "time", Clock)
+    monkeypatch.setattr(database, "time", Clock)
     reviews.append(_review(), db)
     assert backoffs, "the append never met the lock, so the retry path was not exercised"
     assert len(reviews.log(db)) == 1

@@ -7,7 +7,7 @@ import threading
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from judgescope.reviews import store as reviews
+from judgescope.reviews import verdict_log as reviews
 from judgescope.web import verdicts
 from review_session import record_in_url, state  # noqa: F401 — the fixture
 

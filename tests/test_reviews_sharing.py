@@ -6,7 +6,7 @@ import threading
 import pandas as pd
 import pytest
 
-from judgescope.reviews import store as reviews
+from judgescope.reviews import verdict_log as reviews
 from judgescope.reviews import sharing as reviews_hub
 
 

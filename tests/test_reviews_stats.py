@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from judgescope import cli
-from judgescope.reviews import store as reviews
+from judgescope.reviews import log_files, verdict_log as reviews
 from judgescope.reviews import verdict_stats as reviews_stats
 
 
@@ -85,7 +85,7 @@ def test_calibration_table_shape():
 
 def test_cli_export_import_summary(tmp_path, capsys):
     a, b = str(tmp_path / "a.sqlite"), str(tmp_path / "b.sqlite")
-    reviews.import_frame(_latest([("r1", "ann", "judge_right"), ("r2", "bob", "too_harsh")]), a)
+    log_files.import_frame(_latest([("r1", "ann", "judge_right"), ("r2", "bob", "too_harsh")]), a)
     out = tmp_path / "log.csv"
     assert cli.main(["reviews", "--state", a, "export", "--out", str(out)]) == 0
     for expected in (2, 0):
@@ -101,8 +101,9 @@ def test_cli_export_import_summary(tmp_path, capsys):
 def test_review_storage_and_statistics_do_not_import_streamlit():
     import subprocess
     import sys
-    code = ("import sys; import judgescope.reviews.store, judgescope.reviews.verdict_stats, "
-            "judgescope.reviews.sharing, judgescope.cli.commands.reviews; print('streamlit' in sys.modules)")
+    code = ("import sys; import judgescope.reviews.verdict_log, judgescope.reviews.log_files, "
+            "judgescope.reviews.blind_labels, judgescope.reviews.verdict_stats, judgescope.reviews.sharing, "
+            "judgescope.cli.commands.reviews; print('streamlit' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from judgescope.calibration import blind as blind_cal
 from judgescope.reviews import blind_labels
-from judgescope.reviews import store as reviews
+from judgescope.reviews import database
 from judgescope.report.ledger import Ledger, bound
 
 F = "judgescope.calibration.blind.calibration"
@@ -33,7 +33,7 @@ def build(run, ledger: Ledger, dataset: str) -> dict | None:
     """The section, or None when the audit has no blind label (or the log cannot be read)."""
     try:
         labels = blind_labels.latest(dataset=dataset)
-    except (reviews.ReviewStoreUnavailable, reviews.ReviewStoreBusy):
+    except (database.ReviewStoreUnavailable, database.ReviewStoreBusy):
         return None
     if labels.empty:
         return None

@@ -9,7 +9,7 @@ from __future__ import annotations
 from judgescope import format as fmt
 from judgescope.report.ledger import Ledger, bound
 from judgescope.reviews import verdict_stats as reviews_stats
-from judgescope.reviews import store as reviews
+from judgescope.reviews import database, verdict_log as reviews
 
 F = "judgescope.reviews.verdict_stats.summary"
 
@@ -18,7 +18,7 @@ def build(ledger: Ledger, dataset: str) -> tuple[dict | None, list[str]]:
     """(section or None, what could not be measured and why)."""
     try:
         latest = reviews.latest(dataset=dataset)
-    except (reviews.ReviewStoreUnavailable, reviews.ReviewStoreBusy) as err:
+    except (database.ReviewStoreUnavailable, database.ReviewStoreBusy) as err:
         return None, [f"Reviewers' summary: {err}"]
     if latest.empty:
         return None, ["Reviewers' summary: no reviewer has given a verdict on this audit yet "

@@ -9,11 +9,12 @@ import uuid
 
 import pandas as pd
 
-from judgescope.reviews import checks
-from judgescope.reviews import store
+from judgescope.reviews import checks, database
 
-LABELS = store.BLIND_LABELS
-COLUMNS = store.BLIND_COLUMNS
+LABELS = ("pass", "fail", "unsure", "retracted")  # the CHECK of migrations._V4
+COLUMNS = ("review_id", "reviewer", "created_at", "collection", "dataset", "revision",
+           "judge_record_id", "source_sha256", "candidate_sha256", "label", "note",
+           "language", "unit", "score", "blind")
 _INSERT = (f"INSERT INTO blind_labels ({', '.join(COLUMNS)}) "
            f"VALUES ({', '.join('?' for _ in COLUMNS)})")
 
@@ -26,7 +27,7 @@ def new_label(reviewer: str, collection: str, dataset: str, judge_record_id: str
         raise ValueError(f"blind label {label!r} is not one of {', '.join(LABELS)}")
     row = {c: context.get(c) for c in COLUMNS}
     row.update(review_id=str(uuid.uuid4()), reviewer=checks.reviewer_name(reviewer),
-               created_at=store._now(), collection=collection, dataset=dataset,
+               created_at=database.now(), collection=collection, dataset=dataset,
                judge_record_id=str(judge_record_id), label=label, note=str(note or ""), blind=1)
     return row
 
@@ -34,16 +35,16 @@ def new_label(reviewer: str, collection: str, dataset: str, judge_record_id: str
 def save(path=None, **fields) -> dict:
     """new_label(**fields) appended durably; the stored row."""
     row = new_label(**fields)
-    store._write(path, [(_INSERT, tuple(store._value(row.get(c)) for c in COLUMNS))])
+    database.write(path, [(_INSERT, tuple(database.bound(row.get(c)) for c in COLUMNS))])
     return row
 
 
 def _frame(path, sql: str, params: tuple = ()):
-    """store._frame; a read-only database of schema version 3 (no blind_labels table, and it
+    """database.read; a read-only database of schema version 3 (no blind_labels table, and it
     cannot be migrated) holds no blind label."""
     try:
-        return store._frame(path, sql, params)
-    except store.ReviewStoreUnavailable as err:
+        return database.read(path, sql, params)
+    except database.ReviewStoreUnavailable as err:
         if "no such table" not in str(err):
             raise
         return pd.DataFrame(columns=[*COLUMNS])

@@ -16,7 +16,7 @@ import uuid
 from pathlib import Path
 
 from judgescope.sources import exports as export
-from judgescope.reviews import store as reviews
+from judgescope.reviews import database, log_files, verdict_log as reviews
 
 PATH_IN_REPO = "reviews"
 try:  # huggingface_hub speaks httpx: a refused connection is not an OSError
@@ -62,7 +62,7 @@ def pull(folder: Path | None, state: Path) -> int:
     added = 0
     for f in sorted(Path(folder).rglob("*.parquet")):
         try:
-            added += reviews.import_file(f, state)
+            added += log_files.import_file(f, state)
         except (ValueError, OSError) as err:
             REFUSED.append(str(err).splitlines()[0][:300])
     return added
@@ -109,7 +109,7 @@ def start(state: Path | None = None) -> Sharing | None:
     repo = configured()
     if not repo:
         return None
-    state = Path(state or reviews.default_path())
+    state = Path(state or database.default_path())
     outbox = state.parent / "outbox"
     if repo.startswith("file://"):
         remote = Path(repo.removeprefix("file://"))

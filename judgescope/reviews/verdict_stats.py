@@ -1,4 +1,4 @@
-"""The judge measured against its reviewers, from the latest verdicts (judgescope.reviews.store.latest).
+"""The judge measured against its reviewers, from the latest verdicts (judgescope.reviews.verdict_log.latest).
 Pure: pandas and judgescope.stats only.
 
 Rules, stated once:
@@ -203,7 +203,7 @@ def review_state(rows: pd.DataFrame, latest: pd.DataFrame) -> pd.DataFrame:
     or the one verdict all reviewers gave), `reviewers` (how many have a standing verdict),
     `verdicts_by_reviewer` ("reviewer: verdict" of each one's latest, by name) and `disputed`
     (reviewers' latest verdicts differ). `latest` is each reviewer's latest non-retracted verdict
-    (store.latest), so a retraction leaves a row unreviewed by that reviewer."""
+    (verdict_log.latest), so a retraction leaves a row unreviewed by that reviewer."""
     mine = latest[latest["judge_record_id"].isin(rows["judge_record_id"])].sort_values(["judge_record_id", "reviewer"])
     groups = {rid: g for rid, g in mine.groupby("judge_record_id")}
     state, n, said, disputed = [], [], [], []

@@ -11,7 +11,7 @@ import streamlit as st
 from judgescope.calibration import blind as blind_cal
 from judgescope.reviews import blind_labels
 from judgescope.reviews import states
-from judgescope.reviews import store as reviews
+from judgescope.reviews import database
 from judgescope.text import md_literal
 from judgescope.web import context, render, urls, verdicts
 
@@ -69,7 +69,7 @@ def without_judge(rows: pd.DataFrame) -> pd.DataFrame:
 def _save(ctx: dict, label: str, who: str) -> None:
     try:
         blind_labels.save(verdicts.state_path(), reviewer=who, label=label, **ctx)
-    except (reviews.ReviewStoreBusy, reviews.ReviewStoreUnavailable, ValueError) as err:
+    except (database.ReviewStoreBusy, database.ReviewStoreUnavailable, ValueError) as err:
         st.session_state["_review_error"] = str(err)
         return
     st.toast(f"Saved your blind label {label} on record {ctx['judge_record_id'][:80]}", icon=":material/check:")

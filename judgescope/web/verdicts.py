@@ -1,6 +1,6 @@
 """Streamlit pieces of reviewing (issue #18): who reviews, the verdict panel on an opened record,
 the review state of listed rows and the progress line. The rules are judgescope.reviews.states,
-the storage judgescope.reviews.store."""
+the storage judgescope.reviews.verdict_log and judgescope.reviews.database."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pandas as pd
 import streamlit as st
 
 from judgescope.reviews import checks as reviews_checks
-from judgescope.reviews import store as reviews
+from judgescope.reviews import database, verdict_log as reviews
 from judgescope.reviews import sharing as reviews_hub
 from judgescope.reviews import states
 from judgescope.reviews import verdict_stats as reviews_stats
@@ -48,12 +48,12 @@ def read_only() -> str | None:
 
 @st.cache_data(ttl=30, max_entries=4, show_spinner=False)
 def _unavailable(path: str) -> str | None:
-    return reviews.unavailable(path)
+    return database.unavailable(path)
 
 
 @st.cache_data(ttl=30, max_entries=4, show_spinner=False)
 def _read_only(path: str) -> str | None:
-    return reviews.read_only(path)
+    return database.read_only(path)
 
 
 def off_sentence() -> str:
@@ -62,7 +62,7 @@ def off_sentence() -> str:
 
 
 def state_path() -> Path:
-    return reviews.default_path()
+    return database.default_path()
 
 
 @st.cache_resource(max_entries=4, show_spinner="Merging the shared review logs…")
@@ -168,7 +168,7 @@ def _warn_look_alike(who: str | None) -> None:
     """A typed name that reads as another reviewer's (Cyrillic а for Latin a) is flagged."""
     try:
         note = reviews_checks.look_alike(who, reviews.reviewers(state_path())) if who else None
-    except (reviews.ReviewStoreBusy, reviews.ReviewStoreUnavailable):
+    except (database.ReviewStoreBusy, database.ReviewStoreUnavailable):
         return  # said once by the page (with_state)
     if note:
         st.warning(md_literal(note, limit=400, isolate=False))
@@ -188,7 +188,7 @@ def _keep_draft(ctx: dict, who: str, key: str) -> None:
         reviews.save_draft(who, ctx["dataset"], ctx["judge_record_id"],
                            st.session_state.get(tkey) or [], st.session_state.get(nkey) or "",
                            path=state_path())
-    except (reviews.ReviewStoreBusy, reviews.ReviewStoreUnavailable) as err:
+    except (database.ReviewStoreBusy, database.ReviewStoreUnavailable) as err:
         st.session_state["_review_error"] = f"The draft was not kept: {err}"
 
 
@@ -200,7 +200,7 @@ def _save(ctx: dict, verdict: str, who: str, key: str) -> None:
     note = st.session_state.get(nkey) or ""
     try:
         reviews.save_verdict(state_path(), reviewer=who, verdict=verdict, tags=tags, note=note, **ctx)
-    except (reviews.ReviewStoreBusy, reviews.ReviewStoreUnavailable) as err:
+    except (database.ReviewStoreBusy, database.ReviewStoreUnavailable) as err:
         st.session_state["_review_error"] = str(err)
         return
     share = sharing()

@@ -68,7 +68,7 @@ def run(args) -> int:
 
 def serve(manifest: Path, host: str, port: int) -> int:
     """Serve `manifest` until stopped, saying where the cache and the reviews are kept."""
-    from judgescope.reviews.store import default_path
+    from judgescope.reviews.database import default_path
     from judgescope.sources.cache import cache_root
 
     os.environ["JUDGESCOPE_SOURCES"] = str(manifest)

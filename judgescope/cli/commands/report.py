@@ -201,11 +201,11 @@ def run(args) -> int:
 
 def _reviewers_by_system(run, dataset: str) -> dict | None:
     """The judge-right share per system from the reviews log beside the app, or None."""
-    from judgescope.reviews import store as reviews, verdict_stats as reviews_stats
+    from judgescope.reviews import database, verdict_log as reviews, verdict_stats as reviews_stats
     from judgescope.audit import systems
     try:
         latest = reviews.latest(dataset=dataset)
-    except (reviews.ReviewStoreUnavailable, reviews.ReviewStoreBusy):
+    except (database.ReviewStoreUnavailable, database.ReviewStoreBusy):
         return None
     if latest.empty:
         return None

@@ -37,13 +37,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
-    from judgescope.reviews import checks, store as reviews
+    from judgescope.reviews import checks, database, log_files, verdict_log as reviews
     try:
         if args.action == "export":
-            n = reviews.export_file(args.out, args.state)
+            n = log_files.export_file(args.out, args.state)
             print(f"wrote {n:,} reviews to {args.out}")
         elif args.action == "import":
-            n = reviews.import_file(args.file, args.state)
+            n = log_files.import_file(args.file, args.state)
             print(f"imported {n:,} new reviews from {args.file}")
             for note in checks.look_alike_groups(reviews.reviewers(args.state)):
                 print(f"NOTE  {note}")
@@ -51,14 +51,14 @@ def run(args) -> int:
             blind(args)
         else:
             summary(args)
-    except (ValueError, OSError, reviews.ReviewStoreBusy, reviews.ReviewStoreUnavailable) as err:
+    except (ValueError, OSError, database.ReviewStoreBusy, database.ReviewStoreUnavailable) as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_UNUSABLE
     return EXIT_OK
 
 
 def summary(args) -> None:
-    from judgescope.reviews import store as reviews, verdict_stats as reviews_stats
+    from judgescope.reviews import verdict_log as reviews, verdict_stats as reviews_stats
     out = reviews_stats.summary(reviews.latest(args.state, args.dataset))
     if args.json:
         print(json.dumps(out, indent=1, ensure_ascii=False))
