@@ -521,13 +521,6 @@ def test_keyboard_reaches_filters_and_opens_a_row(server, browser):
         context.close()
 
 
-def test_server_log_has_no_traceback_after_the_journeys(server):
-    """Runs last in this module: the whole crawl left no traceback in the server log."""
-    _, log = server
-    logged = log.read_text(errors="replace")
-    assert "Traceback" not in logged, logged[-3000:]
-
-
 def test_selecting_a_row_opens_it_in_the_same_tab(server, browser):
     """Issue #22 item 5: a Disagreements item and a Themes term open in this tab when their row
     is selected (the Open column is the same URL, for a new tab or to share)."""
@@ -552,3 +545,13 @@ def test_selecting_a_row_opens_it_in_the_same_tab(server, browser):
         no_exception(page)
     finally:
         context.close()
+
+
+def test_server_log_has_no_traceback_after_the_journeys(server, request):
+    """Runs last in this module (it is the file's last test, and checks that it runs last among
+    those selected): the whole crawl left no traceback in the server log."""
+    here = [item for item in request.session.items if item.path == request.node.path]
+    assert here[-1] is request.node, f"runs before {here[-1].name}: move it to the end of the file"
+    _, log = server
+    logged = log.read_text(errors="replace")
+    assert "Traceback" not in logged, logged[-3000:]
