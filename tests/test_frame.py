@@ -90,30 +90,6 @@ def test_pages_end_early_through_ui_stop():
     assert not offenders, offenders
 
 
-def _walk(node):
-    yield node
-    for child in getattr(node, "children", {}).values():
-        yield from _walk(child)
-
-
-@pytest.mark.parametrize("page,collection", page_cases())
-def test_every_list_exports_with_its_provenance(page, collection):
-    """README: "every list exports with its provenance". A page that shows a table offers its
-    rows with a provenance file (Review prepares its capped export behind a toggle; Overview's
-    tables are the provenance itself, in the report it offers)."""
-    at = open_page(page, collection)
-    nodes = list(_walk(at.main))
-    if not any(type(n).__name__ == "Dataframe" for n in nodes):
-        return
-    labels = [str(getattr(n, "proto", "")) for n in nodes if getattr(n, "type", None) == "download_button"]
-    exported = any("Provenance (JSON)" in label for label in labels)
-    if page == "pages/review.py":
-        exported = any(t.key == "prepare_export" for t in at.toggle)
-    if page == "pages/overview.py":
-        exported = any("report" in label.lower() for label in labels)
-    assert exported, f"{page} × {collection}: a table without an export and its provenance"
-
-
 def test_a_verification_that_failed_is_tried_again_and_a_good_one_is_kept(monkeypatch):
     """The sidebar's badge caches the collection's verification, but never a failure: a store
     that could not be read is read again on the next run."""
