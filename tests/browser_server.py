@@ -1,5 +1,7 @@
 """The app served for the browser tests: `python -m judgescope.web.serve` on a free localhost
-port, waited on until healthy, stopped afterwards (one copy for every browser test module)."""
+port, waited on until healthy, stopped afterwards (one copy for every browser test module);
+`started` does the same for any command that serves the app (`judgescope open`, an installed
+wheel's `judgescope demo`)."""
 
 import os
 import socket
@@ -36,6 +38,20 @@ def wait_until_healthy(proc: subprocess.Popen, base: str, log: Path, seconds: fl
 
 
 @contextmanager
+def started(argv: list[str], port: int, log: Path, cwd: Path, env: dict, seconds: float = 60):
+    """The base URL of the server `argv` starts on 127.0.0.1:`port`, once healthy; its output
+    goes to `log`; it is stopped afterwards."""
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        wait_until_healthy(proc, f"http://127.0.0.1:{port}", log, seconds)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+@contextmanager
 def serving(log: Path, drop: tuple[str, ...] = (), **env_vars: str):
     """The base URL of a server whose environment has env_vars set and `drop` removed; its
     output goes to `log` (a test may check it for tracebacks)."""
@@ -43,15 +59,6 @@ def serving(log: Path, drop: tuple[str, ...] = (), **env_vars: str):
     env = dict(os.environ, PYTHONPATH=str(ROOT), **env_vars)
     for name in drop:
         env.pop(name, None)
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "judgescope.web.serve", "--server.headless", "true",
-             "--server.address", "127.0.0.1", "--server.port", str(port)],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    wait_until_healthy(proc, base, log, 60)
-    try:
+    with started([sys.executable, "-m", "judgescope.web.serve", "--server.headless", "true",
+                  "--server.address", "127.0.0.1", "--server.port", str(port)], port, log, ROOT, env) as base:
         yield base
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)

@@ -1,6 +1,7 @@
-"""What the Chromium tests share: Debian's chromium and its flags, the app served on the demo
-(`server`, through tests/browser_server.py), one browser per module (`browser`), and waiting
-until Streamlit has run and every visible chart and grid has drawn (`wait_until_drawn`).
+"""What the Chromium tests share: Debian's chromium and its flags (`launch`, and `needs_chromium`
+to skip where it is missing), the app served on the demo (`server`, through
+tests/browser_server.py), one browser per module (`browser`), and waiting until Streamlit has run
+and every visible chart and grid has drawn (`wait_until_drawn`).
 
 The page × collection matrix that opens every page is tests/test_page_matrix.py's
 test_every_page_on_every_collection. Screenshots land in screenshots/ (git-ignored): look at them.
@@ -18,6 +19,12 @@ CHROMIUM = "/usr/bin/chromium"
 SHOTS = ROOT / "screenshots"
 CHROME_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+needs_chromium = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian chromium")
+
+
+def launch(playwright):
+    """Debian's chromium, headless, with the flags above (from a sync_playwright() context)."""
+    return playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROME_ARGS)
 
 
 @pytest.fixture(scope="module")
@@ -32,9 +39,15 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROME_ARGS)
+        b = launch(p)
         yield b
         b.close()
+
+
+def screenshot(page, folder: str, name: str, full_page: bool = True) -> None:
+    """A screenshot into screenshots/<folder>/<name>.png."""
+    (SHOTS / folder).mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / folder / f"{name}.png"), full_page=full_page)
 
 
 # Conditions are checked every POLL_MS. Playwright's default polls on every animation frame, which

@@ -11,16 +11,14 @@ rules. Screenshots land in screenshots/a11y/ (git-ignored): look at them.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from pages_index import page_cases, url_path
-from chromium import CHROMIUM, POLL_MS, ROOT, browser, server, wait_until_drawn  # noqa: F401 (fixtures)
+from chromium import POLL_MS, ROOT, browser, needs_chromium, server, wait_until_drawn  # noqa: F401 (fixtures)
 
 SHOTS = ROOT / "screenshots" / "a11y"
-pytestmark = [pytest.mark.browser,
-              pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian chromium")]
+pytestmark = [pytest.mark.browser, needs_chromium]
 
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 BLOCKING = ("serious", "critical")

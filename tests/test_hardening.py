@@ -12,6 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from chromium import needs_chromium
 from textutil import plain
 from judgescope import cli
 
@@ -174,18 +175,18 @@ def test_lone_surrogate_costs_one_row_not_the_dataset(tmp_path, write_manifest):
 
 
 @pytest.mark.browser
-@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="needs Debian chromium")
+@needs_chromium
 def test_deep_link_to_a_fresh_server_runs_inside_the_frame():
     """The first request of a fresh server, a deep link, still runs app.py (judgescope.web.serve)."""
     from playwright.sync_api import sync_playwright
 
-    from chromium import CHROME_ARGS, CHROMIUM, POLL_MS
+    from chromium import POLL_MS, launch
     from bench.soak import start_server
 
     proc, base = start_server()
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROME_ARGS)
+            browser = launch(p)
             page = browser.new_page()
             page.goto(f"{base}/excluded?collection=localgate", wait_until="domcontentloaded")
             page.wait_for_selector('[data-testid="stMainBlockContainer"] h1', timeout=90_000)

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from chromium import needs_chromium
+
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = "/usr/bin/chromium"
 
 
 def _cache_decorators():
@@ -31,7 +32,7 @@ def test_every_cache_is_bounded():
 
 
 @pytest.mark.browser
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian chromium")
+@needs_chromium
 def test_short_soak_has_no_errors_and_sessions_see_their_own_filters():
     from bench import soak
 

@@ -187,11 +187,10 @@ def test_text_block_and_md_literal_on_hostile_strings():
 
 # ---- real headless Chromium: no script ran, nothing fetched from elsewhere, layout holds ----
 
-CHROMIUM = "/usr/bin/chromium"
 # One Chromium and one tab for the module's pages: each test opens its URL as a new document in
 # that tab (the app's scripts come from the browser's cache, as for a user who opens a second
 # link), and listens to that document's requests, console and errors only.
-from chromium import browser  # noqa: E402, F401 (fixture)
+from chromium import browser, needs_chromium  # noqa: E402, F401 (fixture)
 
 
 @pytest.fixture(scope="module")
@@ -212,7 +211,7 @@ def hostile_server(hostile_manifest, tmp_path_factory):
 
 
 @pytest.mark.browser
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian chromium")
+@needs_chromium
 @pytest.mark.parametrize("page", PAGES)
 def test_hostile_text_in_chromium(hostile_server, tab, page):
     query = {"collection": "hostile"} | DETAIL.get(page, {})
@@ -247,7 +246,7 @@ def watched(page):
 
 
 @pytest.mark.browser
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian chromium")
+@needs_chromium
 def test_the_watch_sees_a_planted_fetch_and_a_script_error(tab):
     """The checks below can fail: an image from the planted address and a thrown error in a
     document opened in the shared tab are both seen, and only while watched."""
@@ -290,7 +289,7 @@ URL_MD = f"![u]({EVIL}u.png) [x](javascript:window.__pwned=1)"
 
 
 @pytest.mark.browser
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian chromium")
+@needs_chromium
 @pytest.mark.parametrize("page,params", [
     ("pages/verification.py", {"subset": URL_MD, "system": URL_MD}),
     ("pages/position_bias.py", {"dataset": URL_MD}),

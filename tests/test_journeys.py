@@ -22,18 +22,14 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from browser_server import serving
-from chromium import POLL_MS, wait_for_run_end
+from chromium import POLL_MS, browser, needs_chromium, wait_for_run_end  # noqa: F401 (fixture)
 
 from textutil import plain
 
 ROOT = Path(__file__).resolve().parent.parent
 from conftest import REALDATA  # noqa: E402 — ../shared/realdata, or JUDGESCOPE_SHARED
-CHROMIUM = "/usr/bin/chromium"
 SHOTS = ROOT / "screenshots" / "journeys"
-CHROME_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-               "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-pytestmark = [pytest.mark.browser,
-              pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian chromium")]
+pytestmark = [pytest.mark.browser, needs_chromium]
 
 DEMO_COLLECTIONS = ("xhotpotqa", "localgate", "transevalnia")
 REAL_COLLECTIONS = ("real_audit", "real_pairs", "real_sample")
@@ -70,14 +66,6 @@ path = "realdata/transevalnia_sample_with_wmt21_systems.jsonl"
 """
 
 
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def manifest(tmp_path_factory) -> Path:
     """The demo manifest and its files, plus the real data's collections when present."""
@@ -98,17 +86,6 @@ def server(manifest, tmp_path_factory):
     log = tmp_path_factory.mktemp("log") / "server.log"
     with serving(log, JUDGESCOPE_SOURCES=str(manifest)) as base:
         yield base, log
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROME_ARGS)
-        yield b
-        b.close()
 
 
 def settle(page) -> None:
@@ -138,6 +115,7 @@ def shot(page, name: str) -> None:
     tall = page.evaluate("document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
     page.set_viewport_size({"width": size["width"], "height": max(size["height"], min(tall, 6000))})
     page.wait_for_timeout(400)
+    SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"))
     page.set_viewport_size(size)
 
@@ -156,14 +134,6 @@ def wait_for_param(page, key: str, value: str | None = None, timeout: int = 30_0
             return
         page.wait_for_timeout(200)
     raise AssertionError(f"URL never got {key}={value}: {page.url}")
-
-
-def wait_for_text(page, text: str, timeout: int = 90_000) -> None:
-    """Wait until the main block shows `text` (a page still computing shows its spinner)."""
-    deadline = time.monotonic() + timeout / 1000
-    while text not in main_text(page) and time.monotonic() < deadline:
-        page.wait_for_timeout(300)
-    settle(page)
 
 
 def wait_for_text(page, text: str, timeout: int = 30_000) -> None:
@@ -189,6 +159,15 @@ def language_filter(page) -> str:
 def no_exception(page) -> None:
     boxes = page.locator('[data-testid="stException"]').all_inner_texts()
     assert not boxes, boxes
+
+
+def ranking_grid(page):
+    """The ranking grid once drawn and clickable: the chart, its row labels, its column labels."""
+    chart = page.locator('[data-testid="stPlotlyChart"]').first
+    chart.wait_for(state="visible")
+    page.wait_for_selector("g.draglayer .nsewdrag", state="attached")
+    return (chart, chart.locator("g.ytick text").evaluate_all(TICK_LABELS),
+            chart.locator("g.xtick text").evaluate_all(TICK_LABELS))
 
 
 def heatmap_cell(chart, row_label: str, column_label: str) -> tuple[float, float]:
@@ -416,11 +395,7 @@ def test_ranking_grid_cell_lists_its_pairs(server, browser):
     base, _ = server
     context, page = open_url(browser, base + "/ranking?collection=transevalnia", height=1600)
     try:
-        chart = page.locator('[data-testid="stPlotlyChart"]').first
-        chart.wait_for(state="visible")
-        page.wait_for_selector("g.draglayer .nsewdrag", state="attached")
-        ys = chart.locator("g.ytick text").evaluate_all(TICK_LABELS)
-        xs = chart.locator("g.xtick text").evaluate_all(TICK_LABELS)
+        chart, ys, xs = ranking_grid(page)
         # Not the first row or column: those are the selectors' defaults, which the URL leaves out.
         row, column = ys[1], xs[-1]
         page.mouse.click(*heatmap_cell(chart, row, column))

@@ -15,12 +15,11 @@ import pytest
 from browser_server import serving
 
 from judgescope.reviews import verdict_log as reviews
-from test_journeys import (CHROMIUM, ROOT, _free_port, browser, manifest, main_text,  # noqa: F401
-                           no_exception, open_url, params, settle, shot, wait_for_param)
-from pathlib import Path
+from chromium import browser, needs_chromium  # noqa: F401 (fixture)
+from test_journeys import (ROOT, manifest, main_text, no_exception, open_url, params, settle,  # noqa: F401
+                           shot, wait_for_param)
 
-pytestmark = [pytest.mark.browser,
-              pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian chromium")]
+pytestmark = [pytest.mark.browser, needs_chromium]
 
 
 @pytest.fixture(scope="module")

@@ -6,21 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from test_journeys import browser, manifest, open_url, server, settle  # noqa: F401  (fixtures)
+from chromium import browser, needs_chromium, screenshot  # noqa: F401 (fixture)
+from test_journeys import manifest, open_url, server, settle  # noqa: F401  (fixtures)
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, needs_chromium]
 
 # The header cells glide-data-grid keeps in its accessible table: only the columns it draws.
 HEADERS = """g => [...g.querySelectorAll('table [role="columnheader"], table th')]
     .map(h => h.textContent.trim()).filter(Boolean)"""
-
-
-def _shot(page, name: str) -> None:
-    from test_journeys import SHOTS
-
-    folder = SHOTS.parent / "newcomer"
-    folder.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
 
 
 def test_review_list_leads_with_the_review_state_at_1400_px(server, browser):  # noqa: F811
@@ -33,7 +26,7 @@ def test_review_list_leads_with_the_review_state_at_1400_px(server, browser):  #
         grid.wait_for(state="visible")
         page.wait_for_timeout(500)
         headers = grid.evaluate(HEADERS)
-        _shot(page, "review-1400")
+        screenshot(page, "newcomer", "review-1400")
         assert headers[:2] == ["Review", "Score"], headers
         box = grid.bounding_box()
         assert box["x"] + box["width"] <= 1400, box
@@ -63,20 +56,12 @@ def test_a_collection_chip_on_a_phone_starts_the_collection_at_the_top(server, b
                                timeout=90_000)
         settle(page)
         page.wait_for_timeout(500)
-        _shot_viewport(page, "chip-localgate-390")
+        screenshot(page, "newcomer", "chip-localgate-390", full_page=False)
         assert page.evaluate(SCROLLED) == 0
         title = page.locator('[data-testid="stMainBlockContainer"] h1').first.bounding_box()
         assert 0 <= title["y"] < PHONE["height"], title
     finally:
         context.close()
-
-
-def _shot_viewport(page, name: str) -> None:
-    from test_journeys import SHOTS
-
-    folder = SHOTS.parent / "newcomer"
-    folder.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(folder / f"{name}.png"))
 
 
 def test_a_copied_finding_reads_as_typed(server, browser):  # noqa: F811
@@ -100,16 +85,12 @@ def test_a_copied_finding_reads_as_typed(server, browser):  # noqa: F811
 def test_a_ranking_grid_click_reaches_the_url(server, browser):  # noqa: F811
     """A click on a ranking-grid cell puts its dataset and method/model into the URL (a shared
     link opens the same cell), also for a second click on another cell."""
-    from test_journeys import TICK_LABELS, heatmap_cell, params, wait_for_param
+    from test_journeys import heatmap_cell, params, ranking_grid, wait_for_param
 
     base, _ = server
     context, page = open_url(browser, base + "/ranking?collection=transevalnia", height=1600)
     try:
-        chart = page.locator('[data-testid="stPlotlyChart"]').first
-        chart.wait_for(state="visible")
-        page.wait_for_selector("g.draglayer .nsewdrag", state="attached")
-        ys = chart.locator("g.ytick text").evaluate_all(TICK_LABELS)
-        xs = chart.locator("g.xtick text").evaluate_all(TICK_LABELS)
+        chart, ys, xs = ranking_grid(page)
         for row, column in ((ys[2], xs[1]), (ys[3], xs[2])):
             page.mouse.click(*heatmap_cell(chart, row, column))
             wait_for_param(page, "dataset", column)
@@ -131,7 +112,7 @@ def test_languages_on_a_phone_says_nothing_of_hovering(server, browser):  # noqa
             visible = page.locator('[data-testid="stMainBlockContainer"]').inner_text()
             assert shown in visible and hidden not in visible, (width, visible[:800])
             if width == 390:
-                _shot(page, "languages-390")
+                screenshot(page, "newcomer", "languages-390")
         finally:
             context.close()
 
@@ -146,7 +127,7 @@ def test_the_distributions_summary_is_drawn_whole_at_1400_px(server, browser):  
         grid.wait_for(state="visible")
         page.wait_for_timeout(500)
         headers = grid.evaluate(HEADERS)
-        _shot(page, "distributions-1400")
+        screenshot(page, "newcomer", "distributions-1400")
         assert headers[-1] == "Share at least 90", headers
         scroller = grid.evaluate("""g => { const s = g.querySelector('.dvn-scroller');
                                            return s ? s.scrollWidth - s.clientWidth : 0; }""")
@@ -176,7 +157,7 @@ def test_the_collection_picker_shows_the_whole_title_at_1400_px(server, browser)
         assert title == "XHotpotQA translation audit (GLM-5.2 judge)"
         assert picker.evaluate("e => e.scrollWidth > e.clientWidth")  # the box alone cuts it
         assert side.evaluate(WHOLE_TITLE, title) >= 1
-        _shot_viewport(page, "sidebar-title-1400")
+        screenshot(page, "newcomer", "sidebar-title-1400", full_page=False)
     finally:
         context.close()
 
@@ -193,16 +174,12 @@ def test_a_ranking_grid_cell_clicked_again_after_the_boxes_moved_reaches_the_url
     same cell clicked again: the cell is chosen again (issue 44 item 11). Before, the chart kept its
     selection (the same cell), so the second click changed nothing and the boxes stayed where moved.
     A click after the browser's back and forward buttons reaches the URL too."""
-    from test_journeys import TICK_LABELS, heatmap_cell, params, wait_for_param
+    from test_journeys import heatmap_cell, params, ranking_grid, wait_for_param
 
     base, _ = server
     context, page = open_url(browser, base + "/ranking?collection=transevalnia", height=1600)
     try:
-        chart = page.locator('[data-testid="stPlotlyChart"]').first
-        chart.wait_for(state="visible")
-        page.wait_for_selector("g.draglayer .nsewdrag", state="attached")
-        ys = chart.locator("g.ytick text").evaluate_all(TICK_LABELS)
-        xs = chart.locator("g.xtick text").evaluate_all(TICK_LABELS)
+        chart, ys, xs = ranking_grid(page)
         row, column = ys[2], xs[1]
         decision = row.replace(" · ", "/")
         for box, elsewhere, key, value in (("Dataset", xs[2], "dataset", column),

@@ -5,27 +5,25 @@ hand-written manifest. (Each file alone is opened page by page in test_open.py, 
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from chromium import needs_chromium
 from conftest import REALDATA
 from judgescope.sources.catalog import get_catalog
 from judgescope.sources.manifest import load_manifest
 from judgescope import navigation
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = "/usr/bin/chromium"
-pytestmark = [pytest.mark.browser,
-              pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian chromium"),
+pytestmark = [pytest.mark.browser, needs_chromium,
               pytest.mark.skipif(not REALDATA.is_dir(), reason="../shared/realdata is not beside this checkout")]
 
 
 @pytest.fixture(scope="module")
 def opened(tmp_path_factory):
-    from browser_server import free_port, wait_until_healthy
+    from browser_server import free_port, started
 
     here = tmp_path_factory.mktemp("elsewhere")
     saved = tmp_path_factory.mktemp("saved") / "sources.toml"
@@ -33,28 +31,23 @@ def opened(tmp_path_factory):
     log = here.parent / "open.log"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     env.pop("JUDGESCOPE_SOURCES", None)
-    with open(log, "wb") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "judgescope", "open", str(REALDATA),
-                                 "--save", str(saved), "--port", str(port)],
-                                cwd=here, env=env, stdout=out, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    wait_until_healthy(proc, base, log, 90)
-    yield base, saved, log, here
-    proc.terminate()
-    proc.wait(timeout=10)
+    with started([sys.executable, "-m", "judgescope", "open", str(REALDATA), "--save", str(saved),
+                  "--port", str(port)], port, log, here, env, 90) as base:
+        yield base, saved, log, here
 
 
 def test_every_page_of_every_inferred_collection_opens(opened):
     from playwright.sync_api import sync_playwright
 
-    from test_journeys import CHROME_ARGS, main_text, no_exception, settle
+    from chromium import launch
+    from test_journeys import main_text, no_exception, settle
 
     base, saved, log, here = opened
     manifest = load_manifest(saved)
     assert len(manifest.collections) == 4
     catalog = get_catalog(saved)
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROME_ARGS)
+        browser = launch(p)
         context = browser.new_context(viewport={"width": 1400, "height": 1000})
         page = context.new_page()
         errors: list[str] = []

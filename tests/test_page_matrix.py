@@ -10,14 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from chromium import BENIGN_404, wait_until_drawn
+from chromium import BENIGN_404, browser, needs_chromium, wait_until_drawn  # noqa: F401 (fixture)
 from pages_index import page_cases
 from judgescope import navigation
-from test_journeys import (CHROMIUM, DEMO_COLLECTIONS, REAL_COLLECTIONS, REALDATA, ROOT, browser,  # noqa: F401
+from test_journeys import (DEMO_COLLECTIONS, REAL_COLLECTIONS, REALDATA, ROOT,  # noqa: F401
                            main_text, manifest, no_exception, server)
 
-pytestmark = [pytest.mark.browser,
-              pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian chromium")]
+pytestmark = [pytest.mark.browser, needs_chromium]
 
 COLLECTIONS = DEMO_COLLECTIONS + (REAL_COLLECTIONS if REALDATA.is_dir() else ())
 # The pages each demo collection fills (pages_index.page_cases: a page of its section's

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from test_journeys import browser, manifest, open_url, server  # noqa: F401  (fixtures)
+from chromium import browser, needs_chromium, screenshot  # noqa: F401 (fixture)
+from test_journeys import manifest, open_url, server  # noqa: F401  (fixtures)
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, needs_chromium]
 PHONE = dict(width=390, height=844)
 
 # Every text a plotly chart draws, with its box and font size (px).
@@ -35,14 +36,6 @@ def _wait_chart(page) -> None:
     page.wait_for_timeout(800)
 
 
-def _shot(page, name: str) -> None:
-    from test_journeys import SHOTS
-
-    folder = SHOTS.parent / "phone"
-    folder.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
-
-
 def test_languages_heatmap_does_not_overprint_on_a_phone(server, browser):  # noqa: F811
     base, _ = server
     context, page = open_url(browser, base + "/languages?collection=xhotpotqa", **PHONE)
@@ -54,7 +47,7 @@ def test_languages_heatmap_does_not_overprint_on_a_phone(server, browser):  # no
         table = page.locator(".st-key-heatmap_table").bounding_box()
         assert table and table["height"] > 200 and table["width"] <= PHONE["width"]
         assert _overlaps(page.evaluate(CHART_TEXT, '[data-testid="stPlotlyChart"]')) == []
-        _shot(page, "languages")
+        screenshot(page, "phone", "languages")
     finally:
         context.close()
 
@@ -78,7 +71,7 @@ def test_ranking_grid_is_wider_than_its_labels_on_a_phone(server, browser):  # n
     context, page = open_url(browser, base + "/ranking?collection=transevalnia", **PHONE)
     try:
         _wait_chart(page)
-        _shot(page, "ranking")
+        screenshot(page, "phone", "ranking")
         plots = page.evaluate("""() => [...document.querySelectorAll('.js-plotly-plot')].map(p => {
             const area = p.querySelector('.nsewdrag'); const a = area.getBoundingClientRect();
             const labels = [...p.querySelectorAll('.ytick text')].map(t => t.getBoundingClientRect().width);
@@ -102,6 +95,6 @@ def test_overview_findings_come_first_on_a_phone(server, browser):  # noqa: F811
         datasets = page.get_by_text("Datasets and provenance").first.bounding_box()
         assert first["y"] < datasets["y"]
         assert first["y"] < 2 * PHONE["height"]  # within one scroll of the top
-        _shot(page, "overview")
+        screenshot(page, "phone", "overview")
     finally:
         context.close()

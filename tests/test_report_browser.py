@@ -7,23 +7,14 @@ from pathlib import Path
 
 import pytest
 
+from chromium import browser, needs_chromium  # noqa: F401 (fixture)
 from judgescope import cli
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, needs_chromium]
 ROOT = Path(__file__).resolve().parent.parent
 SHOTS = ROOT / "screenshots" / "report"
 AT = "2026-12-01T12:00:00+00:00"
 DEMO = ["xhotpotqa", "localgate", "transevalnia"]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path="/usr/bin/chromium")
-        yield b
-        b.close()
 
 
 def open_report(browser, path: Path, width: int = 1200):

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from browser_server import serving
+from chromium import needs_chromium
 
 from judgescope.cli import main
 from judgescope.sources import upload
@@ -81,9 +82,6 @@ def test_the_cap_and_the_file_type_hold(catalog, monkeypatch):
 
 # --- in Chromium ---------------------------------------------------------------------------
 
-CHROMIUM = "/usr/bin/chromium"
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     log = tmp_path_factory.mktemp("log") / "server.log"
@@ -108,18 +106,19 @@ def _upload(browser, base, path: Path):
 
 
 @pytest.mark.browser
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian chromium")
+@needs_chromium
 def test_upload_in_chromium_is_for_this_session_only(server, tmp_path):
     from playwright.sync_api import sync_playwright
 
-    from test_journeys import CHROME_ARGS, main_text, no_exception, settle
+    from chromium import launch
+    from test_journeys import main_text, no_exception, settle
 
     good, bad, big = tmp_path / "my_audit.jsonl", tmp_path / "bad.jsonl", tmp_path / "big.jsonl"
     good.write_text(GOOD, encoding="utf-8")
     bad.write_text(HOSTILE, encoding="utf-8")
     big.write_text(GOOD * 20, encoding="utf-8")
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROME_ARGS)
+        browser = launch(p)
         try:
             context, page = _upload(browser, server, good)
             no_exception(page)

@@ -19,8 +19,9 @@ from pathlib import Path
 
 import pytest
 
+from chromium import needs_chromium
+
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = "/usr/bin/chromium"
 ROWS = 60
 
 
@@ -122,29 +123,23 @@ def test_the_installed_command_works_from_an_empty_folder(installed, tmp_path):
 @contextmanager
 def _serving(installed: dict, cwd: Path, log: Path, *args: str):
     """The base URL of `judgescope ARGS --port P`, run from the fresh venv, once healthy."""
-    from browser_server import free_port, wait_until_healthy
+    from browser_server import free_port, started
 
     port = free_port()
-    with open(log, "wb") as out:
-        proc = subprocess.Popen([str(installed["bin"] / "judgescope"), *args, "--port", str(port)],
-                                cwd=cwd, env=installed["env"], stdout=out, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_healthy(proc, base, log, 90)
+    with started([str(installed["bin"] / "judgescope"), *args, "--port", str(port)], port, log, cwd,
+                 installed["env"], 90) as base:
         yield base
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 def _page_text(url: str) -> str:
     """The main block's text of one page, checked for exceptions and page errors."""
     from playwright.sync_api import sync_playwright
 
-    from test_journeys import CHROME_ARGS, main_text, no_exception, settle
+    from chromium import launch
+    from test_journeys import main_text, no_exception, settle
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROME_ARGS)
+        browser = launch(p)
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             errors: list[str] = []
@@ -159,7 +154,7 @@ def _page_text(url: str) -> str:
 
 
 @pytest.mark.browser
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian chromium")
+@needs_chromium
 def test_the_installed_open_and_demo_serve_pages_in_chromium(installed, tmp_path):
     here = tmp_path / "empty"
     here.mkdir()
