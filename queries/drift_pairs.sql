@@ -6,8 +6,10 @@
 -- tie), both record ids and systems, the rows each run holds for it, and whether it is an anchor
 -- (source and candidate SHA-256 recorded on every row and one value each, equal in both runs).
 -- One aggregation for both runs (rows tagged by run; the columns are named, as extra columns of
--- either file may not combine). Params: none.
-WITH units AS (
+-- either file may not combine), NOT MATERIALIZED so that each side of the join keeps only its
+-- run's rows before grouping: two groupings of one run each, as fast as two CTEs, where one
+-- grouping of both runs (twice the groups) took about 1.7 times as long. Params: none.
+WITH units AS NOT MATERIALIZED (
     SELECT run, source_id, target_language, unit, paragraph_id, count(*) AS k, min(score) AS score,
            max(score) AS score_max, min(judge_record_id) AS judge_record_id, min(system) AS system,
            CASE WHEN count(source_text_sha256) = count(*) AND count(DISTINCT source_text_sha256) = 1
