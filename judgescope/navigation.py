@@ -1,8 +1,11 @@
-"""The one page registry: every page, its section, and the dataset roles it needs.
+"""The one page registry: every page, its section, the dataset roles it needs and the URL
+parameters it takes.
 
 app.py builds the navigation from it, the sidebar lists only the pages the current collection
 can fill, Overview links come from it, and a URL to a page the collection cannot fill names the
-collections that can. Pure (no streamlit), so tests read the same declaration.
+collections that can. Each page declares its URL parameters (PARAMS, judgescope/url_params.py):
+web/urls.py reads the URL against them, href() refuses a name the target does not declare.
+Pure (no streamlit), so the CLI and the tests read the same declaration.
 """
 
 from __future__ import annotations
@@ -10,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlencode
+
+from judgescope.url_params import Param, choice, flag, number, text
 
 
 @dataclass(frozen=True)
@@ -22,6 +27,18 @@ class PageSpec:
     what: str = ""  # what the page shows, for "this collection cannot fill …"
     default: bool = False
     columns: tuple[str, ...] = ()  # columns every needed dataset must record (not all NULL)
+    params: tuple[Param, ...] = ()  # the URL parameters it takes, besides GLOBAL ones
+
+    def param(self, name: str) -> Param:
+        """The declaration of URL parameter `name` on this page (UndeclaredParameter if none)."""
+        for p in (*GLOBAL, *self.params):
+            if p.name == name:
+                return p
+        raise UndeclaredParameter(f"{self.path} declares no URL parameter {name!r} "
+                                  f"(judgescope/navigation.py PARAMS: {', '.join(self.names()) or 'none'})")
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in (*GLOBAL, *self.params))
 
     @property
     def url_path(self) -> str:
@@ -38,9 +55,78 @@ class PageSpec:
                        if isinstance(rep, dict))
 
 
+class UndeclaredParameter(KeyError):
+    """A URL parameter a page does not declare was read or linked to."""
+
+
+# Every page takes the collection it shows (web/context.py reads it before the page runs).
+GLOBAL = (choice("collection", "the manifest's collections, and those opened or uploaded in this session"),)
+RESAMPLES = number("resamples", 100, 100_000, 10_000, integer=True)
+SEED = number("seed", 0, 2**32 - 1, 20260810, integer=True)
+SIGNIFICANCE = (number("sig_resamples", 100, 100_000, 10_000, integer=True),  # significance_panels
+                number("sig_seed", 0, 2**32 - 1, 20260810, integer=True))
+SPLIT = choice("split", "the calibration items' splits (calibration.panel.split_options)", many=True)
+LANG = choice("lang", "the audit's target languages", many=True)
+UNIT = choice("unit", "the audit's units", many=True)
+REVIEW_STATES = "judgescope.reviews.states.STATES"
+INTEGRITY_CLASSES = "the classes present among judgescope.integrity.hashes.CLASSES"
+
+# Each page's URL parameters (GLOBAL ones aside): literal data, the one place a name is declared.
+PARAMS: dict[str, tuple[Param, ...]] = {
+    "overview": (choice("upload", ("again",)),),
+    "excluded": (choice("dataset", "the datasets with excluded rows", many=True),
+                 choice("reason", "the reasons rows were excluded", many=True)),
+    "integrity": (choice("class", INTEGRITY_CLASSES, "the first problem class present, else verified"),),
+    "sql_console": (text("sql", None, box=True),),
+    "hub_open": (text("repo", None, box=True), text("revision", None, box=True, default="main"),
+                 text("config", None, box=True), text("split", None, box=True)),
+    "distributions": (choice("facet", "judgescope.audit.summary.available_facets", "none"),
+                      number("t1", 0, 100, 60, integer=True), number("t2", 0, 100, 80, integer=True),
+                      number("t3", 0, 100, 90, integer=True), RESAMPLES, SEED, flag("log")),
+    "languages": (number("below", 0, 100, 60, integer=True), choice("scale", ("centred", "absolute"), "centred"),
+                  number("ref", 0.0, 100.0, None), number("k", 1, 50, 3, integer=True)),
+    "review": (choice("lang", "the audit's target languages"), UNIT, number("min", 0.0, 100.0, 0.0),
+               number("max", 0.0, 100.0, 100.0), choice("origin", "the audit's score origins", many=True),
+               choice("run", "the audit's run groups", many=True),
+               choice("system", "the audit's systems (none without a system column)", many=True),
+               text("q", 500, box=True), choice("order", ("lowest first", "highest first"), "lowest first"),
+               choice("blind", ("1",)), choice("rstate", REVIEW_STATES),
+               text("record", 1_000),
+               # the list a record was opened from (web/review.py ORIGINS), and its filters
+               choice("list", ("exact_copies", "integrity"), opens=True),
+               choice("exact_copies_lang", "the audit's target languages", many=True, opens=True),
+               choice("exact_copies_unit", "the audit's units", many=True, opens=True),
+               choice("integrity_class", INTEGRITY_CLASSES, opens=True),
+               # the list's page position (web/pager.py), valid only for the list it was made for
+               Param("after", "position", max_chars=2_000, opens=True),
+               number("at", 1, 10**12, None, integer=True, opens=True), Param("sig", "hash", opens=True)),
+    "themes": (LANG, UNIT, number("threshold", 0.0, 100.0, 60.0),
+               number("min_count", 1, 1000, 3, integer=True)),
+    "exact_copies": (LANG, UNIT),
+    "compare": (RESAMPLES, SEED),
+    "drift": (RESAMPLES, SEED, number("threshold", 0, 100, 0)),
+    "calibration": (SPLIT, number("judge_gate", 0.0, 1.0, 0.6), number("panel_gate", 0.0, 1.0, 0.8),
+                    *SIGNIFICANCE),
+    "calibration_humans": (SPLIT,),
+    "disagreements": (SPLIT, choice("judge", "the judges' ids (judge:NAME) and the panel's", "the panel"),
+                      choice("cell", "the confusion cells (calibration.panel.cell_options)", "disagree"),
+                      flag("unanimous"), text("item", 1_000)),
+    "judgements": (flag("heldout"),),
+    "ranking": (choice("dataset", "the ranking's datasets", "the first"),
+                choice("decision", "the ranking's method/model pairs", "the first"),
+                choice("outcome", "the cell's outcomes", many=True), *SIGNIFICANCE),
+    "position_bias": (choice("dataset", "the ranking's datasets", "the last"),),
+    "pairs": (choice("dataset", "the ranking's datasets", many=True),
+              choice("human", "judgescope.ranking.tables.HUMAN_LABELS", many=True),
+              text("file", 1_000), number("row", 0, 10**9, None, integer=True, opens=True)),
+    "verification": (choice("subset", "the verification subsets", many=True),
+                     choice("system", "the verification systems", many=True)),
+}
+
+
 def _p(path, title, icon, section, needs=(), what="", default=False, columns=()) -> PageSpec:
     return PageSpec(f"pages/{path}.py", title, f":material/{icon}:", section, tuple(needs),
-                    what or title.lower(), default, tuple(columns))
+                    what or title.lower(), default, tuple(columns), PARAMS.get(path, ()))
 
 
 PAGES: tuple[PageSpec, ...] = (
@@ -134,13 +220,23 @@ def collections_for(spec: PageSpec, roles_by_collection: dict[str, object]) -> l
     return [name for name, roles in roles_by_collection.items() if spec.fits(roles)]
 
 
+def query(spec: PageSpec, **params) -> dict:
+    """URL parameters for a link to `spec` (st.page_link, st.switch_page): each name must be one
+    the page declares, so a link and the page it opens cannot drift apart."""
+    for name in params:
+        spec.param(name)
+    return params
+
+
 def href(spec: PageSpec, **params) -> str:
-    """A relative link to a page with URL parameters (lists become repeated parameters).
+    """A relative link to a page with URL parameters it declares (lists become repeated
+    parameters); an undeclared name raises UndeclaredParameter.
 
     Relative, so it works at the site root and under a base path alike; empty values are left
     out, so the link carries only what narrows the view."""
-    query = urlencode([(k, v) for k, vals in params.items()
+    query(spec, **params)
+    query_ = urlencode([(k, v) for k, vals in params.items()
                        for v in (vals if isinstance(vals, (list, tuple)) else [vals])
                        if v is not None and v != ""], doseq=False)
     target = spec.url_path or "./"
-    return f"{target}?{query}" if query else target
+    return f"{target}?{query_}" if query_ else target

@@ -30,9 +30,9 @@ if small:
              "versions scored (almost) different units, so a difference describes two samples; "
              "it is not a paired, like-for-like change and does not show what caused it.")
     for name in context.collections_comparing(now.name):  # another run over this audit's own units
-        st.page_link(navigation.page("compare").path, icon=navigation.page("compare").icon,
-                     label=f"A paired comparison with this audit: {md_literal(context.title_of(name), 120)}",
-                     query_params={"collection": name})
+        here = navigation.page("compare")
+        st.page_link(here.path, icon=here.icon, query_params=navigation.query(here, collection=name),
+                     label=f"A paired comparison with this audit: {md_literal(context.title_of(name), 120)}")
 else:
     st.success(md_literal(versions.overlap_sentence(overlap), limit=600) + " A paired view on the overlap is below.")
 render.table(overlap)
@@ -40,9 +40,8 @@ if any(versions.duplicate_key_counts(overlap)):
     render.table(context.run("audit_version_duplicate_keys", limit=1000), key="duplicate_keys")
 
 c = st.columns(2)
-resamples = urls.url_number(c[0], "Resamples", 100, 100_000, audit.DEFAULT_RESAMPLES, step=1000,
-                          key="resamples", integer=True)
-seed = urls.url_number(c[1], "Seed", 0, 2**32 - 1, audit.DEFAULT_SEED, key="seed", integer=True)
+resamples = urls.url_number(c[0], "Resamples", step=1000, key="resamples")
+seed = urls.url_number(c[1], "Seed", key="seed")
 label = versions.compare_ci_label(resamples, seed)
 
 # Both versions' per-score counts, alike (the earlier version has no binned counts).

@@ -20,9 +20,6 @@ frame, rep = view.load(splits)
 names, cells = cal.raters(frame), cal.cell_options(frame)
 judge = urls.url_choice(c[1], "Judge", names, key="judge", default=names[-1], format_func=cal.rater_name)
 cell = urls.url_choice(c[2], "Cell", cells, key="cell", default=cal.DISAGREE, help=view.CELL_HELP)
-# After the choices: a link naming a judge by its name (judge=gptoss) is read as its id, not refused.
-urls.url_value_notice("judge", names)
-urls.url_value_notice("cell", cells)
 # The counts above the list are the chosen judge's (the panel's by default), as the list is.
 who = md_literal(cal.rater_name(judge))
 summary = cal.disagreement_summary(frame, judge)
@@ -32,15 +29,14 @@ m[1].metric("… with at least one human on its side", summary["with_human_suppo
 m[2].metric("… against all three humans", len(summary["unanimous_human"]))
 if summary["unanimous_human"]:
     st.caption("Unanimous-human disagreements: " + ", ".join(map(md_literal, summary["unanimous_human"])))
-urls.url_value_notice("unanimous", ["true", "false"])
 only_unanimous = st.toggle(f"Only the disagreements of {who} against all three humans",
-                           key="unanimous", bind="query-params")
+                           key=urls.bound("unanimous"), bind="query-params")
 
 listed = cal.cell_items(frame, judge, cell)
 if only_unanimous:
     unanimous = summary["unanimous_human"]
     listed = frames.keep(listed, key=unanimous) if unanimous else listed.iloc[0:0]
-item = urls.url_text("item", 1_000)
+item = urls.read("item")
 if item is not None:
     # Prev / Next walk the cell's items in their one order (by key, as the list shows them).
     before, after, position = audit_rows.list_step(listed["key"].astype(str).tolist(), item)

@@ -16,16 +16,14 @@ st.caption("Every figure is computed from the audit rows (score counts grouped i
            "Filters live in the URL: copy the address to share this exact view.")
 
 facets = audit.available_facets(context.missing_columns("audit"))
-urls.url_value_notice("facet", facets)
 c = st.columns([2, 1, 1, 1, 1.3, 1.5])
 # Column names as options, so the URL (?facet=source_split) holds what the widget shows.
-facet = c[0].selectbox("Split each unit by (column)", facets, key="facet", bind="query-params")
-t1 = urls.url_number(c[1], "Below (1)", 0, 100, audit.DEFAULT_THRESHOLDS[0], key="t1", integer=True)
-t2 = urls.url_number(c[2], "Below (2)", 0, 100, audit.DEFAULT_THRESHOLDS[1], key="t2", integer=True)
-t3 = urls.url_number(c[3], "At least", 0, 100, audit.DEFAULT_THRESHOLDS[2], key="t3", integer=True)
-resamples = urls.url_number(c[4], "Resamples", 100, 100_000, audit.DEFAULT_RESAMPLES, step=1000,
-                          key="resamples", integer=True)
-seed = urls.url_number(c[5], "Seed", 0, 2**32 - 1, audit.DEFAULT_SEED, key="seed", integer=True)
+facet = c[0].selectbox("Split each unit by (column)", facets, key=urls.bound("facet", facets), bind="query-params")
+t1 = urls.url_number(c[1], "Below (1)", key="t1")
+t2 = urls.url_number(c[2], "Below (2)", key="t2")
+t3 = urls.url_number(c[3], "At least", key="t3")
+resamples = urls.url_number(c[4], "Resamples", step=1000, key="resamples")
+seed = urls.url_number(c[5], "Seed", key="seed")
 thresholds = (t1, t2, t3)
 
 counts = results.audit_counts(facet, thresholds)
@@ -64,8 +62,7 @@ export.rows(table, "score_summary", {"facet": facet, "thresholds": list(threshol
 colour = "facet" if split else "unit"
 plot_counts = audit.count_rows(audit.with_facet_labels(counts))  # per score, or a float audit's bins
 units = sort_units(plot_counts["unit"].unique())
-urls.url_value_notice("log", ["true", "false"])
-log = st.toggle("Log scale for the histogram (shows the lower tail's small bars)", key="log",
+log = st.toggle("Log scale for the histogram (shows the lower tail's small bars)", key=urls.bound("log"),
                 bind="query-params")
 st.caption("Dotted lines mark the thresholds. Click a bar to review its rows.")
 

@@ -9,11 +9,9 @@ from judgescope.web import context, drift_view, export, render, urls
 
 context.title("Drift between judge runs")
 c = st.columns(3)
-resamples = urls.url_number(c[0], "Resamples", 100, 100_000, drift.DEFAULT_RESAMPLES, step=1000,
-                            key="resamples", integer=True)
-seed = urls.url_number(c[1], "Seed", 0, 2**32 - 1, drift.DEFAULT_SEED, key="seed", integer=True)
-threshold = urls.url_number(c[2], "Verdict threshold (fail below; 0 = none)", 0, 100, 0,
-                            key="threshold") or None
+resamples = urls.url_number(c[0], "Resamples", step=1000, key="resamples")
+seed = urls.url_number(c[1], "Seed", key="seed")
+threshold = urls.url_number(c[2], "Verdict threshold (fail below; 0 = none)", key="threshold") or None
 result = drift_view.result(resamples, seed, threshold)
 counts, judge = result["counts"], result["judge_shift"]["overall"]
 

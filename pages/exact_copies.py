@@ -28,11 +28,9 @@ render.table(matrix.assign(language=[c if c == audit_rows.OVERALL else language_
 how.number("exact_copies")
 
 langs, units = sorted(counts.target_language.unique()), sort_units(counts.unit.unique())
-for key, accepted in (("lang", langs), ("unit", units)):
-    urls.url_value_notice(key, accepted)
 c = st.columns(2)
 lang = urls.url_multiselect(c[0], "Language", langs, key="lang", format_func=language_name)
-unit = c[1].multiselect("Unit", units, key="unit", bind="query-params")
+unit = c[1].multiselect("Unit", units, key=urls.bound("unit", units), bind="query-params")
 limit = 5_000
 has_texts = "snapshot" in context.roles()
 rows = context.run("audit_exact_copy_rows", languages=lang, units=unit, limit=limit)
@@ -57,6 +55,6 @@ verdicts.pick_and_review(rows)
 export.rows(rows, "exact_copies", {"languages": lang, "units": unit, "limit": limit},
             available=total)
 if lang or unit:
-    st.page_link(navigation.page("review").path, label="Review these languages and units",
-                 icon=":material/rate_review:",
-                 query_params={"collection": context.collection_name(), "lang": lang, "unit": unit})
+    review = navigation.page("review")
+    st.page_link(review.path, label="Review these languages and units", icon=":material/rate_review:",
+                 query_params=navigation.query(review, collection=context.collection_name(), lang=lang, unit=unit))

@@ -25,11 +25,9 @@ if summary.empty:
 
 datasets = sorted(summary["dataset"].unique())
 reasons = sorted(summary["reason"].unique())
-urls.url_value_notice("dataset", datasets)
-urls.url_value_notice("reason", reasons)
 c = st.columns(2)
-chosen_ds = c[0].multiselect("Dataset", datasets, key="dataset", bind="query-params")
-chosen_rs = c[1].multiselect("Reason", reasons, key="reason", bind="query-params")
+chosen_ds = c[0].multiselect("Dataset", datasets, key=urls.bound("dataset", datasets), bind="query-params")
+chosen_rs = c[1].multiselect("Reason", reasons, key=urls.bound("reason", reasons), bind="query-params")
 render.table(frames.keep(summary, dataset=chosen_ds, reason=chosen_rs))
 how.number("excluded_rows")
 

@@ -6,7 +6,7 @@ import streamlit as st
 from judgescope.sources import hub_open
 from judgescope import navigation
 from judgescope.text import md_literal
-from judgescope.web import context
+from judgescope.web import context, urls
 from judgescope.schema import KINDS
 from judgescope.sources.manifest import SourceError
 
@@ -16,15 +16,14 @@ if not hub_open.allowed():
     context.stop()
 st.caption(f"Datasets up to {hub_open.max_bytes():,} bytes. A branch or tag is resolved once to "
            "its commit; the page and its URL then use the commit.")
-qp = st.query_params
 with st.form("hub_open"):
-    repo = st.text_input("Repository id (owner/name)", value=qp.get("repo", ""), key="repo")
-    revision = st.text_input("Revision (commit, branch or tag)", value=qp.get("revision", "main"))
-    config = st.text_input("Config (when it has several)", value=qp.get("config", ""))
-    split = st.text_input("Split (when it has several)", value=qp.get("split", ""))
+    repo = st.text_input("Repository id (owner/name)", value=urls.read("repo"), key="repo")
+    revision = st.text_input("Revision (commit, branch or tag)", value=urls.read("revision"))
+    config = st.text_input("Config (when it has several)", value=urls.read("config"))
+    split = st.text_input("Split (when it has several)", value=urls.read("split"))
     kind = st.selectbox("Kind", ["(detect)", *KINDS])
     submitted = st.form_submit_button("Open")
-if not (submitted or qp.get("repo")) or not repo:
+if not (submitted or urls.read("repo")) or not repo:
     context.stop()
 try:
     with st.status("Resolving, downloading and validating…", expanded=True) as status:
@@ -46,5 +45,5 @@ if not loaded.ok:
 st.success(md_literal(f"{spec.hub} at commit {spec.revision}: {spec.kind}, "
                       f"{loaded.report['rows_used']:,} rows used of {loaded.report['rows_loaded']:,}"))
 for page in navigation.available(context.catalog().roles(name)):
-    st.page_link(page.path, label=page.title, icon=page.icon, query_params={"collection": name})
+    st.page_link(page.path, label=page.title, icon=page.icon, query_params=navigation.query(page, collection=name))
 st.download_button("Download manifest", hub_open.manifest_entry(spec), file_name="sources.toml")

@@ -44,9 +44,8 @@ by_cell.dataframe(verify.by_language_unit(summary).rename(columns=verify.LABELS)
 st.header("Rows of one class")
 present = [cl for cl in verify.CLASSES if summary.counts[cl]]
 default = next((cl for cl in verify.PROBLEMS if summary.counts[cl]), "verified")
-urls.url_value_notice("class", present)
 # Options are the class names themselves: a bound widget writes the option's label to the URL.
-chosen = st.radio("Class", present, index=present.index(default), key="class",
+chosen = st.radio("Class", present, index=present.index(default), key=urls.bound("class", present),
                   bind="query-params", horizontal=True)
 rows = verify.class_rows(context.run, chosen, LIST_LIMIT)
 shown = summary.counts[chosen]

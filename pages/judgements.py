@@ -15,8 +15,7 @@ QUERIES = {False: {"counts": "calib_verdict_counts", "pairs": "calib_judge_pairs
 
 context.title("Bulk judgements")
 has_items = "items" in context.roles()
-urls.url_value_notice("heldout", ["true", "false"])
-heldout = st.toggle("Held out: exclude every question seen in calibration", key="heldout",
+heldout = st.toggle("Held out: exclude every question seen in calibration", key=urls.bound("heldout"),
                     bind="query-params", disabled=not has_items,
                     help="Drops judgements whose question_id appears among the calibration "
                     "items (not only the same attempt keys), and judgements without a question_id.")

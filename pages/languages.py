@@ -17,18 +17,16 @@ from judgescope.schema import label, language_name
 context.title("Languages × units")
 
 c = st.columns([1.2, 1, 1, 1])
-threshold = urls.url_number(c[2], "Tail threshold (share below)", 0, 100,
-                          audit.DEFAULT_THRESHOLDS[0], key="below", integer=True)
+threshold = urls.url_number(c[2], "Tail threshold (share below)", key="below")
 counts = results.audit_counts(thresholds=(threshold,))
 overall = audit.overall_mean(counts)
 scales = ["centred", "absolute"]
-urls.url_value_notice("scale", scales)
-scale = c[0].radio("Colour scale", scales, key="scale", bind="query-params", horizontal=True,
+scale = c[0].radio("Colour scale", scales, key=urls.bound("scale", scales), bind="query-params", horizontal=True,
                    help="Centred: orange below the reference mean, purple above. Absolute: the "
                         "whole 0–100 range, so a 5-point spread looks like 5 points.")
-reference = urls.url_number(c[1], "Colour centre (reference mean)", 0.0, 100.0, round(overall, 1),
-                          step=0.5, key="ref", disabled=scale == "absolute")
-k = urls.url_number(c[3], "Worst rows per cell", 1, 50, 3, key="k", integer=True)
+reference = urls.url_number(c[1], "Colour centre (reference mean)", default=round(overall, 1),
+                            step=0.5, key="ref", disabled=scale == "absolute")
+k = urls.url_number(c[3], "Worst rows per cell", key="k")
 
 tails = audit.tails_table(counts, threshold)
 note = audit.spread_note(tails)

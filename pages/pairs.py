@@ -14,14 +14,13 @@ if decisions.empty:
     st.info(rt.NO_DECISIONS_PAIRS)
 
 datasets = sorted(pairs["dataset"].unique())
-urls.url_value_notice("dataset", datasets)
-urls.url_value_notice("human", rt.HUMAN_LABELS)
 c = st.columns(2)
-chosen = c[0].multiselect("Dataset", datasets, key="dataset", bind="query-params")
-human = c[1].multiselect("Human preference", rt.HUMAN_LABELS, key="human", bind="query-params")
+chosen = c[0].multiselect("Dataset", datasets, key=urls.bound("dataset", datasets), bind="query-params")
+human = c[1].multiselect("Human preference", rt.HUMAN_LABELS, key=urls.bound("human", rt.HUMAN_LABELS),
+                         bind="query-params")
 listed = rt.pair_list(pairs, chosen, human)
 st.caption(f"{len(listed):,} of {len(pairs):,} pairs. Select a row to open it.")
-file, row = urls.url_text("file", 1_000), urls.url_int("row", 0, 10**9)
+file, row = urls.read("file"), urls.read("row")
 keys = [f"{f}#{r}" for f, r in zip(listed["file"], listed["row"])]  # the list's one order: file, row
 opened = f"{file}#{int(row)}" if file and row is not None else None
 picked = render.table(listed, width="stretch", on_select="rerun", selection_mode="single-row",

@@ -14,8 +14,8 @@ pairs, decisions = results.ranking_decisions("the position-bias view")
 
 rows = results.ranking_results(with_total=True)
 datasets = list(dict.fromkeys(r["dataset"] for r in rows))
-urls.url_value_notice("dataset", datasets)
-ds = st.selectbox("Dataset", datasets, index=len(datasets) - 1, key="dataset", bind="query-params")
+ds = st.selectbox("Dataset", datasets, index=len(datasets) - 1, key=urls.bound("dataset", datasets),
+                  bind="query-params")
 chosen = [r for r in rows if r["dataset"] == ds]
 st.caption("Rows: pairs without a human tie on which the model picked one translation (model "
            "ties and unparsed decisions left out). On exactly those rows, the share of picks for "

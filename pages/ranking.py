@@ -49,18 +49,16 @@ with st.expander("All results as a table (with baselines), each row a link to it
              width="stretch", column_config={"Open": st.column_config.LinkColumn("Open", display_text="pairs")})
     export.rows(frame, "ranking_accuracy", {})
 
-urls.url_value_notice("dataset", datasets)
-urls.url_value_notice("decision", columns)
 c = st.columns(2)
-ds = c[0].selectbox("Dataset", datasets, key="dataset", bind="query-params")
-col = c[1].selectbox("Method / model", columns, key="decision", bind="query-params")
+ds = c[0].selectbox("Dataset", datasets, key=urls.bound("dataset", datasets), bind="query-params")
+col = c[1].selectbox("Method / model", columns, key=urls.bound("decision", columns), bind="query-params")
 cell = rt.cell_rows(decisions, pairs, ds, col, context.collection_name())
 counts = cell["outcome"].value_counts()
 st.header(f"{md_literal(col)} on {md_literal(ds)}")
 st.caption(rt.cell_summary(rows, ds, col))
 st.markdown(" · ".join(f"**{k}** {v:,}" for k, v in counts.items()))
-urls.url_value_notice("outcome", list(counts.index))
-outcomes = st.multiselect("Outcome", sorted(counts.index), key="outcome", bind="query-params")
+outcomes = st.multiselect("Outcome", sorted(counts.index), key=urls.bound("outcome", list(counts.index)),
+                          bind="query-params")
 shown = frames.keep(cell, outcome=outcomes)
 render.table(shown, width="stretch", column_config={
     "Open": st.column_config.LinkColumn("Open", display_text="detail", width="small"),

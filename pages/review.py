@@ -14,8 +14,6 @@ from judgescope.schema import language_name, sort_units
 
 ORDERS = ["lowest first", "highest first"]
 PAGE_SIZE = 50
-MAX_ID_CHARS = 1_000
-MAX_Q_CHARS = 500
 
 context.title("Review scores")
 values = context.run("audit_filter_values")
@@ -23,25 +21,24 @@ langs, units = sorted(values.target_language.unique()), sort_units(values.unit.u
 origins, runs = sorted(values.score_origin.dropna().unique()), sorted(values.run_group.dropna().unique())
 # An audit without a system column offers no System filter (every row would be 'not recorded').
 systems = sorted(values.system.unique()) if "system" not in context.missing_columns("audit") else []
-for key, accepted in (("lang", langs), ("unit", units), ("origin", origins), ("run", runs),
-                      ("system", systems), ("order", ORDERS)):
-    urls.url_value_notice(key, accepted)
 with st.container(border=True):
     c = st.columns([2, 2, 1, 1])
     # A selectbox and pills: a multiselect's "Clear all" is the next Tab stop, and Enter wipes it.
     lang = urls.url_select(c[0], "Language", langs, key="lang", format_func=language_name,
                          everything="All languages")
-    unit = c[1].pills("Unit", units, key="unit", bind="query-params", selection_mode="multi",
+    unit = c[1].pills("Unit", units, key=urls.bound("unit", units), bind="query-params", selection_mode="multi",
                       format_func=md_label)  # pills render markdown
-    low = urls.url_number(c[2], "Score from", 0.0, 100.0, 0.0, key="min")
-    high = urls.url_number(c[3], "to", 0.0, 100.0, 100.0, key="max")
+    low = urls.url_number(c[2], "Score from", key="min")
+    high = urls.url_number(c[3], "to", key="max")
     c = st.columns([1.6, 1.6, 2.6, 2.4, 1.6] if systems else [2, 2, 3, 1.4])
-    origin = c[0].multiselect("Score origin", origins, key="origin", bind="query-params")
-    run_group = c[1].multiselect("Run group", runs, key="run", bind="query-params")
+    origin = c[0].multiselect("Score origin", origins, key=urls.bound("origin", origins), bind="query-params")
+    run_group = c[1].multiselect("Run group", runs, key=urls.bound("run", runs), bind="query-params")
+    if not systems:
+        urls.check("system", [])  # no System filter here: a ?system= is named
     system = urls.url_multiselect(c[2], "System", systems, key="system") if systems else []
-    urls.url_text("q", MAX_Q_CHARS, widget=True)  # a longer ?q= is cut to MAX_Q_CHARS, and named
-    q = c[-2].text_input("Explanation contains", key="q", bind="query-params", max_chars=MAX_Q_CHARS)
-    order = c[-1].selectbox("Order", ORDERS, key="order", bind="query-params")
+    urls.read("q")  # a longer ?q= is cut to its declared bound, and named
+    q = c[-2].text_input("Explanation contains", key="q", bind="query-params", max_chars=urls.declared("q").max_chars)
+    order = c[-1].selectbox("Order", ORDERS, key=urls.bound("order", ORDERS), bind="query-params")
 blind = blind_review.toggle()  # ?blind=1: the judge's score and explanation hidden until labelled
 filters = {"languages": [lang] if lang else [], "units": unit, "origins": origin, "run_groups": run_group,
            "systems": system, "min_score": float(low), "max_score": float(high), "q": q.strip()}
@@ -50,7 +47,7 @@ has_snapshot = context.joined_snapshot()
 
 total = audit_rows.review_count(context.run, filters)
 origin = review_view.origin_list()
-record_id = urls.url_text("record", MAX_ID_CHARS)
+record_id = urls.read("record")
 if record_id:
     record = context.run("audit_record", record_id=record_id)
     if record.empty:

@@ -5,7 +5,7 @@ import streamlit as st
 
 from judgescope.sources import sql_console as console
 from judgescope.text import md_literal
-from judgescope.web import context, export
+from judgescope.web import context, export, urls
 
 context.title("SQL console")
 if not console.enabled():
@@ -25,7 +25,7 @@ if examples:
     for col, (label, example) in zip(st.columns(len(examples)), examples):
         col.button(label, key=f"example_{label}", on_click=_use_example, args=(example,),
                    width="stretch")
-sql = st.text_area("SELECT …", key="sql", bind="query-params", height=200,
+sql = st.text_area("SELECT …", key=urls.bound("sql"), bind="query-params", height=200,
                    placeholder=console.EXAMPLE,
                    help="Run with the button or Ctrl+Enter. The query is kept in the URL (?sql=…), "
                         "so a result is a link.")

@@ -19,15 +19,11 @@ if not int(context.run("audit_explanation_count")["explained"].iloc[0]):
     context.stop()
 values = context.run("audit_filter_values")
 langs, units = sorted(values.target_language.unique()), sort_units(values.unit.unique())
-urls.url_value_notice("lang", langs)
-urls.url_value_notice("unit", units)
 c = st.columns([2, 2, 1, 1])
 lang = urls.url_multiselect(c[0], "Language", langs, key="lang", format_func=language_name)
-unit = c[1].multiselect("Unit", units, key="unit", bind="query-params")
-threshold = urls.url_number(c[2], "Low = score below", 0.0, 100.0, themes.DEFAULT_THRESHOLD,
-                          key="threshold")
-min_low = urls.url_number(c[3], "Min. low count", 1.0, 1000.0, themes.MIN_LOW_COUNT,
-                        key="min_count", integer=True)
+unit = c[1].multiselect("Unit", units, key=urls.bound("unit", units), bind="query-params")
+threshold = urls.url_number(c[2], "Low = score below", key="threshold")
+min_low = urls.url_number(c[3], "Min. low count", key="min_count")
 
 
 @st.cache_data(max_entries=32, show_spinner="Counting words and phrases…")

@@ -1,13 +1,12 @@
-"""Injection and out-of-range URL parameters, on every page, discovered from the page sources.
+"""Injection and out-of-range URL parameters, on every page, read from the pages' declarations.
 
-Every URL parameter a page reads (a widget with bind="query-params" and key="…", or
-st.query_params.get("…")) is found with ast, so pages added later are covered without edits.
-Each is sent hostile values; the page must not fail, and its tables and metrics must equal
-those of an innocuous value the data does not hold (the page's fallback view).
+Every URL parameter a page declares (judgescope/navigation.py PARAMS; tests/test_url_contract.py
+checks that a page reads no other) is sent hostile values, so parameters added later are covered
+without edits. The page must not fail, and its tables and metrics must equal those of an
+innocuous value the data does not hold (the page's fallback view).
 """
 
 import ast
-import importlib.util
 from functools import lru_cache
 from pathlib import Path
 
@@ -16,6 +15,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from apptest import shown_table
+from judgescope import navigation
 from judgescope.sources import db
 from judgescope.web import context
 from pages_index import SECTION_COLLECTIONS, registered_pages
@@ -23,7 +23,8 @@ from pages_index import SECTION_COLLECTIONS, registered_pages
 ROOT = Path(__file__).resolve().parent.parent
 APP = "../app.py"
 UNUSED = "zz-not-in-the-data-zz"
-LONGEST_BOUNDED = 1_000  # every urls.url_text bound is at most this: a longer value is dropped
+LONGEST_BOUNDED = max(p.max_chars for spec in navigation.PAGES for p in spec.params
+                      if p.kind == "text")  # a text the page reads is dropped past its bound
 INJECTIONS = [
     "'; DROP TABLE audit; --",
     "th' OR '1'='1",
@@ -36,74 +37,26 @@ INJECTIONS = [
     "$languages",
     "A" * 4000,
 ]
-QUERY_READS = {"get", "get_all"}
 
 
-def _bound_widgets(tree: ast.AST) -> dict[str, str]:
-    """key → widget function name, for calls with bind="query-params"; plus query_params reads."""
-    out = {}
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Call):
-            continue
-        kw = {k.arg: k.value for k in node.keywords}
-        func = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
-        if func == "url_number" and isinstance(kw.get("key"), ast.Constant):
-            out[kw["key"].value] = "number_input"  # urls.url_number binds a number input
-        elif func in ("url_select", "url_multiselect", "url_choice") and isinstance(kw.get("key"), ast.Constant):
-            out[kw["key"].value] = func  # read from the URL once, written back on change
-        elif getattr(kw.get("bind"), "value", None) == "query-params" and \
-                isinstance(kw.get("key"), ast.Constant):
-            out[kw["key"].value] = func
-        elif func == "url_text" and node.args and isinstance(node.args[0], ast.Constant):
-            # urls.url_text: a bounded text, dropped (and named) when longer than its bound
-            out.setdefault(node.args[0].value, "query" if getattr(kw.get("widget"), "value", False)
-                           else "bounded")
-        elif func == "url_int" and node.args and isinstance(node.args[0], ast.Constant):
-            out.setdefault(node.args[0].value, "query")  # urls.url_int: a bounded whole number
-        elif func in QUERY_READS and isinstance(node.func.value, ast.Attribute) and \
-                node.func.value.attr == "query_params" and node.args and \
-                isinstance(node.args[0], ast.Constant):
-            out.setdefault(node.args[0].value, "query")
-    return out
-
-
-def _helper_functions(tree: ast.AST) -> list[tuple[Path, str]]:
-    """(module file, function) for calls like `view.split_filter()` into judgescope modules."""
-    aliases = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module and \
-                node.module.split(".")[0] == "judgescope":
-            for a in node.names:
-                spec = importlib.util.find_spec(f"{node.module}.{a.name}") \
-                    if _is_package(node.module) else None
-                if spec is not None and spec.origin:
-                    aliases[a.asname or a.name] = Path(spec.origin)
-    calls = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
-                isinstance(node.func.value, ast.Name) and node.func.value.id in aliases:
-            calls.append((aliases[node.func.value.id], node.func.attr))
-    return calls
-
-
-def _is_package(module: str) -> bool:
-    spec = importlib.util.find_spec(module)
-    return spec is not None and spec.submodule_search_locations is not None
+def _kind(param) -> str:
+    """How a page's declared parameter is tested: "number" and "choice" fall back to the default
+    view when unusable (and are named); "bounded" is a text the page reads, dropped past its
+    bound; "text" is a text box's (any text); "opens" opens one thing (a record, a pair, a list
+    position), so only the absence of a traceback is checked."""
+    if param.opens:
+        return "bounded" if param.kind == "text" else "opens"
+    if param.kind in ("int", "float"):
+        return "number"
+    return "choice" if param.kind in ("choice", "bool") else "text"
 
 
 @lru_cache(maxsize=None)
 def page_params(page: str) -> dict[str, str]:
-    """Every URL parameter the page (and the judgescope helpers it calls) reads, with its widget."""
-    tree = ast.parse((ROOT / page).read_text(encoding="utf-8"))
-    params = _bound_widgets(tree)
-    for module, func in _helper_functions(tree):
-        if not module.exists():
-            continue
-        for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.FunctionDef) and node.name == func:
-                params = _bound_widgets(node) | params
-    params.pop("collection", None)  # the sidebar's; tested on its own below
-    return params
+    """Every URL parameter the page declares (judgescope/navigation.py PARAMS), with how it is
+    tested; tests/test_url_contract.py checks the page reads no other. `collection` is tested on
+    its own below."""
+    return {p.name: _kind(p) for p in navigation.page(page).params}
 
 
 def cases():
@@ -137,20 +90,19 @@ def fingerprint(at: AppTest) -> tuple:
 @lru_cache(maxsize=None)
 def baseline(page: str, collection: str, long: bool = False) -> tuple:
     """The view with a value the data does not have in every parameter; with `long`, the
-    bounded texts (urls.url_text) are absent, as a value over their bound leaves them."""
+    bounded texts (declared kind "text", read by urls.read) are absent, as a value over their bound leaves them."""
     at = run_page(page, collection, {k: UNUSED for k, kind in page_params(page).items()
                                      if not (long and kind == "bounded")})
     assert not at.exception, [e.value for e in at.exception]
     return fingerprint(at)
 
 
-def test_discovery_finds_the_parameters_pages_read():
+def test_the_parameters_come_from_the_declarations():
     assert {"lang", "unit", "min", "max", "q", "order", "record", "system", "blind"} <= set(
         page_params("pages/review.py"))
-    assert page_params("pages/review.py")["min"] == "number_input"
+    assert page_params("pages/review.py")["min"] == "number"
     assert page_params("pages/review.py")["record"] == "bounded"
-    # Bound inside a judgescope helper the page calls.
-    assert {"split", "judge_gate", "panel_gate"} <= set(page_params("pages/calibration.py"))
+    assert {"split", "judge_gate", "panel_gate", "sig_resamples"} <= set(page_params("pages/calibration.py"))
     assert "judge_gate" not in page_params("pages/disagreements.py")
     assert len(cases()) >= 8
 
@@ -213,47 +165,14 @@ def test_review_search_text_is_literal_not_a_pattern():
     assert "**0** rows match" in " ".join(m.value for m in at.markdown)
 
 
-# Out of range: (kind of widget → values the data cannot hold). Text boxes accept any text.
-OUT_OF_RANGE = {"number_input": ["-99999999", "1e20", "abc"], "query": ["-5", "99999999", UNUSED],
-                "selectbox": [UNUSED], "multiselect": [UNUSED], "radio": [UNUSED],
-                "toggle": [UNUSED], "checkbox": [UNUSED], "segmented_control": [UNUSED],
-                "pills": [UNUSED], "select_slider": [UNUSED], "slider": ["-99999999", "1e20"]}
-NOTICES = {"url_value_notice", "url_number_notice"}
+# Out of range: (how a parameter is tested → values the data cannot hold). Texts accept any text.
+OUT_OF_RANGE = {"number": ["-99999999", "1e20", "abc"], "opens": ["-5", "99999999", UNUSED],
+                "choice": [UNUSED]}
 
 
 def out_of_range_cases():
     return [(page, coll, key, value) for page, coll in cases()
             for key, kind in page_params(page).items() for value in OUT_OF_RANGE.get(kind, [])]
-
-
-def _notice_keys(tree: ast.AST) -> set[str]:
-    """Keys passed to urls.url_value_notice / url_number_notice, also from `for key, … in ((…), …)`."""
-    keys = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and getattr(node.func, "attr", None) in NOTICES and node.args:
-            if isinstance(node.args[0], ast.Constant):
-                keys.add(node.args[0].value)
-        if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "url_number":
-            keys |= {k.value.value for k in node.keywords  # it names bad values itself
-                     if k.arg == "key" and isinstance(k.value, ast.Constant)}
-        if isinstance(node, ast.For) and isinstance(node.iter, (ast.Tuple, ast.List)) and any(
-                getattr(c.func, "attr", None) in NOTICES for c in ast.walk(node) if isinstance(c, ast.Call)):
-            keys |= {e.elts[0].value for e in node.iter.elts if isinstance(e, ast.Tuple)
-                     and e.elts and isinstance(e.elts[0], ast.Constant)}
-    return keys
-
-
-@lru_cache(maxsize=None)
-def noticed(page: str) -> set[str]:
-    """URL parameters the page names when their value is unusable (statically, with helpers)."""
-    tree = ast.parse((ROOT / page).read_text(encoding="utf-8"))
-    keys = _notice_keys(tree)
-    for module, func in _helper_functions(tree):
-        if module.exists():
-            for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
-                if isinstance(node, ast.FunctionDef) and node.name == func:
-                    keys |= _notice_keys(node)
-    return keys
 
 
 def _said(at: AppTest, key: str) -> bool:
@@ -266,7 +185,7 @@ def test_out_of_range_parameter_falls_back(page, collection, key, value):
     at = run_page(page, collection, {key: value})
     assert not at.exception, [e.value for e in at.exception]
     assert at.title
-    if page_params(page)[key] != "query":
+    if page_params(page)[key] != "opens":
         assert fingerprint(at) == fingerprint(run_page(page, collection, {})), \
             f"{page}: ?{key}={value} did not fall back to the default view"
 
@@ -295,7 +214,7 @@ def overflow_cases():
     out = []
     for page, coll in cases():
         for key, kind in page_params(page).items():
-            if kind != "number_input":
+            if kind != "number":
                 continue
             for value in ("1e400", "inf", "nan"):
                 # int(nan) raises ValueError, which Streamlit catches; int(inf) raises OverflowError.
@@ -315,41 +234,15 @@ def test_non_finite_number_in_url_is_no_traceback(page, collection, key, value):
 
 
 def says_so_cases():
-    out = []
-    for page, coll, key, value in out_of_range_cases():
-        kind = page_params(page)[key]
-        if kind == "query":
-            continue
-        marks = [] if key in noticed(page) else [pytest.mark.xfail(strict=True, reason=(
-            f"{page}: an unusable ?{key}= is dropped by the {kind} without a word; call "
-            + ("urls.url_number_notice(key, low, high)" if kind == "number_input" else
-               "urls.url_value_notice(key, options)") + " before the widget"))]
-        out.append(pytest.param(page, coll, key, value, marks=marks))
-    return out
+    return [(page, coll, key, value) for page, coll, key, value in out_of_range_cases()
+            if page_params(page)[key] != "opens"]
 
 
 @pytest.mark.parametrize("page,collection,key,value", says_so_cases())
 def test_out_of_range_parameter_is_named_on_the_page(page, collection, key, value):
+    """The parser (web/urls.py check) names every declared parameter's unusable value."""
     at = run_page(page, collection, {key: value})
     assert _said(at, key), f"{page}: ?{key}={value!r} was dropped without a word"
-
-
-def test_url_number_notice_names_and_drops_a_bad_value():
-    def app():
-        import streamlit as st
-
-        from judgescope.web import urls
-        urls.url_number_notice("t", 0, 100)
-        st.number_input("t", 0.0, 100.0, 60.0, key="t", bind="query-params")
-
-    for value, said in (("-5", True), ("1e400", True), ("![x](http://127.0.0.1:9/x.png)", True),
-                        ("50", False)):
-        at = AppTest.from_function(app)
-        at.query_params["t"] = value
-        at.run()
-        assert not at.exception
-        assert bool(at.warning) == said, value
-        assert "](" not in " ".join(w.value for w in at.warning)  # escaped: no link, no image
 
 
 # ---- the query layer: names from queries/ only, values bound, the connection locked ----

@@ -1,9 +1,11 @@
 """Every link the app renders keeps its parameters (issue #22): on every page × collection of the
 demo (and of ../shared/realdata when it is beside the checkout), the links in the main area —
 st.page_link, markdown links and the link columns of tables — are collected and each is opened;
-the view it lands on must still carry every parameter the link carried, with the same values
-(a parameter the page cannot use is dropped from the URL and named, which fails here), must not
-raise, and must not say that a URL value was unusable. Page links must stay in the same tab.
+every parameter it carries must be one its target page declares (judgescope/navigation.py
+PARAMS), the view it lands on must still carry each, with the same values (a parameter the page
+cannot use is dropped from the URL and named, which fails here; one at its declared default may
+be left out by its widget), must not raise, and must not say that a URL value was unusable.
+Page links must stay in the same tab.
 
 Links are grouped by their target page and parameter names; two of each group are opened per
 source page, so a page with fifty record links costs two openings, not fifty."""
@@ -133,6 +135,20 @@ def test_system_rows_on_real_data_land_on_review_with_their_system(real_manifest
     assert any({"min", "max"} <= set(c) for c in with_system), carried  # histogram bars
 
 
+def _is_default(param, values: list[str]) -> bool:
+    """Whether a link's value is the parameter's declared default (a literal one)."""
+    if len(values) != 1 or param.default is None:
+        return False
+    if param.kind in ("int", "float"):
+        try:
+            return float(values[0]) == float(param.default)
+        except ValueError:
+            return False
+    if param.kind == "bool":
+        return values[0] == str(param.default).lower()
+    return isinstance(param.options, tuple) and param.default in param.options and values[0] == param.default
+
+
 def crawl(page: str, collection: str, **params) -> None:
     at = AppTest.from_file(APP, default_timeout=120)
     at.query_params["collection"] = collection
@@ -150,8 +166,12 @@ def crawl(page: str, collection: str, **params) -> None:
         carried: dict[str, list[str]] = {}
         for k, v in params:
             carried.setdefault(k, []).append(v)
+        undeclared = sorted(set(carried) - set(spec.names()))
+        assert not undeclared, (where, "parameters the page does not declare", undeclared)
         got = _url(landed)
         dropped = {k: v for k, v in carried.items() if sorted(got.get(k, [])) != sorted(v)}
+        # A bound widget leaves its declared default out of the URL: the view is the default one.
+        dropped = {k: v for k, v in dropped.items() if k in got or not _is_default(spec.param(k), v)}
         if dropped and not any(k in got for k in dropped):
             # A bound widget leaves its default out of the URL: then the view without the
             # parameter is the same view (same tables, metrics and headings), nothing lost.

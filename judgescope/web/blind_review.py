@@ -15,7 +15,6 @@ from judgescope.reviews import database
 from judgescope.text import md_literal
 from judgescope.web import context, render, urls, verdicts
 
-KEY = "blind"  # URL ?blind=1
 BUTTONS = (("pass", "Pass", "1"), ("fail", "Fail", "2"), ("unsure", "Unsure", "3"))
 # List columns a blind reviewer does not see: the judge's, and the verdict state ("judge too harsh"
 # says which way the hidden score went).
@@ -24,15 +23,14 @@ HIDDEN = ("score", "judge_explanation", "review")
 
 def toggle() -> bool:
     """The Blind review switch, held in the URL as ?blind=1 (any other value is named)."""
-    urls.url_value_notice(KEY, ["1"])
     if "blind_toggle" not in st.session_state:
-        st.session_state["blind_toggle"] = st.query_params.get("blind") == "1"  # declared: ?blind=1
+        st.session_state["blind_toggle"] = urls.read("blind") == "1"
 
     def write():
         if st.session_state["blind_toggle"]:
-            st.query_params[KEY] = "1"
+            st.query_params["blind"] = "1"
         else:
-            st.query_params.pop(KEY, None)
+            st.query_params.pop("blind", None)
     st.toggle("Blind review: hide the judge's score and explanation until I label the row", key="blind_toggle",
               on_change=write, help="Your own pass / fail, saved as a blind label; these calibrate "
               "the judge on Reviews (URL ?blind=1)")
@@ -40,7 +38,7 @@ def toggle() -> bool:
 
 
 def active() -> bool:
-    return st.query_params.get(KEY) == "1" and verdicts.mode() != "off"
+    return st.query_params.get("blind") == "1" and verdicts.mode() != "off"
 
 
 def _dataset() -> str:

@@ -17,7 +17,7 @@ from judgescope.web import context
 from judgescope.web import urls
 from judgescope.schema import VERDICTS
 
-CELL_PAGE = navigation.page("disagreements").path
+CELL_PAGE = navigation.page("disagreements")
 CELL_LABELS = {"TP": "TP: both match", "FP": "FP: judge match, humans not",
                "FN": "FN: humans match, judge not", "TN": "TN: neither match",
                cal.DISAGREE: "All disagreements (FP + FN)"}
@@ -29,20 +29,15 @@ def split_filter(container=st) -> list[str]:
     """Split multiselect bound to ?split=…; returns the chosen options (empty = all), where
     cal.NO_SPLIT stands for the items whose split is NULL."""
     splits = cal.split_options(context.run("calib_splits")["split"])
-    urls.url_value_notice("split", splits)
-    return container.multiselect("Split", splits, key="split", bind="query-params",
+    return container.multiselect("Split", splits, key=urls.bound("split", splits), bind="query-params",
                                  help=f"Only items of these splits (empty = all; {cal.NO_SPLIT}"
                                       ": items without one).")
 
 
 def gate_inputs(c1, c2) -> tuple[float, float]:
-    urls.url_number_notice("judge_gate", 0.0, 1.0)
-    urls.url_number_notice("panel_gate", 0.0, 1.0)
     # "%g" shows the value entered (0.7999 stays 0.7999): a gate must never be shown rounded.
-    judge = c1.number_input("Per-judge gate (Scott's π ≥)", 0.0, 1.0, float(cal.JUDGE_GATE),
-                            0.05, format="%g", key="judge_gate", bind="query-params")
-    panel = c2.number_input("Panel gate (Scott's π ≥)", 0.0, 1.0, float(cal.PANEL_GATE), 0.05,
-                            format="%g", key="panel_gate", bind="query-params")
+    judge = urls.url_number(c1, "Per-judge gate (Scott's π ≥)", step=0.05, key="judge_gate")
+    panel = urls.url_number(c2, "Panel gate (Scott's π ≥)", step=0.05, key="panel_gate")
     return judge, panel
 
 
@@ -64,10 +59,9 @@ def load(splits: list[str], judge_gate=cal.JUDGE_GATE, panel_gate=cal.PANEL_GATE
 
 
 def _link(rater: str, cell: str, count: int, splits: list[str], label: str | None = None):
-    params = {"collection": context.collection_name(), "judge": rater, "cell": cell}
-    if splits:
-        params["split"] = splits
-    st.page_link(CELL_PAGE, label=label or f"{cell} · {count}", query_params=params,
+    params = navigation.query(CELL_PAGE, collection=context.collection_name(), judge=rater, cell=cell,
+                              **({"split": splits} if splits else {}))
+    st.page_link(CELL_PAGE.path, label=label or f"{cell} · {count}", query_params=params,
                  help=f"List the {count} items in this cell")
 
 

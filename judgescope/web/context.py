@@ -68,8 +68,9 @@ def _upload_gone(fallback: str) -> None:
                f"lasts only until its tab is reloaded or closed, so it is gone. Showing "
                f"{md_literal(catalog().manifest.collections[fallback].title)} instead; upload the file "
                "again on Overview to reopen it.", icon=":material/upload_file:")
-    st.page_link(navigation.page("overview").path, label="Upload it again on Overview",
-                 icon=":material/upload_file:", query_params={"collection": fallback, "upload": "again"})
+    overview = navigation.page("overview")
+    st.page_link(overview.path, label="Upload it again on Overview", icon=":material/upload_file:",
+                 query_params=navigation.query(overview, collection=fallback, upload="again"))
 
 
 def visible_collections() -> list[str]:
@@ -168,7 +169,7 @@ def unavailable(spec: navigation.PageSpec) -> None:
             f"which {spec.what} needs." + (" These collections have one:" if names else none))
     for name in names:
         st.page_link(spec.path, label=md_literal(cat.manifest.collections[name].title),
-                     icon=":material/arrow_forward:", query_params={"collection": name})
+                     icon=":material/arrow_forward:", query_params=navigation.query(spec, collection=name))
 
 
 class PageStopped(Exception):

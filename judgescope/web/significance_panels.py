@@ -31,12 +31,11 @@ def _version_tests(diff_counts: pd.DataFrame, resamples: int, seed: int) -> pd.D
     return matrices.version_tests(diff_counts, resamples, seed)
 
 
-def _settings(prefix: str, default_resamples=sig.DEFAULT_RESAMPLES) -> tuple[int, int]:
+def _settings() -> tuple[int, int]:
+    """Resamples and seed of the paired tests, the page's URL parameters sig_resamples, sig_seed."""
     c = st.columns(2)
-    resamples = urls.url_number(c[0], "Resamples", 100, 100_000, default_resamples, step=1000,
-                              key=f"{prefix}resamples", integer=True)
-    seed = urls.url_number(c[1], "Seed", 0, 2**32 - 1, sig.DEFAULT_SEED, key=f"{prefix}seed",
-                         integer=True)
+    resamples = urls.url_number(c[0], "Resamples", step=1000, key="sig_resamples")
+    seed = urls.url_number(c[1], "Seed", key="sig_seed")
     return int(resamples), int(seed)
 
 
@@ -51,7 +50,7 @@ def _matrix(rows: list[dict], key: str, caption: str) -> None:
 def judges_section(frame: pd.DataFrame) -> None:
     """Judge × judge: exact McNemar on the items both judged, Holm across the matrix."""
     st.header("Do two judges really differ?")
-    resamples, seed = _settings("sig_")
+    resamples, seed = _settings()
     rows = _judge_pairs(frame, resamples, seed)
     st.caption(matrices.JUDGE_RULE)
     _matrix(rows, "holm_p", f"Holm-adjusted p ({matrices.holm_text(rows)}) of the "
@@ -87,7 +86,7 @@ def versions_section(diff_counts: pd.DataFrame, resamples: int, seed: int) -> No
 def methods_section(decisions: pd.DataFrame, dataset: str) -> None:
     """Method/model pairs of one dataset: McNemar, permutation, Holm and clusters."""
     st.header(f"Which methods really differ on {md_literal(dataset)}?")
-    resamples, seed = _settings("sig_")
+    resamples, seed = _settings()
     if dataset not in set(decisions["dataset"]):  # "All datasets": every dataset's pairs pooled
         decisions = decisions.assign(dataset=dataset)
     out = _method_pairs(decisions, dataset, resamples, seed)

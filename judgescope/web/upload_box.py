@@ -9,7 +9,7 @@ from judgescope.sources import upload
 from judgescope.sources.manifest import SourceError
 from judgescope.text import md_literal
 from judgescope import navigation
-from judgescope.web import context
+from judgescope.web import context, urls
 
 SESSION_KEY = "_uploaded_collections"
 
@@ -35,7 +35,7 @@ def draw() -> None:
         return
     owner, alive = _session()
     upload.prune(context.catalog(), alive)  # uploads of sessions that ended are forgotten
-    again = st.query_params.get("upload") == "again"  # from a link to an upload a reload forgot
+    again = urls.read("upload") == "again"  # from a link to an upload a reload forgot
     with st.expander("Open a file of your own (until this tab is reloaded or closed)", expanded=again):
         st.caption(f"A Parquet, JSONL or CSV file up to {upload.max_bytes():,} bytes and "
                    f"{upload.caps().rows:,} rows. Its kind is detected from its columns and it is "
@@ -64,4 +64,4 @@ def draw() -> None:
         st.caption(md_literal(f"Open {loaded.spec.title}:"))
         for page in navigation.available(context.catalog().roles(name)):
             st.page_link(page.path, label=page.title, icon=page.icon,
-                         query_params={"collection": name})
+                         query_params=navigation.query(page, collection=name))

@@ -3,88 +3,65 @@ drill-downs that open another page by URL, and record links in tables."""
 
 from __future__ import annotations
 
-import math
-
 import pandas as pd
 import streamlit as st
 
-from judgescope.text import md_literal
-from judgescope.web.context import collection_name
+from judgescope import url_params
 from judgescope import navigation
-from judgescope.web import render
+from judgescope.web import context, render
 
 
-def url_value_notice(key: str, accepted) -> None:
-    """Say so when a URL parameter held a value the page could not use."""
-    raw = st.query_params.get_all(key)
-    if not raw:
-        return
-    ok = accepted if isinstance(accepted, (list, tuple, set)) else [accepted]
-    bad = [v for v in raw if v not in {str(a) for a in ok}]
-    if bad:
-        st.warning(f"URL parameter `{key}` had {', '.join(md_literal(repr(b)) for b in bad[:5])}, which this "
-                   "data does not have; showing the default instead.")
+def declared(name: str) -> url_params.Param:
+    """The running page's declaration of URL parameter `name` (judgescope/navigation.py PARAMS);
+    a name the page does not declare raises navigation.UndeclaredParameter."""
+    return context.current_page().param(name)
 
 
-def url_number_notice(key: str, low: float, high: float) -> None:
-    """Before a number input bound to `key`: name a URL value that is not a finite number in
-    [low, high] (Streamlit drops it silently and shows the default). An integer input still
-    fails on ?key=inf or 1e400 (Streamlit's deserializer raises OverflowError): use float
-    bounds for inputs bound to the URL."""
-    raw = st.query_params.get(key)
-    if raw is None:
-        return
-    try:
-        value = float(raw)
-    except ValueError:
-        value = math.nan
-    if not (math.isfinite(value) and low <= value <= high):
-        del st.query_params[key]
-        st.warning(f"URL parameter `{key}` had {md_literal(repr(raw))}, not a number from "
-                   f"{low:g} to {high:g}; showing the default instead.")
+def check(name: str, options=None) -> bool:
+    """The one URL parser: ?name= read against the page's declaration (kind, bounds, options:
+    those given here, for a choice whose options come from the data). A value it cannot use is
+    named in one sentence and the default is used: a number or a text read by the page is dropped
+    from the URL (a bound widget shows its default), a choice is left to its widget, which drops
+    it. True when the URL holds nothing unusable."""
+    param = declared(name)
+    said = url_params.problem(param, st.query_params.get_all(name), options)
+    if said is None:
+        return True
+    st.warning(said)
+    if param.kind not in ("choice", "bool", "textbox"):
+        del st.query_params[name]
+    return False
 
 
-def url_int(key: str, low: int, high: int) -> int | None:
-    """?key= as an integer in [low, high], parsed with bounds before use; None when absent, and
-    None with a notice (the parameter dropped) when it is not such an integer."""
-    raw = st.query_params.get(key)
-    if raw is None:
+def bound(name: str, options=None) -> str:
+    """`name`, checked (check()), as the key of a widget bound to the URL parameter it declares."""
+    check(name, options)
+    return name
+
+
+def read(name: str):
+    """?name= as its declared kind (int, float, text…; a list when repeated), None when absent
+    or unusable (then named, and dropped from the URL); a text box's value longer than its
+    bound is cut, and said."""
+    usable = check(name)
+    param = declared(name)
+    if not usable and param.kind != "textbox":
         return None
-    text = str(raw)
-    if (len(text) <= len(str(high)) + 1 and text.isascii() and text.lstrip("-").isdecimal()
-            and low <= int(text) <= high):
-        return int(text)
-    del st.query_params[key]
-    st.warning(f"URL parameter `{key}` had {md_literal(repr(text[:40]))}, not a whole number "
-               f"from {low:,} to {high:,}; showing the default instead.")
-    return None
+    return url_params.parse(param, st.query_params.get_all(name))
 
 
-def url_text(key: str, max_chars: int, widget: bool = False) -> str | None:
-    """?key= as text of at most max_chars characters; longer is dropped with a notice. For a
-    text input bound to the key (widget=True, drawn with max_chars) the input keeps the first
-    max_chars characters, and the notice says so."""
-    raw = st.query_params.get(key)
-    if raw is None or len(str(raw)) <= max_chars:
-        return raw
-    if widget:
-        st.warning(f"URL parameter `{key}` was longer than {max_chars:,} characters; only the "
-                   "first ones are used.")
-        return str(raw)[:max_chars]
-    del st.query_params[key]
-    st.warning(f"URL parameter `{key}` was longer than {max_chars:,} characters; showing the "
-               "default instead.")
-    return None
-
-
-def url_number(container, label: str, low: float, high: float, default: float, *, key: str,
-               step: float | None = None, integer: bool = False, **kwargs):
-    """A number input bound to the URL parameter `key`. A value outside [low, high] is named
-    and replaced by the default. Integers use a float widget shown as "%d": Streamlit's integer
+def url_number(container, label: str, *, key: str, default: float | None = None, step: float | None = None,
+               **kwargs):
+    """A number input bound to the URL parameter `key`, its bounds and default (unless `default`
+    is given: one the data decides) declared by the page. A value outside them is named and
+    replaced by the default. Integers use a float widget shown as "%d": Streamlit's integer
     input raises on ?key=inf or 1e400 before any page code can intervene."""
-    url_number_notice(key, low, high)
+    param = declared(key)
+    check(key)
+    integer = param.kind == "int"
+    default = param.default if default is None else default
     value = container.number_input(
-        label, float(low), float(high), float(default), step=float(step or 1) if integer else step,
+        label, float(param.low), float(param.high), float(default), step=float(step or 1) if integer else step,
         format="%.0f" if integer else "%g", key=key, bind="query-params", **kwargs)
     return int(round(value)) if integer else value
 
@@ -93,6 +70,7 @@ def url_multiselect(container, label: str, options: list, *, key: str, format_fu
     """A multiselect whose URL parameter `key` holds the option values (codes) while the widget
     shows `format_func` labels; a bound widget would put the labels in the URL. Read from the URL
     when the widget first appears, written back on change."""
+    check(key, options)
     wkey = f"_w_{key}"
     if wkey not in st.session_state:
         st.session_state[wkey] = [v for v in st.query_params.get_all(key) if v in options]
@@ -109,6 +87,7 @@ def url_select(container, label: str, options: list, *, key: str, format_func=st
     """A single-choice filter whose URL parameter `key` holds the option value (a code) while
     the widget shows `format_func` labels; None (shown as `everything`) means no filter. A
     selectbox, not a multiselect: its keyboard path has no "Clear all" button to land on."""
+    check(key, options)
     wkey = f"_w_{key}"
     if wkey not in st.session_state:
         raw = st.query_params.get(key)
@@ -137,6 +116,7 @@ def url_choice(container, label: str, options: list, *, key: str, default, forma
     if raw not in options and raw in labels:  # an older link named the option by its label
         raw = labels[raw]
         st.query_params[key] = str(raw)
+    check(key, options)  # after the labels are read as ids: judge=gptoss is judge:gptoss, not refused
     if raw in options:
         if st.session_state.get(wkey) != raw:
             st.session_state[wkey] = raw
@@ -153,7 +133,7 @@ def url_choice(container, label: str, options: list, *, key: str, default, forma
 def open_page(stem: str, **params) -> None:
     """Go to a registry page with these URL parameters and the collection (a drill-down)."""
     spec = navigation.page(stem)
-    st.switch_page(spec.path, query_params={"collection": collection_name(), **params})
+    st.switch_page(spec.path, query_params=navigation.query(spec, collection=context.collection_name(), **params))
 
 
 def reset_position(notice: str | None) -> None:
@@ -177,7 +157,7 @@ def set_position(position, sig: str, rerun: bool = True) -> None:
 def with_record_links(frame: pd.DataFrame, id_col: str = "judge_record_id", **params) -> pd.DataFrame:
     """The frame with an `open` column: each row's Review URL (shown with RECORD_LINK), carrying
     `params` too (the list it came from, its filters), so Review walks that list."""
-    review, collection = navigation.page("review"), collection_name()
+    review, collection = navigation.page("review"), context.collection_name()
     links = [navigation.href(review, collection=collection, **params, record=i) for i in frame[id_col]]
     return frame.assign(open=links)[["open", *frame.columns]]
 

@@ -329,8 +329,7 @@ def state_filter(filters: dict) -> None:
     """On Review: the filtered rows in one review state (URL ?rstate=…), each linking to its record."""
     if mode() == "off":
         return
-    urls.url_value_notice("rstate", states.STATES)
-    state = st.pills("Review state", states.STATES, key="rstate", bind="query-params")
+    state = st.pills("Review state", states.STATES, key=urls.bound("rstate", states.STATES), bind="query-params")
     if not state:
         return
     ids, exclude = states.ids_in_state(reviewed_ids(), state)
