@@ -220,7 +220,7 @@ def collections_for(spec: PageSpec, roles_by_collection: dict[str, object]) -> l
     return [name for name, roles in roles_by_collection.items() if spec.fits(roles)]
 
 
-def query(spec: PageSpec, **params) -> dict:
+def link_params(spec: PageSpec, **params) -> dict:
     """URL parameters for a link to `spec` (st.page_link, st.switch_page): each name must be one
     the page declares, so a link and the page it opens cannot drift apart."""
     for name in params:
@@ -234,7 +234,7 @@ def href(spec: PageSpec, **params) -> str:
 
     Relative, so it works at the site root and under a base path alike; empty values are left
     out, so the link carries only what narrows the view."""
-    query(spec, **params)
+    link_params(spec, **params)
     query_ = urlencode([(k, v) for k, vals in params.items()
                        for v in (vals if isinstance(vals, (list, tuple)) else [vals])
                        if v is not None and v != ""], doseq=False)

@@ -31,7 +31,7 @@ if small:
              "it is not a paired, like-for-like change and does not show what caused it.")
     for name in context.collections_comparing(now.name):  # another run over this audit's own units
         here = navigation.page("compare")
-        st.page_link(here.path, icon=here.icon, query_params=navigation.query(here, collection=name),
+        st.page_link(here.path, icon=here.icon, query_params=navigation.link_params(here, collection=name),
                      label=f"A paired comparison with this audit: {md_literal(context.title_of(name), 120)}")
 else:
     st.success(md_literal(versions.overlap_sentence(overlap), limit=600) + " A paired view on the overlap is below.")

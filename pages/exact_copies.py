@@ -57,4 +57,5 @@ export.rows(rows, "exact_copies", {"languages": lang, "units": unit, "limit": li
 if lang or unit:
     review = navigation.page("review")
     st.page_link(review.path, label="Review these languages and units", icon=":material/rate_review:",
-                 query_params=navigation.query(review, collection=context.collection_name(), lang=lang, unit=unit))
+                 query_params=navigation.link_params(review, collection=context.collection_name(), lang=lang,
+                                                     unit=unit))

@@ -45,5 +45,6 @@ if not loaded.ok:
 st.success(md_literal(f"{spec.hub} at commit {spec.revision}: {spec.kind}, "
                       f"{loaded.report['rows_used']:,} rows used of {loaded.report['rows_loaded']:,}"))
 for page in navigation.available(context.catalog().roles(name)):
-    st.page_link(page.path, label=page.title, icon=page.icon, query_params=navigation.query(page, collection=name))
+    st.page_link(page.path, label=page.title, icon=page.icon,
+                 query_params=navigation.link_params(page, collection=name))
 st.download_button("Download manifest", hub_open.manifest_entry(spec), file_name="sources.toml")

@@ -59,9 +59,10 @@ for loaded in context.catalog().collection_datasets(coll.name):
         c[1].metric("Used", fmt.count(rep["rows_used"]))
         c[2].metric("Excluded", fmt.count(rep["rows_excluded"]))
         if rep["rows_excluded"]:
-            st.page_link(navigation.page("excluded").path, label=f"See the {rep['rows_excluded']:,} excluded rows →",
+            excluded = navigation.page("excluded")
+            st.page_link(excluded.path, label=f"See the {rep['rows_excluded']:,} excluded rows →",
                          icon=":material/playlist_remove:",
-                         query_params={"collection": coll.name, "dataset": spec.name})
+                         query_params=navigation.link_params(excluded, collection=coll.name, dataset=spec.name))
         files = pd.DataFrame(rep["files"])
         files["sha256"] = files["sha256"].map(fmt.short_hash)
         render.table(files[["file", "sha256", "size", "recorded"]])

@@ -25,8 +25,9 @@ verdicts.sharing()
 latest = verdicts.reviewed_ids()
 if latest.empty:
     st.info("No reviewer has recorded a verdict on this audit yet: open a row on Review to give one.")
-    st.page_link(navigation.page("review").path, label="Review", icon=":material/rate_review:",
-                 query_params={"collection": context.collection_name()})
+    review = navigation.page("review")
+    st.page_link(review.path, label="Review", icon=":material/rate_review:",
+                 query_params=navigation.link_params(review, collection=context.collection_name()))
     blind_review.section()  # blind labels may be given before any verdict
     context.stop()
 for note in reviews_checks.look_alike_groups(latest.reviewer):  # e.g. a Cyrillic а in a shared log

@@ -23,8 +23,8 @@ def test_a_link_to_an_undeclared_parameter_raises():
     with pytest.raises(navigation.UndeclaredParameter, match="pages/review.py declares no URL parameter 'judge'"):
         navigation.href(review, collection="c", judge="judge:a")  # Review has no judge
     with pytest.raises(navigation.UndeclaredParameter, match="'langs'"):
-        navigation.query(review, langs=["th"])  # a typo is refused, not dropped on arrival
-    assert navigation.query(review, collection="c", lang="th") == {"collection": "c", "lang": "th"}
+        navigation.link_params(review, langs=["th"])  # a typo is refused, not dropped on arrival
+    assert navigation.link_params(review, collection="c", lang="th") == {"collection": "c", "lang": "th"}
 
 
 def test_every_page_declares_its_parameters_once():
@@ -89,6 +89,19 @@ def test_no_web_module_names_a_parameter_no_page_declares():
              for key in url_scan.url_keys(ast.parse(path.read_text(encoding="utf-8")), path.name == "urls.py")
              if key not in declared}
     assert found == set()
+
+
+def test_every_page_link_and_switch_takes_checked_parameters():
+    """st.page_link and st.switch_page take their query_params from navigation.link_params (which
+    refuses an undeclared name); a dict typed in place would bypass the declaration."""
+    typed = []
+    for path in [*(ROOT / "pages").glob("*.py"), *(ROOT / "judgescope" / "web").glob("*.py")]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            for kw in getattr(node, "keywords", []) if isinstance(node, ast.Call) else []:
+                if kw.arg == "query_params" and not (isinstance(kw.value, ast.Call) and getattr(
+                        kw.value.func, "attr", None) == "link_params"):
+                    typed.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert typed == []
 
 
 @pytest.mark.parametrize("source, names", [

@@ -59,10 +59,9 @@ def load(splits: list[str], judge_gate=cal.JUDGE_GATE, panel_gate=cal.PANEL_GATE
 
 
 def _link(rater: str, cell: str, count: int, splits: list[str], label: str | None = None):
-    params = navigation.query(CELL_PAGE, collection=context.collection_name(), judge=rater, cell=cell,
-                              **({"split": splits} if splits else {}))
-    st.page_link(CELL_PAGE.path, label=label or f"{cell} · {count}", query_params=params,
-                 help=f"List the {count} items in this cell")
+    st.page_link(CELL_PAGE.path, label=label or f"{cell} · {count}", help=f"List the {count} items in this cell",
+                 query_params=navigation.link_params(CELL_PAGE, collection=context.collection_name(), judge=rater,
+                                                     cell=cell, **({"split": splits} if splits else {})))
 
 
 def _row(first: int, rest: int, n: int) -> list:

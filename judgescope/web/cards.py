@@ -48,4 +48,4 @@ def finding(f: Finding) -> None:
             with st.expander("How", icon=":material/info:"):
                 st.caption(md_literal(f.how, limit=3_000, isolate=False))
     link.page_link(spec.path, label=f"{md_literal(f.link, limit=80)} →", icon=spec.icon,
-                   query_params=navigation.query(spec, collection=collection_name(), **f.params))
+                   query_params=navigation.link_params(spec, collection=collection_name(), **f.params))

@@ -70,7 +70,7 @@ def _upload_gone(fallback: str) -> None:
                "again on Overview to reopen it.", icon=":material/upload_file:")
     overview = navigation.page("overview")
     st.page_link(overview.path, label="Upload it again on Overview", icon=":material/upload_file:",
-                 query_params=navigation.query(overview, collection=fallback, upload="again"))
+                 query_params=navigation.link_params(overview, collection=fallback, upload="again"))
 
 
 def visible_collections() -> list[str]:
@@ -169,7 +169,7 @@ def unavailable(spec: navigation.PageSpec) -> None:
             f"which {spec.what} needs." + (" These collections have one:" if names else none))
     for name in names:
         st.page_link(spec.path, label=md_literal(cat.manifest.collections[name].title),
-                     icon=":material/arrow_forward:", query_params=navigation.query(spec, collection=name))
+                     icon=":material/arrow_forward:", query_params=navigation.link_params(spec, collection=name))
 
 
 class PageStopped(Exception):

@@ -72,7 +72,7 @@ def _menu(current: navigation.PageSpec, coll: str) -> None:
         st.caption(MENU_CAPTIONS.get(section, section))
         for spec in specs:
             st.page_link(spec.path, label=spec.title, icon=spec.icon,
-                         query_params=navigation.query(spec, collection=coll))
+                         query_params=navigation.link_params(spec, collection=coll))
 
 
 def _load(cat, coll: str) -> None:
@@ -110,7 +110,7 @@ def _hash_badge() -> None:
         head, _, rest = text.partition(": ")
         integrity = navigation.page("integrity")
         st.page_link(integrity.path, label=f":red[**{md_literal(head, 500)}**]", icon=":material/error:",
-                     query_params=navigation.query(integrity, collection=context.collection_name()))
+                     query_params=navigation.link_params(integrity, collection=context.collection_name()))
         if rest:
             st.markdown(f":red[{md_literal(rest, 500)}]")
     else:

@@ -64,4 +64,4 @@ def draw() -> None:
         st.caption(md_literal(f"Open {loaded.spec.title}:"))
         for page in navigation.available(context.catalog().roles(name)):
             st.page_link(page.path, label=page.title, icon=page.icon,
-                         query_params=navigation.query(page, collection=name))
+                         query_params=navigation.link_params(page, collection=name))

@@ -133,7 +133,7 @@ def url_choice(container, label: str, options: list, *, key: str, default, forma
 def open_page(stem: str, **params) -> None:
     """Go to a registry page with these URL parameters and the collection (a drill-down)."""
     spec = navigation.page(stem)
-    st.switch_page(spec.path, query_params=navigation.query(spec, collection=context.collection_name(), **params))
+    st.switch_page(spec.path, query_params=navigation.link_params(spec, collection=context.collection_name(), **params))
 
 
 def reset_position(notice: str | None) -> None:
