@@ -85,6 +85,29 @@ def write_manifest(tmp_path):
     return write
 
 
+@pytest.fixture
+def use_manifest(write_manifest, monkeypatch):
+    """Write a manifest TOML into tmp_path, point JUDGESCOPE_SOURCES at it (the app and the CLI
+    read it from there) and return its path."""
+    def use(text: str, name: str = "sources.toml") -> Path:
+        path = write_manifest(text, name)
+        monkeypatch.setenv("JUDGESCOPE_SOURCES", str(path))
+        return path
+    return use
+
+
+EMPTY_MANIFEST = '[[collection]]\nname = "c"\ndatasets = []\n'
+
+
+@pytest.fixture
+def catalog(write_manifest):
+    """A catalog of one empty collection, `c`: Hub openings and uploads add their own."""
+    from judgescope.sources.catalog import Catalog
+    from judgescope.sources.manifest import load_manifest
+
+    return Catalog(load_manifest(write_manifest(EMPTY_MANIFEST)))
+
+
 # `make test` runs the tests without a browser on two workers (pytest-xdist), then the Chromium
 # tests on two workers. A file's tests stay together on one worker, in file order, with their
 # module fixtures built once (as --dist loadfile), so a worker runs at most one browser and one

@@ -5,13 +5,12 @@ and submitted."""
 from streamlit.testing.v1 import AppTest
 
 from apptest import APP
+from conftest import EMPTY_MANIFEST
 
-EMPTY = '[[collection]]\nname = "c"\ndatasets = []\n'
 
-
-def submit_repo(repo: str, write_manifest, monkeypatch) -> AppTest:
+def submit_repo(repo: str, use_manifest) -> AppTest:
     """The Open from the Hub page after `repo` (default revision) was submitted; it must not raise."""
-    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(write_manifest(EMPTY)))
+    use_manifest(EMPTY_MANIFEST)
     at = AppTest.from_file(APP, default_timeout=120)
     at.run()
     at.switch_page("pages/hub_open.py").run()

@@ -58,12 +58,11 @@ def test_report_json_by_system_on_the_real_gemba_audit(realdata, capsys):
     assert "no human scores" in report["by_system"]["human_agreement"]
 
 
-def test_languages_page_shows_the_systems_of_an_audit_that_has_them(realdata, write_manifest,
-                                                                    monkeypatch):
+def test_languages_page_shows_the_systems_of_an_audit_that_has_them(realdata, use_manifest):
     # realdata is copied into the manifest's folder (manifest paths may not leave it).
     text = ('[[collection]]\nname = "g"\ntitle = "G"\ndatasets = ["gemba"]\n'
             '[[dataset]]\nname = "gemba"\npath = "realdata/judge_audit_gemba_wmt22.jsonl"\n')
-    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(write_manifest(text)))
+    use_manifest(text)
     at = open_page("pages/languages.py", "g")
     assert not at.exception
     assert "By system" in [h.value for h in at.header]
@@ -132,15 +131,14 @@ def test_report_json_carries_the_reviewers_per_system(realdata, tmp_path, monkey
     assert "Wilson" in got["method"]
 
 
-def test_reviews_page_shows_the_judge_right_share_per_system(realdata, write_manifest, tmp_path,
-                                                              monkeypatch):
+def test_reviews_page_shows_the_judge_right_share_per_system(realdata, tmp_path, monkeypatch, use_manifest):
     state = tmp_path / "page-state.sqlite"
     monkeypatch.setenv("JUDGESCOPE_STATE", str(state))
     monkeypatch.delenv("JUDGESCOPE_REVIEWS", raising=False)
     text = ('[[collection]]\nname = "g"\ntitle = "G"\ndatasets = ["judge_audit_gemba_wmt22"]\n'
             '[[dataset]]\nname = "judge_audit_gemba_wmt22"\n'
             'path = "realdata/judge_audit_gemba_wmt22.jsonl"\n')
-    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(write_manifest(text)))
+    use_manifest(text)
     first = pd.read_json(realdata / "judge_audit_gemba_wmt22.jsonl", lines=True).iloc[0]
     _review(state, "ann", first["judge_record_id"], "judge_right")
     at = open_page("pages/reviews.py", "g")

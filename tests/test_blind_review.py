@@ -50,8 +50,8 @@ def test_blind_labels_are_stored_marked_blind_and_apart_from_verdicts(tmp_path):
         _label(db, "r3", "judge_right")
 
 
-def test_a_version_3_database_migrates_keeping_its_verdicts(tmp_path):
-    db = tmp_path / "reviews.sqlite"
+def _version_3_database(db) -> None:
+    """A reviews database at schema version 3 (before blind labels) holding one verdict, 'old'."""
     con = sqlite3.connect(db)
     con.executescript(migrations.MIGRATIONS[1] + ";" + migrations.MIGRATIONS[2] + ";" + migrations.MIGRATIONS[3]
                       + "; CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL);"
@@ -60,6 +60,11 @@ def test_a_version_3_database_migrates_keeping_its_verdicts(tmp_path):
                 "verdict) VALUES ('old', 'ann', '2025', 'c', 'd', 'r9', 'unsure')")
     con.commit()
     con.close()
+
+
+def test_a_version_3_database_migrates_keeping_its_verdicts(tmp_path):
+    db = tmp_path / "reviews.sqlite"
+    _version_3_database(db)
     _label(db, "r9", "fail")
     assert migrations.schema_version(database.open_db(db)) == 4
     assert reviews.log(db).review_id.tolist() == ["old"]
@@ -236,14 +241,7 @@ def test_a_read_only_version_3_database_is_still_read_and_holds_no_blind_label(t
     folder = tmp_path / "state"
     folder.mkdir()
     db = folder / "reviews.sqlite"
-    con = sqlite3.connect(db)
-    con.executescript(migrations.MIGRATIONS[1] + ";" + migrations.MIGRATIONS[2] + ";" + migrations.MIGRATIONS[3]
-                      + "; CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL);"
-                      " INSERT INTO schema_version VALUES (1, 't'), (2, 't'), (3, 't');")
-    con.execute("INSERT INTO reviews (review_id, reviewer, created_at, collection, dataset, judge_record_id, "
-                "verdict) VALUES ('old', 'ann', '2025', 'c', 'd', 'r9', 'unsure')")
-    con.commit()
-    con.close()
+    _version_3_database(db)
     if subprocess.run(["chattr", "+i", str(db), str(folder)], capture_output=True).returncode:
         pytest.skip("this file system cannot mark a file immutable")
     try:

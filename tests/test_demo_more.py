@@ -89,14 +89,14 @@ def test_span_pieces_cut_the_text_and_name_what_cannot_be_drawn():
     assert span_pieces(text, None) == ([(text, None, None)], [])
 
 
-def test_hostile_spans_and_texts_are_shown_as_text(tmp_path, write_manifest, monkeypatch):
+def test_hostile_spans_and_texts_are_shown_as_text(tmp_path, use_manifest):
     rows = [{"rater": r, "item_id": "x1", "mqm": 1.0, "verdict": "minor",
              "target_text": "<script>alert(1)</script> ok",
              "error_spans": json.dumps([{"start": 0, "end": 8, "category": "<b>bold</b>",
                                          "severity": "minor"}])} for r in ("a", "b")]
     (tmp_path / "r.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(write_manifest(
-        '[[collection]]\nname = "r"\ndatasets = ["r"]\n[[dataset]]\nname = "r"\npath = "r.jsonl"\n')))
+    use_manifest(
+        '[[collection]]\nname = "r"\ndatasets = ["r"]\n[[dataset]]\nname = "r"\npath = "r.jsonl"\n')
     at = open_page("pages/human_ratings.py", "r")
     body = " ".join(h.proto.body for h in at.get("html"))
     assert "&lt;script&gt;" in body and "<script>" not in body

@@ -4,8 +4,7 @@ apart, and bounds the collections it opens."""
 import pytest
 
 from judgescope.sources import hub_open, layout
-from judgescope.sources.catalog import Catalog
-from judgescope.sources.manifest import SourceError, load_manifest
+from judgescope.sources.manifest import SourceError
 from test_hub import COMMIT, REPO, hub_cache  # noqa: F401 — the fixture lays out the cache
 
 
@@ -25,11 +24,6 @@ def test_configs_that_differ_only_late_get_different_names():
     assert a != b and len(a) <= 64 and len(b) <= 64
     assert hub_open.session_name(REPO, COMMIT, "a/b", None) != hub_open.session_name(REPO, COMMIT, "a-b", None)
     assert hub_open.session_name(REPO, COMMIT, None, None) == f"hub-{REPO.replace('/', '--')}-{COMMIT[:7]}"
-
-
-@pytest.fixture
-def catalog(write_manifest):
-    return Catalog(load_manifest(write_manifest('[[collection]]\nname = "c"\ndatasets = []\n')))
 
 
 def test_opened_collections_are_bounded(hub_cache, catalog, monkeypatch):

@@ -62,8 +62,8 @@ def test_a_missing_repository_is_named_as_such(monkeypatch):
     assert "no such dataset repository" in text and "secret detail" not in text
 
 
-def test_the_page_says_it_plainly(no_network, write_manifest, monkeypatch):
-    at = submit_repo(REPO, write_manifest, monkeypatch)
+def test_the_page_says_it_plainly(no_network, use_manifest):
+    at = submit_repo(REPO, use_manifest)
     errors = [e.value for e in at.error]
     assert len(errors) == 1, errors
     _plain(plain(errors[0]))

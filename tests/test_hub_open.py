@@ -4,16 +4,10 @@ switch; the page flow to a working Distributions page."""
 
 import pytest
 
-from hub_page import EMPTY, submit_repo
+from hub_page import submit_repo
 from judgescope.sources import hub_open
-from judgescope.sources.catalog import Catalog
-from judgescope.sources.manifest import SourceError, load_manifest
+from judgescope.sources.manifest import SourceError
 from test_hub import COMMIT, REPO, hub_cache  # noqa: F401 — the fixture lays out the cache
-
-
-@pytest.fixture
-def catalog(write_manifest):
-    return Catalog(load_manifest(write_manifest(EMPTY)))
 
 
 def test_branch_resolves_to_the_cached_commit(hub_cache):
@@ -52,9 +46,8 @@ def test_switched_off(hub_cache, catalog, monkeypatch):
         hub_open.open_dataset(catalog, REPO, COMMIT)
 
 
-def test_page_opens_a_branch_and_links_to_a_working_distributions_page(hub_cache, write_manifest,
-                                                                       monkeypatch):
-    at = submit_repo(REPO, write_manifest, monkeypatch)
+def test_page_opens_a_branch_and_links_to_a_working_distributions_page(hub_cache, use_manifest):
+    at = submit_repo(REPO, use_manifest)
     assert any(COMMIT in str(s.value) for s in at.success), [e.value for e in at.error]
     assert at.query_params["revision"] in (COMMIT, [COMMIT])  # the commit, never the branch
     name = hub_open.session_name(REPO, COMMIT, None, None)

@@ -39,12 +39,12 @@ def _audit(path, explained: bool):
 
 
 @pytest.fixture
-def real_like(tmp_path, write_manifest, monkeypatch):
+def real_like(tmp_path, write_manifest, use_manifest):
     _audit(tmp_path / "audit.jsonl", explained=False)
     (tmp_path / "broken.jsonl").write_text('{"a": 1}\n', encoding="utf-8")
     text = ('[[collection]]\nname = "a"\ntitle = "A"\ndatasets = ["audit"]\n'
             '[[dataset]]\nname = "audit"\npath = "audit.jsonl"\n')
-    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(write_manifest(text)))
+    use_manifest(text)
     return write_manifest, text
 
 

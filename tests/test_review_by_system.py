@@ -110,7 +110,7 @@ def test_each_system_row_on_distributions_opens_review_on_that_system(gemba):
 
 
 @pytest.fixture
-def audit_and_ratings(tmp_path, write_manifest, monkeypatch) -> pd.DataFrame:
+def audit_and_ratings(tmp_path, use_manifest) -> pd.DataFrame:
     """A collection with a judge audit and human ratings of partly the same systems."""
     import json
 
@@ -121,10 +121,10 @@ def audit_and_ratings(tmp_path, write_manifest, monkeypatch) -> pd.DataFrame:
     ratings = [{"rater": f"rater{r}", "item_id": f"seg{i}", "system": system, "score": float(i + r)}
                for system in ("sys-a", "sys-x") for i in range(3) for r in range(2)]
     (tmp_path / "ratings.jsonl").write_text("".join(json.dumps(r) + "\n" for r in ratings), encoding="utf-8")
-    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(write_manifest(
+    use_manifest(
         '[[collection]]\nname = "both"\ndatasets = ["audit", "ratings"]\n'
         '[[dataset]]\nname = "audit"\nkind = "judge_audit"\npath = "audit.jsonl"\n'
-        '[[dataset]]\nname = "ratings"\nkind = "human_ratings"\npath = "ratings.jsonl"\n')))
+        '[[dataset]]\nname = "ratings"\nkind = "human_ratings"\npath = "ratings.jsonl"\n')
     return audit
 
 

@@ -3,29 +3,21 @@ settings than its calibration items is flagged 'stale calibration' with 'calibra
 run was judged by Y' beside its gate badge on Judges vs humans and in its Overview finding (the
 panel's badge carries its stale judges); a judge run as calibrated carries none."""
 
-import json
-
 import pytest
 
 from apptest import open_page
+from calib_fixtures import calibration_collection  # noqa: F401 (fixture)
 from judgescope.calibration import calibration_findings
 
 JUDGES = ("a", "b", "c")  # three judges: a panel; only b's unlabelled run used a new prompt
 
 
 @pytest.fixture
-def stale_collection(tmp_path, write_manifest, monkeypatch):
-    items = [{"key": f"k{i}", "human_1_verdict": "match", "human_2_verdict": "match",
-              "human_3_verdict": "no_match" if i % 3 else "match"} for i in range(12)]
+def stale_collection(calibration_collection):
     judg = [{"key": f"k{i}", "judge_model": j, "verdict": "match" if (i + n) % 2 else "no_match",
              "prompts": "p-new" if (j == "b" and i >= 12) else "p-calibrated"}
             for n, j in enumerate(JUDGES) for i in range(30)]
-    for name, rows in (("items", items), ("judg", judg)):
-        (tmp_path / f"{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(write_manifest(
-        '[[collection]]\nname = "c"\ndatasets = ["items", "judg"]\n'
-        '[[dataset]]\nname = "items"\nkind = "calibration_items"\npath = "items.jsonl"\n'
-        '[[dataset]]\nname = "judg"\nkind = "calibration_judgements"\npath = "judg.jsonl"\n')))
+    calibration_collection(judg)
 
 
 def _stale_lines(at) -> list[str]:
@@ -60,27 +52,19 @@ def test_a_judge_run_as_calibrated_has_no_stale_badge():
     assert not _stale_lines(at) and any("gptoss" in m.value for m in at.markdown)  # all judged as calibrated
 
 
-def _calibration_with_audit(tmp_path, write_manifest, monkeypatch, model: str, prompt: str):
+def _calibration_with_audit(calibration_collection, model: str, prompt: str):
     """One collection holding calibration items, judgements (judge m, prompts p-calibrated, all
     on the calibration items) and a judge audit judged by `model` with prompt hash `prompt`."""
-    items = [{"key": f"k{i}", "human_1_verdict": "match", "human_2_verdict": "match",
-              "human_3_verdict": "no_match" if i % 3 else "match"} for i in range(12)]
     judg = [{"key": f"k{i}", "judge_model": "m", "verdict": "match" if i % 2 else "no_match",
              "prompts": "p-calibrated"} for i in range(12)]
     audit = [{"judge_record_id": f"r{i}", "target_language": "th", "unit": "answer", "score": 10.0 * i,
               "requested_judge_model": model, "judge_prompt_sha256": prompt} for i in range(10)]
-    for name, rows in (("items", items), ("judg", judg), ("audit", audit)):
-        (tmp_path / f"{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(write_manifest(
-        '[[collection]]\nname = "c"\ndatasets = ["items", "judg", "audit"]\n'
-        '[[dataset]]\nname = "items"\nkind = "calibration_items"\npath = "items.jsonl"\n'
-        '[[dataset]]\nname = "judg"\nkind = "calibration_judgements"\npath = "judg.jsonl"\n'
-        '[[dataset]]\nname = "audit"\nkind = "judge_audit"\npath = "audit.jsonl"\n')))
+    calibration_collection(judg, audit)
 
 
-def test_an_audit_judged_by_another_judge_is_flagged_everywhere(tmp_path, write_manifest, monkeypatch, capsys):
+def test_an_audit_judged_by_another_judge_is_flagged_everywhere(tmp_path, calibration_collection, capsys):
     from judgescope import cli
-    _calibration_with_audit(tmp_path, write_manifest, monkeypatch, "m2", "p-other")
+    _calibration_with_audit(calibration_collection, "m2", "p-other")
     sentence = "audit: calibrated on judges m / prompts p-calibrated; this audit was judged by m2 / prompt sha256"
     for page in ("pages/calibration.py", "pages/overview.py"):
         lines = _stale_lines(open_page(page, "c"))
@@ -94,8 +78,8 @@ def test_an_audit_judged_by_another_judge_is_flagged_everywhere(tmp_path, write_
     assert "note: stale calibration: " + sentence in capsys.readouterr().out
 
 
-def test_an_audit_judged_by_the_calibrated_judge_is_not_flagged(tmp_path, write_manifest, monkeypatch):
-    _calibration_with_audit(tmp_path, write_manifest, monkeypatch, "m", "p-calibrated")
+def test_an_audit_judged_by_the_calibrated_judge_is_not_flagged(calibration_collection):
+    _calibration_with_audit(calibration_collection, "m", "p-calibrated")
     assert not _stale_lines(open_page("pages/calibration.py", "c"))
     from judgescope.calibration import calibration_findings
     from judgescope.sources.catalog import get_catalog

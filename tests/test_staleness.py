@@ -2,11 +2,11 @@
 whose unlabelled judgements were made with other settings than its calibration items is named
 beside the corrected pass rates; one judged alike is not."""
 
-import json
 
 import pandas as pd
 
 from apptest import open_page
+from calib_fixtures import calibration_collection  # noqa: F401 (fixture)
 from judgescope.calibration import staleness
 from judgescope.sources.catalog import get_catalog
 
@@ -37,35 +37,20 @@ def test_the_demo_bulk_run_is_judged_as_calibrated():
     assert not any(j["stale"] for j in checked)
 
 
-def test_bulk_judgements_names_a_stale_calibration(tmp_path, write_manifest, monkeypatch):
-    items = [{"key": f"k{i}", "human_1_verdict": "match", "human_2_verdict": "match",
-              "human_3_verdict": "no_match" if i % 3 else "match"} for i in range(12)]
+def test_bulk_judgements_names_a_stale_calibration(calibration_collection):
     judg = [{"key": f"k{i}", "judge_model": "m", "verdict": "match" if i % 2 else "no_match",
              "prompts": "p-calibrated" if i < 12 else "p-new"} for i in range(30)]
-    for name, rows in (("items", items), ("judg", judg)):
-        (tmp_path / f"{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(write_manifest(
-        '[[collection]]\nname = "c"\ndatasets = ["items", "judg"]\n'
-        '[[dataset]]\nname = "items"\nkind = "calibration_items"\npath = "items.jsonl"\n'
-        '[[dataset]]\nname = "judg"\nkind = "calibration_judgements"\npath = "judg.jsonl"\n')))
+    calibration_collection(judg)
     at = open_page("pages/judgements.py", "c")
     warned = [w.value for w in at.warning if "Stale calibration" in w.value]
     assert len(warned) == 1 and "p\\-calibrated" in warned[0] and "p\\-new" in warned[0]
 
 
-def test_the_report_says_a_calibration_is_stale_and_check_report_notes_it(tmp_path, write_manifest, monkeypatch,
-                                                                         capsys):
+def test_the_report_says_a_calibration_is_stale_and_check_report_notes_it(tmp_path, calibration_collection, capsys):
     from judgescope import cli
-    items = [{"key": f"k{i}", "human_1_verdict": "match", "human_2_verdict": "match",
-              "human_3_verdict": "no_match" if i % 3 else "match"} for i in range(12)]
     judg = [{"key": f"k{i}", "judge_model": "m", "verdict": "match" if i % 2 else "no_match",
              "prompts": "pcal" if i < 12 else "pnew"} for i in range(30)]
-    for name, rows in (("items", items), ("judg", judg)):
-        (tmp_path / f"{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(write_manifest(
-        '[[collection]]\nname = "c"\ndatasets = ["items", "judg"]\n'
-        '[[dataset]]\nname = "items"\nkind = "calibration_items"\npath = "items.jsonl"\n'
-        '[[dataset]]\nname = "judg"\nkind = "calibration_judgements"\npath = "judg.jsonl"\n')))
+    calibration_collection(judg)
     out = tmp_path / "r.html"
     assert cli.main(["report-html", "c", "--out", str(out), "--resamples", "200"]) == 0
     text = out.read_text(encoding="utf-8")

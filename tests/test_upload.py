@@ -14,8 +14,7 @@ from chromium import needs_chromium
 
 from judgescope.cli import main
 from judgescope.sources import upload
-from judgescope.sources.catalog import Catalog
-from judgescope.sources.manifest import SourceError, load_manifest
+from judgescope.sources.manifest import SourceError
 from judgescope.web.serve import upload_options
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,11 +39,6 @@ def test_on_locally_off_on_a_space_unless_asked(monkeypatch):
     monkeypatch.delenv("SPACE_ID")
     monkeypatch.setenv("JUDGESCOPE_ALLOW_UPLOAD", "0")
     assert not upload.allowed()
-
-
-@pytest.fixture
-def catalog(write_manifest):
-    return Catalog(load_manifest(write_manifest('[[collection]]\nname = "c"\ndatasets = []\n')))
 
 
 def test_an_upload_is_validated_as_a_manifest_dataset(catalog):
