@@ -93,7 +93,7 @@ def test_pages_end_early_through_ui_stop():
 def test_a_verification_that_failed_is_tried_again_and_a_good_one_is_kept(monkeypatch):
     """The sidebar's badge caches the collection's verification, but never a failure: a store
     that could not be read is read again on the next run."""
-    from judgescope.web import results
+    from judgescope.web import context, results
 
     calls = []
     answers = iter([(None, "snap", ["database is locked"]), ("summary", "snap", []), ("later", "snap", [])])
@@ -101,11 +101,12 @@ def test_a_verification_that_failed_is_tried_again_and_a_good_one_is_kept(monkey
     def verification(catalog, collection):
         calls.append(collection)
         return next(answers)
+    fake = type("C", (), {"manifest": type("M", (), {"path": "m-once"})})()
     monkeypatch.setattr(results.verify, "verification", verification)
-    monkeypatch.setattr(results, "catalog", lambda: type("C", (), {"manifest": type("M", (), {"path": "m-once"})})())
-    monkeypatch.setattr(results, "collection_name", lambda: "c-once")
-    monkeypatch.setattr(results, "record_query", lambda name: None)
-    results._verification.clear()
+    monkeypatch.setattr(results, "catalog", lambda: fake)
+    monkeypatch.setattr(context, "catalog", lambda: fake)  # the cache's key (context.per_collection)
+    monkeypatch.setattr(context, "collection_name", lambda: "c-once")
+    results._verified.clear()
     assert results.verification() == (None, "snap", ["database is locked"])
     assert results.verification() == ("summary", "snap", [])
     assert results.verification() == ("summary", "snap", [])  # kept: no third read

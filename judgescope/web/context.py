@@ -239,8 +239,28 @@ def traced_cache(**cache_options):
     return decorate
 
 
-@traced_cache(max_entries=QUERY_CACHE_ENTRIES, show_spinner=False)
-def _cached(manifest: str, collection: str, query: str, params: tuple) -> pd.DataFrame:
+def per_collection(**cache_options):
+    """The one cache of a result of the active collection: the decorated function takes the
+    collection's name first and its callers leave it out (the active one, collection_name()).
+    st.cache_data keys it by the manifest's path, that name and the other arguments, and, as
+    traced_cache, a cache hit notes the named queries the computation ran (one tracing
+    mechanism). Raising inside the function caches nothing: the next call computes again."""
+    def decorate(fn):
+        def keyed(manifest: str, collection: str, *args, **kwargs):
+            return fn(collection, *args, **kwargs)
+        keyed.__module__, keyed.__qualname__ = fn.__module__, fn.__qualname__  # the cache's key
+        cached = traced_cache(**cache_options)(keyed)
+
+        @functools.wraps(fn)
+        def active(*args, **kwargs):
+            return cached(str(catalog().manifest.path), collection_name(), *args, **kwargs)
+        active.clear = cached.clear
+        return active
+    return decorate
+
+
+@per_collection(max_entries=QUERY_CACHE_ENTRIES, show_spinner=False)
+def _cached(collection: str, query: str, params: tuple) -> pd.DataFrame:
     return catalog().store(collection).run(query, **dict(params))
 
 
@@ -254,5 +274,5 @@ def run(query: str, **params) -> pd.DataFrame:
     # A spinner names what is computed; Streamlit shows it only if the call outlasts its delay
     # (0.5 s), so cached and fast results never flash it.
     with st.spinner(f"Computing: {db.query_title(query)}…", show_time=True):
-        out = _cached(str(catalog().manifest.path), collection_name(), query, frozen)
+        out = _cached(query, frozen)
     return out.copy()

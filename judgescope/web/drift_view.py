@@ -9,19 +9,15 @@ import streamlit as st
 from judgescope.audit import drift_report
 from judgescope.schema import language_name
 from judgescope.significance.paired import fmt_p
-from judgescope.web.context import catalog, collection_name, run, traced_cache
+from judgescope.web.context import catalog, per_collection, run
 
 
-@traced_cache(max_entries=16, show_spinner="Measuring the judge's drift on anchors…")
-def _result(manifest: str, collection: str, resamples: int, seed: int, threshold) -> dict:
+@per_collection(max_entries=16, show_spinner="Measuring the judge's drift on anchors…")
+def result(collection: str, resamples: int, seed: int, threshold: float | None) -> dict:
+    """drift_report.report over the collection's audit (new) and earlier audit (old)."""
     run = catalog().store(collection).run
     return drift_report.report(run("drift_pairs"), run("audit_previous_fingerprint"),
                                run("audit_fingerprint"), threshold, resamples, seed)
-
-
-def result(resamples: int, seed: int, threshold: float | None) -> dict:
-    """drift_report.report over the collection's audit (new) and earlier audit (old)."""
-    return _result(str(catalog().manifest.path), collection_name(), resamples, seed, threshold)
 
 
 def anchor_rows() -> pd.DataFrame:

@@ -9,12 +9,12 @@ import streamlit as st
 from judgescope import numbers
 from judgescope.sources import explain
 from judgescope.text import md_literal
-from judgescope.web.context import (QUERY_CACHE_ENTRIES, catalog, collection_name,
+from judgescope.web.context import (QUERY_CACHE_ENTRIES, catalog, collection_name, per_collection,
                                     queries_this_run)
 
 
-@st.cache_data(max_entries=QUERY_CACHE_ENTRIES, show_spinner=False)
-def _chain(manifest: str, collection: str, query: str) -> str:
+@per_collection(max_entries=QUERY_CACHE_ENTRIES, show_spinner=False)
+def _chain(collection: str, query: str) -> str:
     return explain.as_text(explain.chain(catalog(), collection, query))
 
 
@@ -31,8 +31,7 @@ def page_disclosure() -> None:
                    "files. `judgescope explain QUERY --collection "
                    f"{md_literal(collection_name())}` prints the same.")
         for query in used:
-            st.code(_chain(str(catalog().manifest.path), collection_name(), query), language=None,
-                    wrap_lines=True)
+            st.code(_chain(query), language=None, wrap_lines=True)
 
 
 def number(name: str) -> None:
@@ -48,7 +47,6 @@ def number(name: str) -> None:
         else:
             st.markdown("Counted by the query itself, from:")
         for query in n.queries:
-            st.code(_chain(str(catalog().manifest.path), collection_name(), query),
-                    language=None, wrap_lines=True)
+            st.code(_chain(query), language=None, wrap_lines=True)
         st.caption(f"`judgescope explain {n.name} --collection {md_literal(collection_name())}` "
                    "prints the same.")

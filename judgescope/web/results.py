@@ -15,44 +15,27 @@ from judgescope.integrity import hashes as verify
 from judgescope.ranking import decisions as ranking
 from judgescope.ranking import probes
 from judgescope.ranking.tables import NO_DECISIONS
-from judgescope.web.context import (catalog, collection_name, dataset_for, record_query, run, stop,
-                                    traced_cache)
+from judgescope.web.context import catalog, collection_name, per_collection, run, stop
 from judgescope.web.render import table
 
 
-@traced_cache(max_entries=16, show_spinner="Parsing ranking decisions…")
-def _ranking_frames(manifest: str, collection: str, fallback: str):
-    return ranking.load(catalog().store(collection).run, fallback)
-
-
-def ranking_frames():
+@per_collection(max_entries=16, show_spinner="Parsing ranking decisions…")
+def ranking_frames(collection: str):
     """(pairs, decisions) of the collection's ranking view, decisions parsed once and cached."""
-    fallback = dataset_for("ranking").spec.name
-    pairs, decisions = _ranking_frames(str(catalog().manifest.path), collection_name(), fallback)
-    return pairs.copy(), decisions.copy()
+    cat = catalog()
+    return ranking.load(cat.store(collection).run, cat.roles(collection)["ranking"].spec.name)
 
 
-@traced_cache(max_entries=16, show_spinner="Reading swapped-order decisions and system families…")
-def _ranking_probe_frames(manifest: str, collection: str):
+@per_collection(max_entries=16, show_spinner="Reading swapped-order decisions and system families…")
+def ranking_probe_frames(collection: str):
+    """(swapped-order decisions, system families) of the collection's ranking view, cached."""
     return probes.load(catalog().store(collection).run)
 
 
-def ranking_probe_frames():
-    """(swapped-order decisions, system families) of the collection's ranking view, cached."""
-    swapped, families = _ranking_probe_frames(str(catalog().manifest.path), collection_name())
-    return swapped.copy(), families.copy()
-
-
-@traced_cache(max_entries=16, show_spinner=False)
-def _ranking_results(manifest: str, collection: str, fallback: str, with_total: bool) -> list[dict]:
+@per_collection(max_entries=16, show_spinner=False)
+def ranking_results(collection: str, with_total: bool = True) -> list[dict]:
+    """judgescope.ranking.decisions.results on the parsed decisions, cached across reruns."""
     return ranking.results(ranking_frames()[1], with_total=with_total)
-
-
-def ranking_results(with_total: bool = True) -> list[dict]:
-    """judgescope.ranking.decisions.results on the parsed decisions, cached across reruns (a cache hit
-    is a fresh copy)."""
-    fallback = dataset_for("ranking").spec.name
-    return _ranking_results(str(catalog().manifest.path), collection_name(), fallback, with_total)
 
 
 def ranking_decisions(what: str):
@@ -71,8 +54,8 @@ class _NotVerified(Exception):
     open, a database error) is tried again on the next run instead of being kept."""
 
 
-@traced_cache(max_entries=32, show_spinner=False)
-def _verification(manifest: str, collection: str):
+@per_collection(max_entries=32, show_spinner=False)
+def _verified(collection: str):
     summary, origin, problems = verify.verification(catalog(), collection)
     if summary is None and problems:
         raise _NotVerified(origin, problems)
@@ -83,25 +66,16 @@ def verification():
     """(summary, origin, problems) for the active collection (integrity.hashes.verification),
     cached when it could be read: the sidebar's badge reads it on every page run."""
     try:
-        summary, origin, problems = _verification(str(catalog().manifest.path), collection_name())
+        return _verified()
     except _NotVerified as err:
-        summary, (origin, problems) = None, err.args
-    if summary is not None:
-        record_query("verify_summary")
-    return summary, origin, problems
+        return (None, *err.args)
 
 
-@st.cache_data(max_entries=32, show_spinner="Summarising the collection…")
-def _findings(manifest: str, collection: str) -> tuple[list, list]:
-    return headlines.collect(catalog(), collection)
-
-
-def findings() -> list:
-    """The collection's headline findings (judgescope.headlines), cached per collection."""
-    found, used = _findings(str(catalog().manifest.path), collection_name())
-    for query in used:
-        record_query(query)
-    return found
+@per_collection(max_entries=32, show_spinner="Summarising the collection…")
+def findings(collection: str) -> list:
+    """The collection's headline findings (judgescope.headlines), cached per collection; a hit
+    notes the queries they read, as every cached result does."""
+    return headlines.collect(catalog(), collection)[0]
 
 
 @st.cache_data(max_entries=64, show_spinner="Bootstrapping…")
@@ -149,12 +123,8 @@ def audit_counts(facet: str = "none", thresholds: tuple = ()):
 
 
 @st.cache_data(max_entries=16, show_spinner="Bootstrapping both versions…")
-def _version_tables(previous: pd.DataFrame, current: pd.DataFrame, resamples: int, seed: int):
-    return (versions.unit_compare(previous, current, resamples, seed),
-            versions.compare_table(previous, current, ["target_language"], resamples, seed))
-
-
 def version_tables(previous: pd.DataFrame, current: pd.DataFrame, resamples: int, seed: int):
     """(per unit, per language) of audit.versions for both versions' per-score counts, cached:
     the unpaired bootstraps are Compare's costliest step, and any widget on it reruns the page."""
-    return _version_tables(previous, current, resamples, seed)
+    return (versions.unit_compare(previous, current, resamples, seed),
+            versions.compare_table(previous, current, ["target_language"], resamples, seed))
