@@ -32,6 +32,12 @@ split = "train"
 """
 
 
+@pytest.fixture(scope="module")
+def localgate_manifest(tmp_path_factory) -> Path:
+    """The LocalGate demo generated once per module, and its manifest."""
+    return write_demo(tmp_path_factory.mktemp("localgate"))
+
+
 def write_demo(root: Path) -> Path:
     """Generate the LocalGate demo under root/demo and return the manifest beside it."""
     localgate.generate(root / "demo")

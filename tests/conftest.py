@@ -10,6 +10,38 @@ ROOT = Path(__file__).resolve().parent.parent
 # ../shared beside the checkout; JUDGESCOPE_SHARED names it when the checkout lives elsewhere.
 SHARED = Path(os.environ.get("JUDGESCOPE_SHARED") or ROOT.parent / "shared")
 REALDATA = SHARED / "realdata"
+# Collections of ../shared/realdata's files for a manifest beside a copy of it named realdata/.
+REAL_MANIFEST = """
+[[collection]]
+name = "real_audit"
+title = "GEMBA on WMT22 (real data)"
+datasets = ["gemba", "gemba_snapshot"]
+join_key = ["instance_id"]
+[[collection]]
+name = "real_pairs"
+title = "TED MQM pairs (real data)"
+datasets = ["ted"]
+[[collection]]
+name = "real_sample"
+title = "TransEvalnia sample (real data)"
+datasets = ["sample"]
+[[dataset]]
+name = "gemba"
+kind = "judge_audit"
+path = "realdata/judge_audit_gemba_wmt22.jsonl"
+[[dataset]]
+name = "gemba_snapshot"
+kind = "source_snapshot"
+path = "realdata/judge_audit_gemba_wmt22.source_snapshot.jsonl"
+[[dataset]]
+name = "ted"
+kind = "pairwise_ranking"
+path = "realdata/pairwise_ted_mqm_ende_human_only.jsonl"
+[[dataset]]
+name = "sample"
+kind = "pairwise_ranking"
+path = "realdata/transevalnia_sample_with_wmt21_systems.jsonl"
+"""
 
 # Before judgescope is imported anywhere: a private cache, no Hub traffic, the demo manifest.
 os.environ["JUDGESCOPE_CACHE"] = tempfile.mkdtemp(prefix="judgescope-test-cache-")

@@ -7,20 +7,15 @@ import pyarrow.parquet as pq
 import pytest
 
 import reference_stats as R
-from calib_fixtures import write_demo
+from calib_fixtures import localgate_manifest  # noqa: F401 (fixture)
 from judgescope import cli
 
 
-@pytest.fixture(scope="module")
-def demo(tmp_path_factory):
-    root = tmp_path_factory.mktemp("calib_cli")
-    return root, write_demo(root)
-
-
 @pytest.fixture
-def manifest(demo, monkeypatch):
-    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(demo[1]))
-    return demo[0]
+def manifest(localgate_manifest, monkeypatch):
+    """The folder of the LocalGate demo's manifest, which JUDGESCOPE_SOURCES names."""
+    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(localgate_manifest))
+    return localgate_manifest.parent
 
 
 def test_demo_reproduces_seed_001(manifest, tmp_path, capsys):

@@ -5,20 +5,15 @@ import re
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from calib_fixtures import write_demo
+from calib_fixtures import localgate_manifest  # noqa: F401 (fixture)
 from textutil import plain
 
 APP = "../app.py"
 
 
-@pytest.fixture(scope="module")
-def manifest(tmp_path_factory):
-    return write_demo(tmp_path_factory.mktemp("calib_pages"))
-
-
 @pytest.fixture
-def open_page(manifest, monkeypatch):
-    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(manifest))
+def open_page(localgate_manifest, monkeypatch):
+    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(localgate_manifest))
 
     def run(page: str, **params) -> AppTest:
         at = AppTest.from_file(APP, default_timeout=120)

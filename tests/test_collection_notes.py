@@ -12,11 +12,11 @@ ROW = {"judge_record_id": "r1", "target_language": "de", "unit": "segment", "sco
 
 
 @pytest.fixture
-def manifest(tmp_path, monkeypatch):
+def manifest(tmp_path, use_manifest):
     for name in ("a.jsonl", "b.jsonl"):
         (tmp_path / name).write_text(json.dumps(ROW) + "\n", encoding="utf-8")
     (tmp_path / "broken.jsonl").write_text(json.dumps({"x": 1}) + "\n", encoding="utf-8")
-    (tmp_path / "s.toml").write_text("""
+    use_manifest("""
 [[collection]]
 name = "c"
 datasets = ["first", "second", "broken"]
@@ -30,8 +30,7 @@ path = "b.jsonl"
 name = "broken"
 kind = "judge_audit"
 path = "broken.jsonl"
-""", encoding="utf-8")
-    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(tmp_path / "s.toml"))
+""", "s.toml")
     return tmp_path
 
 

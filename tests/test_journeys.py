@@ -27,45 +27,12 @@ from chromium import POLL_MS, browser, needs_chromium, wait_for_run_end  # noqa:
 from textutil import plain
 
 ROOT = Path(__file__).resolve().parent.parent
-from conftest import REALDATA  # noqa: E402 — ../shared/realdata, or JUDGESCOPE_SHARED
+from conftest import REAL_MANIFEST, REALDATA  # noqa: E402, F401 — ../shared/realdata, or JUDGESCOPE_SHARED
 SHOTS = ROOT / "screenshots" / "journeys"
 pytestmark = [pytest.mark.browser, needs_chromium]
 
 DEMO_COLLECTIONS = ("xhotpotqa", "localgate", "transevalnia")
 REAL_COLLECTIONS = ("real_audit", "real_pairs", "real_sample")
-REAL_MANIFEST = """
-[[collection]]
-name = "real_audit"
-title = "GEMBA on WMT22 (real data)"
-datasets = ["gemba", "gemba_snapshot"]
-join_key = ["instance_id"]
-[[collection]]
-name = "real_pairs"
-title = "TED MQM pairs (real data)"
-datasets = ["ted"]
-[[collection]]
-name = "real_sample"
-title = "TransEvalnia sample (real data)"
-datasets = ["sample"]
-[[dataset]]
-name = "gemba"
-kind = "judge_audit"
-path = "realdata/judge_audit_gemba_wmt22.jsonl"
-[[dataset]]
-name = "gemba_snapshot"
-kind = "source_snapshot"
-path = "realdata/judge_audit_gemba_wmt22.source_snapshot.jsonl"
-[[dataset]]
-name = "ted"
-kind = "pairwise_ranking"
-path = "realdata/pairwise_ted_mqm_ende_human_only.jsonl"
-[[dataset]]
-name = "sample"
-kind = "pairwise_ranking"
-path = "realdata/transevalnia_sample_with_wmt21_systems.jsonl"
-"""
-
-
 @pytest.fixture(scope="module")
 def manifest(tmp_path_factory) -> Path:
     """The demo manifest and its files, plus the real data's collections when present."""

@@ -6,6 +6,7 @@ import json
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from conftest import REAL_MANIFEST
 from pages_index import registered_pages
 
 SECTION = {"Collection": ("real_audit", "real_pairs", "tiny_calib"), "Translation audit": ("real_audit",),
@@ -29,48 +30,22 @@ def _tiny_calibration(folder):
 
 
 @pytest.fixture
-def manifest(realdata, monkeypatch):
+def manifest(realdata, use_manifest):
+    """The real data's collections (conftest.REAL_MANIFEST) and a tiny calibration beside them."""
     _tiny_calibration(realdata)
-    (realdata / "sources.toml").write_text("""
-[[collection]]
-name = "real_audit"
-datasets = ["gemba", "gemba_snapshot"]
-join_key = ["instance_id"]
-[[collection]]
-name = "real_pairs"
-datasets = ["ted"]
-[[collection]]
-name = "real_sample"
-datasets = ["sample"]
+    use_manifest(REAL_MANIFEST + """
 [[collection]]
 name = "tiny_calib"
 datasets = ["items", "judgements"]
 [[dataset]]
-name = "gemba"
-kind = "judge_audit"
-path = "judge_audit_gemba_wmt22.jsonl"
-[[dataset]]
-name = "gemba_snapshot"
-kind = "source_snapshot"
-path = "judge_audit_gemba_wmt22.source_snapshot.jsonl"
-[[dataset]]
-name = "ted"
-kind = "pairwise_ranking"
-path = "pairwise_ted_mqm_ende_human_only.jsonl"
-[[dataset]]
-name = "sample"
-kind = "pairwise_ranking"
-path = "transevalnia_sample_with_wmt21_systems.jsonl"
-[[dataset]]
 name = "items"
 kind = "calibration_items"
-path = "items.jsonl"
+path = "realdata/items.jsonl"
 [[dataset]]
 name = "judgements"
 kind = "calibration_judgements"
-path = "judgements.jsonl"
+path = "realdata/judgements.jsonl"
 """)
-    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(realdata / "sources.toml"))
     return realdata
 
 
