@@ -135,7 +135,7 @@ EMPTY_MANIFEST = '[[collection]]\nname = "c"\ndatasets = []\n'
 def catalog(write_manifest):
     """A catalog of one empty collection, `c`: Hub openings and uploads add their own."""
     from judgescope.sources.catalog import Catalog
-    from judgescope.sources.manifest import load_manifest
+    from judgescope.ingest.manifest import load_manifest
 
     return Catalog(load_manifest(write_manifest(EMPTY_MANIFEST)))
 

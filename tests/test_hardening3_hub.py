@@ -3,8 +3,10 @@ apart, and bounds the collections it opens."""
 
 import pytest
 
-from judgescope.sources import hub_open, layout
-from judgescope.sources.manifest import SourceError
+from judgescope.remote import hub_open
+
+from judgescope.ingest import layout
+from judgescope.ingest.manifest import SourceError
 from test_hub import COMMIT, REPO, hub_cache  # noqa: F401 — the fixture lays out the cache
 
 

@@ -5,8 +5,8 @@ switch; the page flow to a working Distributions page."""
 import pytest
 
 from hub_page import submit_repo
-from judgescope.sources import hub_open
-from judgescope.sources.manifest import SourceError
+from judgescope.remote import hub_open
+from judgescope.ingest.manifest import SourceError
 from test_hub import COMMIT, REPO, hub_cache  # noqa: F401 — the fixture lays out the cache
 
 

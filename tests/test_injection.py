@@ -16,7 +16,7 @@ from streamlit.testing.v1 import AppTest
 
 from apptest import shown_table
 from judgescope import navigation
-from judgescope.sources import db
+from judgescope.duck import db
 from judgescope.web import context
 from pages_index import SECTION_COLLECTIONS, registered_pages
 
@@ -251,7 +251,7 @@ def test_out_of_range_parameter_is_named_on_the_page(page, collection, key, valu
                                   "LEDGER_ROWS", "ledger_rows.sql", "/etc/passwd", "", None,
                                   "x" * 300])
 def test_query_layer_refuses_anything_but_a_query_name(name):
-    from judgescope.sources import db
+    from judgescope.duck import db
 
     with pytest.raises(db.UnknownQuery, match="refused"):
         db.query_text(name)

@@ -13,8 +13,8 @@ from browser_server import serving
 from chromium import needs_chromium
 
 from judgescope.cli import main
-from judgescope.sources import upload
-from judgescope.sources.manifest import SourceError
+from judgescope.remote import upload
+from judgescope.ingest.manifest import SourceError
 from judgescope.web.serve import upload_options
 
 ROOT = Path(__file__).resolve().parent.parent
