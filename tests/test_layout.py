@@ -22,7 +22,7 @@ PACKAGE = ROOT / "judgescope"
 # catalog and its derived tables) sit under the domains, which sit under the two faces.
 FLOORS = (
     {"__init__", "schema", "resources", "defaults", "numbers", "format", "text", "findings", "bounded",
-     "frames", "chart_style", "demo"},
+     "frames", "chart_style", "demo", "navigation"},
     {"stats", "significance", "duck"},
     {"ingest", "console"},
     {"remote"},
