@@ -22,9 +22,9 @@ PACKAGE = ROOT / "judgescope"
 # catalog and its derived tables) sit under the domains, which sit under the two faces.
 FLOORS = (
     {"__init__", "schema", "resources", "defaults", "numbers", "format", "text", "findings", "bounded",
-     "frames", "chart_style", "demo", "navigation"},
-    {"stats", "significance", "duck"},
-    {"ingest", "console"},
+     "frames", "chart_style", "demo"},
+    {"stats", "significance", "duck", "url_params"},
+    {"ingest", "console", "navigation"},
     {"remote"},
     {"sources"},
     {"audit", "integrity"},
