@@ -18,7 +18,7 @@ from judgescope.audit import rows as audit_rows
 from judgescope.integrity import verification_tables as integrity_tables
 from judgescope.sources import catalog
 from judgescope.sources import derived
-from judgescope.sources import db
+from judgescope.duck import db
 from judgescope.integrity import hashes as verify
 
 PANDAS_COLUMNS = ["target_language", "unit", "score", "score_origin", "run_group", "source_split",

@@ -25,7 +25,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from judgescope.sources import db
+from judgescope.duck import db
 from judgescope.schema import LANGUAGE_NAMES
 
 LANGUAGES = sorted(c for c in LANGUAGE_NAMES if c != "en")

@@ -18,7 +18,7 @@ from bench.timing import summary, timed
 from judgescope.audit import interval_tables
 from judgescope.audit import summary as audit
 from judgescope.audit import rows as audit_rows
-from judgescope.sources import db
+from judgescope.duck import db
 from judgescope.integrity import hashes as verify
 
 ALL = {"languages": [], "units": [], "origins": [], "run_groups": [], "systems": [], "min_score": 0.0,

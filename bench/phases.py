@@ -28,7 +28,7 @@ def _catalog(manifest: str):
 def _bounded_scratch(limit: str, spill: Path):
     """db.scratch with a DuckDB memory limit and a spill folder (the build keeps every row of
     `raw` in an in-memory table; unbounded, DuckDB may take 80% of RAM at 10M rows)."""
-    from judgescope.sources import db
+    from judgescope.duck import db
     original = db.scratch
 
     def scratch(threads=None, **kwargs):
@@ -65,7 +65,7 @@ def build(args) -> dict:
 
 def _store(args):
     """The collection's Store; with --memory-limit, the same views on a Store bounded by it."""
-    from judgescope.sources import db
+    from judgescope.duck import db
     cat = _catalog(args.manifest)
     store = cat.store(COLLECTION)
     return cat, (db.Store(store.views, memory_limit=args.memory_limit) if args.memory_limit else store)
@@ -89,7 +89,7 @@ def page_timings(args) -> dict:
 def remote_reads(args) -> dict:
     """Bytes and round trips per interaction over fsspec, the cache read where it is published."""
     from bench import remote
-    from judgescope.sources.cache import cache_root
+    from judgescope.duck.cache import cache_root
     cat, store = _store(args)
     first = store.run("audit_review_page", **pages.ALL, after_score=-1.0, after_id="", page_size=50)
     last = (float(first.score.iloc[-1]), str(first.judge_record_id.iloc[-1]))
@@ -157,7 +157,7 @@ RAW_HASH = ("COPY (SELECT *, sha256(source_text) AS s, sha256(candidate_text) AS
 def raw_open(args) -> dict:
     """The irreducible work of a first open in plain DuckDB (same memory cap, every core): read
     both files, sort the audit by score into zstd Parquet, SHA-256 the snapshot's texts."""
-    from judgescope.sources import db
+    from judgescope.duck import db
     from judgescope.sources.catalog import BUILD_MEMORY
     folder = Path(args.manifest).parent
     out = folder / "raw-open"

@@ -1,9 +1,9 @@
 """Bytes and round trips of every page interaction when the cache is read where it is published
-(judgescope/sources/remote.py), so its time over a network can be computed.
+(judgescope/remote/prebuilt.py), so its time over a network can be computed.
 
 The collection's local cache is indexed as `judgescope build` indexes it (prebuilt.json) and read
 through fsspec's local filesystem under a protocol of its own (DuckDB routes that protocol to
-it), wrapped in remote.CountingFileSystem: what crosses the wrapper is what would cross the
+it), wrapped in prebuilt.CountingFileSystem: what crosses the wrapper is what would cross the
 network to the Hub. Each interaction runs once to settle, then once counted.
 Estimated remote time = round trips × RTT + bytes ÷ bandwidth, at the RTT and bandwidth stated.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 from fsspec.implementations.local import LocalFileSystem
 
 from bench import pages
-from judgescope.sources import remote
+from judgescope.remote import prebuilt as remote
 
 PROTOCOL = "benchfile"
 RTT_S = 0.05  # 50 ms per round trip to the Hub's storage

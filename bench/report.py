@@ -149,7 +149,7 @@ def float_report_ratio(size: dict, sizes) -> tuple[float, dict] | None:
 
 def remote_lines(size: dict) -> list[str]:
     r = size["remote"]
-    out = ["The cache read where it is published (`JUDGESCOPE_PREBUILT`, judgescope/sources/remote.py): "
+    out = ["The cache read where it is published (`JUDGESCOPE_PREBUILT`, judgescope/remote/prebuilt.py): "
            "every view's files through an fsspec filesystem (here the local one under a protocol of its "
            "own, standing in for the Hub's), counted by `remote.CountingFileSystem`. Opening the store "
            f"(index, every footer and file's metadata, once per connection) read {r['open_bytes'] / 1e6:,.2f} MB "

@@ -3,12 +3,12 @@ split, kind (detected unless chosen). The URL carries the commit and reopens it.
 
 import streamlit as st
 
-from judgescope.sources import hub_open
+from judgescope.remote import hub_open
 from judgescope.web import navigation
 from judgescope.text import md_literal
 from judgescope.web import context
 from judgescope.schema import KINDS
-from judgescope.sources.manifest import SourceError
+from judgescope.ingest.manifest import SourceError
 
 context.title("Open from the Hub")
 if not hub_open.allowed():

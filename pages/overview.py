@@ -9,7 +9,7 @@ from judgescope.text import md_literal
 from judgescope.web import cards, context, export, navigation, render, results
 from judgescope.web import upload_box
 from judgescope.schema import SCHEMAS
-from judgescope.sources import importers
+from judgescope.ingest import importers
 
 coll = context.catalog().manifest.collections[context.collection_name()]
 context.title(md_literal(coll.title, limit=200))  # the manifest's words, shown as text

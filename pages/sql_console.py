@@ -3,7 +3,7 @@ result right under the editor, the views and their columns folded below it."""
 
 import streamlit as st
 
-from judgescope.sources import sql_console as console
+from judgescope.console import sql_console as console
 from judgescope.text import md_literal
 from judgescope.web import context, export
 

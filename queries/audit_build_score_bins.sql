@@ -1,7 +1,7 @@
 -- Rows per score bin of one audit-wide grid, by language, unit, every facet column and whether
 -- the explanation is missing, with each bin's n, Σx (total), Σx² (total_sq), lowest and highest
 -- score: mean and SD stay exact and the bootstrap draws over the bins (stats._bins_plan). Built
--- once per revision at validation (sources/build.py). Bin m holds the scores in [m·h, (m+1)·h)
+-- once per revision at validation (ingest/build.py). Bin m holds the scores in [m·h, (m+1)·h)
 -- (score_bin, queries/macros/audit.sql). Params: $width (h: stats._bin_width of the audit's
 -- score range).
 SELECT target_language, unit, score_origin, run_group, source_split, dataset_version,

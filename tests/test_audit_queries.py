@@ -8,7 +8,7 @@ import pytest
 
 from judgescope.audit import interval_tables
 from judgescope.audit import summary as audit
-from judgescope.sources import db
+from judgescope.duck import db
 from judgescope.audit.record_tables import audit_summary_views, compare_views, exact_copy_views
 from judgescope.integrity.verification_tables import verification_views
 from judgescope.schema import SCHEMAS

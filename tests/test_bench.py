@@ -188,7 +188,7 @@ def test_score_kinds(kind):
 
 
 def test_generation_is_streamed_and_its_connection_capped(tmp_path, monkeypatch):
-    from judgescope.sources import db
+    from judgescope.duck import db
 
     sizes, limits, real_batch, real_scratch = [], [], gen.batch, db.scratch
     monkeypatch.setattr(gen, "BATCH", 700)

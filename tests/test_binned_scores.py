@@ -21,7 +21,7 @@ from judgescope.audit import score_charts
 from judgescope.audit import summary as audit
 from judgescope.cli import main
 from judgescope.sources.catalog import Catalog, get_catalog, write_score_summaries
-from judgescope.sources.manifest import load_manifest
+from judgescope.ingest.manifest import load_manifest
 
 ROWS = 6_000
 FACET_COLUMNS = [f for f in audit.FACETS if f not in ("none", "target_language")]

@@ -4,7 +4,7 @@ import duckdb
 import pandas as pd
 import pytest
 
-from judgescope.sources import db
+from judgescope.duck import db
 from judgescope.schema import SCHEMAS
 
 PARAMS = {

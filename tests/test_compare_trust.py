@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from judgescope.audit import versions
-from judgescope.sources import db
+from judgescope.duck import db
 from judgescope.audit.record_tables import compare_views
 from test_audit_queries import _row, _write
 

@@ -15,7 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from judgescope.sources import console_guard, console_worker, db, sql_console
+from judgescope.console import console_worker, sql_console
+from judgescope.duck import console_guard
+
+from judgescope.duck import db
 
 ROOT = Path(__file__).resolve().parent.parent
 LONG = "SELECT count(*) FROM range(100000000000000) t(i) WHERE i % 7 = 3"  # hours of one core
@@ -81,7 +84,7 @@ def test_a_deep_plan_is_refused_not_raised():
 PARENT = textwrap.dedent("""
     import subprocess, sys
     from pathlib import Path
-    from judgescope.sources import console_worker
+    from judgescope.console import console_worker
     real = subprocess.Popen
     class Told(real):
         def __init__(self, *a, **k):

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from judgescope.schema import DIGEST
-from judgescope.sources import validate
+from judgescope.ingest import validate
 
 BLANKS = " \t\n\x0b\x0c\r\u00a0\u3000"
 PLAIN_RULE = f"nullif(lower(trim(CAST(v AS VARCHAR), {validate.BLANKS})), '')"

@@ -70,7 +70,7 @@ def test_every_number_names_functions_queries_and_a_page_that_exist():
     from pathlib import Path
 
     from judgescope import numbers
-    from judgescope.sources import db
+    from judgescope.duck import db
     from judgescope.web import navigation
 
     root = Path(__file__).resolve().parent.parent

@@ -159,7 +159,7 @@ def test_cli_process_exit_status_is_2(bad_manifest):
 
 def test_lone_surrogate_costs_one_row_not_the_dataset(tmp_path, write_manifest):
     from judgescope.sources.catalog import Catalog
-    from judgescope.sources.manifest import load_manifest
+    from judgescope.ingest.manifest import load_manifest
 
     rows = [json.dumps(r) for r in GOOD] + [
         '{"judge_record_id": "s1", "target_language": "de", "unit": "segment", "score": 5, '

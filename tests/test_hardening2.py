@@ -46,7 +46,7 @@ import json  # noqa: E402
 import os  # noqa: E402
 
 from judgescope.sources.catalog import Catalog  # noqa: E402
-from judgescope.sources.manifest import load_manifest  # noqa: E402
+from judgescope.ingest.manifest import load_manifest  # noqa: E402
 
 AUDIT = [{"judge_record_id": f"r{i}", "target_language": "de", "unit": "segment", "score": 40 + i}
          for i in range(6)]
@@ -291,7 +291,7 @@ def test_export_streams_a_named_query_in_batches(tmp_path, monkeypatch):
     import pandas as pd
     import pyarrow.parquet as pq
 
-    from judgescope.sources import db
+    from judgescope.duck import db
     from judgescope.web import export
 
     monkeypatch.setenv("JUDGESCOPE_EXPORT_MAX_ROWS", "120000")
@@ -423,8 +423,8 @@ def test_stored_digests_are_normalised_once_and_compared_alike_everywhere(tmp_pa
 def test_dataset_cache_key_hashes_the_code_that_builds_it(tmp_path, monkeypatch):
     from judgescope.sources import catalog
 
-    assert {"judgescope.sources.validate", "judgescope.sources.readers",
-            "judgescope.sources.snapshot"} <= set(catalog.BUILD_MODULES)
+    assert {"judgescope.ingest.validate", "judgescope.ingest.readers",
+            "judgescope.ingest.snapshot"} <= set(catalog.BUILD_MODULES)
     jsonl(tmp_path / "a.jsonl", AUDIT)
     first = load(tmp_path, "a.jsonl").folder
     monkeypatch.setattr(catalog, "build_code_sha256", lambda: "changed validate.py")
@@ -448,8 +448,8 @@ def test_unreadable_hub_cache_is_named_not_downloaded_over(monkeypatch):
     """#14.9: any OSError (a permission error in the cache) fell back to a network download."""
     import huggingface_hub
 
-    from judgescope.sources import hub
-    from judgescope.sources.manifest import SourceError
+    from judgescope.remote import hub
+    from judgescope.ingest.manifest import SourceError
 
     def denied(*args, **kwargs):
         raise PermissionError(13, "Permission denied", "/root/.cache/huggingface/secret")
@@ -673,7 +673,7 @@ def test_damaged_derived_table_is_rebuilt(tmp_path, monkeypatch):
 
 
 def test_start_sweeps_what_a_killed_process_left(tmp_path, monkeypatch):
-    from judgescope.sources import cache
+    from judgescope.duck import cache
 
     monkeypatch.setenv("JUDGESCOPE_CACHE", str(tmp_path))
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,

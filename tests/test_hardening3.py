@@ -9,8 +9,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from judgescope.sources import console_guard, db, exports
-from judgescope.sources import sql_console
+from judgescope.duck import console_guard
+
+from judgescope.duck import db
+
+from judgescope.sources import exports
+from judgescope.console import sql_console
 
 
 @pytest.fixture(scope="module")

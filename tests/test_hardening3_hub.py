@@ -3,9 +3,11 @@ apart, and bounds the collections it opens."""
 
 import pytest
 
-from judgescope.sources import hub_open, layout
+from judgescope.remote import hub_open
+
+from judgescope.ingest import layout
 from judgescope.sources.catalog import Catalog
-from judgescope.sources.manifest import SourceError, load_manifest
+from judgescope.ingest.manifest import SourceError, load_manifest
 from test_hub import COMMIT, REPO, hub_cache  # noqa: F401 — the fixture lays out the cache
 
 

@@ -13,7 +13,7 @@ from judgescope.cli import main
 from judgescope.cli import load_source
 from judgescope.significance import paired as sig
 from judgescope.significance import matrices
-from judgescope.sources import db
+from judgescope.duck import db
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -182,7 +182,7 @@ def test_a_checksums_file_that_is_a_json_list_is_named(tmp_path, monkeypatch, ca
                                          (b'x,de,s\r,5\n', "unit")])
 def test_a_malformed_csv_row_names_its_row_and_column(tmp_path, row, column):
     from judgescope.sources.catalog import load_dataset
-    from judgescope.sources.manifest import DatasetSpec
+    from judgescope.ingest.manifest import DatasetSpec
 
     good = b"".join(f"r{i},de,s,{40 + i}\n".encode() for i in range(3))
     (tmp_path / "a.csv").write_bytes(b"judge_record_id,target_language,unit,score\n" + good + row)

@@ -39,7 +39,7 @@ def _two_audits(folder):
 def _open_and_load(folder, tmp_path, capsys):
     """`judgescope open` on the folder (saving its manifest), then every dataset loaded."""
     from judgescope.sources.catalog import Catalog
-    from judgescope.sources.manifest import load_manifest
+    from judgescope.ingest.manifest import load_manifest
 
     saved = tmp_path / "s.toml"
     assert main(["open", str(folder), "--dry-run", "--save", str(saved)]) == 1  # 1: one is unusable
@@ -137,9 +137,9 @@ def test_a_confusable_reviewer_name_is_flagged_on_review(tmp_path, monkeypatch, 
 @pytest.mark.parametrize("suffix", [".jsonl", ".csv", ".parquet"])
 def test_an_empty_file_is_called_empty(write_manifest, tmp_path, capsys, suffix):
     """Item 16: a 0-byte upload (or file) is 'empty', not a table that 'fits no kind'."""
-    from judgescope.sources import upload
+    from judgescope.remote import upload
     from judgescope.sources.catalog import Catalog
-    from judgescope.sources.manifest import SourceError, load_manifest
+    from judgescope.ingest.manifest import SourceError, load_manifest
 
     catalog = Catalog(load_manifest(write_manifest('[[collection]]\nname = "c"\ndatasets = []\n')))
     with pytest.raises(SourceError, match=r"empty \(0 bytes\)") as refused:

@@ -151,7 +151,7 @@ def test_a_huge_explanation_is_read_and_shown_bounded(tmp_path, monkeypatch):
     text is read only when the reader asks for its download."""
     from judgescope import bounded
     from judgescope.sources.catalog import Catalog
-    from judgescope.sources.manifest import load_manifest
+    from judgescope.ingest.manifest import load_manifest
 
     whole = "".join(f"word{i} " for i in range(40_000))[:300_000] + "END"
     rows = [dict(ROW, judge_record_id=f"r{i}", score=5 + i, judge_explanation="short") for i in range(3)]

@@ -8,7 +8,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from judgescope.sources.catalog import Catalog
-from judgescope.sources.manifest import load_manifest
+from judgescope.ingest.manifest import load_manifest
 
 COMMIT = "0f9cd568fabd7f7ad3b3d9a72e31ae8aeb936840"
 REPO = "owner/audit-demo"

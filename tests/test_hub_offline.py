@@ -6,9 +6,9 @@ import httpx2
 import pytest
 from huggingface_hub import HfApi
 
-from judgescope.sources import hub, hub_open
+from judgescope.remote import hub, hub_open
 from hub_page import submit_repo
-from judgescope.sources.manifest import SourceError
+from judgescope.ingest.manifest import SourceError
 from textutil import plain
 
 REPO = "someone/some-audit"

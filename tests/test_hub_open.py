@@ -5,9 +5,9 @@ switch; the page flow to a working Distributions page."""
 import pytest
 
 from hub_page import EMPTY, submit_repo
-from judgescope.sources import hub_open
+from judgescope.remote import hub_open
 from judgescope.sources.catalog import Catalog
-from judgescope.sources.manifest import SourceError, load_manifest
+from judgescope.ingest.manifest import SourceError, load_manifest
 from test_hub import COMMIT, REPO, hub_cache  # noqa: F401 — the fixture lays out the cache
 
 

@@ -2,10 +2,10 @@
 
 from streamlit.testing.v1 import AppTest
 
-from judgescope.sources import hub_open
+from judgescope.remote import hub_open
 from judgescope.web import context
 from judgescope.sources.catalog import get_catalog
-from judgescope.sources.manifest import Collection
+from judgescope.ingest.manifest import Collection
 
 
 def test_session_collections_are_listed_only_where_opened(monkeypatch):

@@ -11,7 +11,7 @@ import pytest
 
 from judgescope import cli
 from judgescope.cli import load_source
-from judgescope.sources import importers
+from judgescope.ingest import importers
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "importers"
 PLANTED = json.loads((FIXTURES / "planted.json").read_text())["deepeval"]

@@ -9,7 +9,7 @@ import pytest
 
 from apptest import open_page
 from judgescope.sources.catalog import Catalog
-from judgescope.sources.manifest import load_manifest
+from judgescope.ingest.manifest import load_manifest
 from judgescope.web import navigation
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -15,8 +15,9 @@ import pytest
 
 from judgescope import cli
 from judgescope.cli import load_source
-from judgescope.sources import importers, infer
-from judgescope.sources.manifest import SourceError
+from judgescope.ingest import importers
+from judgescope.sources import infer
+from judgescope.ingest.manifest import SourceError
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "importers"
 PLANTED = json.loads((FIXTURES / "planted.json").read_text())["inspect"]
@@ -151,9 +152,9 @@ def test_sample_metadata_gives_the_language(log, tmp_path):
 
 
 def test_each_row_names_the_tool_version_and_an_upload_opens(tmp_path, write_manifest):
-    from judgescope.sources import upload
+    from judgescope.remote import upload
     from judgescope.sources.catalog import Catalog
-    from judgescope.sources.manifest import load_manifest
+    from judgescope.ingest.manifest import load_manifest
 
     catalog = Catalog(load_manifest(write_manifest('[[collection]]\nname = "c"\ndatasets = []\n')))
     name = upload.add_upload(catalog, "run.json", (FIXTURES / "inspect_run.json").read_bytes())

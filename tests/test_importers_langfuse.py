@@ -12,8 +12,8 @@ import pytest
 
 from judgescope import cli
 from judgescope.cli import load_source
-from judgescope.sources import importers
-from judgescope.sources.importers.import_rows import JUDGE_UNKNOWN
+from judgescope.ingest import importers
+from judgescope.ingest.importers.import_rows import JUDGE_UNKNOWN
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "importers"
 PLANTED = json.loads((FIXTURES / "planted.json").read_text())["langfuse"]

@@ -16,7 +16,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from apptest import shown_table
-from judgescope.sources import db
+from judgescope.duck import db
 from judgescope.web import context
 from pages_index import SECTION_COLLECTIONS, registered_pages
 
@@ -358,7 +358,7 @@ def test_url_number_notice_names_and_drops_a_bad_value():
                                   "LEDGER_ROWS", "ledger_rows.sql", "/etc/passwd", "", None,
                                   "x" * 300])
 def test_query_layer_refuses_anything_but_a_query_name(name):
-    from judgescope.sources import db
+    from judgescope.duck import db
 
     with pytest.raises(db.UnknownQuery, match="refused"):
         db.query_text(name)

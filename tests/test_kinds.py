@@ -6,11 +6,11 @@ import shutil
 
 import pytest
 
-from judgescope.sources import kinds
+from judgescope.ingest import kinds
 from judgescope.sources.catalog import get_catalog, resolve
 from judgescope.cli import main
 from judgescope.schema import SCHEMAS
-from judgescope.sources.manifest import SourceError
+from judgescope.ingest.manifest import SourceError
 
 REAL_KINDS = {
     "judge_audit_gemba_wmt22.jsonl": "judge_audit",
@@ -87,7 +87,7 @@ def test_parquet_and_csv_headers_are_read(tmp_path):
 
 
 def resolve_file(path):
-    from judgescope.sources.layout import resolve_local
+    from judgescope.ingest.layout import resolve_local
     return resolve_local(path, None, None)
 
 
@@ -98,7 +98,7 @@ def test_manifest_entry_without_kind_is_detected(realdata, monkeypatch):
                         '[[dataset]]\nname = "odd"\npath = "README.md.jsonl"\n', encoding="utf-8")
     shutil.copy(realdata / "README.md", realdata / "README.md.jsonl")
     from judgescope.sources.catalog import Catalog
-    from judgescope.sources.manifest import load_manifest
+    from judgescope.ingest.manifest import load_manifest
     catalog = Catalog(load_manifest(manifest))
     assert catalog.dataset("mqm").ok and catalog.dataset("mqm").spec.kind == "human_ratings"
     assert "fits no kind" in catalog.dataset("odd").error

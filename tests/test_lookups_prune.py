@@ -14,7 +14,9 @@ import pytest
 from bench import generate as gen
 from bench import pages as bench_pages
 from judgescope.audit import rows as audit_rows
-from judgescope.sources import build, catalog, db, derived
+from judgescope.ingest import build
+from judgescope.sources import catalog, derived
+from judgescope.duck import db
 
 ROWS = 24_000
 GROUP = 2_048  # DuckDB cuts row groups at whole 2,048-row vectors

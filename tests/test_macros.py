@@ -4,7 +4,7 @@ it declares, and any other DuckDB error in a macro file is raised, naming the fi
 import duckdb
 import pytest
 
-from judgescope.sources import db
+from judgescope.duck import db
 
 
 def _macro_dir(tmp_path, text: str):

@@ -3,7 +3,7 @@ Stores the CLI commands and audit_rows.excluded_raw_rows open without naming one
 
 import duckdb
 
-from judgescope.sources import db
+from judgescope.duck import db
 
 
 def _limit(con) -> str:
@@ -37,4 +37,4 @@ def test_only_db_opens_duckdb_connections():
     root = db.QUERIES_DIR.parent / "judgescope"
     openers = sorted(str(p.relative_to(root)) for p in root.rglob("*.py")
                      if "duckdb.connect(" in p.read_text(encoding="utf-8"))
-    assert openers == ["sources/db.py"]
+    assert openers == ["duck/db.py"]

@@ -12,7 +12,7 @@ from judgescope.audit import binned
 from judgescope.audit import interval_tables
 from judgescope.audit import summary as audit
 from judgescope.sources.catalog import Catalog
-from judgescope.sources.manifest import load_manifest
+from judgescope.ingest.manifest import load_manifest
 
 N = 400
 

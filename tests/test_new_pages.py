@@ -6,7 +6,7 @@ from streamlit.testing.v1 import AppTest
 
 from apptest import open_page
 
-from judgescope.sources import sql_console
+from judgescope.console import sql_console
 
 
 def _open(page: str, collection: str = "xhotpotqa", **params) -> AppTest:

@@ -73,7 +73,7 @@ def test_open_on_the_realdata_folder_titles_and_describes_from_its_readme(realda
     en→de and TransEvalnia so: the inferred titles keep those spellings, each collection carries
     its file's description (Overview's caption)."""
     from judgescope.sources import infer
-    from judgescope.sources.manifest import load_manifest
+    from judgescope.ingest.manifest import load_manifest
 
     found, groups = infer.write([str(realdata)], realdata / "sources.toml", pin=False)
     titles = {g.name: g.title for g in groups}

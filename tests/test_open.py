@@ -15,7 +15,7 @@ from conftest import REALDATA
 from judgescope.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE, main
 from judgescope.sources import infer
 from judgescope.sources.catalog import get_catalog
-from judgescope.sources.manifest import load_manifest
+from judgescope.ingest.manifest import load_manifest
 from judgescope.web import navigation
 from test_hub import hub_cache  # noqa: F401 — the fixture lays out an offline Hub cache
 

@@ -13,7 +13,7 @@ import pytest
 
 from conftest import REALDATA
 from judgescope.sources.catalog import get_catalog
-from judgescope.sources.manifest import load_manifest
+from judgescope.ingest.manifest import load_manifest
 from judgescope.web import navigation
 
 ROOT = Path(__file__).resolve().parent.parent

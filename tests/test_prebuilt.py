@@ -13,8 +13,9 @@ from fsspec.implementations.memory import MemoryFileSystem
 from bench import generate as gen
 from bench import pages as bench_pages
 from judgescope.cli import main
-from judgescope.sources import catalog, remote
-from judgescope.sources.manifest import SourceError
+from judgescope.sources import catalog
+from judgescope.remote import prebuilt as remote
+from judgescope.ingest.manifest import SourceError
 
 ROWS = 3_000
 

@@ -12,8 +12,11 @@ import duckdb
 import pytest
 from fsspec.implementations.memory import MemoryFileSystem
 
-from judgescope.sources import cache, db, remote
-from judgescope.sources.manifest import SourceError
+from judgescope.console import sql_console
+from judgescope.duck import cache, db
+
+from judgescope.remote import prebuilt as remote
+from judgescope.ingest.manifest import SourceError
 
 
 def _parquet(path: Path, sql: str = "SELECT 1 AS aaaa") -> Path:
@@ -53,7 +56,7 @@ def test_a_valid_hand_built_cache_opens(published):
     with remote.open_store(url, "c", mem) as store:
         assert store.execute_raw("SELECT aaaa FROM ledger") == [(1,)]
         with pytest.raises(db.Refused, match="reads a local cache only"):  # said, not a file-access error
-            store.run_console("SELECT * FROM ledger", 10, 10.0)
+            sql_console.run_console(store, "SELECT * FROM ledger", 10, 10.0)
 
 
 def test_a_view_name_that_would_copy_to_a_file_is_refused_and_writes_nothing(published, tmp_path, monkeypatch):

@@ -8,7 +8,8 @@ import threading
 import pytest
 
 from bench import generate as gen
-from judgescope.sources import catalog, progress
+from judgescope.sources import catalog
+from judgescope.duck import progress
 
 
 class Clock:
@@ -57,7 +58,7 @@ class FakeConnection:
 
 
 def test_duckdb_progress_within_a_stage_moves_the_bar_and_counts_row_groups():
-    from judgescope.sources.build import ROW_GROUP_ROWS
+    from judgescope.ingest.build import ROW_GROUP_ROWS
     seen, got = [], threading.Event()
 
     def listen(e):
@@ -119,7 +120,7 @@ def test_a_terminal_gets_a_tqdm_bar():
 
 
 def test_row_groups_shown_are_the_cache_row_groups():
-    from judgescope.sources.build import ROW_GROUP_ROWS
+    from judgescope.ingest.build import ROW_GROUP_ROWS
     assert progress.GROUP_ROWS == ROW_GROUP_ROWS
     assert progress.row_groups(ROW_GROUP_ROWS + 1) == 2 and progress.row_groups(0) is None
 

@@ -7,8 +7,8 @@ import re
 import duckdb
 import pytest
 
-from judgescope.sources import db
-from judgescope.sources import views
+from judgescope.duck import db
+from judgescope.duck import views
 from judgescope.sources.catalog import get_catalog
 
 COLLECTIONS = ("xhotpotqa", "localgate", "transevalnia")
@@ -29,7 +29,7 @@ def _ratings_store():
     from pathlib import Path
 
     from judgescope.sources.catalog import Catalog
-    from judgescope.sources.manifest import load_manifest
+    from judgescope.ingest.manifest import load_manifest
 
     folder = Path(tempfile.mkdtemp(prefix="ratings-queries-"))
     rows = [{"item_id": f"i{i}", "rater": f"r{r}", "score": float(i + r), "verdict": "minor"}

@@ -8,7 +8,7 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
-from judgescope.sources import db
+from judgescope.duck import db
 from judgescope.ranking import decisions as ranking
 from judgescope.cli import load_source
 from judgescope.ranking import tables as rt

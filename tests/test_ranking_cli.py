@@ -74,7 +74,7 @@ def test_rank_real_transevalnia_sample(realdata, capsys):
 
 
 def test_real_ted_pairs_count_93_human_ties(realdata):
-    from judgescope.sources import db
+    from judgescope.duck import db
     from judgescope.ranking import decisions as ranking
     from judgescope.cli import load_source
 

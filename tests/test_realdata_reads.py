@@ -90,7 +90,7 @@ def test_distributions_splits_by_system_with_intervals(real_like):
 
 
 def test_titles_default_to_something_readable(write_manifest):
-    from judgescope.sources.manifest import load_manifest
+    from judgescope.ingest.manifest import load_manifest
 
     m = load_manifest(write_manifest('[[collection]]\nname = "gemba_wmt22"\ndatasets = ["my_audit-v2"]\n'
                                      '[[dataset]]\nname = "my_audit-v2"\npath = "x.jsonl"\n'))

@@ -351,7 +351,7 @@ def markupsafe_escape(text: str) -> str:
 
 
 def _collections() -> list[str]:
-    from judgescope.sources.manifest import load_manifest
+    from judgescope.ingest.manifest import load_manifest
 
     return list(load_manifest().collections)
 

@@ -12,7 +12,7 @@ from judgescope.audit import interval_tables
 from judgescope.audit import summary as audit
 from judgescope.cli.commands import report
 from judgescope.sources.catalog import Catalog, get_catalog
-from judgescope.sources.manifest import load_manifest
+from judgescope.ingest.manifest import load_manifest
 from test_binned_scores import float_manifest  # noqa: F401  (a module fixture: the float audit)
 
 

@@ -19,8 +19,9 @@ from hypothesis import strategies as st
 from bench import generate as gen
 from judgescope.audit import rows as audit_rows
 from judgescope.schema import SCHEMAS
-from judgescope.sources import catalog, db
-from judgescope.sources.build import write_counts, write_score_summaries
+from judgescope.sources import catalog
+from judgescope.duck import db
+from judgescope.ingest.build import write_counts, write_score_summaries
 
 AUDIT_COLUMNS = [c.name for c in SCHEMAS["judge_audit"].columns]
 EDGES = [0.0, 59.0, 59.9999, 60.0, 60.5, 61.0, 99.9999, 100.0]

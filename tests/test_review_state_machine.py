@@ -28,7 +28,7 @@ from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, p
 
 from judgescope.audit import rows as audit_rows
 from judgescope.reviews import store as reviews
-from judgescope.sources import db
+from judgescope.duck import db
 from judgescope.web import pager
 from judgescope.web.verdicts import widget_keys
 from test_audit_queries import _row, _write, _write_counts, _write_summaries

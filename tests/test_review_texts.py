@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from judgescope.audit import rows as audit_rows
-from judgescope.sources import db
+from judgescope.duck import db
 from judgescope.audit.record_tables import audit_summary_views
 from judgescope.integrity.verification_tables import verification_views
 from test_audit_queries import _row, _write

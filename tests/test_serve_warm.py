@@ -6,7 +6,7 @@ import pytest
 
 from judgescope.sources import catalog
 from judgescope.web import serve
-from judgescope.sources.manifest import SourceError
+from judgescope.ingest.manifest import SourceError
 
 
 def _raise(err):

@@ -151,7 +151,7 @@ def test_wilcoxon_normal_from_counts_equals_scipy_on_expanded_ties():
 
 @pytest.mark.parametrize("module", ["judgescope.significance.paired",
                                     "judgescope.significance.matrices", "judgescope.audit.themes",
-                                    "judgescope.sources.sql_console"])
+                                    "judgescope.console.sql_console"])
 def test_pure_modules_import_no_streamlit(module):
     import ast
     from pathlib import Path

@@ -8,7 +8,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from judgescope.sources.catalog import Catalog
-from judgescope.sources.manifest import SourceError, check_revision, load_manifest
+from judgescope.ingest.manifest import SourceError, check_revision, load_manifest
 
 AUDIT_ROWS = [
     {"judge_record_id": "r1", "target_language": "de", "unit": "segment", "score": 90},
@@ -165,7 +165,7 @@ def test_changed_file_is_named(tmp_path, write_manifest):
 def test_locked_store_refuses_file_access(tmp_path, write_manifest):
     _jsonl(tmp_path / "a.jsonl", AUDIT_ROWS)
     store = _manifest(tmp_path, write_manifest, {"a": "a.jsonl"}).store("c")
-    from judgescope.sources.db import UnknownQuery
+    from judgescope.duck.db import UnknownQuery
     with pytest.raises(UnknownQuery):
         store.run("read_csv('/etc/passwd')")
     for sql, error in [("SELECT * FROM read_csv('/etc/passwd')", duckdb.PermissionException),
@@ -185,7 +185,7 @@ def test_realdata_pairwise_shapes_normalise(realdata, write_manifest):
     cat = Catalog(load_manifest(write_manifest(body)))
     assert cat.dataset("ted").report["rows_used"] == 200
     assert cat.dataset("sample").report["rows_used"] == 10
-    from judgescope.sources import db
+    from judgescope.duck import db
     store = db.Store({"ranking": [cat.dataset("sample").path("clean")]})
     (scores,) = store.execute_raw("SELECT human_scores FROM ranking LIMIT 1")[0]
     assert len(scores) == 2  # dict keyed by translator → list in the translators' order

@@ -10,8 +10,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from judgescope.cli import main
-from judgescope.sources.layout import resolve_local, split_files
-from judgescope.sources.manifest import SourceError
+from judgescope.ingest.layout import resolve_local, split_files
+from judgescope.ingest.manifest import SourceError
 
 AUDIT = {"judge_record_id": "r", "target_language": "de", "unit": "segment", "score": 50.0}
 

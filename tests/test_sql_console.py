@@ -6,8 +6,8 @@ import time
 import duckdb
 import pytest
 
-from judgescope.sources import db
-from judgescope.sources import sql_console
+from judgescope.duck import db
+from judgescope.console import sql_console
 from judgescope.sources.catalog import get_catalog
 
 

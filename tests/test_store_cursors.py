@@ -7,7 +7,7 @@ import duckdb
 import pandas as pd
 import pytest
 
-from judgescope.sources import db
+from judgescope.duck import db
 
 
 @pytest.fixture

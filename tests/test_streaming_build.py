@@ -10,10 +10,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from judgescope.sources import readers
+from judgescope.ingest import readers
 from judgescope.sources.catalog import Catalog
-from judgescope.sources.layout import ResolvedFiles
-from judgescope.sources.manifest import load_manifest
+from judgescope.ingest.layout import ResolvedFiles
+from judgescope.ingest.manifest import load_manifest
 
 ROWS = 70_000  # over two of the build's 30,720-row groups, in several input row groups
 

@@ -101,7 +101,7 @@ def test_nested_phrases_with_one_z_fold_into_the_longest():
 
 
 def test_theme_texts_query_splits_filters_and_caps(tmp_path):
-    from judgescope.sources import db
+    from judgescope.duck import db
 
     path = tmp_path / "audit.parquet"
     con = db.scratch()

@@ -12,9 +12,9 @@ import pytest
 from browser_server import serving
 
 from judgescope.cli import main
-from judgescope.sources import upload
+from judgescope.remote import upload
 from judgescope.sources.catalog import Catalog
-from judgescope.sources.manifest import SourceError, load_manifest
+from judgescope.ingest.manifest import SourceError, load_manifest
 from judgescope.web.serve import upload_options
 
 ROOT = Path(__file__).resolve().parent.parent

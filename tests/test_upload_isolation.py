@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 
 from judgescope.sources import catalog as catalog_module
-from judgescope.sources import db, upload
-from judgescope.sources.cache import cache_root
+from judgescope.duck import db
+from judgescope.remote import upload
+from judgescope.duck.cache import cache_root
 from judgescope.sources.catalog import Catalog
-from judgescope.sources.manifest import SourceError, load_manifest
+from judgescope.ingest.manifest import SourceError, load_manifest
 
 ROWS = "".join(json.dumps({"judge_record_id": f"r{i}", "target_language": "de", "unit": "segment",
                            "score": 50 + i}) + "\n" for i in range(6))
@@ -138,7 +139,7 @@ def test_text_rows_and_uncompressed_bytes_are_capped(catalog, monkeypatch):
 
 def test_a_hub_open_is_capped_before_its_build(catalog, monkeypatch, tmp_path):
     """A dataset with limits (as hub_open.open_dataset sets them) is measured before validation."""
-    from judgescope.sources import hub_open
+    from judgescope.remote import hub_open
 
     monkeypatch.setenv("JUDGESCOPE_HUB_OPEN_MAX_ROWS", "3")
     catalog.limits["two"] = hub_open.caps()

@@ -9,11 +9,11 @@ import duckdb
 import pandas as pd
 import pytest
 
-from judgescope.sources import db
+from judgescope.duck import db
 from judgescope.integrity import hashes as verify
 from judgescope.integrity.verification_tables import verification_views
 from judgescope.sources.catalog import Catalog
-from judgescope.sources.manifest import SourceError, load_manifest
+from judgescope.ingest.manifest import SourceError, load_manifest
 
 KEY = ["instance_id", "target_language", "unit", "paragraph_id"]
 NFD_CAFE = "Cafe\u0301 de Flore"  # what the snapshot holds: e + combining acute

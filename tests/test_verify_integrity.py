@@ -9,11 +9,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from judgescope.sources import snapshot
+from judgescope.ingest import snapshot
 from judgescope.integrity import hashes as verify
 from judgescope.sources.catalog import Catalog, load_dataset
 from judgescope.demo.common import write_checksums, write_hub_dataset
-from judgescope.sources.manifest import SourceError, load_manifest
+from judgescope.ingest.manifest import SourceError, load_manifest
 
 REV = "0f9cd568fabd7f7ad3b3d9a72e31ae8aeb936840"
 SNAPSHOT_ROWS = {"instance_id": ["i1"], "target_language": ["th"], "unit": ["answer"],

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 import judgescope
-from judgescope.sources import views
+from judgescope.duck import views
 from judgescope.schema import SCHEMAS
 
 QUERIES = Path(__file__).resolve().parent.parent / "queries"
@@ -39,7 +39,7 @@ def test_names_in_reads_views_not_ctes_or_comparisons():
 
 
 def test_numbered_comes_from_the_registry_not_the_name():
-    from judgescope.sources import db
+    from judgescope.duck import db
 
     assert "file_row_number" in db.view_sql("snapshot_numbered", [Path("x.parquet")])
     assert "file_row_number" not in db.view_sql("other_numbered", [Path("x.parquet")])

@@ -2,7 +2,7 @@
 
 An audit with more distinct scores than stats.MAX_CATEGORIES has about one per-score count per
 row; its summaries read instead the counts on one audit-wide grid of score bins of width h
-(views audit_bins and audit_order_stats, written by sources/build.py), a few thousand rows:
+(views audit_bins and audit_order_stats, written by ingest/build.py), a few thousand rows:
 - n, mean and SD exact, from each bin's n, Σx and Σx² (stats.mean_sd_from_bins);
 - median, P5 and P10 exact, computed by DuckDB over the rows per grouping set (unit × facet,
   language × unit, language, unit, overall);

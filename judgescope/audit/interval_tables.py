@@ -18,8 +18,9 @@ import pandas as pd
 
 from judgescope import stats
 from judgescope.audit import binned, summary
-from judgescope.sources import db, derived
-from judgescope.sources.views import parts_of
+from judgescope.duck import db
+from judgescope.sources import derived
+from judgescope.duck.views import parts_of
 
 VIEW = "audit_default_intervals"
 COLUMNS = ["facet_name", "position", "unit", "facet", "mean", "low", "high", "method", "ci_method"]

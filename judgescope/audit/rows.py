@@ -81,7 +81,7 @@ def exact_copy_matrix(counts: pd.DataFrame) -> pd.DataFrame:
 
 def excluded_raw_rows(loaded, limit: int = 5_000) -> pd.DataFrame:
     """Full raw records of a dataset that validation excluded, with their reason."""
-    from judgescope.sources import db
+    from judgescope.duck import db
 
     # A Store of its own (with db's memory limit), closed as soon as the rows are read.
     with db.Store({"raw_records_excluded": [loaded.path("excluded")]}) as store:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 # Light imports only: `judgescope --help` and an argument error import no pandas, DuckDB or numpy
 # (tests/test_cli_start.py); the catalog is imported where a source is loaded.
-from judgescope.sources.manifest import DatasetSpec, SourceError, manifest_origin
+from judgescope.ingest.manifest import DatasetSpec, SourceError, manifest_origin
 
 if TYPE_CHECKING:
     from judgescope.sources.catalog import Loaded

@@ -15,9 +15,9 @@ from typing import Callable
 
 import pandas as pd
 
-from judgescope.sources.db import DBError
-from judgescope.sources.manifest import SourceError
-from judgescope.sources.join_key import (  # noqa: F401  (the join-key rules, re-used here)
+from judgescope.duck.db import DBError
+from judgescope.ingest.manifest import SourceError
+from judgescope.ingest.join_key import (  # noqa: F401  (the join-key rules, re-used here)
     HASH_COLUMNS, INFERRED_KEY, JOIN_COLUMNS, check_key, infer_key, input_problems, no_shared_key)
 
 # Columns both an audit and a snapshot carry; a join key is chosen from these only.

@@ -78,7 +78,7 @@ def collect(catalog, collection: str, *, generated_at: str, seed: int = stats.DE
     rep = Report(collection, coll.title, coll.description, seed, resamples, generated_at,
                  app or app_version(), deviations=dict(getattr(coll, "deviations", {}) or {}),
                  synthetic=any(d.spec.synthetic for d in loaded))
-    fn = "judgescope.sources.manifest (the collection's title and description)"
+    fn = "judgescope.ingest.manifest (the collection's title and description)"
     rep.shown = {"title": rep.ledger.text("collection.title", coll.title, fn),
                  "description": rep.ledger.text("collection.description", coll.description or "", fn)}
     rep.datasets = [_provenance(rep.ledger, d) for d in loaded]
@@ -160,7 +160,7 @@ def _provenance(ledger: Ledger, d) -> dict:
     r = d.report
     for col in ("rows_loaded", "rows_used", "rows_excluded"):
         out[col] = ledger.add(f"dataset.{s.name}.{col}", r[col], fmt.count(r[col]), query=None,
-                              function="judgescope.sources.validate (the dataset's report.json)")
+                              function="judgescope.ingest.validate (the dataset's report.json)")
     out["files"] = [{"file": f["file"], "sha256": f["sha256"], "size": f["size"],
                      "recorded": bool(f.get("recorded"))} for f in r["files"]]
     return out

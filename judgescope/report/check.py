@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from judgescope.report import assemble, staleness_section
 from judgescope.report.ledger import same
-from judgescope.sources.manifest import SourceError
+from judgescope.ingest.manifest import SourceError
 
 
 @dataclass

@@ -12,30 +12,31 @@ from functools import lru_cache
 from pathlib import Path
 
 from judgescope import __version__
-from judgescope.sources import db
-from judgescope.sources import hub, join_key
-from judgescope.sources import views as registry
+from judgescope.duck import db
+from judgescope.remote import hub
+from judgescope.ingest import join_key
+from judgescope.duck import views as registry
 from judgescope.sources import derived
-from judgescope.sources.cache import (build_slot, cache_root, damage, entry_lock, parquet_ok, redact,
+from judgescope.duck.cache import (build_slot, cache_root, damage, entry_lock, parquet_ok, redact,
                                      session_builds, spill_dir, sweep)
-from judgescope.sources.cache import ensure as _ensure
-from judgescope.sources.build import (BUILD_MEMORY, BUILD_QUERIES, BUILD_VERSION,  # noqa: F401 (re-exported)
+from judgescope.duck.cache import ensure as _ensure
+from judgescope.ingest.build import (BUILD_MEMORY, BUILD_QUERIES, BUILD_VERSION,  # noqa: F401 (re-exported)
                                       SCORED_KINDS, SNAPSHOT_DIGESTS, build_dataset, safe_name,
                                       write_counts, write_score_summaries)
 from judgescope.sources.collection_notes import assign_roles, notices
-from judgescope.sources.kinds import detect_resolved
-from judgescope.sources.layout import ResolvedFiles, resolve_local
-from judgescope.sources.manifest import DatasetSpec, Manifest, SourceError, load_manifest, unreadable
+from judgescope.ingest.kinds import detect_resolved
+from judgescope.ingest.layout import ResolvedFiles, resolve_local
+from judgescope.ingest.manifest import DatasetSpec, Manifest, SourceError, load_manifest, unreadable
 
-BUILD_MODULES = ("judgescope.sources.catalog", "judgescope.sources.build", "judgescope.sources.cache",
-                 "judgescope.sources.layout", "judgescope.sources.readers",
-                 "judgescope.sources.readers_csv", "judgescope.sources.readers_base",
-                 "judgescope.sources.validate",
-                 "judgescope.sources.snapshot", "judgescope.sources.manifest", "judgescope.schema",
-                 "judgescope.sources.importers.__init__", "judgescope.sources.importers.import_rows",
-                 "judgescope.sources.importers.inspect_log",
-                 "judgescope.sources.importers.promptfoo", "judgescope.sources.importers.deepeval",
-                 "judgescope.sources.importers.mlflow_eval", "judgescope.sources.importers.langfuse")
+BUILD_MODULES = ("judgescope.sources.catalog", "judgescope.ingest.build", "judgescope.duck.cache",
+                 "judgescope.ingest.layout", "judgescope.ingest.readers",
+                 "judgescope.ingest.readers_csv", "judgescope.ingest.readers_base",
+                 "judgescope.ingest.validate",
+                 "judgescope.ingest.snapshot", "judgescope.ingest.manifest", "judgescope.schema",
+                 "judgescope.ingest.importers.__init__", "judgescope.ingest.importers.import_rows",
+                 "judgescope.ingest.importers.inspect_log",
+                 "judgescope.ingest.importers.promptfoo", "judgescope.ingest.importers.deepeval",
+                 "judgescope.ingest.importers.mlflow_eval", "judgescope.ingest.importers.langfuse")
 _PACKAGE_ROOT = Path(__file__).resolve().parent.parent.parent  # the folder holding judgescope/
 # A collection's queries spill to disk rather than take the machine (validation's bound,
 # BUILD_MEMORY, is in build.py; derived tables', DERIVED_MEMORY, in derived.py).
@@ -192,8 +193,8 @@ def dataset_views(roles: dict[str, Loaded]) -> dict[str, list[Path]]:
 
 def _declared_store(views: dict[str, list[Path]]) -> db.Store:
     undeclared = sorted(set(views) - set(registry.BY_NAME))
-    if undeclared:  # every view is declared once, in judgescope/sources/views.py
-        raise SourceError(f"views not in judgescope/sources/views.py: {', '.join(undeclared)}")
+    if undeclared:  # every view is declared once, in judgescope/duck/views.py
+        raise SourceError(f"views not in judgescope/duck/views.py: {', '.join(undeclared)}")
     return db.Store(views, memory_limit=STORE_MEMORY, temp_dir=_ensure(spill_dir()))
 
 
@@ -236,7 +237,7 @@ class Catalog:
         self._stores: dict[str, db.Store] = {}
         self._verify_problems: dict[str, list[str]] = {}
         self._expected: dict | None = None
-        # A prebuilt cache (`judgescope build`, sources/remote.py): its URL, read through fsspec;
+        # A prebuilt cache (`judgescope build`, remote/prebuilt.py): its URL, read through fsspec;
         # datasets come from its index and stores read its files where they are published.
         self.prebuilt = prebuilt if prebuilt is not None else os.environ.get("JUDGESCOPE_PREBUILT") or None
         self._filesystem = filesystem
@@ -244,7 +245,7 @@ class Catalog:
         self._guard = threading.Lock()  # held only to read or change the dicts, never to build
         self._entries: dict[tuple, threading.Lock] = {}
         # A visitor's dataset (an upload, a Hub open) → its caps, checked before it is built
-        # (sources/upload.py, hub_open.py); such datasets build in the visitors' lane.
+        # (remote/upload.py, hub_open.py); such datasets build in the visitors' lane.
         self.limits: dict[str, object] = {}
         if not self.prebuilt:  # a pin that cannot be read is a manifest problem from the start
             self._expected_checksums()
@@ -259,7 +260,7 @@ class Catalog:
         return self._expected
 
     def _prebuilt_index(self) -> dict:
-        from judgescope.sources import remote
+        from judgescope.remote import prebuilt as remote
         if self._index is None:
             url = remote.check_url(self.prebuilt)
             self._filesystem = self._filesystem or remote.filesystem_for(url)
@@ -338,7 +339,7 @@ class Catalog:
 
     def _open_store(self, collection: str) -> db.Store:
         if self.prebuilt:
-            from judgescope.sources import remote
+            from judgescope.remote import prebuilt as remote
             index = self._prebuilt_index()
             store = remote.open_store(self.prebuilt, collection, self._filesystem,
                                       memory_limit=STORE_MEMORY, index=index)
@@ -447,6 +448,6 @@ def _sweep_once() -> list[str]:
 
 def get_catalog(path: Path | str | None = None) -> Catalog:
     """The process-wide catalog of the active manifest (JUDGESCOPE_SOURCES or data/sources.toml)."""
-    from judgescope.sources.manifest import manifest_path
+    from judgescope.ingest.manifest import manifest_path
     p = Path(path).resolve() if path else manifest_path()
     return _catalog(str(p), p.stat().st_mtime_ns if p.exists() else 0)

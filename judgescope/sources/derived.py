@@ -19,11 +19,11 @@ from typing import Callable
 
 import pandas as pd
 
-from judgescope.sources import db, progress
-from judgescope.sources.build import BUILD_VERSION, ROW_GROUP_ROWS
-from judgescope.sources.cache import build_slot, cache_root, damage, entry_lock, redact, seal, temp_prefix
-from judgescope.sources.cache import ensure as _ensure
-from judgescope.sources.manifest import SourceError
+from judgescope.duck import db, progress
+from judgescope.ingest.build import BUILD_VERSION, ROW_GROUP_ROWS
+from judgescope.duck.cache import build_slot, cache_root, damage, entry_lock, redact, seal, temp_prefix
+from judgescope.duck.cache import ensure as _ensure
+from judgescope.ingest.manifest import SourceError
 
 # Derived tables spill to disk rather than take the machine.
 DERIVED_MEMORY = "1GB"

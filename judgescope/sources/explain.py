@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from judgescope.sources import db
-from judgescope.sources import views as registry
+from judgescope.duck import db
+from judgescope.duck import views as registry
 
 
 def query_header(name: str) -> str:

@@ -121,7 +121,7 @@ def capped_sql(query_text: str) -> str:
 
 def capped_frame(store, query: str, params: dict) -> pd.DataFrame:
     """A named export query's rows, at most max_rows() + 1 of them (the extra one says "more")."""
-    from judgescope.sources.db import query_text
+    from judgescope.duck.db import query_text
 
     cur = store.con.cursor()
     try:

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from judgescope.sources import readme
-from judgescope.sources.join_key import INFERRED_KEY, infer_key
-from judgescope.sources.kinds import detect_resolved, file_columns
-from judgescope.sources.layout import read_card_configs, split_files
-from judgescope.sources.manifest import (FORMATS, NAME_RE, PIN_HINT, REVISION_RE, DatasetSpec,
+from judgescope.ingest.join_key import INFERRED_KEY, infer_key
+from judgescope.ingest.kinds import detect_resolved, file_columns
+from judgescope.ingest.layout import read_card_configs, split_files
+from judgescope.ingest.manifest import (FORMATS, NAME_RE, PIN_HINT, REVISION_RE, DatasetSpec,
                                          SourceError, check_repo_id, readable, unreadable)
 
 HUB_ID_RE = re.compile(r"^(?:hub:)?([A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9][A-Za-z0-9_.-]*)(?:@(\S+))?$")
@@ -96,7 +96,7 @@ def _file(path: Path, card: readme.Readme | None = None) -> Found:
 def _files(path: Path) -> list[Found]:
     """One dataset per file; a file another tool wrote, one per kind it gives (an Inspect log
     with human score edits: its judgements and its calibration items), named by role."""
-    from judgescope.sources import importers
+    from judgescope.ingest import importers
     from judgescope.schema import SCHEMAS
 
     fmt = importers.detect(path)
@@ -170,7 +170,7 @@ def _hub(arg: str) -> list[Found]:
     check_repo_id(repo)
     if not revision or not REVISION_RE.fullmatch(revision):
         raise SourceError(f"Hub dataset {repo}: give it pinned, as {repo}@<commit>; {PIN_HINT}")
-    from judgescope.sources import hub
+    from judgescope.remote import hub
 
     folder, _ = hub.fetch(repo, revision, dataset=slug(repo.split("/")[1]))
     return _layout(folder, repo.split("/")[1], lambda config, split: DatasetSpec(

@@ -12,11 +12,12 @@ import pandas as pd
 import streamlit as st
 
 from judgescope.schema import language_pairs, use_language_pairs
-from judgescope.sources import trace
+from judgescope.duck import trace
 from judgescope.sources.catalog import Catalog, get_catalog
 from judgescope.sources.exports import capped_frame
-from judgescope.sources import db, hub_open, upload
-from judgescope.sources.manifest import SourceError
+from judgescope.duck import db
+from judgescope.remote import hub_open, upload
+from judgescope.ingest.manifest import SourceError
 from judgescope.text import md_literal
 from judgescope.web import navigation
 
@@ -56,7 +57,7 @@ def collection_name() -> str:
     return fallback
 
 
-# An uploaded collection's name (sources/upload.add_upload): upload-<stem>-<8 hex>-<8 hex>.
+# An uploaded collection's name (remote/upload.add_upload): upload-<stem>-<8 hex>-<8 hex>.
 UPLOAD_NAME = re.compile(r"upload-[A-Za-z0-9_-]{1,40}-[0-9a-f]{8}-[0-9a-f]{8}")
 
 

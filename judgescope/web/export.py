@@ -21,7 +21,7 @@ import streamlit as st
 from judgescope import __version__
 from judgescope.report import assemble, html
 from judgescope.text import md_literal
-from judgescope.sources.db import query_text
+from judgescope.duck.db import query_text
 from judgescope.web.context import catalog, collection_name
 from judgescope.sources.exports import (  # noqa: F401  (the pure writers, re-exported)
     BATCH_ROWS, DEFAULT_MAX_ROWS, FORMULA_GUARD, FORMULA_START, capped, capped_frame, capped_sql,

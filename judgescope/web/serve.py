@@ -25,7 +25,7 @@ def warm() -> None:
     """Imports and cached datasets of the first page. An unusable dataset is noted and left for
     the page to show with its context; anything else is logged with its traceback."""
     from judgescope.sources import catalog as catalog_module
-    from judgescope.sources.manifest import SourceError
+    from judgescope.ingest.manifest import SourceError
 
     try:
         import judgescope.web.sidebar  # noqa: F401  (pandas, DuckDB, the UI helpers)
@@ -46,7 +46,7 @@ def upload_options(args: list[str]) -> list[str]:
     cookie is a third-party cookie the browser does not send, so every upload would fail with
     403 — when uploads are switched on there (JUDGESCOPE_ALLOW_UPLOAD=1), XSRF protection, which
     guards only uploads, is switched off. Options given explicitly win."""
-    from judgescope.sources import upload
+    from judgescope.remote import upload
 
     out = list(args)
     given = " ".join(args)

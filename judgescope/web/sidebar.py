@@ -3,7 +3,7 @@ URL), links to the pages this collection can fill, the hash badge, pinned origin
 
 import streamlit as st
 
-from judgescope.sources import progress
+from judgescope.duck import progress
 from judgescope.web import navigation
 from judgescope.web import context, results
 from judgescope.integrity import hashes as verify
@@ -84,7 +84,7 @@ def _load(cat, coll: str) -> None:
     what = f"Downloading {', '.join(hub)} from the Hub and validating" if hub else "Opening the collection"
     bar = st.progress(0.0, text=f"{md_literal(what, 200)}…")
 
-    def show(event: progress.Event) -> None:  # stages, row groups and time left (sources/progress.py)
+    def show(event: progress.Event) -> None:  # stages, row groups and time left (duck/progress.py)
         bar.progress(event.fraction, text=f"{md_literal(what, 200)}: {md_literal(event.text(), 200)}")
 
     with progress.reporting(show, attach=_attach):

@@ -1,12 +1,12 @@
 """Overview's upload box: a file becomes a collection of this browser session only (see
-judgescope/sources/upload.py); its problems are shown as the CLI's `validate` words them."""
+judgescope/remote/upload.py); its problems are shown as the CLI's `validate` words them."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from judgescope.sources import upload
-from judgescope.sources.manifest import SourceError
+from judgescope.remote import upload
+from judgescope.ingest.manifest import SourceError
 from judgescope.text import md_literal
 from judgescope.web import context, navigation
 

@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 from judgescope.cli import EXIT_OK, EXIT_PROBLEMS
-from judgescope.sources.manifest import SourceError, load_manifest, manifest_path
+from judgescope.ingest.manifest import SourceError, load_manifest, manifest_path
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -40,7 +40,8 @@ def run(args) -> int:
 
 def _build(args, out: Path) -> int:
     from judgescope.sources.catalog import Catalog
-    from judgescope.sources import progress, remote
+    from judgescope.duck import progress
+    from judgescope.remote import prebuilt as remote
     cat = Catalog(load_manifest(Path(args.manifest) if args.manifest else manifest_path()))  # fresh: this cache
     unknown = [c for c in args.collections if c not in cat.manifest.collections]
     if unknown:

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 from judgescope import defaults
 from judgescope.cli import EXIT_OK, EXIT_PROBLEMS, is_path, load_source, print_ledger, write_json
-from judgescope.sources.manifest import SourceError
+from judgescope.ingest.manifest import SourceError
 
 
 def add_inputs(p: argparse.ArgumentParser) -> None:
@@ -53,7 +53,7 @@ def _gives_judgements(source: str) -> bool:
     Inspect log with human score edits): then it is both ITEMS and JUDGEMENTS."""
     from pathlib import Path
 
-    from judgescope.sources import importers
+    from judgescope.ingest import importers
 
     path = Path(source)
     fmt = importers.detect(path) if path.is_file() else None

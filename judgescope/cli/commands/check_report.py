@@ -12,7 +12,7 @@ import hashlib
 from pathlib import Path
 
 from judgescope.cli import EXIT_OK, EXIT_PROBLEMS, MAX_RESAMPLES, MAX_SEED
-from judgescope.sources.manifest import SourceError, load_manifest
+from judgescope.ingest.manifest import SourceError, load_manifest
 
 
 MAX_BYTES = 64 * 1024 * 1024

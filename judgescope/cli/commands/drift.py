@@ -30,7 +30,7 @@ def _audit(name: str):
     if catalog and name in catalog.manifest.collections and name not in catalog.manifest.datasets:
         roles = catalog.roles(name)
         if "audit" not in roles:
-            from judgescope.sources.manifest import SourceError
+            from judgescope.ingest.manifest import SourceError
             raise SourceError(f"collection {name} has no judge audit")
         name = roles["audit"].spec.name
     return load_source(name, "judge_audit")

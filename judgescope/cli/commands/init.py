@@ -12,7 +12,7 @@ import argparse
 from pathlib import Path
 
 from judgescope.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE
-from judgescope.sources.manifest import SourceError
+from judgescope.ingest.manifest import SourceError
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 from judgescope import resources
 from judgescope.cli import EXIT_UNUSABLE
 from judgescope.cli.commands import init
-from judgescope.sources.manifest import load_manifest
+from judgescope.ingest.manifest import load_manifest
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -69,7 +69,7 @@ def run(args) -> int:
 def serve(manifest: Path, host: str, port: int) -> int:
     """Serve `manifest` until stopped, saying where the cache and the reviews are kept."""
     from judgescope.reviews.store import default_path
-    from judgescope.sources.cache import cache_root
+    from judgescope.duck.cache import cache_root
 
     os.environ["JUDGESCOPE_SOURCES"] = str(manifest)
     print(f"app: {resources.APP.parent}")

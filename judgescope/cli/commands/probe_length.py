@@ -7,7 +7,7 @@ import argparse
 
 from judgescope.cli import load_source, print_ledger, write_json
 from judgescope.cli.commands import verify as verify_command
-from judgescope.sources.manifest import SourceError
+from judgescope.ingest.manifest import SourceError
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

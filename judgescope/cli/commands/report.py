@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from judgescope import defaults
 from judgescope.cli import (add_source_arguments, load_source, out_problem, print_ledger, resamples_arg,
                             seed_arg)
-from judgescope.sources.manifest import SourceError
+from judgescope.ingest.manifest import SourceError
 
 INTERVALS_VIEW = "audit_default_intervals"  # audit/interval_tables.VIEW, named here so the parser stays light
 
@@ -163,7 +163,7 @@ def report_tables(run, resamples: int, seed: int, by_system: bool, stored: bool 
 
 def run(args) -> int:
     from judgescope.sources.catalog import open_store
-    from judgescope.sources import progress
+    from judgescope.duck import progress
     problem = args.out and out_problem(args.out, folder=True)
     if problem:
         raise SourceError(problem)

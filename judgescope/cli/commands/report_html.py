@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from judgescope import defaults
 from judgescope.cli import EXIT_OK, EXIT_PROBLEMS, is_path, out_problem, print_ledger, resamples_arg, seed_arg
-from judgescope.sources.manifest import SourceError, load_manifest, manifest_origin
+from judgescope.ingest.manifest import SourceError, load_manifest, manifest_origin
 
 if TYPE_CHECKING:
     from judgescope.sources.catalog import Catalog

@@ -12,7 +12,7 @@ from judgescope import defaults
 from judgescope.cli import finite_float, add_source_arguments, load_source, print_ledger, write_json
 
 if TYPE_CHECKING:
-    from judgescope.sources import db
+    from judgescope.duck import db
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -9,7 +9,7 @@ import argparse
 from judgescope.cli import (EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE, declared_excluded, load_source,
                             unexpected_excluded)
 from judgescope.schema import KINDS
-from judgescope.sources.manifest import SourceError
+from judgescope.ingest.manifest import SourceError
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -24,7 +24,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args) -> int:
     from judgescope.sources.catalog import get_catalog
-    from judgescope.sources import importers
+    from judgescope.ingest import importers
     names = args.sources or list(get_catalog().manifest.datasets)
     worst = EXIT_OK
     for problem in [] if args.sources else get_catalog().manifest.problems:
@@ -61,7 +61,7 @@ def run(args) -> int:
 def _each_kind(names: list[str], kind: str | None):
     """(source, kind) to validate: a file another tool wrote, given without --kind, once per
     kind it gives (an Inspect log: the judge's verdicts and the human labels)."""
-    from judgescope.sources import importers
+    from judgescope.ingest import importers
     from pathlib import Path
 
     for name in names:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from judgescope.sources import join_key
+from judgescope.ingest import join_key
 from judgescope.cli import EXIT_OK, EXIT_PROBLEMS, is_path, load_source, write_json
-from judgescope.sources.manifest import SourceError
+from judgescope.ingest.manifest import SourceError
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
