@@ -423,8 +423,9 @@ def test_stored_digests_are_normalised_once_and_compared_alike_everywhere(tmp_pa
 def test_dataset_cache_key_hashes_the_code_that_builds_it(tmp_path, monkeypatch):
     from judgescope.sources import catalog
 
-    assert {"judgescope.ingest.validate", "judgescope.ingest.readers",
-            "judgescope.ingest.snapshot"} <= set(catalog.BUILD_MODULES)
+    hashed = {p.relative_to(catalog._PACKAGE_ROOT).as_posix() for p in catalog.build_modules()}
+    assert {"judgescope/ingest/validate.py", "judgescope/ingest/readers.py", "judgescope/ingest/snapshot.py",
+            "judgescope/ingest/importers/inspect_log.py", "judgescope/duck/cache.py"} <= hashed
     jsonl(tmp_path / "a.jsonl", AUDIT)
     first = load(tmp_path, "a.jsonl").folder
     monkeypatch.setattr(catalog, "build_code_sha256", lambda: "changed validate.py")

@@ -28,16 +28,18 @@ from judgescope.ingest.kinds import detect_resolved
 from judgescope.ingest.layout import ResolvedFiles, resolve_local
 from judgescope.ingest.manifest import DatasetSpec, Manifest, SourceError, load_manifest, unreadable
 
-BUILD_MODULES = ("judgescope.sources.catalog", "judgescope.ingest.build", "judgescope.duck.cache",
-                 "judgescope.ingest.layout", "judgescope.ingest.readers",
-                 "judgescope.ingest.readers_csv", "judgescope.ingest.readers_base",
-                 "judgescope.ingest.validate",
-                 "judgescope.ingest.snapshot", "judgescope.ingest.manifest", "judgescope.schema",
-                 "judgescope.ingest.importers.__init__", "judgescope.ingest.importers.import_rows",
-                 "judgescope.ingest.importers.inspect_log",
-                 "judgescope.ingest.importers.promptfoo", "judgescope.ingest.importers.deepeval",
-                 "judgescope.ingest.importers.mlflow_eval", "judgescope.ingest.importers.langfuse")
 _PACKAGE_ROOT = Path(__file__).resolve().parent.parent.parent  # the folder holding judgescope/
+
+
+def build_modules() -> list[Path]:
+    """The source files whose code decides a validated dataset's files: every module of ingest/
+    (the room that reads files into validated tables, importers/ included, so a new reader is
+    hashed without being listed), the cache's layout, the vocabulary and this catalog."""
+    package = _PACKAGE_ROOT / "judgescope"
+    return [*sorted((package / "ingest").rglob("*.py")), package / "duck" / "cache.py",
+            package / "schema.py", Path(__file__).resolve()]
+
+
 # A collection's queries spill to disk rather than take the machine (validation's bound,
 # BUILD_MEMORY, is in build.py; derived tables', DERIVED_MEMORY, in derived.py).
 STORE_MEMORY = "1536MB"
@@ -63,8 +65,8 @@ def build_code_sha256() -> str:
     """SHA-256 of the source of every module that reads, validates and writes a dataset, and of
     the named queries validation runs."""
     h = hashlib.sha256()
-    for name in BUILD_MODULES:
-        h.update((_PACKAGE_ROOT / f"{name.replace('.', '/')}.py").read_bytes())
+    for path in build_modules():
+        h.update(path.read_bytes())
     for query in BUILD_QUERIES:
         h.update(db.query_text(query).encode())
     return h.hexdigest()
