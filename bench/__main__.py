@@ -44,9 +44,10 @@ def data_folder(data: Path, rows: int, scores: str) -> Path:
     return data / (str(rows) if scores == "int" else f"{rows}-{scores}")
 
 
-# What a first open runs: loading and validation (sources/), the derived tables' builders and
-# every named query. A saved cold build of other code is measured again, never reported as this one's.
-FIRST_OPEN_CODE = ("judgescope/sources/*.py", "judgescope/integrity/verification_tables.py",
+# What a first open runs: loading and validation (ingest/, on duck/), the catalog and its derived
+# tables (sources/), their builders and every named query. A saved cold build of other code is
+# measured again, never reported as this one's.
+FIRST_OPEN_CODE = ("judgescope/duck/*.py", "judgescope/ingest/**/*.py", "judgescope/sources/*.py", "judgescope/integrity/verification_tables.py",
                    "judgescope/audit/record_tables.py", "judgescope/audit/interval_tables.py",
                    "judgescope/audit/summary.py", "judgescope/audit/binned.py", "judgescope/stats.py",
                    "judgescope/schema.py", "queries/**/*.sql")
