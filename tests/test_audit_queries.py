@@ -11,9 +11,8 @@ from judgescope.audit import summary as audit
 from judgescope.duck import db
 from judgescope.audit.record_tables import audit_summary_views, compare_views, exact_copy_views
 from judgescope.integrity.verification_tables import verification_views
-from judgescope.schema import SCHEMAS
+from stores import audit_row, write_counts, write_summaries, write_table
 
-AUDIT_COLUMNS = [c.name for c in SCHEMAS["judge_audit"].columns]
 FILTERS = {"languages": [], "units": [], "origins": [], "run_groups": [], "systems": [], "min_score": 0.0,
            "max_score": 100.0, "q": ""}
 PARAMS = {
@@ -72,57 +71,19 @@ PARAMS = {
 SCRATCH = {"audit_raw_excluded_rows"}  # runs on a scratch connection (test_audit_pages.py)
 
 
-def _row(i, lang, unit, score, **kw):
-    base = {c: None for c in AUDIT_COLUMNS}
-    base.update(judge_record_id=f"r{i}", target_language=lang, unit=unit, score=float(score),
-                source_id=f"s{i}", instance_id=f"i{i}", source_text_sha256=f"h{i}",
-                candidate_text_sha256=f"c{i}", score_origin="explicit", run_group="main",
-                judge_explanation=f"explanation {i}")
-    base.update(kw)
-    return base
-
-
-def _write(con, frame: pd.DataFrame, path) -> list:
-    con.register("frame", frame)
-    con.execute("COPY (SELECT *, 'f.jsonl' AS _file, row_number() OVER () AS _row FROM frame) "
-                "TO $p (FORMAT parquet)", {"p": str(path)})
-    con.unregister("frame")
-    return [path]
-
-
-def _write_counts(con, path) -> list:
-    """The per-score counts the catalog builds beside an audit (catalog.write_counts)."""
-    from judgescope.sources.catalog import write_counts
-
-    out = path.with_suffix(".counts.parquet")
-    write_counts(con, path, out)
-    return [out]
-
-
-def _write_summaries(con, path) -> dict:
-    """The binned counts and order statistics validation writes beside an audit
-    (catalog.write_score_summaries), as views."""
-    from judgescope.sources.catalog import write_score_summaries
-
-    folder = path.with_suffix(".summaries")
-    folder.mkdir()
-    write_score_summaries(con, path, folder)
-    return {"audit_bins": [folder / "bins.parquet"], "audit_order_stats": [folder / "order_stats.parquet"]}
-
-
 @pytest.fixture(scope="module")
 def store(tmp_path_factory) -> db.Store:
     tmp = tmp_path_factory.mktemp("auditstore")
     cur = pd.DataFrame([
-        _row(1, "th", "answer", 10, candidate_text_sha256="h1", judge_explanation="Kept Latin NAME",
+        audit_row(1, "th", "answer", 10, candidate_text_sha256="h1", judge_explanation="Kept Latin NAME",
              system="A"),
-        _row(2, "th", "answer", 40, score_origin=None, judge_explanation=None),
-        _row(3, "th", "answer", 40, system="B"),
-        _row(4, "de", "paragraph", 95, paragraph_id="p1", run_group=None, system="A"),
-        _row(5, "de", "paragraph", 100, paragraph_id="p2", source_id="old5"),
+        audit_row(2, "th", "answer", 40, score_origin=None, judge_explanation=None),
+        audit_row(3, "th", "answer", 40, system="B"),
+        audit_row(4, "de", "paragraph", 95, paragraph_id="p1", run_group=None, system="A"),
+        audit_row(5, "de", "paragraph", 100, paragraph_id="p2", source_id="old5"),
     ])
-    prev = pd.DataFrame([_row(1, "th", "answer", 30), _row(9, "de", "paragraph", 90,
-                                                            source_id="old5", paragraph_id="p2")])
+    prev = pd.DataFrame([audit_row(1, "th", "answer", 30),
+                         audit_row(9, "de", "paragraph", 90, source_id="old5", paragraph_id="p2")])
     snap = pd.DataFrame({"instance_id": ["i1", "i4"], "source_id": None, "target_language": ["th", None],
                          "unit": ["answer", None], "paragraph_id": [None, "p1"],
                          "source_text": ["Barack Obama", "Source four"],
@@ -133,12 +94,12 @@ def store(tmp_path_factory) -> db.Store:
                            "column": "run_group", "reason": "partial run", "value": "x",
                            "record_id": ["x7", "x8", "o1"]})
     con = duckdb.connect()
-    views = {"audit": _write(con, cur, tmp / "a.parquet"),
-             "audit_previous": _write(con, prev, tmp / "p.parquet"),
-             "snapshot": _write(con, snap, tmp / "s.parquet")}
-    views["audit_counts"] = _write_counts(con, tmp / "a.parquet")
-    views |= _write_summaries(con, tmp / "a.parquet")
-    views["audit_previous_counts"] = _write_counts(con, tmp / "p.parquet")
+    views = {"audit": write_table(con, cur, tmp / "a.parquet"),
+             "audit_previous": write_table(con, prev, tmp / "p.parquet"),
+             "snapshot": write_table(con, snap, tmp / "s.parquet")}
+    views["audit_counts"] = write_counts(con, tmp / "a.parquet")
+    views |= write_summaries(con, tmp / "a.parquet")
+    views["audit_previous_counts"] = write_counts(con, tmp / "p.parquet")
     con.register("frame", ledger)
     con.execute("COPY frame TO $p (FORMAT parquet)", {"p": str(tmp / "l.parquet")})
     views["ledger"] = [tmp / "l.parquet"]

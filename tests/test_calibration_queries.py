@@ -6,6 +6,7 @@ import pytest
 
 from judgescope.duck import db
 from judgescope.schema import SCHEMAS
+from stores import write_table
 
 PARAMS = {
     "calib_splits": {}, "calib_items": {"splits": [], "no_split": False},
@@ -49,15 +50,8 @@ def _judgements():
 def store(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("calib")
     con = duckdb.connect()
-    views = {}
-    for name, frame in (("items", _items()), ("judgements", _judgements())):
-        con.register("frame", frame)
-        path = tmp / f"{name}.parquet"
-        con.execute("COPY (SELECT *, 'f.jsonl' AS _file, row_number() OVER () AS _row FROM frame)"
-                    " TO $p (FORMAT parquet)", {"p": str(path)})
-        con.unregister("frame")
-        views[name] = [path]
-    return db.Store(views)
+    return db.Store({name: write_table(con, frame, tmp / f"{name}.parquet")
+                     for name, frame in (("items", _items()), ("judgements", _judgements()))})
 
 
 def test_every_calib_query_is_listed():

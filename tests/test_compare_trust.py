@@ -8,7 +8,7 @@ import pytest
 from judgescope.audit import versions
 from judgescope.duck import db
 from judgescope.audit.record_tables import compare_views
-from test_audit_queries import _row, _write
+from stores import audit_row, write_table
 
 
 def test_groups_only_in_the_previous_version_are_kept():
@@ -28,19 +28,19 @@ def store(tmp_path_factory):
     """Current: source s1 has two paragraphs (two keys), s3's paragraph p1 was scored twice.
     Previous: s1's two paragraphs once each, s3 p1 once, s4 twice."""
     tmp = tmp_path_factory.mktemp("pairing")
-    cur = pd.DataFrame([_row(1, "de", "paragraph", 90, source_id="s1", paragraph_id="p1"),
-                        _row(2, "de", "paragraph", 80, source_id="s1", paragraph_id="p2"),
-                        _row(3, "de", "paragraph", 70, source_id="s3", paragraph_id="p1"),
-                        _row(4, "de", "paragraph", 75, source_id="s3", paragraph_id="p1"),
-                        _row(5, "de", "paragraph", 60, source_id="s4", paragraph_id="p1")])
-    prev = pd.DataFrame([_row(11, "de", "paragraph", 85, source_id="s1", paragraph_id="p1"),
-                         _row(12, "de", "paragraph", 70, source_id="s1", paragraph_id="p2"),
-                         _row(13, "de", "paragraph", 50, source_id="s3", paragraph_id="p1"),
-                         _row(14, "de", "paragraph", 40, source_id="s4", paragraph_id="p1"),
-                         _row(15, "de", "paragraph", 45, source_id="s4", paragraph_id="p1")])
+    cur = pd.DataFrame([audit_row(1, "de", "paragraph", 90, source_id="s1", paragraph_id="p1"),
+                        audit_row(2, "de", "paragraph", 80, source_id="s1", paragraph_id="p2"),
+                        audit_row(3, "de", "paragraph", 70, source_id="s3", paragraph_id="p1"),
+                        audit_row(4, "de", "paragraph", 75, source_id="s3", paragraph_id="p1"),
+                        audit_row(5, "de", "paragraph", 60, source_id="s4", paragraph_id="p1")])
+    prev = pd.DataFrame([audit_row(11, "de", "paragraph", 85, source_id="s1", paragraph_id="p1"),
+                         audit_row(12, "de", "paragraph", 70, source_id="s1", paragraph_id="p2"),
+                         audit_row(13, "de", "paragraph", 50, source_id="s3", paragraph_id="p1"),
+                         audit_row(14, "de", "paragraph", 40, source_id="s4", paragraph_id="p1"),
+                         audit_row(15, "de", "paragraph", 45, source_id="s4", paragraph_id="p1")])
     con = duckdb.connect()
-    views = {"audit": _write(con, cur, tmp / "a.parquet"),
-             "audit_previous": _write(con, prev, tmp / "p.parquet")}
+    views = {"audit": write_table(con, cur, tmp / "a.parquet"),
+             "audit_previous": write_table(con, prev, tmp / "p.parquet")}
     return db.Store(views | compare_views(views["audit"][0], views["audit_previous"][0]))
 
 

@@ -19,6 +19,7 @@ from judgescope.console import console_worker, sql_console
 from judgescope.duck import console_guard
 
 from judgescope.duck import db
+from stores import write_select
 
 ROOT = Path(__file__).resolve().parent.parent
 LONG = "SELECT count(*) FROM range(100000000000000) t(i) WHERE i % 7 = 3"  # hours of one core
@@ -26,10 +27,8 @@ LONG = "SELECT count(*) FROM range(100000000000000) t(i) WHERE i % 7 = 3"  # hou
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    path = tmp_path_factory.mktemp("console") / "audit.parquet"
-    con = db.scratch()
-    con.execute(f"COPY (SELECT i AS id, i % 100 AS score FROM range(50) t(i)) TO {db.sql_path(path)}")
-    con.close()
+    path = write_select(tmp_path_factory.mktemp("console") / "audit.parquet",
+                        "SELECT i AS id, i % 100 AS score FROM range(50) t(i)")
     with db.Store({"audit": [path]}) as s:
         yield s
 

@@ -15,6 +15,7 @@ from judgescope.duck import db
 
 from judgescope.sources import exports
 from judgescope.console import sql_console
+from stores import write_select
 
 
 @pytest.fixture(scope="module")
@@ -23,11 +24,8 @@ def folders(tmp_path_factory):
     spill, data = root / "spill", root / "data"
     spill.mkdir()
     data.mkdir()
-    path = data / "audit.parquet"
-    con = db.scratch()
-    con.execute(f"COPY (SELECT i AS id, 'th' AS target_language, i % 100 AS score FROM range(50) t(i)) "
-                f"TO {db.sql_path(path)}")
-    con.close()
+    path = write_select(data / "audit.parquet",
+                        "SELECT i AS id, 'th' AS target_language, i % 100 AS score FROM range(50) t(i)")
     return root, spill, path
 
 

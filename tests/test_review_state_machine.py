@@ -31,7 +31,7 @@ from judgescope.reviews import verdict_log as reviews
 from judgescope.duck import db
 from judgescope.web import pager
 from judgescope.web.verdicts import widget_keys
-from test_audit_queries import _row, _write, _write_counts, _write_summaries
+from stores import audit_row, write_counts, write_summaries, write_table
 
 PAGE = 3
 EXAMPLES = int(os.environ.get("JUDGESCOPE_STATE_EXAMPLES", "200"))
@@ -47,14 +47,14 @@ def _tied_rows() -> list[dict]:
     out = []
     for i in range(1, 27):
         score = (10, 20, 20, 10, 30)[i % 5]
-        out.append(_row(i, LANGS[i % 2], UNITS[(i // 2) % 2], score,
+        out.append(audit_row(i, LANGS[i % 2], UNITS[(i // 2) % 2], score,
                         judge_explanation="kept a name" if i % 3 == 0 else f"explanation {i}",
                         system=(None, "sys-A", "sys-B")[i % 3 if i % 7 else 0]))
     return out
 
 
 def _distinct_rows() -> list[dict]:
-    return [_row(100 + i, LANGS[i % 2], UNITS[i % 2], 5.5 * i + (i % 3) / 10,
+    return [audit_row(100 + i, LANGS[i % 2], UNITS[i % 2], 5.5 * i + (i % 3) / 10,
                  judge_explanation="name" if i % 4 == 0 else "other") for i in range(12)]
 
 
@@ -70,10 +70,10 @@ def stores(tmp_path_factory):
     out = {}
     for name, rows in COLLECTIONS.items():
         frame = pd.DataFrame(rows).sort_values("score", kind="stable")  # the catalog sorts by score
-        views = {"audit": _write(con, frame, tmp / f"{name}.parquet")}
-        views["audit_counts"] = _write_counts(con, tmp / f"{name}.parquet")
+        views = {"audit": write_table(con, frame, tmp / f"{name}.parquet")}
+        views["audit_counts"] = write_counts(con, tmp / f"{name}.parquet")
         with duckdb.connect() as own:  # it creates the macros: a connection of its own
-            views |= _write_summaries(own, tmp / f"{name}.parquet")  # Review asks if it is binned
+            views |= write_summaries(own, tmp / f"{name}.parquet")  # Review asks if it is binned
         out[name] = db.Store(views)
     return out
 

@@ -11,14 +11,14 @@ from judgescope.audit import rows as audit_rows
 from judgescope.duck import db
 from judgescope.audit.record_tables import audit_summary_views
 from judgescope.integrity.verification_tables import verification_views
-from test_audit_queries import _row, _write
+from stores import audit_row, write_table
 
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("review_texts")
-    audit = pd.DataFrame([_row(1, "th", "answer", 10), _row(2, "th", "answer", 20),
-                          _row(3, "th", "answer", 30)])
+    audit = pd.DataFrame([audit_row(1, "th", "answer", 10), audit_row(2, "th", "answer", 20),
+                          audit_row(3, "th", "answer", 30)])
     # By instance_id: i1 matches once, i2 three times, i3 not at all.
     snap = pd.DataFrame({"instance_id": ["i1", "i2", "i2", "i2"], "source_id": None,
                          "target_language": ["th", None, None, "th"], "unit": None,
@@ -27,8 +27,8 @@ def store(tmp_path_factory):
     for side in ("source", "candidate"):  # computed once at validation in the app
         snap[f"{side}_sha256_computed"] = [hashlib.sha256(t.encode()).hexdigest() for t in snap[f"{side}_text"]]
     con = duckdb.connect()
-    views = {"audit": _write(con, audit, tmp / "a.parquet"),
-             "snapshot": _write(con, snap, tmp / "s.parquet")}
+    views = {"audit": write_table(con, audit, tmp / "a.parquet"),
+             "snapshot": write_table(con, snap, tmp / "s.parquet")}
     views["snapshot_numbered"] = views["snapshot"]
     key = ["instance_id"]  # the collection's join key, as Integrity uses it
     return db.Store(views | audit_summary_views(views["audit"][0])

@@ -9,16 +9,14 @@ import pytest
 from judgescope.duck import db
 from judgescope.console import sql_console
 from judgescope.sources.catalog import get_catalog
+from stores import write_select
 
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("console")
-    path = folder / "audit.parquet"
-    con = db.scratch()
-    con.execute(f"COPY (SELECT i AS id, 'th' AS target_language, i % 100 AS score, "
-                f"'x' || i AS judge_explanation FROM range(50) t(i)) TO {db.sql_path(path)}")
-    con.close()
+    path = write_select(tmp_path_factory.mktemp("console") / "audit.parquet",
+                        "SELECT i AS id, 'th' AS target_language, i % 100 AS score, "
+                        "'x' || i AS judge_explanation FROM range(50) t(i)")
     with db.Store({"audit": [path]}) as s:
         yield s
 

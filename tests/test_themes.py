@@ -103,13 +103,12 @@ def test_nested_phrases_with_one_z_fold_into_the_longest():
 def test_theme_texts_query_splits_filters_and_caps(tmp_path):
     from judgescope.duck import db
 
-    path = tmp_path / "audit.parquet"
-    con = db.scratch()
-    con.execute(f"COPY (SELECT 'r' || i AS judge_record_id, CASE WHEN i < 6 THEN 'th' ELSE 'de' "
-                f"END AS target_language, 'answer' AS unit, i * 10.0 AS score, "
-                f"CASE WHEN i = 3 THEN NULL ELSE 'e' || i END AS judge_explanation "
-                f"FROM range(10) t(i)) TO {db.sql_path(path)}")
-    con.close()
+    from stores import write_select
+
+    path = write_select(tmp_path / "audit.parquet",
+                        "SELECT 'r' || i AS judge_record_id, CASE WHEN i < 6 THEN 'th' ELSE 'de' "
+                        "END AS target_language, 'answer' AS unit, i * 10.0 AS score, "
+                        "CASE WHEN i = 3 THEN NULL ELSE 'e' || i END AS judge_explanation FROM range(10) t(i)")
     with db.Store({"audit": [path]}) as store:
         rows = store.run("audit_theme_texts", languages=["th"], units=[], threshold=30.0,
                          per_group=100)
