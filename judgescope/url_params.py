@@ -22,7 +22,9 @@ BOOL = ("true", "false")
 class Param:
     name: str
     kind: str
-    default: object = None  # what the page shows without it; None: no filter, or data-dependent
+    # What the page shows without it: a literal; for a choice whose options come from the data, a
+    # sentence saying which (e.g. "the panel"); None: no filter, or a default the page computes.
+    default: object = None
     low: float | None = None
     high: float | None = None
     options: tuple[str, ...] | str = ()  # the values it takes, or (a sentence) where they come from
@@ -89,12 +91,12 @@ def problem(param: Param, raw: list[str], options=None) -> str | None:
         return (f"URL parameter `{key}` had {', '.join(md_literal(repr(b)) for b in bad[:5])}, which this "
                 "data does not have; showing the default instead.") if bad else None
     value = raw[-1]
-    if param.kind in ("int", "float") and param.opens:  # read by the page: a whole number
-        if param.kind == "int" and not _whole(value, param.low, param.high):
+    if param.kind == "int" and param.opens:  # read by the page, not a widget: a whole number
+        if not _whole(value, param.low, param.high):
             return (f"URL parameter `{key}` had {_shown(value)}, not a whole number from "
                     f"{param.low:,} to {param.high:,}; showing the default instead.")
         return None
-    if param.kind in ("int", "float"):
+    if param.kind in ("int", "float"):  # a number input's (it rounds an integer's value)
         number_ = _number(value)
         if not (math.isfinite(number_) and param.low <= number_ <= param.high):
             return (f"URL parameter `{key}` had {md_literal(repr(value))}, not a number from "

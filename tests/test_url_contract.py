@@ -181,3 +181,16 @@ def test_the_parser_names_what_it_cannot_use(param, raw, options, expected):
 def test_a_choice_from_the_data_needs_its_options():
     with pytest.raises(ValueError, match="pass them"):
         url_params.problem(url_params.choice("judge", "the judges"), ["x"])
+
+
+def test_every_finding_links_to_parameters_its_page_declares():
+    """The domains word the findings and their links (judgescope.headlines); a finding's URL
+    parameters go through the same declaration (Overview's cards build them with link_params)."""
+    from judgescope import headlines
+    from judgescope.sources.catalog import get_catalog
+
+    cat = get_catalog()
+    linked = [(f.page, f.params) for name in cat.manifest.collections for f in headlines.collect(cat, name)[0]]
+    assert any(params for _, params in linked)
+    for page, params in linked:
+        navigation.link_params(navigation.page(page), **params)
