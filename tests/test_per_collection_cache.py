@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from judgescope.sources import trace
+from judgescope.duck import trace
 from judgescope.web import context
 
 WEB = Path(__file__).resolve().parent.parent / "judgescope" / "web"
