@@ -9,17 +9,14 @@ the same readiness test as tests/chromium.py (wait_until_drawn). Each start is a
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
+from bench.browser import CHROMIUM, LAUNCH, free_port, wait_healthy
+
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = "/usr/bin/chromium"
-CHROME_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-               "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
 def available() -> bool:
@@ -28,12 +25,6 @@ def available() -> bool:
     except ImportError:
         return False
     return Path(CHROMIUM).exists()
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _vm_hwm_mb(pid: int) -> float | None:
@@ -47,21 +38,17 @@ def _vm_hwm_mb(pid: int) -> float | None:
 
 
 def _wait_healthy(base: str, proc, timeout: float) -> float:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError("streamlit exited: " + proc.stdout.read().decode()[-2000:])
-        try:
-            if urllib.request.urlopen(f"{base}/_stcore/health", timeout=1).status == 200:
-                return time.perf_counter()
-        except OSError:
-            time.sleep(0.05)
+    """The time (perf_counter) the server answered its health check."""
+    if wait_healthy(base, proc, timeout, poll=0.05):
+        return time.perf_counter()
+    if proc.poll() is not None:
+        raise RuntimeError("streamlit exited: " + proc.stdout.read().decode()[-2000:])
     raise RuntimeError("streamlit did not become healthy")
 
 
 def one_start(browser, env: dict, timeout: float = 600) -> dict:
     """Seconds to healthy and to the first rendered page, and the server's peak RSS."""
-    port = _free_port()
+    port = free_port()
     t0 = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "judgescope.web.serve", "--server.headless",
                              "true", "--server.address", "127.0.0.1", "--server.port", str(port)],
@@ -98,7 +85,7 @@ def measure(manifest: Path | None, cache: Path, repeats: int, warmup: int = 1) -
     if manifest:
         env["JUDGESCOPE_SOURCES"] = str(manifest)
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROME_ARGS)
+        browser = p.chromium.launch(**LAUNCH)
         try:
             for _ in range(warmup):
                 one_start(browser, env)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -25,10 +24,9 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
+from bench.browser import LAUNCH, free_port, wait_healthy
+
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 COLLECTION = "xhotpotqa"
 
 
@@ -70,22 +68,15 @@ def cpu_s(pid: int | None) -> float:
 
 
 def start_server() -> tuple[subprocess.Popen, str]:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "judgescope.web.serve", "--server.headless", "true",
          "--server.address", "127.0.0.1", "--server.port", str(port)],
         cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if urllib.request.urlopen(f"{base}/_stcore/health", timeout=1).status == 200:
-                return proc, base
-        except OSError:
-            time.sleep(0.2)
+    if wait_healthy(base, proc, 60):
+        return proc, base
     proc.kill()
     raise RuntimeError("streamlit did not become healthy")
 
@@ -149,7 +140,7 @@ async def _run(base: str, sessions: int, seconds: float, truth: dict, langs: lis
 
     out = {"times": [], "errors": []}
     async with async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        browser = await p.chromium.launch(**LAUNCH)
         # Warm-up: one session loads the data and fills the caches; then memory is measured.
         await session(browser, base, 0, langs[0], minimums, truth, 0, {"times": [], "errors": out["errors"]})
         out["rss_before_mb"] = rss_mb(pid) if pid else float("nan")

@@ -4,37 +4,26 @@ port, waited on until healthy, stopped afterwards (one copy for every browser te
 wheel's `judgescope demo`)."""
 
 import os
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
+from bench.browser import free_port, wait_healthy
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+__all__ = ["free_port", "serving", "started", "wait_until_healthy"]
 
 
 def wait_until_healthy(proc: subprocess.Popen, base: str, log: Path, seconds: float) -> None:
     """Wait for the server's health check; fail with its log's tail if it exits or is late."""
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            if urllib.request.urlopen(f"{base}/_stcore/health", timeout=1).status == 200:
-                return
-        except OSError:
-            if time.monotonic() > deadline or proc.poll() is not None:
-                proc.kill()
-                pytest.fail("the server did not start: " + log.read_text()[-2000:])
-            time.sleep(0.2)
+    if not wait_healthy(base, proc, seconds):
+        proc.kill()
+        pytest.fail("the server did not start: " + log.read_text()[-2000:])
 
 
 @contextmanager

@@ -1,7 +1,8 @@
-"""What the Chromium tests share: Debian's chromium and its flags (`launch`, and `needs_chromium`
-to skip where it is missing), the app served on the demo (`server`, through
-tests/browser_server.py), one browser per module (`browser`), and waiting until Streamlit has run
-and every visible chart and grid has drawn (`wait_until_drawn`).
+"""What the Chromium tests share: Debian's chromium and its flags (`launch`; bench/browser.py
+holds them for the browser benchmarks too), `needs_chromium` to skip where it is missing, the app
+served on the demo (`server`, through tests/browser_server.py), one browser per module
+(`browser`), and waiting until Streamlit has run and every visible chart and grid has drawn
+(`wait_until_drawn`).
 
 The page × collection matrix that opens every page is tests/test_page_matrix.py's
 test_every_page_on_every_collection. Screenshots land in screenshots/ (git-ignored): look at them.
@@ -12,19 +13,17 @@ from pathlib import Path
 
 import pytest
 
+from bench.browser import CHROMIUM, LAUNCH
 from browser_server import serving
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = "/usr/bin/chromium"
 SHOTS = ROOT / "screenshots"
-CHROME_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-               "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 needs_chromium = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian chromium")
 
 
 def launch(playwright):
     """Debian's chromium, headless, with the flags above (from a sync_playwright() context)."""
-    return playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROME_ARGS)
+    return playwright.chromium.launch(**LAUNCH)
 
 
 @pytest.fixture(scope="module")
