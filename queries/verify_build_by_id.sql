@@ -1,9 +1,17 @@
--- The lookup side of `hash_verification`: each audit row's snapshot match count, position and
--- class, sorted by judge_record_id. Written once per (audit file, snapshot file, join key) by
--- integrity/verification_tables.py right after hash_verification (which is sorted by class for Integrity's
--- lists) as `hash_verification_by_id`: its row groups hold disjoint id ranges, so the min/max
--- statistics of judge_record_id let a lookup of a few ids (a Review page, one record) read one
--- row group each instead of scanning every audit row. Params: none.
-SELECT judge_record_id, snapshot_rows, snapshot_position, class
-FROM hash_verification
+-- Every audit row joined to the snapshot and classified (queries/macros/verify.sql), sorted by
+-- judge_record_id: written once per (audit file, snapshot file, join key) by
+-- integrity/verification_tables.py as `hash_verification_by_id`, the only table of verification
+-- that holds every audit row. Its row groups hold disjoint id ranges, so the min/max statistics of
+-- judge_record_id let a lookup of a few ids (a Review page, one record) read one row group each
+-- instead of scanning every audit row; the summary and Integrity's lists are built from it.
+-- A verified row's four hashes all equal the snapshot row's stored digests, so they are kept
+-- only for the other classes (verify_rows reads the snapshot's for verified rows).
+-- Params: $key (join-key columns, a subset of verify.JOIN_COLUMNS; the others are ignored).
+SELECT judge_record_id, target_language, unit, paragraph_id, class, hint,
+       snapshot_rows, snapshot_position,
+       CASE WHEN class <> 'verified' THEN stored_source_sha256 END AS stored_source_sha256,
+       CASE WHEN class <> 'verified' THEN stored_candidate_sha256 END AS stored_candidate_sha256,
+       CASE WHEN class <> 'verified' THEN source_sha256 END AS source_sha256,
+       CASE WHEN class <> 'verified' THEN candidate_sha256 END AS candidate_sha256
+FROM verify_classified($key)
 ORDER BY judge_record_id

@@ -1,17 +1,18 @@
--- Every audit row joined to the snapshot and classified (queries/macros/verify.sql), written once
--- per (audit file, snapshot file, join key) by catalog.verification_views as the `hash_verification`
--- view. Sorted by class, then by snapshot position (audit rows without a snapshot row last, then
+-- The rows Integrity lists, written once per (audit file, snapshot file, join key) after
+-- `hash_verification_by_id` (every audit row) as the `hash_verification` view: every row that is
+-- not verified, and the first $listed verified rows (no page lists more: pages/integrity.py's
+-- LIST_LIMIT, Review's ORIGIN_LIMIT). Writing every verified row a second time, sorted by
+-- class, cost the first open of a 10M-row audit about 12 s; verified rows are the bulk.
+-- Sorted by class, then by snapshot position (audit rows without a snapshot row last, then
 -- language, unit and id): a class's rows are contiguous, so the Integrity list reads only the
 -- first row groups of its class, and the snapshot rows it shows lie close together, so fetching
 -- their texts reads a few of the snapshot's row groups instead of all of them.
--- A verified row's four hashes all equal the snapshot row's stored digests, so they are kept
--- only for the other classes (verify_rows reads the snapshot's for verified rows).
--- Params: $key (join-key columns, a subset of verify.JOIN_COLUMNS; the others are ignored).
-SELECT judge_record_id, target_language, unit, paragraph_id, class, hint,
-       snapshot_rows, snapshot_position,
-       CASE WHEN class <> 'verified' THEN stored_source_sha256 END AS stored_source_sha256,
-       CASE WHEN class <> 'verified' THEN stored_candidate_sha256 END AS stored_candidate_sha256,
-       CASE WHEN class <> 'verified' THEN source_sha256 END AS source_sha256,
-       CASE WHEN class <> 'verified' THEN candidate_sha256 END AS candidate_sha256
-FROM verify_classified($key)
+-- Params: $listed (verified rows kept: the longest list a page shows).
+SELECT * FROM (
+    SELECT * FROM hash_verification_by_id WHERE class <> 'verified'
+    UNION ALL
+    (SELECT * FROM hash_verification_by_id WHERE class = 'verified'
+     ORDER BY snapshot_position NULLS LAST, target_language, unit, judge_record_id
+     LIMIT $listed)
+)
 ORDER BY class, snapshot_position NULLS LAST, target_language, unit, judge_record_id

@@ -1,13 +1,14 @@
--- Counts of the materialised `hash_verification` rows per target language × unit × class × hint, plus
--- one row (class 'unreferenced') counting snapshot rows that no audit row references: all
--- snapshot rows minus the rows of every key some audit row matched (each matched key is one
--- representative snapshot row, carrying its key's row count). Written once beside the rows.
+-- Counts of the audit rows per target language × unit × class × hint (every row, from
+-- `hash_verification_by_id`; `hash_verification` holds only the listed ones), plus one row
+-- (class 'unreferenced') counting snapshot rows that no audit row references: all snapshot rows
+-- minus the rows of every key some audit row matched (each matched key is one representative
+-- snapshot row, carrying its key's row count). Written once beside the rows.
 SELECT target_language, unit, class, hint, count(*) AS rows
-FROM hash_verification
+FROM hash_verification_by_id
 GROUP BY ALL
 UNION ALL
 SELECT NULL, NULL, 'unreferenced', NULL,
        (SELECT count(*) FROM snapshot_numbered)
        - coalesce((SELECT sum(snapshot_rows)
                    FROM (SELECT DISTINCT snapshot_position, snapshot_rows
-                         FROM hash_verification WHERE snapshot_rows IS NOT NULL)), 0)
+                         FROM hash_verification_by_id WHERE snapshot_rows IS NOT NULL)), 0)

@@ -38,12 +38,12 @@ def test_derived_views_are_explained_down_to_their_inputs():
     c = explain.chain(get_catalog(), "xhotpotqa", "verify_summary")
     [summary] = c["views"]
     inner = {v["view"]: v for v in summary["reads"]}
-    assert "hash_verification" in inner  # the summary is built from the per-row join…
-    rows = inner["hash_verification"]
-    assert rows["built_by"] == "verify_build_rows"
+    assert "hash_verification_by_id" in inner  # the summary is built from the per-row join…
+    rows = inner["hash_verification_by_id"]
+    assert rows["built_by"] == "verify_build_by_id"
     assert {v["view"] for v in rows["reads"]} == {"audit", "snapshot_numbered"}  # …from the datasets
     assert not c["unreached"]
-    assert "view hash_verification (built by queries/verify_build_rows.sql" in explain.as_text(c)
+    assert "view hash_verification_by_id (built by queries/verify_build_by_id.sql" in explain.as_text(c)
 
 
 def test_cli_picks_a_collection_that_reaches_a_source_or_exits_2(capsys):

@@ -155,9 +155,10 @@ def test_key_outside_whitelist_is_refused(key):
 
 def test_verify_queries_share_one_classification():
     """The classification is written once, as table macros (queries/macros/verify.sql), and
-    materialised once; the page and CLI queries read the materialised rows."""
-    assert "verify_classified($key)" in db.query_text("verify_build_rows")
-    for name in ("verify_summary", "verify_problem_ids", "verify_rows"):
+    materialised once, by id; the other tables, page and CLI queries read the materialised rows."""
+    assert "verify_classified($key)" in db.query_text("verify_build_by_id")
+    for name in ("verify_build_rows", "verify_build_summary", "verify_summary", "verify_problem_ids",
+                 "verify_rows"):
         assert "verify_classified" not in db.query_text(name)
         assert "keyed_snapshot AS" not in db.query_text(name)  # no copy of the macros
 
@@ -171,6 +172,42 @@ def test_verification_is_built_once_and_reused(tmp_path):
     assert first.stat().st_mtime_ns == mtime  # read, not rebuilt
     other = verification_views(store.views["audit"][0], store.views["snapshot"][0], ["instance_id"])
     assert other["hash_verification"][0].parent != first.parent  # another join key, another build
+
+
+def test_verified_rows_are_written_once_and_listed_from_the_first(tmp_path, monkeypatch):
+    """Every audit row is written once (hash_verification_by_id); hash_verification keeps every
+    row that is not verified and only the first LISTED verified ones, in the order Integrity
+    lists them. The counts, the CLI's problem list, Review's lookup, the length probe and Exact
+    copies still see every row."""
+    from judgescope.integrity import verification_tables
+
+    verified = [(f"v{i:03d}", f"v{i}", lang, "answer", None, f"s{i}", f"s{i}", [(f"s{i}", f"s{i}")],
+                 "verified", None) for i, lang in enumerate(["th", "ar", "de"] * 10)]
+    manifest = write_fixture(tmp_path / "o", CASES + verified)
+    every = Catalog(load_manifest(manifest)).store("fx")
+    first = verify.class_rows(every.run, "verified", 1000)
+    monkeypatch.setattr(verification_tables, "LISTED", 4)
+    st = Catalog(load_manifest(manifest)).store("fx")
+    listed = pd.read_parquet(st.views["hash_verification"][0])
+    assert (listed["class"] == "verified").sum() == 4
+    assert len(listed) == 4 + len(CASES) - 3  # the fixture's five problem rows, all kept
+    assert len(pd.read_parquet(st.views["hash_verification_by_id"][0])) == len(CASES) + len(verified)
+    assert len(first) == 3 + len(verified)
+    pd.testing.assert_frame_equal(verify.class_rows(st.run, "verified", 4), first.head(4))
+    for cls in verify.PROBLEMS:
+        pd.testing.assert_frame_equal(verify.class_rows(st.run, cls, 100), verify.class_rows(every.run, cls, 100))
+    assert verify.report(st.run) == verify.report(every.run)
+    assert verify.summarise(st.run).counts["verified"] == 3 + len(verified)
+    ids = ["v029", "r_ok", "r_missing"]
+    assert st.run("verify_rows_by_id", ids=ids).sort_values("judge_record_id").values.tolist() == \
+        every.run("verify_rows_by_id", ids=ids).sort_values("judge_record_id").values.tolist()
+    lengths = st.run("audit_lengths")
+    assert len(lengths) == len(every.run("audit_lengths")) == 3 + len(verified) + 3  # one snapshot row each
+    copies = st.run("audit_exact_copy_rows", languages=[], units=[], limit=100)
+    ours = copies[copies["judge_record_id"].str.startswith("v")]
+    assert len(ours) == len(verified) and ours["candidate_text"].notna().all()  # beyond the 4 listed too
+    with pytest.raises(ValueError, match="at most 4 verified rows"):
+        verify.class_rows(st.run, "verified", 5)
 
 
 def test_class_list_is_the_first_rows_in_order(tmp_path):

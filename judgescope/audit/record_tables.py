@@ -13,14 +13,14 @@ from judgescope.sources.derived import derived_views
 def exact_copy_views(audit: Path, verification: dict[str, list[Path]] | None = None
                      ) -> dict[str, list[Path]]:
     """Views `audit_exact_copies` (every exact-copy row, with its candidate text when the audit
-    is joined to a snapshot: `verification` holds Integrity's hash_verification and
+    is joined to a snapshot: `verification` holds Integrity's hash_verification_by_id and
     snapshot_numbered views, so the text is that of the row Integrity checked) and
     `audit_exact_copy_summary` (counts per language × unit), built once per audit (and
     verification): the Exact copies page then filters a few rows."""
-    joined = verification and "hash_verification" in verification
+    joined = verification and "hash_verification_by_id" in verification
     inputs = {"audit": audit}
     if joined:
-        inputs |= {"hash_verification": verification["hash_verification"][0],
+        inputs |= {"hash_verification_by_id": verification["hash_verification_by_id"][0],
                    "snapshot_numbered": verification["snapshot_numbered"][0]}
     rows = "audit_build_exact_copies_texts" if joined else "audit_build_exact_copies"
     return derived_views("copies", inputs, [("audit_exact_copies", rows, {}),

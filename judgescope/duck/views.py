@@ -76,12 +76,14 @@ VIEWS: tuple[View, ...] = (
     _part("verification", "excluded", "Verification rows validation excluded, in full."),
     _part("ratings", "excluded", "Ratings validation excluded, in full."),
     _derived("hash_verification", ("audit", "snapshot"), "verify_build_rows",
-             "Every audit row joined to the snapshot on the join key: hash class, hint, position."),
+             "The rows Integrity lists, sorted by class: every row not verified (class, hint, "
+             "position, hashes) and the first verified ones in snapshot order."),
     _derived("hash_verification_summary", ("audit", "snapshot"), "verify_build_summary",
              "Rows per language × unit × hash class × hint, and unreferenced snapshot rows."),
     _derived("hash_verification_by_id", ("audit", "snapshot"), "verify_build_by_id",
-             "judge_record_id → snapshot match count, position and class, sorted by id (a lookup "
-             "of a few ids reads one row group each)."),
+             "Every audit row joined to the snapshot on the join key: hash class, hint, snapshot "
+             "match count and position, sorted by id (a lookup of a few ids reads one row group "
+             "each)."),
     _derived("audit_record_index", ("audit",), "audit_build_record_index",
              "judge_record_id → score, sorted by id (opening one record prunes the audit)."),
     _derived("audit_model_provenance_summary", ("audit",), "audit_build_model_provenance",

@@ -16,6 +16,7 @@ from typing import Callable
 import pandas as pd
 
 from judgescope.duck.db import DBError
+from judgescope.integrity import verification_tables
 from judgescope.ingest.manifest import SourceError
 from judgescope.ingest.join_key import (  # noqa: F401  (the join-key rules, re-used here)
     HASH_COLUMNS, INFERRED_KEY, JOIN_COLUMNS, check_key, infer_key, input_problems, no_shared_key)
@@ -80,7 +81,11 @@ ROW_COLUMNS = ["judge_record_id", "target_language", "unit", "paragraph_id", "cl
 def class_rows(run: Runner, cls: str, limit: int) -> pd.DataFrame:
     """The first `limit` audit rows of one class, in snapshot order, with stored and
     recomputed hashes and the snapshot texts. A verified row's hashes are its snapshot row's
-    digests (they matched); texts come with the classes that have one snapshot row."""
+    digests (they matched); texts come with the classes that have one snapshot row. Only the
+    first verification_tables.LISTED verified rows are stored for listing (verify_build_rows.sql)."""
+    listed = verification_tables.LISTED
+    if cls == "verified" and limit > listed:
+        raise ValueError(f"at most {listed:,} verified rows can be listed, not {limit:,}")
     rows = run("verify_rows", **{"class": cls}, limit=limit)
     positions = [int(p) for p in rows["snapshot_position"].dropna()]
     if cls not in ("verified", *MISMATCHES) or not positions:  # missing, ambiguous: no one row

@@ -9,11 +9,15 @@ from pathlib import Path
 from judgescope.sources import derived
 from judgescope.sources.derived import derived_views
 
+# Verified rows kept in `hash_verification` (the others are all kept): the longest list of a
+# class a page shows (Review's list of an Integrity class, web/review.py ORIGIN_LIMIT).
+LISTED = 5_000
+
 
 def verification_steps(key: list[str]) -> list[tuple[str, str, dict]]:
-    return [("hash_verification", "verify_build_rows", {"key": list(key)}),
-            ("hash_verification_summary", "verify_build_summary", {}),
-            ("hash_verification_by_id", "verify_build_by_id", {})]
+    return [("hash_verification_by_id", "verify_build_by_id", {"key": list(key)}),
+            ("hash_verification", "verify_build_rows", {"listed": LISTED}),
+            ("hash_verification_summary", "verify_build_summary", {})]
 
 
 def verification_views(audit: Path, snapshot: Path, key: list[str]) -> dict[str, list[Path]]:

@@ -1,5 +1,5 @@
 -- Table macros of the hash verification, created on the connection that materialises it once per
--- (audit file, snapshot file, join key) (catalog.verification_views); snapshot_numbered is the
+-- (audit file, snapshot file, join key) (integrity/verification_tables.py); snapshot_numbered is the
 -- snapshot with file_row_number. `key` is the list of join-key columns (a subset of
 -- verify.JOIN_COLUMNS); the other key columns are NULL on both sides.
 -- verify_keyed_audit(key): audit rows with their stored hashes (normalised once, at validation:
@@ -45,7 +45,7 @@ CREATE MACRO verify_repeated_keys(key) AS TABLE
 -- verify_classified(key): every audit row joined to the snapshot and classified, with a hint.
 -- Only `classified` is materialised (its rows are read twice: for the hints and the mismatches'
 -- positions), and narrow: a verified row's four hashes equal the snapshot row's stored digests
--- and are not kept (verify_build_rows never wrote them), so at 10M rows it is ids, keys and
+-- and are not kept (verify_build_by_id never wrote them), so at 10M rows it is ids, keys and
 -- flags rather than four 64-digit hex digests per row spilled to disk.
 CREATE MACRO verify_classified(key) AS TABLE
 WITH keyed_audit AS (FROM verify_keyed_audit(key)),
