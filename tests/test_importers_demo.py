@@ -83,14 +83,14 @@ def test_open_on_a_folder_pairs_each_tool_file_only_with_itself(tmp_path):
     (the same join-key columns), nor Inspect items another log's judgements."""
     import shutil
 
-    from judgescope.sources import infer
+    from judgescope.sources import infer, infer_groups
 
     fixtures = ROOT / "tests" / "fixtures" / "importers"
     for name in ("langfuse_scores.jsonl", "mlflow_eval_results_table.json", "promptfoo_results.json",
                  "mlflow3_traces.json", "deepeval_test_run.json"):
         shutil.copy(fixtures / name, tmp_path / name)
     found = infer.discover([str(tmp_path)])
-    groups = infer.group(found)
+    groups = infer_groups.group(found)
     for g in groups:
         assert len({m.where for m in g.members}) == 1, [(m.spec.name, m.where.name) for m in g.members]
     kinds = {g.name: sorted(m.kind for m in g.members) for g in groups}

@@ -16,7 +16,7 @@ import pytest
 from judgescope import cli
 from judgescope.cli import load_source
 from judgescope.ingest import importers
-from judgescope.sources import infer
+from judgescope.sources import infer, infer_groups
 from judgescope.ingest.manifest import SourceError
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "importers"
@@ -132,7 +132,7 @@ def test_open_infers_one_collection_of_items_and_judgements(tmp_path):
     found = infer.discover([str(_copy(tmp_path, "inspect_run.eval"))])
     assert sorted((f.spec.name, f.kind) for f in found) == [
         ("inspect_run_items", "calibration_items"), ("inspect_run_judgements", "calibration_judgements")]
-    [group] = infer.group(found)
+    [group] = infer_groups.group(found)
     assert [m.kind for m in group.members] == ["calibration_items", "calibration_judgements"]
 
 

@@ -72,10 +72,10 @@ def test_open_on_the_realdata_folder_titles_and_describes_from_its_readme(realda
     """The realdata README describes each file in a table and spells GEMBA, WMT22, MQM, TED,
     en→de and TransEvalnia so: the inferred titles keep those spellings, each collection carries
     its file's description (Overview's caption)."""
-    from judgescope.sources import infer
+    from judgescope.sources import infer_manifest
     from judgescope.ingest.manifest import load_manifest
 
-    found, groups = infer.write([str(realdata)], realdata / "sources.toml", pin=False)
+    found, groups = infer_manifest.write([str(realdata)], realdata / "sources.toml", pin=False)
     titles = {g.name: g.title for g in groups}
     assert titles == {"judge_audit_gemba_wmt22": "Judge audit GEMBA WMT22",
                       "multirater_sxs_mqm_wmt23_ende": "Multirater sxs MQM WMT23 en→de",

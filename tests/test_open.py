@@ -13,7 +13,7 @@ import pytest
 from apptest import open_page
 from conftest import REALDATA
 from judgescope.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE, main
-from judgescope.sources import infer
+from judgescope.sources import infer, infer_groups
 from judgescope.sources.catalog import get_catalog
 from judgescope.ingest.manifest import load_manifest
 from judgescope import navigation
@@ -62,7 +62,7 @@ def test_grouping_by_role(mixed, tmp_path):
     assert kinds == {"gate_items": "calibration_items", "gate_judgements": "calibration_judgements",
                      "mqm-ratings": "human_ratings", "run_b": "judge_audit",
                      "run_b.snapshot": "source_snapshot"}
-    groups = {g.name: ([m.spec.name for m in g.members], g.join_key) for g in infer.group(found)}
+    groups = {g.name: ([m.spec.name for m in g.members], g.join_key) for g in infer_groups.group(found)}
     # the snapshot is listed first (sorted file names) and still joins its audit's collection
     assert groups == {"gate_items": (["gate_items", "gate_judgements"], None),
                       "mqm-ratings": (["mqm-ratings"], None),
@@ -130,7 +130,7 @@ def test_open_without_save_writes_nothing_here(mixed, tmp_path, monkeypatch):
 def test_hub_layout_folders_give_one_dataset_per_config(tmp_path):
     found = infer.discover([str(ROOT / "data/demo/localgate_calibration"),
                             str(ROOT / "data/demo/transevalnia")])
-    groups = [[m.kind for m in g.members] for g in infer.group(found)]
+    groups = [[m.kind for m in g.members] for g in infer_groups.group(found)]
     assert groups == [["calibration_items", "calibration_judgements"],
                       ["pairwise_ranking", "human_verification"]]
 

@@ -33,8 +33,8 @@ def target(path: str, force: bool) -> Path:
 
 
 def report(found, groups, out: Path | None) -> int:
-    from judgescope.sources import infer
-    for line in infer.describe(groups):
+    from judgescope.sources import infer_manifest
+    for line in infer_manifest.describe(groups):
         print(line)
     if out:
         print(f"wrote {out} and {out.stem}.checksums.json beside it")
@@ -45,7 +45,7 @@ def report(found, groups, out: Path | None) -> int:
 
 
 def run(args) -> int:
-    from judgescope.sources import infer
+    from judgescope.sources import infer_manifest
     out = target(args.save, args.force)
-    found, groups = infer.write(args.sources, out)
+    found, groups = infer_manifest.write(args.sources, out)
     return report(found, groups, out)

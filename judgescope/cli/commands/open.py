@@ -34,17 +34,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def scratch_manifest(sources: list[str]):
     """(found, groups, path) of a manifest inferred into a scratch folder removed at exit: nothing
     is written beside the data or in the current folder."""
-    from judgescope.sources import infer
+    from judgescope.sources import infer_manifest
     scratch = tempfile.mkdtemp(prefix="judgescope-open-")
     atexit.register(shutil.rmtree, scratch, ignore_errors=True)
     out = Path(scratch) / "sources.toml"
-    found, groups = infer.write(sources, out, pin=False)
+    found, groups = infer_manifest.write(sources, out, pin=False)
     return found, groups, out
 
 
 def manifest_for(args) -> tuple[Path, int]:
     """The manifest to serve and the exit code of inferring it (a .toml is served as it is)."""
-    from judgescope.sources import infer
+    from judgescope.sources import infer_manifest
     if len(args.sources) == 1 and args.sources[0].lower().endswith(".toml"):
         path = Path(args.sources[0]).expanduser().resolve()
         manifest = load_manifest(path)  # unreadable: SourceError, exit 2
@@ -53,7 +53,7 @@ def manifest_for(args) -> tuple[Path, int]:
         return path, 0
     if args.save:
         out = init.target(args.save, args.force)
-        found, groups = infer.write(args.sources, out)
+        found, groups = infer_manifest.write(args.sources, out)
     else:
         found, groups, out = scratch_manifest(args.sources)
     return out, init.report(found, groups, out if args.save else None)
