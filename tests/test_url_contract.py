@@ -194,3 +194,14 @@ def test_every_finding_links_to_parameters_its_page_declares():
     assert any(params for _, params in linked)
     for page, params in linked:
         navigation.link_params(navigation.page(page), **params)
+
+
+def test_a_list_a_record_was_opened_from_is_read_by_the_parser():
+    """Review's ?list= and ?integrity_class= (web/review.py origin_list) go through the parser: a
+    list or class Review does not know is named, and Review walks its own filtered list."""
+    from apptest import open_page
+
+    at = open_page("pages/review.py", "xhotpotqa", list="nope", record="x")
+    assert not at.exception and any("URL parameter `list`" in w.value for w in at.warning)
+    at = open_page("pages/review.py", "xhotpotqa", list="integrity", integrity_class="nope", record="x")
+    assert not at.exception and any("URL parameter `integrity_class`" in w.value for w in at.warning)

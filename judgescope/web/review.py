@@ -76,7 +76,7 @@ def origin_params(name: str, **params) -> dict:
 
 def origin_list() -> tuple[str, list[str], str] | None:
     """(name, ids in the list's order, description) of the list in the URL, else None."""
-    name = st.query_params.get("list")
+    name = urls.read("list")
     if name == "exact_copies":
         langs = st.query_params.get_all("exact_copies_lang")
         units = st.query_params.get_all("exact_copies_unit")
@@ -84,8 +84,8 @@ def origin_list() -> tuple[str, list[str], str] | None:
         what = ", ".join([*map(language_name, langs), *units]) or "every language and unit"
         return name, rows.judge_record_id.astype(str).tolist(), f"the exact copies ({what})"
     if name == "integrity":
-        cls = st.query_params.get("integrity_class")
-        if cls not in verify.CLASSES:
+        cls = urls.read("integrity_class", verify.CLASSES)
+        if cls is None:
             return None
         rows = verify.class_rows(run, cls, ORIGIN_LIMIT)
         return name, rows.judge_record_id.astype(str).tolist(), f"the Integrity class “{cls.replace('_', ' ')}”"

@@ -39,11 +39,11 @@ def bound(name: str, options=None) -> str:
     return name
 
 
-def read(name: str):
+def read(name: str, options=None):
     """?name= as its declared kind (int, float, text…; a list when repeated), None when absent
-    or unusable (then named, and dropped from the URL); a text box's value longer than its
-    bound is cut, and said."""
-    usable = check(name)
+    or unusable (then named, and a number or text dropped from the URL); a text box's value
+    longer than its bound is cut, and said. `options`: as for check()."""
+    usable = check(name, options)
     param = declared(name)
     if not usable and param.kind != "textbox":
         return None
