@@ -95,6 +95,11 @@ def _component_scan_once_per_process() -> None:
 _component_scan_once_per_process()
 
 
+def folder_bytes(root: Path) -> dict[str, bytes]:
+    """Every file under root, by its path relative to root: two folders compare byte for byte."""
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
 @pytest.fixture
 def realdata(tmp_path) -> Path:
     """A copy of ../shared/realdata in tmp (manifest paths may not leave their folder)."""

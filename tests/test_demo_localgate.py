@@ -6,12 +6,8 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
+from conftest import folder_bytes
 from judgescope.demo import localgate
-
-
-def _files(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes()
-            for p in sorted(root.rglob("*")) if p.is_file()}
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +28,7 @@ def test_generate_writes_both_configs_and_check_passes(generated):
 def test_rerun_is_byte_identical(generated, tmp_path):
     root, _ = generated
     localgate.generate(tmp_path)
-    assert _files(tmp_path) == _files(root)
+    assert folder_bytes(tmp_path) == folder_bytes(root)
 
 
 def test_published_panel_figures(generated):

@@ -1,15 +1,10 @@
 """The scaled-down TransEvalnia demo keeps the card's layout and is byte-for-byte stable."""
 
-from pathlib import Path
 
 import pytest
 
+from conftest import folder_bytes
 from judgescope.demo import transevalnia
-
-
-def _files(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes()
-            for p in sorted(root.rglob("*")) if p.is_file()}
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +26,7 @@ def test_generate_and_check(generated):
 def test_rerun_is_byte_identical(generated, tmp_path):
     root, _ = generated
     transevalnia.generate(tmp_path)
-    assert _files(tmp_path) == _files(root)
+    assert folder_bytes(tmp_path) == folder_bytes(root)
 
 
 @pytest.mark.parametrize("text, expected", [

@@ -9,6 +9,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from conftest import folder_bytes
 from judgescope.demo import xhotpotqa
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -19,10 +20,6 @@ def generated(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("xhotpotqa_a")
     xhotpotqa.generate(out)
     return out
-
-
-def _files(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
 def test_generate_writes_four_folders_and_check_passes(generated):
@@ -39,7 +36,7 @@ def test_two_generations_are_byte_identical(generated):
     folders = sorted(folder for folder, _, _ in xhotpotqa.FOLDERS.values())
     assert sorted(p.name for p in generated.iterdir()) == folders
     for folder in folders:
-        assert _files(generated / folder) == _files(committed / folder), folder
+        assert folder_bytes(generated / folder) == folder_bytes(committed / folder), folder
 
 
 def test_check_catches_one_perturbed_score(generated, tmp_path):
