@@ -169,6 +169,8 @@ def check_provenance(export_: dict, collection: str) -> None:
     if export_["rows"] is not None:  # a streamed query's rows are counted by the page
         assert prov["rows"] == export_["rows"] == prov["export_limit"]["rows"], where
     assert isinstance(prov["filters"], dict), where
+    if export_["stem"] == "sql_console":  # the console's rows carry the query that made them
+        assert prov["filters"]["sql"] == SQL and "truncated" in prov["filters"], where
     assert {"limit", "truncated", "rows_available"} <= set(prov["export_limit"]), where
     assert prov["csv_formula_guard"] == export.FORMULA_GUARD, where
     assert prov["datasets"], f"{where}: no dataset named"
