@@ -48,7 +48,7 @@ def data_folder(data: Path, rows: int, scores: str) -> Path:
 # tables (sources/), their builders and every named query. A saved cold build of other code is
 # measured again, never reported as this one's.
 FIRST_OPEN_CODE = ("judgescope/duck/*.py", "judgescope/ingest/**/*.py", "judgescope/sources/*.py",
-                   "judgescope/integrity/verification_tables.py",
+                   "judgescope/integrity/verification_tables.py", "judgescope/wiring.py",
                    "judgescope/audit/record_tables.py", "judgescope/audit/interval_tables.py",
                    "judgescope/audit/summary.py", "judgescope/audit/binned.py", "judgescope/stats.py",
                    "judgescope/schema.py", "queries/**/*.sql")

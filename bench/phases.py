@@ -21,8 +21,8 @@ from judgescope.audit import summary as audit
 
 
 def _catalog(manifest: str):
-    from judgescope.sources import catalog
-    return catalog.get_catalog(manifest)
+    from judgescope import wiring
+    return wiring.get_catalog(manifest)
 
 
 def _bounded_scratch(limit: str, spill: Path):

@@ -32,7 +32,7 @@ COLLECTION = "xhotpotqa"
 
 def expected_counts(languages: list[str], minimums: list[int]) -> dict[tuple[str, int], int]:
     """Ground truth from the query layer itself, outside the server."""
-    from judgescope.sources.catalog import get_catalog
+    from judgescope.wiring import get_catalog
 
     store = get_catalog().store(COLLECTION)
     out = {}
@@ -45,7 +45,7 @@ def expected_counts(languages: list[str], minimums: list[int]) -> dict[tuple[str
 
 
 def languages() -> list[str]:
-    from judgescope.sources.catalog import get_catalog
+    from judgescope.wiring import get_catalog
 
     frame = get_catalog().store(COLLECTION).run("audit_filter_values")
     return sorted(frame["target_language"].dropna().unique())

@@ -1,5 +1,5 @@
 -- Every exact-copy row with its snapshot candidate text (for triage hints), lowest score first,
--- written once per (audit file, hash verification) by catalog.exact_copy_views as
+-- written once per (audit file, hash verification) by record_tables.exact_copy_views as
 -- `audit_exact_copies`. The snapshot row is Integrity's: the one row the collection's join key
 -- finds (hash_verification_by_id.snapshot_position, fetched by position); when the key finds none or
 -- several, there is no text, as on Review and Integrity. Params: none.

@@ -3,7 +3,7 @@
 -- being one value; a pair is a key held by exactly one row in each version. A key held by
 -- several rows of a version is not paired (audit_version_duplicate_keys names it); rows without
 -- a source_id cannot pair. audit_build_paired_diff_counts pairs the same way. Built once per
--- pair of audit files by catalog.compare_views (`audit_version_overlap`). Params: none.
+-- pair of audit files by record_tables.compare_views (`audit_version_overlap`). Params: none.
 WITH cur AS (SELECT source_id, target_language, unit, paragraph_id, count(*) AS k
              FROM audit WHERE source_id IS NOT NULL GROUP BY ALL),
      prev AS (SELECT source_id, target_language, unit, paragraph_id, count(*) AS k

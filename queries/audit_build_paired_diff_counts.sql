@@ -2,7 +2,7 @@
 -- pairs audit_build_overlap counts: the key (source_id, target_language, unit, paragraph_id),
 -- NULL paragraph_id one value, held by exactly one row in each version (a key scored more
 -- than once is not paired, so no row is multiplied). Built once per pair of audit files by
--- catalog.compare_views (`audit_paired_diffs`). The difference is taken in DECIMAL, each score
+-- record_tables.compare_views (`audit_paired_diffs`). The difference is taken in DECIMAL, each score
 -- rounded to 9 decimal places, so equal decimal differences (0.3 - 0.2 and 0.7 - 0.6) are one
 -- value, tied as Wilcoxon's ranks need; DOUBLE subtraction would make them distinct floats.
 -- Params: none.

@@ -6,7 +6,7 @@
 -- instead of scanning every audit row; the summary and Integrity's lists are built from it.
 -- A verified row's four hashes all equal the snapshot row's stored digests, so they are kept
 -- only for the other classes (verify_rows reads the snapshot's for verified rows).
--- Params: $key (join-key columns, a subset of verify.JOIN_COLUMNS; the others are ignored).
+-- Params: $key (join-key columns, a subset of join_key.JOIN_COLUMNS; the others are ignored).
 SELECT judge_record_id, target_language, unit, paragraph_id, class, hint,
        snapshot_rows, snapshot_position,
        CASE WHEN class <> 'verified' THEN stored_source_sha256 END AS stored_source_sha256,

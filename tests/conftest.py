@@ -140,9 +140,10 @@ EMPTY_MANIFEST = '[[collection]]\nname = "c"\ndatasets = []\n'
 def catalog(write_manifest):
     """A catalog of one empty collection, `c`: Hub openings and uploads add their own."""
     from judgescope.sources.catalog import Catalog
+    from judgescope.wiring import TABLES
     from judgescope.ingest.manifest import load_manifest
 
-    return Catalog(load_manifest(write_manifest(EMPTY_MANIFEST)))
+    return Catalog(load_manifest(write_manifest(EMPTY_MANIFEST)), providers=TABLES)
 
 
 # `make test` runs the tests without a browser on two workers (pytest-xdist), then the Chromium

@@ -8,7 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 from judgescope.audit import rows as audit_rows
 from judgescope.text import md_literal
-from judgescope.sources.catalog import get_catalog
+from judgescope.wiring import get_catalog
 from textutil import plain
 
 APP = "../app.py"

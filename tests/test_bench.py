@@ -15,6 +15,7 @@ from bench import report
 from judgescope.audit import summary as audit
 from judgescope.audit import rows as audit_rows
 from judgescope.sources import catalog
+from judgescope.wiring import TABLES
 from judgescope.integrity import hashes as verify
 
 ROWS = 2_000
@@ -25,7 +26,7 @@ def bench_store(tmp_path_factory):
     """A 2,000-row generated collection, validated into a private cache."""
     folder = tmp_path_factory.mktemp("bench") / str(ROWS)
     manifest = gen.generate(ROWS, folder)
-    cat = catalog.Catalog(catalog.load_manifest(manifest))
+    cat = catalog.Catalog(catalog.load_manifest(manifest), providers=TABLES)
     store = cat.store(gen.COLLECTION)
     rows = pd.read_parquet(cat.dataset("bench_audit").path("clean"))
     return cat, store, rows

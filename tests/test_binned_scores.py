@@ -20,7 +20,8 @@ from judgescope.audit import binned
 from judgescope.audit import score_charts
 from judgescope.audit import summary as audit
 from judgescope.cli import main
-from judgescope.sources.catalog import Catalog, get_catalog, write_score_summaries
+from judgescope.sources.catalog import Catalog, write_score_summaries
+from judgescope.wiring import TABLES, get_catalog
 from judgescope.ingest.manifest import load_manifest
 
 ROWS = 6_000
@@ -59,7 +60,7 @@ def float_manifest(tmp_path_factory):
 @pytest.fixture(scope="module")
 def floats(float_manifest):
     """(run, raw rows) of the float audit, validated as the app validates it."""
-    store = Catalog(load_manifest(float_manifest)).store("c")
+    store = Catalog(load_manifest(float_manifest), providers=TABLES).store("c")
     return store.run, pd.read_parquet(float_manifest.parent / "audit.parquet")
 
 

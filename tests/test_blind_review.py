@@ -121,7 +121,7 @@ def _cli(capsys, *argv):
 
 def test_reviews_blind_cli_reads_only_blind_labels(state, capsys):
     from judgescope.cli import load_source
-    from judgescope.sources.catalog import open_store
+    from judgescope.wiring import open_store
     full = open_store({"audit": load_source(DATASET, "judge_audit")}).run("audit_review_export", **{
         "languages": [], "units": [], "origins": [], "run_groups": [], "systems": [], "min_score": 0.0,
         "max_score": 100.0, "q": ""})
@@ -165,7 +165,7 @@ def test_blind_review_hides_the_judge_until_the_label_is_saved(state):
     assert not at.exception, [e.value for e in at.exception]
     record = record_in_url(at)
     from judgescope.cli import load_source
-    from judgescope.sources.catalog import open_store
+    from judgescope.wiring import open_store
     row = open_store({"audit": load_source(DATASET, "judge_audit")}).run("audit_record", record_id=record).iloc[0]
     explanation = str(row.judge_explanation)[:60]
     assert len(explanation) > 20
@@ -204,7 +204,7 @@ def test_blind_review_hides_the_judge_until_the_label_is_saved(state):
 
 def test_the_report_shows_the_blind_calibration_and_check_report_recomputes_it(state, tmp_path, capsys):
     from judgescope.cli import load_source, main
-    from judgescope.sources.catalog import open_store
+    from judgescope.wiring import open_store
     full = open_store({"audit": load_source(DATASET, "judge_audit")}).run("audit_review_export", **{
         "languages": [], "units": [], "origins": [], "run_groups": [], "systems": [], "min_score": 0.0,
         "max_score": 100.0, "q": ""}).sort_values("score")

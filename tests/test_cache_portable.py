@@ -9,6 +9,7 @@ import duckdb
 import pytest
 
 from judgescope.sources import catalog, derived
+from judgescope.wiring import TABLES
 
 ROOT = Path(__file__).resolve().parent.parent
 COLLECTION = "xhotpotqa"  # validation entries plus every kind of derived table (verify, copies, compare)
@@ -16,7 +17,7 @@ COLLECTION = "xhotpotqa"  # validation entries plus every kind of derived table 
 
 def _build(cache: Path, monkeypatch) -> catalog.Catalog:
     monkeypatch.setenv("JUDGESCOPE_CACHE", str(cache))
-    cat = catalog.Catalog(catalog.load_manifest(ROOT / "data" / "sources.toml"))
+    cat = catalog.Catalog(catalog.load_manifest(ROOT / "data" / "sources.toml"), providers=TABLES)
     cat.store(COLLECTION)
     return cat
 

@@ -15,7 +15,7 @@ import pytest
 from judgescope.audit import drift_report
 from judgescope.demo import rejudge as demo
 from judgescope.demo import rescore
-from judgescope.sources.catalog import get_catalog
+from judgescope.wiring import get_catalog
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "data" / "demo"

@@ -105,7 +105,7 @@ def test_hostile_spans_and_texts_are_shown_as_text(tmp_path, use_manifest):
 
 @pytest.mark.parametrize("collection", ["xhotpotqa_rescore", "mqm_ratings"])
 def test_every_page_the_new_collections_fill_opens(collection):
-    from judgescope.sources.catalog import get_catalog
+    from judgescope.wiring import get_catalog
     from judgescope import navigation
 
     for spec in navigation.available(get_catalog().roles(collection)):

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 from apptest import open_page
 from judgescope.demo import rejudge as demo
 from judgescope.schema import language_name
-from judgescope.sources.catalog import get_catalog
+from judgescope.wiring import get_catalog
 from judgescope import navigation
 from textutil import plain
 

@@ -4,7 +4,7 @@ import json
 
 from judgescope import cli
 from judgescope.sources import explain
-from judgescope.sources.catalog import get_catalog
+from judgescope.wiring import get_catalog
 
 
 def test_languages_cell_trace_reaches_the_pinned_audit_file():

@@ -21,7 +21,7 @@ import pytest
 from judgescope import __version__
 from judgescope.reviews import verdict_log as reviews
 from judgescope.console import sql_console as console
-from judgescope.sources.catalog import get_catalog
+from judgescope.wiring import get_catalog
 from judgescope.web import export
 
 from apptest import open_page

@@ -8,7 +8,7 @@ import pyarrow.parquet as pq
 
 from judgescope import cli
 from judgescope.audit import fingerprint
-from judgescope.sources.catalog import get_catalog
+from judgescope.wiring import get_catalog
 
 from apptest import open_page
 

@@ -6,7 +6,7 @@ import pytest
 from pathlib import Path
 
 from judgescope import numbers
-from judgescope.sources.catalog import get_catalog
+from judgescope.wiring import get_catalog
 from judgescope import navigation
 from judgescope.web import context
 

@@ -160,6 +160,7 @@ def test_cli_process_exit_status_is_2(bad_manifest):
 
 def test_lone_surrogate_costs_one_row_not_the_dataset(tmp_path, write_manifest):
     from judgescope.sources.catalog import Catalog
+    from judgescope.wiring import TABLES
     from judgescope.ingest.manifest import load_manifest
 
     rows = [json.dumps(r) for r in GOOD] + [
@@ -168,7 +169,7 @@ def test_lone_surrogate_costs_one_row_not_the_dataset(tmp_path, write_manifest):
     (tmp_path / "a.jsonl").write_text("\n".join(rows) + "\n")
     cat = Catalog(load_manifest(write_manifest(
         '[[collection]]\nname = "c"\ndatasets = ["a"]\n'
-        '[[dataset]]\nname = "a"\nkind = "judge_audit"\npath = "a.jsonl"\n')))
+        '[[dataset]]\nname = "a"\nkind = "judge_audit"\npath = "a.jsonl"\n')), providers=TABLES)
     d = cat.dataset("a")
     assert d.ok, d.error
     assert d.report["rows_used"] == len(GOOD) and d.report["rows_excluded"] == 1

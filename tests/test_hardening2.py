@@ -46,6 +46,7 @@ import json  # noqa: E402
 import os  # noqa: E402
 
 from judgescope.sources.catalog import Catalog  # noqa: E402
+from judgescope.wiring import TABLES  # noqa: E402
 from judgescope.ingest.manifest import load_manifest  # noqa: E402
 
 AUDIT = [{"judge_record_id": f"r{i}", "target_language": "de", "unit": "segment", "score": 40 + i}
@@ -64,7 +65,7 @@ def load(folder: Path, path: str, kind: str = "judge_audit", extra: str = ""):
             f'kind = "{kind}"\npath = "{path}"\n{extra}')
     manifest = folder / "sources.toml"
     manifest.write_text(body, encoding="utf-8")
-    return Catalog(load_manifest(manifest)).dataset("d")
+    return Catalog(load_manifest(manifest), providers=TABLES).dataset("d")
 
 
 def _outside_secret(tmp_path) -> Path:
@@ -110,12 +111,12 @@ def test_hub_cache_snapshot_may_read_its_blobs_only(tmp_path, monkeypatch):
     body = ('[[collection]]\nname = "c"\ndatasets = ["hub"]\n[[dataset]]\nname = "hub"\n'
             f'kind = "judge_audit"\nhub = "{REPO}"\nrevision = "{COMMIT}"\nconfig = "judge"\nsplit = "audit"\n')
     (tmp_path / "s.toml").write_text(body)
-    assert Catalog(load_manifest(tmp_path / "s.toml")).dataset("hub").ok
+    assert Catalog(load_manifest(tmp_path / "s.toml"), providers=TABLES).dataset("hub").ok
     secret = _outside_secret(tmp_path)
     (snap / "data" / "audit.parquet").unlink()
     os.symlink(secret, snap / "data" / "audit.parquet")
     (tmp_path / "t.toml").write_text(body)
-    d = Catalog(load_manifest(tmp_path / "t.toml")).dataset("hub")
+    d = Catalog(load_manifest(tmp_path / "t.toml"), providers=TABLES).dataset("hub")
     assert not d.ok and "outside the dataset folder" in d.error
 
 
@@ -406,7 +407,7 @@ def test_stored_digests_are_normalised_once_and_compared_alike_everywhere(tmp_pa
         '[[collection]]\nname = "c"\ndatasets = ["a", "s"]\njoin_key = ["instance_id"]\n'
         '[[dataset]]\nname = "a"\nkind = "judge_audit"\npath = "a.jsonl"\n'
         '[[dataset]]\nname = "s"\nkind = "source_snapshot"\npath = "s.jsonl"\n')
-    cat = Catalog(load_manifest(tmp_path / "m.toml"))
+    cat = Catalog(load_manifest(tmp_path / "m.toml"), providers=TABLES)
     a = cat.dataset("a")
     assert a.report["digests_normalised"] == {"source_text_sha256": 3, "candidate_text_sha256": 2}
     assert set(_clean(a).source_text_sha256) <= {_digest(s["source_text"]) for s in snap} | {_digest("same")}
@@ -551,7 +552,7 @@ def test_audit_with_no_usable_row_gives_a_note_not_a_crash(tmp_path):
     jsonl(tmp_path / "a.jsonl", [dict(r, score=500) for r in AUDIT])
     d = load(tmp_path, "a.jsonl")
     assert d.ok and d.report["rows_used"] == 0
-    run = Catalog(load_manifest(tmp_path / "sources.toml")).store("c").run
+    run = Catalog(load_manifest(tmp_path / "sources.toml"), providers=TABLES).store("c").run
     for facet in ["none", *audit.available_facets(set())]:
         counts = audit.score_counts(run, facet)
         assert audit.no_rows(counts) == audit.NO_ROWS
@@ -649,7 +650,7 @@ def test_damaged_cache_entries_are_rebuilt_and_named(tmp_path, case):
     d = load(tmp_path, "a.jsonl")
     assert d.ok and d.note is None
     DAMAGE[case](d.folder)
-    cat = Catalog(load_manifest(tmp_path / "sources.toml"))
+    cat = Catalog(load_manifest(tmp_path / "sources.toml"), providers=TABLES)
     again = cat.dataset("d")
     assert again.ok and again.report["rows_used"] == 6 and again.folder == d.folder
     assert any("damaged" in p and "rebuilt" in p for p in cat.manifest.problems), cat.manifest.problems
@@ -659,18 +660,18 @@ def test_damaged_cache_entries_are_rebuilt_and_named(tmp_path, case):
 
 def test_damaged_derived_table_is_rebuilt(tmp_path, monkeypatch):
     from judgescope.audit.record_tables import audit_summary_views
-    from judgescope.sources import catalog, derived
+    from judgescope.sources import catalog
 
-    # The process-wide list is named on Overview and by validate: this test's entry stays here.
-    monkeypatch.setattr(derived, "REBUILT", [])
     jsonl(tmp_path / "a.jsonl", AUDIT)
     d = load(tmp_path, "a.jsonl")
-    views = audit_summary_views(d.path("clean"))
+    notes: list[str] = []  # the asking catalog's own list (Catalog.rebuilt)
+    views = audit_summary_views(d.path("clean"), notes)
     (path,) = views["audit_record_index"]
     path.write_bytes(path.read_bytes()[:50])
-    views = audit_summary_views(d.path("clean"))
+    assert notes == []
+    views = audit_summary_views(d.path("clean"), notes)
     assert catalog.damage(path.parent) is None
-    assert any("audit_record_index.parquet" in n and "rebuilt" in n for n in derived.REBUILT)
+    assert any("audit_record_index.parquet" in n and "rebuilt" in n for n in notes)
 
 
 def test_start_sweeps_what_a_killed_process_left(tmp_path, monkeypatch):

@@ -179,7 +179,7 @@ def test_any_accepted_sql_leaves_the_file_system_unchanged(store, folders, parts
 
 @pytest.mark.parametrize("collection", ["xhotpotqa", "transevalnia", "localgate"])
 def test_every_example_query_of_a_demo_collection_runs(collection):
-    from judgescope.sources.catalog import get_catalog
+    from judgescope.wiring import get_catalog
 
     store = get_catalog().store(collection)
     listed = sql_console.examples(sql_console.schema(store.run("console_columns")))

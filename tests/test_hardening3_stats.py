@@ -168,9 +168,10 @@ def test_a_checksums_file_that_is_a_json_list_is_named(tmp_path, monkeypatch, ca
         'datasets = ["a"]\n\n[[dataset]]\nname = "a"\nkind = "judge_audit"\ntitle = "a"\n'
         'path = "a.jsonl"\n')
     monkeypatch.setenv("JUDGESCOPE_SOURCES", str(tmp_path / "sources.toml"))
+    from judgescope import wiring
     from judgescope.sources import catalog
 
-    manifest = catalog.get_catalog().manifest
+    manifest = wiring.get_catalog().manifest
     with pytest.raises(catalog.SourceError, match="JSON object"):
         catalog.expected_checksums(manifest)
     code = main(["validate", "a"])

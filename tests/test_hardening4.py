@@ -39,12 +39,13 @@ def _two_audits(folder):
 def _open_and_load(folder, tmp_path, capsys):
     """`judgescope open` on the folder (saving its manifest), then every dataset loaded."""
     from judgescope.sources.catalog import Catalog
+    from judgescope.wiring import TABLES
     from judgescope.ingest.manifest import load_manifest
 
     saved = tmp_path / "s.toml"
     assert main(["open", str(folder), "--dry-run", "--save", str(saved)]) == 1  # 1: one is unusable
     out = capsys.readouterr().out
-    catalog = Catalog(load_manifest(saved))
+    catalog = Catalog(load_manifest(saved), providers=TABLES)
     return out, {name: catalog.dataset(name) for name in catalog.manifest.datasets}
 
 
@@ -139,9 +140,10 @@ def test_an_empty_file_is_called_empty(write_manifest, tmp_path, capsys, suffix)
     """Item 16: a 0-byte upload (or file) is 'empty', not a table that 'fits no kind'."""
     from judgescope.remote import upload
     from judgescope.sources.catalog import Catalog
+    from judgescope.wiring import TABLES
     from judgescope.ingest.manifest import SourceError, load_manifest
 
-    catalog = Catalog(load_manifest(write_manifest('[[collection]]\nname = "c"\ndatasets = []\n')))
+    catalog = Catalog(load_manifest(write_manifest('[[collection]]\nname = "c"\ndatasets = []\n')), providers=TABLES)
     with pytest.raises(SourceError, match=r"empty \(0 bytes\)") as refused:
         upload.add_upload(catalog, f"nothing{suffix}", b"")
     assert "fits no kind" not in str(refused.value) and "nothing" in str(refused.value)

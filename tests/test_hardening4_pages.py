@@ -151,6 +151,7 @@ def test_a_huge_explanation_is_read_and_shown_bounded(tmp_path, monkeypatch):
     text is read only when the reader asks for its download."""
     from judgescope import bounded
     from judgescope.sources.catalog import Catalog
+    from judgescope.wiring import TABLES
     from judgescope.ingest.manifest import load_manifest
 
     whole = "".join(f"word{i} " for i in range(40_000))[:300_000] + "END"
@@ -160,7 +161,7 @@ def test_a_huge_explanation_is_read_and_shown_bounded(tmp_path, monkeypatch):
     (tmp_path / "sources.toml").write_text('[[collection]]\nname = "c"\ntitle = "C"\ndatasets = ["a"]\n\n'
                                            '[[dataset]]\nname = "a"\nkind = "judge_audit"\npath = "a.jsonl"\n')
     monkeypatch.setenv("JUDGESCOPE_SOURCES", str(tmp_path / "sources.toml"))
-    store = Catalog(load_manifest(tmp_path / "sources.toml")).store("c")
+    store = Catalog(load_manifest(tmp_path / "sources.toml"), providers=TABLES).store("c")
     record = store.run("audit_record", record_id="r1").iloc[0]
     assert record.judge_explanation == whole[:bounded.SHOWN_CHARS] and record.judge_explanation_chars == len(whole)
     assert store.run("audit_record_explanation", record_id="r1").judge_explanation.iloc[0] == whole

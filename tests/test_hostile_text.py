@@ -154,9 +154,10 @@ def test_page_shows_hostile_text_as_text(hostile_manifest, monkeypatch, page):
 def test_hostile_collection_is_fully_used(hostile_manifest):
     """The hostile strings are data, not errors: no row of the text fields is excluded for them."""
     from judgescope.sources.catalog import Catalog
+    from judgescope.wiring import TABLES
     from judgescope.ingest.manifest import load_manifest
 
-    cat = Catalog(load_manifest(hostile_manifest))
+    cat = Catalog(load_manifest(hostile_manifest), providers=TABLES)
     for name in ("audit", "snapshot", "items", "judgements", "verification"):
         rep = cat.dataset(name).report
         assert rep and rep["rows_excluded"] == 0, (name, rep and rep["reasons"])

@@ -8,6 +8,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from judgescope.sources.catalog import Catalog
+from judgescope.wiring import TABLES
 from judgescope.ingest.manifest import load_manifest
 
 COMMIT = "0f9cd568fabd7f7ad3b3d9a72e31ae8aeb936840"
@@ -47,7 +48,7 @@ def _catalog(write_manifest, revision=COMMIT, repo=REPO):
     body = ('[[collection]]\nname = "c"\ndatasets = ["hub"]\n[[dataset]]\nname = "hub"\n'
             f'kind = "judge_audit"\nhub = "{repo}"\nrevision = "{revision}"\n'
             'config = "judge"\nsplit = "audit"\n')
-    return Catalog(load_manifest(write_manifest(body)))
+    return Catalog(load_manifest(write_manifest(body)), providers=TABLES)
 
 
 def test_pinned_hub_dataset_loads_offline_from_the_cache(hub_cache, write_manifest):

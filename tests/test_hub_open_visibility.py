@@ -4,7 +4,7 @@ from streamlit.testing.v1 import AppTest
 
 from judgescope.remote import hub_open
 from judgescope.web import context
-from judgescope.sources.catalog import get_catalog
+from judgescope.wiring import get_catalog
 from judgescope.ingest.manifest import Collection
 
 

@@ -54,7 +54,7 @@ def mqm_manifest(realdata, monkeypatch):
 
 def test_real_mqm_alpha_interval_equals_krippendorff_package(mqm_manifest):
     krippendorff = pytest.importorskip("krippendorff")
-    from judgescope.sources.catalog import get_catalog
+    from judgescope.wiring import get_catalog
 
     store = get_catalog().store("mqm")
     frame = store.run("ratings_long")

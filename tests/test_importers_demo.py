@@ -9,6 +9,7 @@ import pytest
 
 from apptest import open_page
 from judgescope.sources.catalog import Catalog
+from judgescope.wiring import TABLES
 from judgescope.ingest.manifest import load_manifest
 from judgescope import navigation
 
@@ -30,7 +31,7 @@ CASES = [(c["name"], p.path) for c in DOC["collection"] for p in navigation.PAGE
 def test_every_dataset_opens_with_its_kind_and_no_problem():
     manifest = load_manifest(MANIFEST)
     assert manifest.problems == []
-    catalog = Catalog(manifest)
+    catalog = Catalog(manifest, providers=TABLES)
     for name, kind in KINDS.items():
         loaded = catalog.dataset(name)
         assert loaded.ok, loaded.error

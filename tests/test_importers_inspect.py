@@ -154,9 +154,10 @@ def test_sample_metadata_gives_the_language(log, tmp_path):
 def test_each_row_names_the_tool_version_and_an_upload_opens(tmp_path, write_manifest):
     from judgescope.remote import upload
     from judgescope.sources.catalog import Catalog
+    from judgescope.wiring import TABLES
     from judgescope.ingest.manifest import load_manifest
 
-    catalog = Catalog(load_manifest(write_manifest('[[collection]]\nname = "c"\ndatasets = []\n')))
+    catalog = Catalog(load_manifest(write_manifest('[[collection]]\nname = "c"\ndatasets = []\n')), providers=TABLES)
     name = upload.add_upload(catalog, "run.json", (FIXTURES / "inspect_run.json").read_bytes())
     loaded = catalog.dataset(name)
     assert loaded.ok, loaded.error

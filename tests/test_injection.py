@@ -283,7 +283,7 @@ def test_context_run_refuses_file_access_through_the_pages_path():
     "LOAD httpfs", "SELECT * FROM read_parquet('https://example.org/x.parquet')",
 ])
 def test_demo_store_is_locked(sql):
-    from judgescope.sources.catalog import get_catalog
+    from judgescope.wiring import get_catalog
 
     with pytest.raises(duckdb.PermissionException, match="(?i)permission|disabled|access"):
         get_catalog().store("xhotpotqa").execute_raw(sql)
@@ -292,14 +292,14 @@ def test_demo_store_is_locked(sql):
 @pytest.mark.parametrize("sql", ["SET enable_external_access = true",
                                  "SET lock_configuration = false"])
 def test_demo_store_configuration_is_locked(sql):
-    from judgescope.sources.catalog import get_catalog
+    from judgescope.wiring import get_catalog
 
     with pytest.raises(duckdb.InvalidInputException, match="(?i)configuration.*locked"):
         get_catalog().store("xhotpotqa").execute_raw(sql)
 
 
 def test_a_store_cannot_read_another_collections_files():
-    from judgescope.sources.catalog import get_catalog
+    from judgescope.wiring import get_catalog
 
     cat = get_catalog()
     other = cat.roles("localgate")["items"].path("clean")

@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from judgescope import headlines
 from judgescope.cli import main
-from judgescope.sources.catalog import get_catalog
+from judgescope.wiring import get_catalog
 
 VERDICTS = ("no_error", "minor", "major")
 

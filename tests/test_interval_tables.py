@@ -9,7 +9,8 @@ from judgescope.audit import interval_tables
 from judgescope.audit import summary as audit
 from judgescope.schema import label
 from judgescope.sources import derived
-from judgescope.sources.catalog import Catalog, get_catalog
+from judgescope.sources.catalog import Catalog
+from judgescope.wiring import TABLES, get_catalog
 from judgescope.ingest.manifest import load_manifest
 from test_binned_scores import float_manifest  # noqa: F401  (a module fixture: the float audit)
 
@@ -46,7 +47,7 @@ def test_the_demo_audit_s_stored_intervals_are_those_drawn_for_every_facet():
 
 def test_a_float_audit_s_stored_intervals_are_those_drawn_for_every_facet(float_manifest):  # noqa: F811
     """Binned counts (4-decimal scores, drawn over score bins with a stated bound)."""
-    store = Catalog(load_manifest(float_manifest)).store("c")
+    store = Catalog(load_manifest(float_manifest), providers=TABLES).store("c")
     _check_every_facet(store, [])
     assert "bins" in interval_tables.stored(store.run, "none").attrs["ci_method"]
 
@@ -74,9 +75,7 @@ def test_computed_views_are_built_once_per_inputs_and_code(tmp_path, monkeypatch
     """sources/derived.computed_views: cached on disk; a change of `code` or of an input builds
     again; a damaged file is rebuilt and named."""
     monkeypatch.setenv("JUDGESCOPE_CACHE", str(tmp_path / "cache"))
-    # The rebuilt-entry notes are process-wide (every store opened later names them on Overview):
-    # this test's own list, so no later test of the worker meets its damaged entry.
-    monkeypatch.setattr(derived, "REBUILT", [])
+    notes: list[str] = []  # the asking catalog's own list of rebuilt entries (Catalog.rebuilt)
     source = tmp_path / "in.parquet"
     pd.DataFrame({"x": [1, 2, 3]}).to_parquet(source)
     built = []
@@ -92,10 +91,11 @@ def test_computed_views_are_built_once_per_inputs_and_code(tmp_path, monkeypatch
     second = derived.computed_views("t", {"audit": source}, "doubling", compute, "code 2")
     assert second != first and len(built) == 2
     first["doubled"][0].write_bytes(b"not parquet")
-    again = derived.computed_views("t", {"audit": source}, "doubling", compute, "code 1")
+    assert notes == []
+    again = derived.computed_views("t", {"audit": source}, "doubling", compute, "code 1", notes)
     assert again == first and len(built) == 3
     assert pd.read_parquet(again["doubled"][0])["x2"].tolist() == [2, 4, 6]
-    assert any(first["doubled"][0].parent.name in note for note in derived.REBUILT)
+    assert any(first["doubled"][0].parent.name in note for note in notes)
 
 
 def _ci_columns(at) -> pd.DataFrame:
@@ -134,7 +134,7 @@ def test_a_failed_computation_is_named_and_the_collection_still_opens(monkeypatc
         raise ValueError("values and counts must align")
     monkeypatch.setattr(interval_tables.summary, "mean_intervals", broken)
     monkeypatch.setattr(interval_tables, "code_text", lambda: "a code never cached before")
-    catalog = Catalog(load_manifest(float_manifest))
+    catalog = Catalog(load_manifest(float_manifest), providers=TABLES)
     store = catalog.store("c")
     assert not store.has(interval_tables.VIEW) and store.has("audit_counts")
     assert any("default intervals" in p and "ValueError: values and counts must align" in p

@@ -7,7 +7,8 @@ import shutil
 import pytest
 
 from judgescope.ingest import kinds
-from judgescope.sources.catalog import get_catalog, resolve
+from judgescope.sources.catalog import resolve
+from judgescope.wiring import TABLES, get_catalog
 from judgescope.cli import main
 from judgescope.schema import SCHEMAS
 from judgescope.ingest.manifest import SourceError
@@ -99,7 +100,7 @@ def test_manifest_entry_without_kind_is_detected(realdata, monkeypatch):
     shutil.copy(realdata / "README.md", realdata / "README.md.jsonl")
     from judgescope.sources.catalog import Catalog
     from judgescope.ingest.manifest import load_manifest
-    catalog = Catalog(load_manifest(manifest))
+    catalog = Catalog(load_manifest(manifest), providers=TABLES)
     assert catalog.dataset("mqm").ok and catalog.dataset("mqm").spec.kind == "human_ratings"
     assert "fits no kind" in catalog.dataset("odd").error
     with pytest.raises(SourceError, match="fits several kinds"):

@@ -16,6 +16,7 @@ from bench import pages as bench_pages
 from judgescope.audit import rows as audit_rows
 from judgescope.ingest import build
 from judgescope.sources import catalog, derived
+from judgescope.wiring import TABLES
 from judgescope.duck import db
 
 ROWS = 24_000
@@ -30,7 +31,7 @@ def small_groups(tmp_path_factory):
     mp.setenv("JUDGESCOPE_CACHE", str(tmp_path_factory.mktemp("cache")))
     try:
         manifest = gen.generate(ROWS, tmp_path_factory.mktemp("bench") / "data")
-        cat = catalog.Catalog(catalog.load_manifest(manifest))
+        cat = catalog.Catalog(catalog.load_manifest(manifest), providers=TABLES)
         store = cat.store(gen.COLLECTION)
         rows = pd.read_parquet(cat.dataset("bench_audit").path("clean"))
         yield store, rows

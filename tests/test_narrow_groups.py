@@ -12,6 +12,7 @@ from judgescope.audit import binned
 from judgescope.audit import interval_tables
 from judgescope.audit import summary as audit
 from judgescope.sources.catalog import Catalog
+from judgescope.wiring import TABLES
 from judgescope.ingest.manifest import load_manifest
 
 N = 400
@@ -34,7 +35,7 @@ def audit_store(tmp_path_factory):
     rows.to_parquet(tmp / "audit.parquet")
     (tmp / "sources.toml").write_text('[[collection]]\nname = "c"\ndatasets = ["d"]\n[[dataset]]\n'
                                       'name = "d"\nkind = "judge_audit"\npath = "audit.parquet"\n')
-    return Catalog(load_manifest(tmp / "sources.toml")).store("c"), rows
+    return Catalog(load_manifest(tmp / "sources.toml"), providers=TABLES).store("c"), rows
 
 
 def test_each_group_matches_scipys_percentile_bootstrap(audit_store):

@@ -14,7 +14,7 @@ from apptest import open_page
 from conftest import REALDATA
 from judgescope.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE, main
 from judgescope.sources import infer, infer_groups
-from judgescope.sources.catalog import get_catalog
+from judgescope.wiring import get_catalog
 from judgescope.ingest.manifest import load_manifest
 from judgescope import navigation
 from test_hub import hub_cache  # noqa: F401 — the fixture lays out an offline Hub cache

@@ -12,7 +12,7 @@ import pytest
 
 from chromium import needs_chromium
 from conftest import REALDATA
-from judgescope.sources.catalog import get_catalog
+from judgescope.wiring import get_catalog
 from judgescope.ingest.manifest import load_manifest
 from judgescope import navigation
 

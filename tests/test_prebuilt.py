@@ -14,6 +14,7 @@ from bench import generate as gen
 from bench import pages as bench_pages
 from judgescope.cli import main
 from judgescope.sources import catalog
+from judgescope.wiring import TABLES
 from judgescope.remote import prebuilt as remote
 from judgescope.ingest.manifest import SourceError
 
@@ -29,7 +30,7 @@ def built(tmp_path_factory):
         out = tmp_path_factory.mktemp("prebuilt")
         mp.setenv("JUDGESCOPE_CACHE", str(tmp_path_factory.mktemp("elsewhere")))  # build sets its own
         assert main(["build", "--out", str(out), "--manifest", str(manifest)]) == 0
-        local = catalog.Catalog(catalog.load_manifest(manifest))  # the same cache, read from disk
+        local = catalog.Catalog(catalog.load_manifest(manifest), providers=TABLES)  # the same cache, read from disk
         mp.setenv("JUDGESCOPE_CACHE", str(out))
         store = local.store(gen.COLLECTION)
         # Publish: every file of the folder into the memory filesystem, under a fresh root.
@@ -56,7 +57,7 @@ def test_build_writes_an_index_of_files_inside_the_folder(built):
 def _prebuilt(built):
     manifest, _, _, mem, url = built
     counted = remote.CountingFileSystem(mem)
-    cat = catalog.Catalog(catalog.load_manifest(manifest), prebuilt=url, filesystem=counted)
+    cat = catalog.Catalog(catalog.load_manifest(manifest), prebuilt=url, filesystem=counted, providers=TABLES)
     return cat, counted
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from bench import generate as gen
 from judgescope.sources import catalog
+from judgescope.wiring import TABLES
 from judgescope.duck import progress
 
 
@@ -89,7 +90,7 @@ def test_a_first_open_reports_every_stage_as_plain_lines_when_piped(tmp_path, mo
     manifest = gen.generate(3_000, tmp_path / "data")
     out = io.StringIO()  # not a TTY
     with progress.cli_reporter(out):
-        catalog.Catalog(catalog.load_manifest(manifest)).store(gen.COLLECTION)
+        catalog.Catalog(catalog.load_manifest(manifest), providers=TABLES).store(gen.COLLECTION)
     lines = out.getvalue().splitlines()
     assert lines[-1].startswith("Opened in ")
     stages = [line for line in lines if line.startswith("Stage ")]
@@ -101,7 +102,7 @@ def test_a_first_open_reports_every_stage_as_plain_lines_when_piped(tmp_path, mo
     # a second open reads the cache: nothing is built, nothing is printed
     again = io.StringIO()
     with progress.cli_reporter(again):
-        catalog.Catalog(catalog.load_manifest(manifest)).store(gen.COLLECTION)
+        catalog.Catalog(catalog.load_manifest(manifest), providers=TABLES).store(gen.COLLECTION)
     assert again.getvalue() == ""
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from judgescope.duck import db
 from judgescope.duck import views
-from judgescope.sources.catalog import get_catalog
+from judgescope.wiring import get_catalog
 
 COLLECTIONS = ("xhotpotqa", "localgate", "transevalnia")
 
@@ -29,6 +29,7 @@ def _ratings_store():
     from pathlib import Path
 
     from judgescope.sources.catalog import Catalog
+    from judgescope.wiring import TABLES
     from judgescope.ingest.manifest import load_manifest
 
     folder = Path(tempfile.mkdtemp(prefix="ratings-queries-"))
@@ -38,7 +39,7 @@ def _ratings_store():
     (folder / "m.toml").write_text('[[collection]]\nname = "r"\ndatasets = ["ratings"]\n'
                                    '[[dataset]]\nname = "ratings"\nkind = "human_ratings"\n'
                                    'path = "ratings.jsonl"\n')
-    return Catalog(load_manifest(folder / "m.toml")).store("r")
+    return Catalog(load_manifest(folder / "m.toml"), providers=TABLES).store("r")
 
 
 def _store_for(name: str):

@@ -9,7 +9,7 @@ import pytest
 from judgescope import cli
 from judgescope.report import assemble, check, html
 from judgescope.reviews import verdict_log as reviews
-from judgescope.sources.catalog import get_catalog
+from judgescope.wiring import get_catalog
 
 AUDIT = "xhotpotqa_v2_audit"
 

@@ -11,7 +11,8 @@ from judgescope import defaults
 from judgescope.audit import interval_tables
 from judgescope.audit import summary as audit
 from judgescope.cli.commands import report
-from judgescope.sources.catalog import Catalog, get_catalog
+from judgescope.sources.catalog import Catalog
+from judgescope.wiring import TABLES, get_catalog
 from judgescope.ingest.manifest import load_manifest
 from test_binned_scores import float_manifest  # noqa: F401  (a module fixture: the float audit)
 
@@ -21,7 +22,7 @@ def run(request, float_manifest):  # noqa: F811
     """The query runner of an audit whose default intervals are stored: the demo's integer
     audit, or a float audit (binned counts)."""
     store = (get_catalog().store("xhotpotqa") if request.param == "int"
-             else Catalog(load_manifest(float_manifest)).store("c"))
+             else Catalog(load_manifest(float_manifest), providers=TABLES).store("c"))
     assert store.has(interval_tables.VIEW)
     return store.run
 

@@ -20,6 +20,7 @@ from bench import generate as gen
 from judgescope.audit import rows as audit_rows
 from judgescope.schema import SCHEMAS
 from judgescope.sources import catalog
+from judgescope.wiring import TABLES
 from judgescope.duck import db
 from judgescope.ingest.build import write_counts, write_score_summaries
 
@@ -32,7 +33,7 @@ SETTINGS = settings(max_examples=40, derandomize=True, deadline=None,
 
 def _generated(tmp_path_factory, rows: int, scores: str):
     manifest = gen.generate(rows, tmp_path_factory.mktemp(f"bench-{scores}") / str(rows), scores)
-    cat = catalog.Catalog(catalog.load_manifest(manifest))
+    cat = catalog.Catalog(catalog.load_manifest(manifest), providers=TABLES)
     return cat.store(gen.COLLECTION), pd.read_parquet(cat.dataset("bench_audit").path("clean"))
 
 

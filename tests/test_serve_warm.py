@@ -4,7 +4,7 @@ import logging
 
 import pytest
 
-from judgescope.sources import catalog
+from judgescope import wiring
 from judgescope.web import serve
 from judgescope.ingest.manifest import SourceError
 
@@ -16,7 +16,7 @@ def _raise(err):
 
 
 def test_an_unexpected_error_is_logged_with_its_traceback(monkeypatch, caplog):
-    monkeypatch.setattr(catalog, "get_catalog", _raise(KeyError("our own bug")))
+    monkeypatch.setattr(wiring, "get_catalog", _raise(KeyError("our own bug")))
     with caplog.at_level(logging.INFO, logger="judgescope.web.serve"):
         serve.warm()
     record = next(r for r in caplog.records if r.name == "judgescope.web.serve")
@@ -24,7 +24,7 @@ def test_an_unexpected_error_is_logged_with_its_traceback(monkeypatch, caplog):
 
 
 def test_an_unusable_dataset_is_noted_for_the_page(monkeypatch, caplog):
-    monkeypatch.setattr(catalog, "get_catalog", _raise(SourceError("no such file")))
+    monkeypatch.setattr(wiring, "get_catalog", _raise(SourceError("no such file")))
     with caplog.at_level(logging.INFO, logger="judgescope.web.serve"):
         serve.warm()
     record = next(r for r in caplog.records if r.name == "judgescope.web.serve")
@@ -32,6 +32,6 @@ def test_an_unusable_dataset_is_noted_for_the_page(monkeypatch, caplog):
 
 
 def test_a_keyboard_interrupt_is_not_swallowed(monkeypatch):
-    monkeypatch.setattr(catalog, "get_catalog", _raise(KeyboardInterrupt()))
+    monkeypatch.setattr(wiring, "get_catalog", _raise(KeyboardInterrupt()))
     with pytest.raises(KeyboardInterrupt):
         serve.warm()

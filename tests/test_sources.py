@@ -8,6 +8,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from judgescope.sources.catalog import Catalog
+from judgescope.wiring import TABLES
 from judgescope.ingest.manifest import SourceError, check_revision, load_manifest
 
 AUDIT_ROWS = [
@@ -27,7 +28,7 @@ def _manifest(tmp_path, write_manifest, datasets: dict[str, str], kind="judge_au
     body = "[[collection]]\nname = \"c\"\ndatasets = [%s]\n" % ", ".join(f'"{n}"' for n in datasets)
     for name, path in datasets.items():
         body += f'\n[[dataset]]\nname = "{name}"\nkind = "{kind}"\npath = "{path}"\n'
-    return Catalog(load_manifest(write_manifest(body)))
+    return Catalog(load_manifest(write_manifest(body)), providers=TABLES)
 
 
 def test_clean_file_is_fully_used(tmp_path, write_manifest):
@@ -110,7 +111,7 @@ def test_bad_manifest_entries_are_refused_one_by_one(tmp_path, write_manifest, e
     body = ('[[collection]]\nname = "c"\ndatasets = ["bad", "good"]\n'
             f'[[dataset]]\nname = "bad"\n{entry}\n'
             '[[dataset]]\nname = "good"\nkind = "judge_audit"\npath = "a.jsonl"\n')
-    cat = Catalog(load_manifest(write_manifest(body)))
+    cat = Catalog(load_manifest(write_manifest(body)), providers=TABLES)
     assert message in cat.dataset("bad").error and "bad" in cat.dataset("bad").error
     assert cat.dataset("good").ok
 
@@ -129,10 +130,10 @@ def test_hub_layout_folder_with_configs_and_broken_yaml(tmp_path, write_manifest
                                       "  - split: audit\n    path: data/audit.parquet\n---\n# x\n")
     body = ('[[collection]]\nname = "c"\ndatasets = ["a"]\n'
             '[[dataset]]\nname = "a"\nkind = "judge_audit"\npath = "repo"\nsplit = "audit"\n')
-    cat = Catalog(load_manifest(write_manifest(body)))
+    cat = Catalog(load_manifest(write_manifest(body)), providers=TABLES)
     assert cat.dataset("a").report["rows_used"] == 3
     (folder / "README.md").write_text("---\nconfigs: [unclosed\n---\n")
-    cat = Catalog(load_manifest(write_manifest(body, "other.toml")))
+    cat = Catalog(load_manifest(write_manifest(body, "other.toml")), providers=TABLES)
     assert "YAML" in cat.dataset("a").error and "README.md" in cat.dataset("a").error
 
 
@@ -144,7 +145,7 @@ def test_manifest_exclusion_puts_declared_rows_in_ledger_with_reason(tmp_path, w
     body = ('[[collection]]\nname = "c"\ndatasets = ["raw"]\n'
             '[[dataset]]\nname = "raw"\nkind = "raw_judge_records"\npath = "raw.jsonl"\n'
             '[[dataset.exclude]]\ncolumn = "run_group"\nvalue = "partial"\nreason = "partial run"\n')
-    d = Catalog(load_manifest(write_manifest(body))).dataset("raw")
+    d = Catalog(load_manifest(write_manifest(body)), providers=TABLES).dataset("raw")
     assert d.report["reasons"] == {"partial run": 2} and d.report["rows_used"] == 3
 
 
@@ -156,9 +157,9 @@ def test_changed_file_is_named(tmp_path, write_manifest):
         {"a.jsonl": {"sha256": hashlib.sha256(data).hexdigest(), "size": len(data)}}))
     body = ('[integrity]\nchecksums = ["checksums.json"]\n[[collection]]\nname = "c"\ndatasets = ["a"]\n'
             '[[dataset]]\nname = "a"\nkind = "judge_audit"\npath = "a.jsonl"\n')
-    assert Catalog(load_manifest(write_manifest(body))).dataset("a").ok
+    assert Catalog(load_manifest(write_manifest(body)), providers=TABLES).dataset("a").ok
     (tmp_path / "a.jsonl").write_bytes(data.replace(b"90", b"91", 1))  # one byte
-    d = Catalog(load_manifest(write_manifest(body, "m2.toml"))).dataset("a")
+    d = Catalog(load_manifest(write_manifest(body, "m2.toml")), providers=TABLES).dataset("a")
     assert not d.ok and "a.jsonl" in d.error and "changed" in d.error
 
 
@@ -182,7 +183,7 @@ def test_realdata_pairwise_shapes_normalise(realdata, write_manifest):
             'path = "realdata/pairwise_ted_mqm_ende_human_only.jsonl"\n'
             '[[dataset]]\nname = "sample"\nkind = "pairwise_ranking"\n'
             'path = "realdata/transevalnia_sample_with_wmt21_systems.jsonl"\n')
-    cat = Catalog(load_manifest(write_manifest(body)))
+    cat = Catalog(load_manifest(write_manifest(body)), providers=TABLES)
     assert cat.dataset("ted").report["rows_used"] == 200
     assert cat.dataset("sample").report["rows_used"] == 10
     from judgescope.duck import db

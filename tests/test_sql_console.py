@@ -8,7 +8,7 @@ import pytest
 
 from judgescope.duck import db
 from judgescope.console import sql_console
-from judgescope.sources.catalog import get_catalog
+from judgescope.wiring import get_catalog
 from stores import write_select
 
 

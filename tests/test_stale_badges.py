@@ -82,6 +82,6 @@ def test_an_audit_judged_by_the_calibrated_judge_is_not_flagged(calibration_coll
     _calibration_with_audit(calibration_collection, "m", "p-calibrated")
     assert not _stale_lines(open_page("pages/calibration.py", "c"))
     from judgescope.calibration import calibration_findings
-    from judgescope.sources.catalog import get_catalog
+    from judgescope.wiring import get_catalog
     checked = calibration_findings.audit_check(get_catalog().store("c").run)
     assert not checked["stale"] and checked["sentence"].startswith("audit: judged by m / prompt sha256")

@@ -8,7 +8,7 @@ import pandas as pd
 from apptest import open_page
 from calib_fixtures import calibration_collection  # noqa: F401 (fixture)
 from judgescope.calibration import staleness
-from judgescope.sources.catalog import get_catalog
+from judgescope.wiring import get_catalog
 
 
 def _rows(*rows):

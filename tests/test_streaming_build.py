@@ -12,6 +12,7 @@ import pytest
 
 from judgescope.ingest import readers
 from judgescope.sources.catalog import Catalog
+from judgescope.wiring import TABLES
 from judgescope.ingest.layout import ResolvedFiles
 from judgescope.ingest.manifest import load_manifest
 
@@ -23,7 +24,7 @@ def _catalog(tmp_path, datasets: list[tuple[str, str, str]], extra: str = "") ->
     for name, kind, path in datasets:
         body += f'\n[[dataset]]\nname = "{name}"\nkind = "{kind}"\npath = "{path}"\n'
     (tmp_path / "sources.toml").write_text(body + extra, encoding="utf-8")
-    return Catalog(load_manifest(tmp_path / "sources.toml"))
+    return Catalog(load_manifest(tmp_path / "sources.toml"), providers=TABLES)
 
 
 def _audit_rows(n: int) -> list[dict]:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from judgescope.sources import catalog as catalog_module
+from judgescope.wiring import TABLES
 from judgescope.duck import db
 from judgescope.remote import upload
 from judgescope.duck.cache import cache_root
@@ -39,7 +40,7 @@ def catalog(write_manifest, tmp_path):
         (tmp_path / f"{name}.jsonl").write_text(ROWS)
     text = "".join(f'[[collection]]\nname = "{n}"\ndatasets = ["{n}"]\n\n[[dataset]]\nname = "{n}"\n'
                    f'kind = "judge_audit"\npath = "{n}.jsonl"\n\n' for n in ("one", "two"))
-    return Catalog(load_manifest(write_manifest(text)))
+    return Catalog(load_manifest(write_manifest(text)), providers=TABLES)
 
 
 def _parquet(path: Path, rows: int) -> bytes:

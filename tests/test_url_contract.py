@@ -187,7 +187,7 @@ def test_every_finding_links_to_parameters_its_page_declares():
     """The domains word the findings and their links (judgescope.headlines); a finding's URL
     parameters go through the same declaration (Overview's cards build them with link_params)."""
     from judgescope import headlines
-    from judgescope.sources.catalog import get_catalog
+    from judgescope.wiring import get_catalog
 
     cat = get_catalog()
     linked = [(f.page, f.params) for name in cat.manifest.collections for f in headlines.collect(cat, name)[0]]

@@ -13,6 +13,7 @@ from judgescope.duck import db
 from judgescope.integrity import hashes as verify
 from judgescope.integrity.verification_tables import verification_views
 from judgescope.sources.catalog import Catalog
+from judgescope.wiring import TABLES
 from judgescope.ingest.manifest import SourceError, load_manifest
 
 KEY = ["instance_id", "target_language", "unit", "paragraph_id"]
@@ -80,7 +81,7 @@ path = "snapshot.jsonl"
 
 @pytest.fixture
 def store(tmp_path) -> db.Store:
-    return Catalog(load_manifest(write_fixture(tmp_path / "fx"))).store("fx")
+    return Catalog(load_manifest(write_fixture(tmp_path / "fx")), providers=TABLES).store("fx")
 
 
 def test_every_class_on_the_fixture(store):
@@ -110,7 +111,7 @@ def test_null_paragraph_id_matches_only_null(tmp_path):
     with (folder / "snapshot.jsonl").open("a", encoding="utf-8") as fh:
         fh.write(json.dumps({"instance_id": "i1", "target_language": "th", "unit": "question",
                              "paragraph_id": "0", "source_text": "Q?", "candidate_text": "ถาม"}) + "\n")
-    s = verify.summarise(Catalog(load_manifest(folder / "sources.toml")).store("fx").run)
+    s = verify.summarise(Catalog(load_manifest(folder / "sources.toml"), providers=TABLES).store("fx").run)
     assert s.counts["missing"] == 1 and s.unreferenced == 2
 
 
@@ -126,7 +127,7 @@ def test_key_subset_changes_the_join(store):
                                   "\u200b zero width", "emoji 👩‍👩‍👧", ""])
 def test_duckdb_sha256_equals_hashlib(text, tmp_path):
     cases = [("r", "i", "th", "answer", None, text, text, [(text, text)], "verified", None)]
-    st = Catalog(load_manifest(write_fixture(tmp_path / "h", cases))).store("fx")
+    st = Catalog(load_manifest(write_fixture(tmp_path / "h", cases)), providers=TABLES).store("fx")
     row = verify.class_rows(st.run, "verified", 5).iloc[0]
     assert row.source_sha256 == row.candidate_sha256 == sha(text)
 
@@ -165,9 +166,9 @@ def test_verify_queries_share_one_classification():
 
 def test_verification_is_built_once_and_reused(tmp_path):
     manifest = write_fixture(tmp_path / "fx")
-    first = Catalog(load_manifest(manifest)).store("fx").views["hash_verification"][0]
+    first = Catalog(load_manifest(manifest), providers=TABLES).store("fx").views["hash_verification"][0]
     mtime = first.stat().st_mtime_ns
-    store = Catalog(load_manifest(manifest)).store("fx")
+    store = Catalog(load_manifest(manifest), providers=TABLES).store("fx")
     assert store.views["hash_verification"][0] == first
     assert first.stat().st_mtime_ns == mtime  # read, not rebuilt
     other = verification_views(store.views["audit"][0], store.views["snapshot"][0], ["instance_id"])
@@ -184,10 +185,10 @@ def test_verified_rows_are_written_once_and_listed_from_the_first(tmp_path, monk
     verified = [(f"v{i:03d}", f"v{i}", lang, "answer", None, f"s{i}", f"s{i}", [(f"s{i}", f"s{i}")],
                  "verified", None) for i, lang in enumerate(["th", "ar", "de"] * 10)]
     manifest = write_fixture(tmp_path / "o", CASES + verified)
-    every = Catalog(load_manifest(manifest)).store("fx")
+    every = Catalog(load_manifest(manifest), providers=TABLES).store("fx")
     first = verify.class_rows(every.run, "verified", 1000)
     monkeypatch.setattr(verification_tables, "LISTED", 4)
-    st = Catalog(load_manifest(manifest)).store("fx")
+    st = Catalog(load_manifest(manifest), providers=TABLES).store("fx")
     listed = pd.read_parquet(st.views["hash_verification"][0])
     assert (listed["class"] == "verified").sum() == 4
     assert len(listed) == 4 + len(CASES) - 3  # the fixture's five problem rows, all kept
@@ -216,7 +217,7 @@ def test_class_list_is_the_first_rows_in_order(tmp_path):
               "verified", None)
              for i, (lang, unit) in enumerate([(lg, u) for lg in ("th", "ar", "de") for u in
                                                 ("answer", "question")] * 7)]
-    st = Catalog(load_manifest(write_fixture(tmp_path / "o", cases))).store("fx")
+    st = Catalog(load_manifest(write_fixture(tmp_path / "o", cases)), providers=TABLES).store("fx")
     got = verify.class_rows(st.run, "verified", 10)
     every = verify.class_rows(st.run, "verified", 1000)
     assert len(every) == len(cases)
@@ -247,7 +248,7 @@ def test_a_derived_table_that_cannot_be_built_is_named_not_fatal(tmp_path, monke
     def broken(*_args):
         raise SourceError("disk full")
     monkeypatch.setattr(audit_tables, "exact_copy_views", broken)
-    cat = Catalog(load_manifest(write_fixture(tmp_path / "fx")))
+    cat = Catalog(load_manifest(write_fixture(tmp_path / "fx")), providers=TABLES)
     store = cat.store("fx")  # the collection still opens
     assert "audit_exact_copies" not in store.views and "hash_verification" in store.views
     assert any("exact copies of fx_audit" in p and "disk full" in p for p in cat.manifest.problems)

@@ -12,6 +12,7 @@ import pytest
 from judgescope.ingest import snapshot
 from judgescope.integrity import hashes as verify
 from judgescope.sources.catalog import Catalog, load_dataset
+from judgescope.wiring import TABLES
 from judgescope.demo.common import write_checksums, write_hub_dataset
 from judgescope.ingest.manifest import SourceError, load_manifest
 
@@ -34,7 +35,7 @@ def _demo_like(tmp_path: Path) -> Path:
 
 
 def test_recorded_demo_file_loads_and_is_marked_recorded(tmp_path):
-    loaded = Catalog(load_manifest(_demo_like(tmp_path))).dataset("snap")
+    loaded = Catalog(load_manifest(_demo_like(tmp_path)), providers=TABLES).dataset("snap")
     assert loaded.ok, loaded.error
     files = loaded.report["files"]
     assert files[0]["recorded"] and files[0]["file"] == "data/default-train.parquet"
@@ -46,7 +47,7 @@ def test_one_byte_change_is_caught_and_named(tmp_path):
     raw = bytearray(data.read_bytes())
     raw[len(raw) // 2] ^= 0x01
     data.write_bytes(bytes(raw))
-    loaded = Catalog(load_manifest(manifest)).dataset("snap")
+    loaded = Catalog(load_manifest(manifest), providers=TABLES).dataset("snap")
     assert not loaded.ok
     assert "file changed since it was recorded" in loaded.error
     assert "data/default-train.parquet" in loaded.error and str(tmp_path) not in loaded.error  # #13.14
@@ -77,7 +78,7 @@ def test_hub_cache_lfs_sha256_is_checked(tmp_path, monkeypatch, tamper):
     manifest = tmp_path / "sources.toml"
     manifest.write_text(f'[[dataset]]\nname = "snap"\nkind = "source_snapshot"\n'
                         f'hub = "owner/snap"\nrevision = "{REV}"\n', encoding="utf-8")
-    loaded = Catalog(load_manifest(manifest)).dataset("snap")
+    loaded = Catalog(load_manifest(manifest), providers=TABLES).dataset("snap")
     if tamper:
         assert not loaded.ok and "does not match the Hub's LFS sha256" in loaded.error
         assert "train.parquet" in loaded.error
@@ -137,7 +138,7 @@ def _nested_manifest(tmp_path: Path, fmt: str) -> Path:
 
 
 def test_nested_jsonl_snapshot_is_flattened_and_verifies(tmp_path):
-    cat = Catalog(load_manifest(_nested_manifest(tmp_path, "jsonl")))
+    cat = Catalog(load_manifest(_nested_manifest(tmp_path, "jsonl")), providers=TABLES)
     assert cat.dataset("s").ok, cat.dataset("s").error
     assert cat.dataset("s").report["rows_used"] == 7
     s = verify.summarise(cat.store("n").run)
@@ -158,7 +159,7 @@ def test_nested_jsonl_snapshot_is_flattened_and_verifies(tmp_path):
 
 
 def test_nested_parquet_snapshot_is_flattened(tmp_path):
-    cat = Catalog(load_manifest(_nested_manifest(tmp_path, "parquet")))
+    cat = Catalog(load_manifest(_nested_manifest(tmp_path, "parquet")), providers=TABLES)
     assert cat.dataset("s").ok, cat.dataset("s").error
     assert cat.dataset("s").report["rows_used"] == 3
 

@@ -1,10 +1,11 @@
 """The view registry: every name a query reads is declared once, with its origin."""
 
+import ast
 from pathlib import Path
 
 import pytest
 
-import judgescope
+from judgescope import wiring
 from judgescope.duck import views
 from judgescope.schema import SCHEMAS
 
@@ -27,7 +28,23 @@ def test_each_dataset_role_is_a_view_and_names_are_unique():
         if v.origin == "derived":
             assert (QUERIES / f"{v.source}.sql").exists(), v
         if v.origin == "computed":  # the module that computes it, one of the domains' table modules
-            assert v.source in judgescope.TABLE_MODULES, v
+            assert v.source in {t.build.__module__ for t in wiring.TABLES}, v
+
+
+def _literal_names(source: str) -> set[str]:
+    """Every string constant written out in Python source."""
+    return {n.value for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+
+
+def test_every_view_name_is_written_out_in_the_registry():
+    """Issue #41 item 3: the registry's promise, `grep -n '"audit_counts"' judgescope/duck/views.py`,
+    holds for every view (a part's name was built as f"{role}_{part}" and found nothing)."""
+    written = _literal_names(Path(views.__file__).read_text(encoding="utf-8"))
+    assert [v.name for v in views.VIEWS if v.name not in written] == []
+
+
+def test_a_built_name_is_not_written_out():
+    assert "audit_counts" not in _literal_names('role, part = "audit", "counts"\nname = f"{role}_{part}"\n')
 
 
 def test_names_in_reads_views_not_ctes_or_comparisons():

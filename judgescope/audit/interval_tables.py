@@ -19,8 +19,8 @@ import pandas as pd
 from judgescope import stats
 from judgescope.audit import binned, summary
 from judgescope.duck import db
-from judgescope.sources import derived
 from judgescope.duck.views import parts_of
+from judgescope.sources.derived import Tables, computed_views
 
 VIEW = "audit_default_intervals"
 COLUMNS = ["facet_name", "position", "unit", "facet", "mean", "low", "high", "method", "ci_method"]
@@ -116,7 +116,7 @@ def intervals(run, counts, groupings: list[list[str]], resamples: int, seed: int
     return [tables[i][[*groupings[i], *keep]] for i in range(len(groupings))]
 
 
-def interval_views(audit: Path) -> dict[str, list[Path]]:
+def interval_views(audit: Path, notes: list[str] | None = None) -> dict[str, list[Path]]:
     """The view `audit_default_intervals` of one clean audit file (its counts, bins and order
     statistics beside it), for every facet whose column the audit has."""
     folder = audit.parent
@@ -124,16 +124,20 @@ def interval_views(audit: Path) -> dict[str, list[Path]]:
                                   if (folder / f"{v.source}.parquet").exists()}
     report = folder / "report.json"
     missing = json.loads(report.read_text(encoding="utf-8")).get("columns_missing", []) if report.exists() else []
-    return views_of(inputs, summary.available_facets(missing))
+    return views_of(inputs, summary.available_facets(missing), notes)
 
 
-def views_of(inputs: dict[str, Path], facets: list[str]) -> dict[str, list[Path]]:
+def views_of(inputs: dict[str, Path], facets: list[str], notes: list[str] | None = None) -> dict[str, list[Path]]:
     """The view `audit_default_intervals` of `facets`, from the files of the views the score
     counts read (audit, audit_counts, audit_bins, audit_order_stats), built once."""
-    return derived.computed_views("intervals", inputs, "default intervals",
-                                  lambda run: {VIEW: table(run, facets)}, code_text() + json.dumps(facets))
+    return computed_views("intervals", inputs, "default intervals",
+                          lambda run: {VIEW: table(run, facets)}, code_text() + json.dumps(facets), notes)
 
 
-INTERVALS = derived.register(derived.Tables(
-    "default intervals", ("audit",),
-    build=lambda clean, built, key: interval_views(clean["audit"])))
+def _build(clean, built, key, notes) -> dict[str, list[Path]]:
+    return interval_views(clean["audit"], notes)
+
+
+# Computed in Python (table), from the counts the queries of _QUERIES read: no build query.
+DEFAULT_INTERVALS = Tables(what="default intervals", needs=("audit",), views=("audit_default_intervals",),
+                           queries=(), build=_build)

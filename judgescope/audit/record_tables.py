@@ -1,17 +1,17 @@
 """The audit domain's derived tables: the record index and model provenance per audit file, the
 exact copies (with Integrity's texts when the audit is joined to a snapshot) and the comparison
-of two audit versions, each built once per input revision."""
+of two audit versions, each built once per input revision. Each is declared as data here
+(RECORD_INDEX, EXACT_COPIES, COMPARISON); judgescope/wiring.py hands them to the catalog."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from judgescope.sources import derived
-from judgescope.sources.derived import derived_views
+from judgescope.sources.derived import Tables, derived_views
 
 
-def exact_copy_views(audit: Path, verification: dict[str, list[Path]] | None = None
-                     ) -> dict[str, list[Path]]:
+def exact_copy_views(audit: Path, verification: dict[str, list[Path]] | None = None,
+                     notes: list[str] | None = None) -> dict[str, list[Path]]:
     """Views `audit_exact_copies` (every exact-copy row, with its candidate text when the audit
     is joined to a snapshot: `verification` holds Integrity's hash_verification_by_id and
     snapshot_numbered views, so the text is that of the row Integrity checked) and
@@ -24,32 +24,49 @@ def exact_copy_views(audit: Path, verification: dict[str, list[Path]] | None = N
                    "snapshot_numbered": verification["snapshot_numbered"][0]}
     rows = "audit_build_exact_copies_texts" if joined else "audit_build_exact_copies"
     return derived_views("copies", inputs, [("audit_exact_copies", rows, {}),
-                                            ("audit_exact_copy_summary", "audit_build_exact_copy_counts", {})])
+                                            ("audit_exact_copy_summary", "audit_build_exact_copy_counts", {})],
+                         notes)
 
 
-def compare_views(audit: Path, previous: Path) -> dict[str, list[Path]]:
+def compare_views(audit: Path, previous: Path, notes: list[str] | None = None) -> dict[str, list[Path]]:
     """Views `audit_version_overlap` and `audit_paired_diffs` (Compare versions), built once per
     pair of audit files: both join every row of one version to the other."""
     return derived_views("compare", {"audit": audit, "audit_previous": previous},
                          [("audit_version_overlap", "audit_build_overlap", {}),
-                          ("audit_paired_diffs", "audit_build_paired_diff_counts", {})])
+                          ("audit_paired_diffs", "audit_build_paired_diff_counts", {})], notes)
 
 
-def audit_summary_views(audit: Path) -> dict[str, list[Path]]:
+def audit_summary_views(audit: Path, notes: list[str] | None = None) -> dict[str, list[Path]]:
     """Views built once per audit file: `audit_record_index` (judge_record_id, score sorted by
     id: opening one record reads a row group of it, then only the audit's row groups holding that
     score, the audit being stored sorted by score) and `audit_model_provenance_summary`."""
     return derived_views("audit", {"audit": audit},
                          [("audit_record_index", "audit_build_record_index", {}),
-                          ("audit_model_provenance_summary", "audit_build_model_provenance", {})])
+                          ("audit_model_provenance_summary", "audit_build_model_provenance", {})], notes)
 
 
-SUMMARY = derived.register(derived.Tables(
-    "record index and provenance", ("audit",),
-    build=lambda clean, built, key: audit_summary_views(clean["audit"])))
-EXACT_COPIES = derived.register(derived.Tables(
-    "exact copies", ("audit",),
-    build=lambda clean, built, key: exact_copy_views(clean["audit"], built)))
-COMPARISON = derived.register(derived.Tables(
-    "version comparison", ("audit", "audit_previous"),
-    build=lambda clean, built, key: compare_views(clean["audit"], clean["audit_previous"])))
+def _summary(clean, built, key, notes) -> dict[str, list[Path]]:
+    return audit_summary_views(clean["audit"], notes)
+
+
+def _exact_copies(clean, built, key, notes) -> dict[str, list[Path]]:
+    return exact_copy_views(clean["audit"], built, notes)
+
+
+def _comparison(clean, built, key, notes) -> dict[str, list[Path]]:
+    return compare_views(clean["audit"], clean["audit_previous"], notes)
+
+
+RECORD_INDEX = Tables(
+    what="record index and provenance", needs=("audit",),
+    views=("audit_record_index", "audit_model_provenance_summary"),
+    queries=("audit_build_record_index", "audit_build_model_provenance"), build=_summary)
+# With the hash verification built before it, the rows carry the texts of the rows it joined.
+EXACT_COPIES = Tables(
+    what="exact copies", needs=("audit",), views=("audit_exact_copies", "audit_exact_copy_summary"),
+    queries=("audit_build_exact_copies_texts", "audit_build_exact_copies", "audit_build_exact_copy_counts"),
+    build=_exact_copies)
+COMPARISON = Tables(
+    what="version comparison", needs=("audit", "audit_previous"),
+    views=("audit_version_overlap", "audit_paired_diffs"),
+    queries=("audit_build_overlap", "audit_build_paired_diff_counts"), build=_comparison)

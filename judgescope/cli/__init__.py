@@ -119,7 +119,8 @@ def load_source(source: str, kind: str | None, config: str | None = None,
                 split: str | None = None, form: str = "flat") -> Loaded:
     """A file or Hub-layout folder validated as `kind` (None: the one kind its columns fit, see
     kinds.py), else a dataset of the active manifest by name."""
-    from judgescope.sources.catalog import get_catalog, load_dataset
+    from judgescope.sources.catalog import load_dataset
+    from judgescope.wiring import get_catalog
 
     if is_path(source):
         path = Path(source).resolve()

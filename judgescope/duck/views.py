@@ -1,6 +1,6 @@
 """The one view registry: every DuckDB view a query can read, declared here by its literal name,
 with where its rows come from and what it holds. `grep -n '"audit_counts"' judgescope/duck/views.py`
-finds any view a query names.
+finds any view a query names (tests/test_views.py checks that every name is written out here).
 
 Five origins:
 - dataset: a dataset's validated rows (the clean Parquet file of the collection's dataset of
@@ -8,7 +8,8 @@ Five origins:
 - part: another file validation writes beside the clean rows (per-score and binned counts,
   order statistics, excluded rows);
 - derived: a table built once per input revision by a named query in queries/ and cached on disk
-  (sources/derived.py; each domain registers its own);
+  (sources/derived.py builds them; each domain declares its own as data, derived.Tables, which
+  judgescope/wiring.py gathers: tests/test_layout.py checks each declared view is declared here);
 - computed: a table a domain computes in Python once per input revision, cached as derived
   tables are (`source` names the module that computes it);
 - ledger: the excluded-rows ledger of every dataset of the collection.
@@ -41,8 +42,9 @@ def _dataset(role: str, doc: str) -> View:
     return View(role, "dataset", role, "clean", doc)
 
 
-def _part(role: str, part: str, doc: str) -> View:
-    return View(f"{role}_{part}", "part", role, part, doc)
+def _part(name: str, role: str, part: str, doc: str) -> View:
+    """A file part of a dataset of `role`, its view named `name` (ROLE_PART, written out)."""
+    return View(name, "part", role, part, doc)
 
 
 def _derived(name: str, inputs: tuple[str, ...], query: str, doc: str) -> View:
@@ -61,20 +63,22 @@ VIEWS: tuple[View, ...] = (
     _dataset("ratings", "Long-format human ratings: one row per rater per item."),
     View("snapshot_numbered", "dataset", "snapshot", "clean",
          "The snapshot with file_row_number, so rows are fetched by position.", numbered=True),
-    _part("audit", "counts", "Rows per score and facet (language, unit, origin, run group) of the audit."),
-    _part("audit", "bins", "Rows per bin of one audit-wide score grid and facet, with each bin's n, "
+    _part("audit_counts", "audit", "counts",
+          "Rows per score and facet (language, unit, origin, run group) of the audit."),
+    _part("audit_bins", "audit", "bins", "Rows per bin of one audit-wide score grid and facet, with each bin's n, "
           "Σx, Σx², lowest and highest score (a float audit's summaries read these)."),
-    _part("audit", "order_stats", "Exact n, median, P5 and P10 per grouping set of the audit "
+    _part("audit_order_stats", "audit", "order_stats", "Exact n, median, P5 and P10 per grouping set of the audit "
           "(unit × facet, language × unit, language, unit, overall) and its distinct scores."),
-    _part("audit_previous", "counts", "Rows per score and facet of the earlier audit version."),
-    _part("audit", "excluded", "The audit's excluded rows in full, with their reason."),
-    _part("raw_records", "excluded", "Raw judge records a release excluded, in full."),
-    _part("snapshot", "excluded", "Snapshot rows validation excluded, in full."),
-    _part("items", "excluded", "Calibration items validation excluded, in full."),
-    _part("judgements", "excluded", "Judgements validation excluded, in full."),
-    _part("ranking", "excluded", "Ranking rows validation excluded, in full."),
-    _part("verification", "excluded", "Verification rows validation excluded, in full."),
-    _part("ratings", "excluded", "Ratings validation excluded, in full."),
+    _part("audit_previous_counts", "audit_previous", "counts",
+          "Rows per score and facet of the earlier audit version."),
+    _part("audit_excluded", "audit", "excluded", "The audit's excluded rows in full, with their reason."),
+    _part("raw_records_excluded", "raw_records", "excluded", "Raw judge records a release excluded, in full."),
+    _part("snapshot_excluded", "snapshot", "excluded", "Snapshot rows validation excluded, in full."),
+    _part("items_excluded", "items", "excluded", "Calibration items validation excluded, in full."),
+    _part("judgements_excluded", "judgements", "excluded", "Judgements validation excluded, in full."),
+    _part("ranking_excluded", "ranking", "excluded", "Ranking rows validation excluded, in full."),
+    _part("verification_excluded", "verification", "excluded", "Verification rows validation excluded, in full."),
+    _part("ratings_excluded", "ratings", "excluded", "Ratings validation excluded, in full."),
     _derived("hash_verification", ("audit", "snapshot"), "verify_build_rows",
              "The rows Integrity lists, sorted by class: every row not verified (class, hint, "
              "position, hashes) and the first verified ones in snapshot order."),

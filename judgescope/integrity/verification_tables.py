@@ -1,13 +1,13 @@
 """The integrity domain's derived tables: every audit row joined to the snapshot on the join key
 and classified (hash_verification), and its summary per language × unit × class
-(hash_verification_summary), built once per (audit file, snapshot file, join key)."""
+(hash_verification_summary), built once per (audit file, snapshot file, join key). Declared as
+data in HASH_VERIFICATION; judgescope/wiring.py hands the declaration to the catalog."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from judgescope.sources import derived
-from judgescope.sources.derived import derived_views
+from judgescope.sources.derived import Tables, derived_views
 
 # Verified rows kept in `hash_verification` (the others are all kept): the longest list of a
 # class a page shows (Review's list of an Integrity class, web/review.py ORIGIN_LIMIT).
@@ -20,7 +20,8 @@ def verification_steps(key: list[str]) -> list[tuple[str, str, dict]]:
             ("hash_verification_summary", "verify_build_summary", {})]
 
 
-def verification_views(audit: Path, snapshot: Path, key: list[str]) -> dict[str, list[Path]]:
+def verification_views(audit: Path, snapshot: Path, key: list[str], notes: list[str] | None = None
+                       ) -> dict[str, list[Path]]:
     """Views `hash_verification` (every audit row's class and hint, in class order),
     `hash_verification_summary` (counts per language × unit × class × hint, and unreferenced
     snapshot rows), `hash_verification_by_id` (id → match count, position and class, sorted by
@@ -28,9 +29,14 @@ def verification_views(audit: Path, snapshot: Path, key: list[str]) -> dict[str,
     (audit file, snapshot file, join key): the join of millions of audit keys to millions of
     snapshot keys is the expensive part of verification; pages and the badge read a few rows."""
     inputs = {"audit": audit, "snapshot_numbered": snapshot}
-    return derived_views("verify", inputs, verification_steps(key)) | {"snapshot_numbered": [snapshot]}
+    return derived_views("verify", inputs, verification_steps(key), notes) | {"snapshot_numbered": [snapshot]}
 
 
-TABLES = derived.register(derived.Tables(
-    "hash verification", ("audit", "snapshot"), keyed=True,
-    build=lambda clean, built, key: verification_views(clean["audit"], clean["snapshot"], key)))
+def _build(clean, built, key, notes) -> dict[str, list[Path]]:
+    return verification_views(clean["audit"], clean["snapshot"], key, notes)
+
+
+HASH_VERIFICATION = Tables(
+    what="hash verification", needs=("audit", "snapshot"), keyed=True,
+    views=("hash_verification_by_id", "hash_verification", "hash_verification_summary"),
+    queries=("verify_build_by_id", "verify_build_rows", "verify_build_summary"), build=_build)

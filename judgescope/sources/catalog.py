@@ -44,7 +44,6 @@ def build_modules() -> list[Path]:
 # BUILD_MEMORY, is in build.py; derived tables', DERIVED_MEMORY, in derived.py).
 STORE_MEMORY = "1536MB"
 _HASHES: dict[tuple, str] = {}
-REBUILT = derived.REBUILT  # derived entries found damaged and rebuilt (named on Overview)
 
 
 def file_sha256(path: Path) -> str:
@@ -200,41 +199,46 @@ def _declared_store(views: dict[str, list[Path]]) -> db.Store:
     return db.Store(views, memory_limit=STORE_MEMORY, temp_dir=_ensure(spill_dir()))
 
 
-def derived_tables(roles: dict[str, Loaded], key: list[str] | None, failed) -> dict[str, list[Path]]:
-    """The derived tables every domain registered (sources/derived.py) that the datasets can
-    feed, in registration order, each seeing the views built before it; keyed tables only with
-    a join key. failed(tables, error) is told of a build that failed; the rest go on."""
+def derived_tables(roles: dict[str, Loaded], key: list[str] | None, failed, providers,
+                   notes: list[str] | None = None) -> dict[str, list[Path]]:
+    """The derived tables of `providers` (derived.Tables, as judgescope/wiring.py gathers them)
+    that the datasets can feed, in the order given, each seeing the views built before it; keyed
+    tables only with a join key. failed(tables, error) is told of a build that failed; the rest
+    go on. A damaged cache entry rebuilt is told in `notes`."""
     clean = {role: d.path("clean") for role, d in roles.items()}
     built: dict[str, list[Path]] = {}
-    for tables in derived.providers(clean):
+    for tables in derived.usable(providers, clean):
         if tables.keyed and not key:
             continue
         try:
-            built |= tables.build(clean, built, key)
+            built |= tables.build(clean, built, key, notes)
         except (SourceError, db.DBError) as err:
             failed(tables, err)
     return built
 
 
-def open_store(roles: dict[str, Loaded], key: list[str] | None = None) -> db.Store:
+def open_store(roles: dict[str, Loaded], key: list[str] | None = None, *, providers) -> db.Store:
     """A store over datasets the CLI loaded, built as the app builds a collection's: their views
-    and the derived tables the domains registered (the hash verification when an audit and a
-    snapshot are given with a join key), each by the same builders; a build failure raises
-    SourceError."""
+    and the derived tables of `providers` (the hash verification when an audit and a snapshot
+    are given with a join key), each by the same builders; a build failure raises SourceError."""
     def failed(tables, err):
         raise err if isinstance(err, SourceError) else SourceError(f"{tables.what}: {err}")
 
-    views = dataset_views(roles) | derived_tables(roles, key, failed)
+    views = dataset_views(roles) | derived_tables(roles, key, failed, providers)
     views["ledger"] = [d.path("ledger") for d in roles.values() if d.path("ledger").exists()] \
         or [_empty_ledger()]
     return _declared_store(views)
 
 
 class Catalog:
-    """Every dataset of one manifest, loaded on first use, and a locked Store per collection."""
+    """Every dataset of one manifest, loaded on first use, and a locked Store per collection
+    with the derived tables of `providers` (derived.Tables, in build order; judgescope/wiring.py
+    gathers the domains' declarations, and the app and the CLI pass them)."""
 
-    def __init__(self, manifest: Manifest, prebuilt: str | None = None, filesystem=None):
+    def __init__(self, manifest: Manifest, prebuilt: str | None = None, filesystem=None, *, providers):
         self.manifest = manifest
+        self.providers = tuple(providers)
+        self.rebuilt: list[str] = []  # this catalog's derived entries found damaged and rebuilt
         self._loaded: dict[str, Loaded] = {}
         self._stores: dict[str, db.Store] = {}
         self._verify_problems: dict[str, list[str]] = {}
@@ -353,7 +357,7 @@ class Catalog:
         views = dataset_views(roles) | self._derived(collection, roles)
         views["ledger"] = [d.path("ledger") for d in loaded] or [_empty_ledger()]
         store = _declared_store(views)
-        self.manifest.problems += [n for n in REBUILT if n not in self.manifest.problems]
+        self.manifest.problems += [n for n in self.rebuilt if n not in self.manifest.problems]
         return store
 
     def forget(self, collection: str) -> None:
@@ -419,7 +423,7 @@ class Catalog:
             else:
                 self.manifest.problems.append(f"{tables.what} of {roles['audit'].spec.name}: {text}")
 
-        return derived_tables(roles, key, failed)
+        return derived_tables(roles, key, failed, self.providers, self.rebuilt)
 
 
 def _empty_ledger() -> Path:
@@ -437,9 +441,9 @@ def _empty_ledger() -> Path:
 
 
 @lru_cache(maxsize=8)
-def _catalog(path: str, mtime_ns: int) -> Catalog:
+def _catalog(path: str, mtime_ns: int, providers: tuple) -> Catalog:
     _sweep_once()
-    return Catalog(load_manifest(path))
+    return Catalog(load_manifest(path), providers=providers)
 
 
 @lru_cache(maxsize=1)
@@ -448,8 +452,9 @@ def _sweep_once() -> list[str]:
     return sweep()
 
 
-def get_catalog(path: Path | str | None = None) -> Catalog:
-    """The process-wide catalog of the active manifest (JUDGESCOPE_SOURCES or data/sources.toml)."""
+def get_catalog(path: Path | str | None = None, *, providers) -> Catalog:
+    """The process-wide catalog of the active manifest (JUDGESCOPE_SOURCES or data/sources.toml)
+    with the derived tables of `providers` (judgescope/wiring.get_catalog passes the domains')."""
     from judgescope.ingest.manifest import manifest_path
     p = Path(path).resolve() if path else manifest_path()
-    return _catalog(str(p), p.stat().st_mtime_ns if p.exists() else 0)
+    return _catalog(str(p), p.stat().st_mtime_ns if p.exists() else 0, tuple(providers))

@@ -1,15 +1,15 @@
 """Derived tables: tables built once from validated files by named queries (queries/*.sql),
 cached on disk, then read as views. This module only builds and caches them; the domains own
-what they build: each registers its tables here at start-up (integrity/verification_tables.py: the hash
-verification; audit/record_tables.py: the record index, provenance, exact copies and the version
-comparison), and the catalog opens what the collection's datasets can feed. The domain modules
-are named in judgescope.TABLE_MODULES and loaded on first use, as `datasets` loads its packaged
-builders by name: sources/ has no import statement of a domain (tests/test_layout.py)."""
+what they build, each declaring its tables as data (`Tables`) in its own module
+(integrity/verification_tables.py: the hash verification; audit/record_tables.py: the record
+index, provenance, exact copies and the version comparison; audit/interval_tables.py: the
+default intervals). The composition root (judgescope/wiring.py) gathers the declarations and
+hands them to the catalog, which builds what the collection's datasets can feed: sources/ has no
+import statement of a domain (tests/test_layout.py), and nothing registers itself at import."""
 
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 import shutil
 import tempfile
@@ -27,41 +27,33 @@ from judgescope.ingest.manifest import SourceError
 
 # Derived tables spill to disk rather than take the machine.
 DERIVED_MEMORY = "1GB"
-REBUILT: list[str] = []  # derived entries found damaged and rebuilt (named on Overview)
+# build(clean, built, key, notes): the collection's clean files by role, the views built before
+# it, the join key and the catalog's list of rebuild notes → view name → files.
+Build = Callable[..., dict[str, list[Path]]]
 
 
 @dataclass(frozen=True)
 class Tables:
-    """Derived tables a domain builds: `build(clean, built, key)` takes the collection's clean
-    files by role, the views already built (earlier providers) and the join key, and returns
-    view name → files. `needs`: the roles it reads; `keyed`: it needs a join key."""
+    """Derived tables a domain declares, as data: `what` they are (named in messages), the
+    dataset roles they `need`, the `views` they produce (each declared in judgescope/duck/views.py
+    with its build query), the named `queries` that build them (queries/*.sql; none for a table
+    computed in Python), `keyed`: they need a join key. `build` is the domain's function that
+    builds them (Build); it reads the views of tables declared before it when they are built."""
     what: str
     needs: tuple[str, ...]
-    build: Callable[[dict[str, Path], dict[str, list[Path]], list[str] | None], dict[str, list[Path]]]
+    views: tuple[str, ...]
+    queries: tuple[str, ...]
+    build: Build
     keyed: bool = False
 
 
-_PROVIDERS: list[Tables] = []
+def usable(providers, roles) -> list[Tables]:
+    """The declared tables whose input roles the collection has, in the order given (build order)."""
+    return [t for t in providers if all(r in roles for r in t.needs)]
 
 
-def register(tables: Tables) -> Tables:
-    """A domain declares its derived tables (once, at import); order of registration is build order."""
-    if all(t.what != tables.what for t in _PROVIDERS):
-        _PROVIDERS.append(tables)
-    return tables
-
-
-def providers(roles) -> list[Tables]:
-    """The registered tables whose input roles the collection has, in build order."""
-    import judgescope
-
-    for module in judgescope.TABLE_MODULES:  # each registers its tables when first imported
-        importlib.import_module(module)
-    return [t for t in _PROVIDERS if all(r in roles for r in t.needs)]
-
-
-def derived_views(kind: str, inputs: dict[str, Path], steps: list[tuple[str, str, dict]]
-                  ) -> dict[str, list[Path]]:
+def derived_views(kind: str, inputs: dict[str, Path], steps: list[tuple[str, str, dict]],
+                  notes: list[str] | None = None) -> dict[str, list[Path]]:
     """Tables derived from clean files by named queries, built once and cached on disk.
 
     inputs: view name → clean file; steps: (output view, query name, params), run in order, each
@@ -69,18 +61,19 @@ def derived_views(kind: str, inputs: dict[str, Path], steps: list[tuple[str, str
     clean files are written once and renamed into place, so (path, size, mtime) identify them;
     a clean file in the cache is named by its folder (a content hash) and size instead, so a
     cache copied to another machine or folder keeps its derived tables (issue #17 item 3).
+    A damaged entry found and rebuilt is told in `notes` (the catalog's, named on Overview).
     """
     sql = "".join(p.read_text(encoding="utf-8") for p in sorted((db.QUERIES_DIR / "macros").glob("*.sql")))
     sql += "".join(db.query_text(q) for _, q, _ in steps)
     stamp = [BUILD_VERSION, kind, [[v, q, params] for v, q, params in steps],
              hashlib.sha256(sql.encode()).hexdigest()]
-    folder = _cached(kind, stamp, inputs, lambda into: build_derived(inputs, steps, into))
+    folder = _cached(kind, stamp, inputs, lambda into: build_derived(inputs, steps, into), notes)
     return {view: [folder / f"{view}.parquet"] for view, _, _ in steps}
 
 
 def computed_views(kind: str, inputs: dict[str, Path], what: str,
                    compute: Callable[[Callable[..., pd.DataFrame]], dict[str, pd.DataFrame]],
-                   code: str) -> dict[str, list[Path]]:
+                   code: str, notes: list[str] | None = None) -> dict[str, list[Path]]:
     """Tables a domain computes in Python from clean files, built once and cached on disk as
     derived_views caches them. compute(run) returns view name → frame, where run(query, **params)
     runs a named query on a connection holding `inputs` as views; `code`: the source text of
@@ -90,14 +83,15 @@ def computed_views(kind: str, inputs: dict[str, Path], what: str,
 
     def build(into: Path) -> None:
         views[:] = build_computed(inputs, what, compute, into)
-    folder = _cached(kind, stamp, inputs, build)
+    folder = _cached(kind, stamp, inputs, build, notes)
     names = views or [p.stem for p in sorted(folder.glob("*.parquet"))]
     return {view: [folder / f"{view}.parquet"] for view in names}
 
 
-def _cached(kind: str, stamp: list, inputs: dict[str, Path], build: Callable[[Path], None]) -> Path:
+def _cached(kind: str, stamp: list, inputs: dict[str, Path], build: Callable[[Path], None],
+            notes: list[str] | None) -> Path:
     """The cache folder of `stamp` and the inputs' identities, built by build(folder) when it is
-    missing or damaged (a damaged one is named on Overview)."""
+    missing or damaged (a damaged one is told in `notes`, the asking catalog's own list)."""
     stamp = list(stamp)
     for view, path in sorted(inputs.items()):
         st = path.stat()
@@ -109,8 +103,8 @@ def _cached(kind: str, stamp: list, inputs: dict[str, Path], build: Callable[[Pa
         if hurt:
             with build_slot():
                 build(folder)
-        if hurt not in (None, "missing"):
-            REBUILT.append(f"derived tables {folder.name}: damaged ({hurt}); rebuilt")
+        if hurt not in (None, "missing") and notes is not None:
+            notes.append(f"derived tables {folder.name}: damaged ({hurt}); rebuilt")
     return folder
 
 

@@ -13,7 +13,8 @@ import streamlit as st
 
 from judgescope.schema import language_pairs, use_language_pairs
 from judgescope.duck import trace
-from judgescope.sources.catalog import Catalog, get_catalog
+from judgescope.sources.catalog import Catalog
+from judgescope.wiring import get_catalog
 from judgescope.sources.exports import capped_frame
 from judgescope.duck import db
 from judgescope.remote import hub_open, upload

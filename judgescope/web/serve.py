@@ -24,13 +24,13 @@ log = logging.getLogger("judgescope.web.serve")
 def warm() -> None:
     """Imports and cached datasets of the first page. An unusable dataset is noted and left for
     the page to show with its context; anything else is logged with its traceback."""
-    from judgescope.sources import catalog as catalog_module
+    from judgescope import wiring
     from judgescope.ingest.manifest import SourceError
 
     try:
         import judgescope.web.sidebar  # noqa: F401  (pandas, DuckDB, the UI helpers)
 
-        catalog = catalog_module.get_catalog()
+        catalog = wiring.get_catalog()
         first = next(iter(catalog.manifest.collections), None)
         if first:
             catalog.store(first)  # reads the cache; a dataset not validated yet is built here

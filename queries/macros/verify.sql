@@ -1,7 +1,7 @@
 -- Table macros of the hash verification, created on the connection that materialises it once per
 -- (audit file, snapshot file, join key) (integrity/verification_tables.py); snapshot_numbered is the
 -- snapshot with file_row_number. `key` is the list of join-key columns (a subset of
--- verify.JOIN_COLUMNS); the other key columns are NULL on both sides.
+-- join_key.JOIN_COLUMNS); the other key columns are NULL on both sides.
 -- verify_keyed_audit(key): audit rows with their stored hashes (normalised once, at validation:
 -- lower-case, trimmed, as Review and Exact copies compare them) and key parts.
 CREATE MACRO verify_keyed_audit(key) AS TABLE

@@ -24,7 +24,7 @@ def interval_text(stat: dict) -> str:
 
 def run(args) -> int:
     from judgescope.calibration import clustered, human_ratings as hr
-    from judgescope.sources.catalog import open_store
+    from judgescope.wiring import open_store
     loaded = load_source(args.source, "human_ratings", args.config, args.split, args.form)
     missing = set(loaded.report["columns_missing"])
     score = next((c for c in ("score", "mqm") if c not in missing), None)

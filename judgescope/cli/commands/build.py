@@ -39,10 +39,10 @@ def run(args) -> int:
 
 
 def _build(args, out: Path) -> int:
-    from judgescope.sources.catalog import Catalog
+    from judgescope import wiring
     from judgescope.duck import progress
     from judgescope.remote import prebuilt as remote
-    cat = Catalog(load_manifest(Path(args.manifest) if args.manifest else manifest_path()))  # fresh: this cache
+    cat = wiring.catalog(load_manifest(Path(args.manifest) if args.manifest else manifest_path()))  # fresh: this cache
     unknown = [c for c in args.collections if c not in cat.manifest.collections]
     if unknown:
         raise SourceError(f"no collection named {', '.join(unknown)} in {cat.manifest.path.name} "

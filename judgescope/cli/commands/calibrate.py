@@ -37,7 +37,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _judgements_name(items_name: str) -> str:
-    from judgescope.sources.catalog import get_catalog
+    from judgescope.wiring import get_catalog
     cat = get_catalog()
     for coll in cat.manifest.collections.values():
         if items_name in coll.datasets:
@@ -64,7 +64,7 @@ def load_frames(args):
     """((items, judgements) DataFrames through the same named queries the pages run, and the
     two validated inputs)."""
     from judgescope.calibration import panel as calibration
-    from judgescope.sources.catalog import open_store
+    from judgescope.wiring import open_store
     items = load_source(args.items, "calibration_items", args.config, args.split)
     named = not is_path(args.items)  # a file or folder: no manifest is read
     gives_both = not named and _gives_judgements(args.items)
@@ -85,7 +85,7 @@ def load_frames(args):
 
 def run(args) -> int:
     from judgescope.calibration import panel as calibration, corrected
-    from judgescope.sources.catalog import open_store
+    from judgescope.wiring import open_store
     (items, judgements), inputs = load_frames(args)
     ledger = print_ledger(*inputs)
     rep = calibration.report(items, judgements, args.judge_gate, args.panel_gate,

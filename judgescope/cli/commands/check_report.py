@@ -27,7 +27,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
-    from judgescope.sources.catalog import Catalog
+    from judgescope import wiring
     from judgescope.report import check, html, visible
     path = Path(args.report)
     try:
@@ -53,7 +53,7 @@ def run(args) -> int:
         if name != manifest["collection"]:
             raise SourceError(f"--source {args.source} holds {name!r}, the report {manifest['collection']!r}")
     else:
-        catalog = Catalog(load_manifest())
+        catalog = wiring.catalog(load_manifest())
     result = check.check(catalog, manifest)
     check.guard(result)
     for note in result.notes:

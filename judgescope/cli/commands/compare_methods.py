@@ -33,7 +33,7 @@ def compute(decisions, resamples=defaults.RESAMPLES, seed=defaults.SEED) -> dict
 
 
 def run(args) -> int:
-    from judgescope.sources.catalog import open_store
+    from judgescope.wiring import open_store
     from judgescope.ranking import decisions as ranking
     loaded = load_source(args.ranking, "pairwise_ranking", args.config, args.split, args.form)
     store = open_store({"ranking": loaded})

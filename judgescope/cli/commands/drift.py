@@ -25,7 +25,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def _audit(name: str):
     """A collection name stands for its judge audit; anything else is a dataset or a file (a
     file reads no manifest)."""
-    from judgescope.sources.catalog import get_catalog
+    from judgescope.wiring import get_catalog
     catalog = None if is_path(name) else get_catalog()
     if catalog and name in catalog.manifest.collections and name not in catalog.manifest.datasets:
         roles = catalog.roles(name)
@@ -38,7 +38,7 @@ def _audit(name: str):
 
 def run(args) -> int:
     from judgescope.audit import drift_report
-    from judgescope.sources.catalog import open_store
+    from judgescope.wiring import open_store
     old, new = _audit(args.old), _audit(args.new)
     store = open_store({"audit": new, "audit_previous": old})
     result = drift_report.report(store.run("drift_pairs"), store.run("audit_previous_fingerprint"),

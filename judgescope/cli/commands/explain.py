@@ -36,7 +36,7 @@ def _first_sentence(text: str, limit: int = 100) -> str:
 
 def run(args) -> int:
     from judgescope.sources import explain
-    from judgescope.sources.catalog import get_catalog
+    from judgescope.wiring import get_catalog
     from judgescope import navigation
     from judgescope import numbers
     if not args.query:

@@ -18,7 +18,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args) -> int:
     from judgescope.audit import fingerprint
-    from judgescope.sources.catalog import open_store
+    from judgescope.wiring import open_store
     current = load_source(args.source, "judge_audit", args.config, args.split)
     roles = {"audit": current}
     if args.against:

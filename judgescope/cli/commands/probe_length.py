@@ -16,7 +16,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args) -> int:
     from judgescope.calibration import length_probes
-    from judgescope.sources.catalog import open_store
+    from judgescope.wiring import open_store
     from judgescope.integrity import hashes as verify
     audit = load_source(args.audit, "judge_audit", args.audit_config, args.audit_split)
     snapshot = load_source(args.snapshot, "source_snapshot", args.snapshot_config,

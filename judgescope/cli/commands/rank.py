@@ -18,7 +18,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def compute(loaded) -> dict:
     """The `rank` report of one validated pairwise_ranking dataset."""
-    from judgescope.sources.catalog import open_store
+    from judgescope.wiring import open_store
     from judgescope.ranking import position, probes, decisions as ranking
     store = open_store({"ranking": loaded})
     pairs, decisions = ranking.load(store.run, loaded.spec.name)

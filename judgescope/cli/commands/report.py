@@ -162,7 +162,7 @@ def report_tables(run, resamples: int, seed: int, by_system: bool, stored: bool 
 
 
 def run(args) -> int:
-    from judgescope.sources.catalog import open_store
+    from judgescope.wiring import open_store
     from judgescope.duck import progress
     problem = args.out and out_problem(args.out, folder=True)
     if problem:

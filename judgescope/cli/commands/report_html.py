@@ -69,20 +69,20 @@ def run(args) -> int:
 def catalog_for(source: str) -> tuple[Catalog, str]:
     """(the catalog, the collection's name): a file or folder makes a manifest of its own (as
     `judgescope open` infers it, in a scratch folder); a name is a collection of the active one."""
-    from judgescope.sources.catalog import Catalog, get_catalog
+    from judgescope import wiring
     from judgescope.cli.commands.open import scratch_manifest
     if is_path(source):
         found, _groups, path = scratch_manifest([source])
         if not any(f.kind and not f.error for f in found):
             raise SourceError(f"{source}: no usable dataset (" +
                               "; ".join(f"{f.spec.name}: {f.error}" for f in found if f.error)[:500] + ")")
-        catalog = Catalog(load_manifest(path))
+        catalog = wiring.catalog(load_manifest(path))
         names = list(catalog.manifest.collections)
         if len(names) != 1:
             raise SourceError(f"{source} holds {len(names)} collections ({', '.join(names)}): write "
                               "a manifest with `judgescope init` and name one of them")
         return catalog, names[0]
-    catalog = get_catalog()
+    catalog = wiring.get_catalog()
     if source not in catalog.manifest.collections:
         raise SourceError(f"no collection {source!r} in {catalog.manifest.path.name} "
                           f"(collections: {', '.join(catalog.manifest.collections)}; {manifest_origin()})")

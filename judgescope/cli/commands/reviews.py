@@ -77,7 +77,7 @@ def blind(args) -> None:
     from judgescope.calibration import blind as blind_cal
     from judgescope.reviews import blind_labels
     from judgescope.cli.commands.drift import _audit  # a collection name stands for its audit
-    from judgescope.sources.catalog import open_store
+    from judgescope.wiring import open_store
 
     loaded = _audit(args.audit)
     labels = blind_labels.latest(args.state, loaded.spec.name)

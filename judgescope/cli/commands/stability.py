@@ -19,7 +19,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
-    from judgescope.sources.catalog import open_store
+    from judgescope.wiring import open_store
     from judgescope.audit import stability
     if args.against:
         return _against(args)
@@ -46,7 +46,7 @@ def run(args) -> int:
 
 def _against(args) -> int:
     from judgescope.audit import fingerprint, stability
-    from judgescope.sources.catalog import open_store
+    from judgescope.wiring import open_store
     current = load_source(args.source, "judge_audit", args.config, args.split)
     earlier = load_source(args.against, "judge_audit")
     store = open_store({"audit": current, "audit_previous": earlier})

@@ -33,7 +33,7 @@ def compute(store: db.Store, threshold: float, min_count: int, units=()) -> dict
 
 
 def run(args) -> int:
-    from judgescope.sources.catalog import open_store
+    from judgescope.wiring import open_store
     loaded = load_source(args.audit, "judge_audit", args.config, args.split, args.form)
     report = compute(open_store({"audit": loaded}), args.threshold,
                      args.min_count, args.units)

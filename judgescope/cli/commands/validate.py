@@ -23,7 +23,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
-    from judgescope.sources.catalog import get_catalog
+    from judgescope.wiring import get_catalog
     from judgescope.ingest import importers
     names = args.sources or list(get_catalog().manifest.datasets)
     worst = EXIT_OK

@@ -25,7 +25,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
-    from judgescope.sources.catalog import open_store
+    from judgescope.wiring import open_store
     from judgescope.integrity import hashes as verify
     audit = load_source(args.audit, "judge_audit", args.audit_config, args.audit_split)
     snapshot = load_source(args.snapshot, "source_snapshot", args.snapshot_config,
@@ -48,7 +48,7 @@ def default_key(audit, snapshot, args) -> tuple[list[str], str]:
     """(key, how it was chosen): a manifest collection's declared key when one holds both
     datasets (both named, not given as files: then no manifest is read), else the key columns
     both have (catalog.Catalog.join_key's rule)."""
-    from judgescope.sources.catalog import get_catalog
+    from judgescope.wiring import get_catalog
     from judgescope.integrity import hashes as verify
     named = not (is_path(args.audit) or is_path(args.snapshot))
     for coll in get_catalog().manifest.collections.values() if named else ():
