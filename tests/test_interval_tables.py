@@ -139,3 +139,40 @@ def test_a_failed_computation_is_named_and_the_collection_still_opens(monkeypatc
     assert not store.has(interval_tables.VIEW) and store.has("audit_counts")
     assert any("default intervals" in p and "ValueError: values and counts must align" in p
                for p in catalog.manifest.problems), catalog.manifest.problems
+
+
+@pytest.mark.parametrize("thresholds", [(), (60,), (85.5,)])
+@pytest.mark.parametrize("audit_kind", ["int", "float"])
+def test_languages_cells_read_from_the_stored_intervals_are_those_drawn(float_manifest, audit_kind,  # noqa: F811
+                                                                       thresholds):
+    """Languages' heatmap cells (language × unit) read from the language facet's stored intervals
+    equal a fresh draw over the page's counts, whatever the tail threshold it counts exactly."""
+    store = (get_catalog().store("xhotpotqa") if audit_kind == "int"
+             else Catalog(load_manifest(float_manifest)).store("c"))
+    cols = ["target_language", "unit", "mean", "low", "high", "method"]
+    drawn = audit.bootstrap_table(audit.score_counts(store.run, "none", thresholds),
+                                  ["target_language", "unit"], method=True)[cols]
+    pd.testing.assert_frame_equal(interval_tables.stored_cells(store.run), drawn.astype({"unit": str}),
+                                  check_dtype=False)
+
+
+def test_the_languages_page_reads_its_cells_and_draws_none(monkeypatch):
+    """At its defaults Languages draws no bootstrap: the heatmap's and the tails table's
+    intervals are the stored ones, equal to a fresh draw of the page's counts. (The sidebar's
+    findings, which draw their own, are left out; the store is opened, its intervals built, first.)"""
+    from judgescope.audit import audit_findings
+
+    get_catalog().store("xhotpotqa")
+    monkeypatch.setattr(audit_findings, "collect", lambda *a, **k: [])
+    calls = []
+    real = audit._interval
+    monkeypatch.setattr(audit, "_interval", lambda *a: calls.append(1) or real(*a))
+    at = open_page("pages/languages.py", "xhotpotqa")
+    assert calls == []
+    heatmap, tails = (next(d.value for d in at.dataframe if col in d.value.columns) for col in ("Low", "Mean ci low"))
+    monkeypatch.setattr(audit, "_interval", real)
+    run = get_catalog().store("xhotpotqa").run
+    drawn = audit.bootstrap_table(audit.score_counts(run), ["target_language", "unit"])
+    for shown, col in ((heatmap, "Low"), (heatmap, "High"), (tails, "Mean ci low"), (tails, "Mean ci high")):
+        assert len(shown) == len(drawn)
+        assert sorted(shown[col]) == pytest.approx(sorted(drawn[col.split()[-1].lower()]))

@@ -79,18 +79,28 @@ def stored_groups(run, facet: str) -> pd.DataFrame | None:
     return None if rows.empty else rows.reset_index(drop=True)
 
 
+def stored_cells(run) -> pd.DataFrame | None:
+    """summary.bootstrap_table(counts, ["target_language", "unit"], method=True) read from the
+    language facet's stored intervals (its unit × language groups are the same samples; the
+    thresholds never enter a bootstrap), or None when they are not stored."""
+    by_language = stored_groups(run, "target_language")
+    if by_language is None:
+        return None
+    cells = by_language[by_language.unit != summary.OVERALL].rename(columns={"facet": "target_language"})
+    return summary._ordered(cells[["target_language", "unit", "mean", "low", "high", "method"]],
+                            ["target_language", "unit"])
+
+
 def stored_tables(run) -> dict[tuple, pd.DataFrame]:
     """The summary.bootstrap_table(…, method=True) groupings the stored intervals hold, by
     grouping: units ("unit",), overall () and language × unit ("target_language", "unit"), each
     in bootstrap_table's order with mean, low, high and method; {} when they are not stored."""
-    plain, by_language = (stored_groups(run, f) for f in ("none", "target_language"))
-    if plain is None or by_language is None:
+    plain, langs = stored_groups(run, "none"), stored_cells(run)
+    if plain is None or langs is None:
         return {}
     cols = ["mean", "low", "high", "method"]
     units = plain[plain.unit != summary.OVERALL][["unit", *cols]].reset_index(drop=True)
     overall = plain[plain.unit == summary.OVERALL][cols].reset_index(drop=True)
-    cells = by_language[by_language.unit != summary.OVERALL].rename(columns={"facet": "target_language"})
-    langs = summary._ordered(cells[["target_language", "unit", *cols]], ["target_language", "unit"])
     return {("unit",): units, (): overall, ("target_language", "unit"): langs}
 
 

@@ -104,11 +104,21 @@ def distribution_table(counts, thresholds: tuple, split: bool, resamples: int, s
 
 
 @st.cache_data(max_entries=16, show_spinner="Bootstrapping each cell…")
+def _drawn_cells(counts) -> pd.DataFrame:
+    return audit.bootstrap_table(counts, ["target_language", "unit"])
+
+
 def cell_bootstrap(counts) -> pd.DataFrame:
-    """Mean, n and seeded bootstrap CI per language × unit (the heatmap's hover)."""
-    boot = audit.bootstrap_table(counts, ["target_language", "unit"])
+    """Mean, n and seeded bootstrap CI per language × unit (the heatmap's hover), at the default
+    resamples and seed: read from the intervals the first open stored (audit/interval_tables.py,
+    the language facet's cells: the same function of the same counts), else drawn and cached."""
+    boot = None
+    if catalog().store(collection_name()).has(interval_tables.VIEW):
+        boot = interval_tables.stored_cells(run)
+    if boot is None:
+        boot = _drawn_cells(counts)
     n = audit.count_rows(counts).groupby(["target_language", "unit"], as_index=False)["n"].sum()
-    return boot.merge(n, on=["target_language", "unit"])
+    return boot[["target_language", "unit", "mean", "low", "high"]].merge(n, on=["target_language", "unit"])
 
 
 def audit_counts(facet: str = "none", thresholds: tuple = ()):
