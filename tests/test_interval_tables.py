@@ -148,7 +148,7 @@ def test_languages_cells_read_from_the_stored_intervals_are_those_drawn(float_ma
     """Languages' heatmap cells (language × unit) read from the language facet's stored intervals
     equal a fresh draw over the page's counts, whatever the tail threshold it counts exactly."""
     store = (get_catalog().store("xhotpotqa") if audit_kind == "int"
-             else Catalog(load_manifest(float_manifest)).store("c"))
+             else Catalog(load_manifest(float_manifest), providers=TABLES).store("c"))
     cols = ["target_language", "unit", "mean", "low", "high", "method"]
     drawn = audit.bootstrap_table(audit.score_counts(store.run, "none", thresholds),
                                   ["target_language", "unit"], method=True)[cols]

@@ -70,3 +70,4 @@ COMPARISON = Tables(
     what="version comparison", needs=("audit", "audit_previous"),
     views=("audit_version_overlap", "audit_paired_diffs"),
     queries=("audit_build_overlap", "audit_build_paired_diff_counts"), build=_comparison)
+TABLES = (RECORD_INDEX, EXACT_COPIES, COMPARISON)  # the domain's tables, in build order (judgescope/wiring.py)
