@@ -1,20 +1,24 @@
 """What the Chromium tests share: Debian's chromium and its flags (`launch`; bench/browser.py
 holds them for the browser benchmarks too), `needs_chromium` to skip where it is missing, the app
 served on the demo (`server`, through tests/browser_server.py), one browser per module
-(`browser`), and waiting until Streamlit has run and every visible chart and grid has drawn
-(`wait_until_drawn`).
+(`browser`), waiting until Streamlit has run and every visible chart and grid has drawn
+(`wait_until_drawn`), and a page as a user sees it (`open_url`, `settle`, `params`, `main_text`,
+`ranking_grid`…).
 
 The page × collection matrix that opens every page is tests/test_page_matrix.py's
 test_every_page_on_every_collection. Screenshots land in screenshots/ (git-ignored): look at them.
 """
 
 import re
+import time
 from pathlib import Path
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 
 from bench.browser import CHROMIUM, LAUNCH
 from browser_server import serving
+from textutil import plain
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOTS = ROOT / "screenshots"
@@ -121,3 +125,75 @@ def wait_until_still(page) -> None:
 # Opened on a page's own path, Streamlit's frontend first probes <page>/_stcore/… to find its
 # base path, gets 404, and falls back to the root: expected, not an error of ours.
 BENIGN_404 = re.compile(r"/[a-z_]+/_stcore/(health|host-config)$")
+
+
+# --- a page as a user sees it: settled after each run, its URL, its main text, its ranking grid ---
+
+def settle(page) -> None:
+    """Wait until Streamlit has run the script: a title is drawn and no run is in progress."""
+    page.wait_for_selector('[data-testid="stMainBlockContainer"] h1', timeout=90_000)
+    page.wait_for_timeout(300)
+    page.wait_for_function("""() => !document.querySelector('[data-testid="stStatusWidget"]')""",
+                           timeout=90_000, polling=POLL_MS)
+    # A cached computation's spinner ("Computing agreement…") can run without the status widget.
+    page.wait_for_function("""() => !document.querySelector('[data-testid="stSpinner"]')""",
+                           timeout=90_000, polling=POLL_MS)
+    wait_for_run_end(page)  # the status widget can be absent while a run still draws
+
+
+def open_url(browser, url: str, width: int = 1400, height: int = 1000):
+    context = browser.new_context(viewport={"width": width, "height": height}, accept_downloads=True)
+    page = context.new_page()
+    page.goto(url, wait_until="domcontentloaded")
+    settle(page)
+    return context, page
+
+
+def params(page) -> dict:
+    return {k: v for k, v in parse_qs(urlparse(page.url).query).items()}
+
+
+def wait_for_param(page, key: str, value: str | None = None, timeout: int = 30_000) -> None:
+    """Wait until the URL carries key (=value), then until the rerun it caused has finished."""
+    deadline = time.monotonic() + timeout / 1000
+    while time.monotonic() < deadline:
+        got = params(page).get(key)
+        if got and (value is None or value in got):
+            settle(page)
+            return
+        page.wait_for_timeout(200)
+    raise AssertionError(f"URL never got {key}={value}: {page.url}")
+
+
+def main_text(page) -> str:
+    """The main block's text without the invisible marks around literal data text."""
+    return plain(page.locator('[data-testid="stMainBlockContainer"]').inner_text())
+
+
+def no_exception(page) -> None:
+    boxes = page.locator('[data-testid="stException"]').all_inner_texts()
+    assert not boxes, boxes
+
+
+def ranking_grid(page):
+    """The ranking grid once drawn and clickable: the chart, its row labels, its column labels."""
+    chart = page.locator('[data-testid="stPlotlyChart"]').first
+    chart.wait_for(state="visible")
+    page.wait_for_selector("g.draglayer .nsewdrag", state="attached")
+    return (chart, chart.locator("g.ytick text").evaluate_all(TICK_LABELS),
+            chart.locator("g.xtick text").evaluate_all(TICK_LABELS))
+
+
+def heatmap_cell(chart, row_label: str, column_label: str) -> tuple[float, float]:
+    """Screen coordinates of one heatmap cell: where its row's and its column's tick labels
+    point (the test's viewport is tall enough to show the whole chart)."""
+    def centre(axis, text):
+        ticks = chart.locator(f"g.{axis}tick text")
+        tick = ticks.nth(ticks.evaluate_all(TICK_LABELS).index(text)).bounding_box()
+        return tick["x"] + tick["width"] / 2, tick["y"] + tick["height"] / 2
+    return centre("x", column_label)[0], centre("y", row_label)[1]
+
+
+# A tick label as read: a label wrapped on two lines ("method<br>model") reads "method · model".
+TICK_LABELS = """els => els.map(e => { const lines = [...e.querySelectorAll('tspan.line')]
+    .map(t => t.textContent.trim()); return lines.length > 1 ? lines.join(' · ') : e.textContent.trim(); })"""

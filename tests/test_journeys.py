@@ -17,14 +17,13 @@ import re
 import shutil
 import time
 from pathlib import Path
-from urllib.parse import parse_qs, urlparse
 
 import pytest
 
 from browser_server import serving
-from chromium import POLL_MS, browser, needs_chromium, wait_for_run_end  # noqa: F401 (fixture)
+from chromium import (browser, heatmap_cell, main_text, needs_chromium, no_exception,  # noqa: F401 (fixture)
+                      open_url, params, ranking_grid, settle, wait_for_param)
 
-from textutil import plain
 
 ROOT = Path(__file__).resolve().parent.parent
 from conftest import REAL_MANIFEST, REALDATA  # noqa: E402, F401 — ../shared/realdata, or JUDGESCOPE_SHARED
@@ -33,6 +32,8 @@ pytestmark = [pytest.mark.browser, needs_chromium]
 
 DEMO_COLLECTIONS = ("xhotpotqa", "localgate", "transevalnia")
 REAL_COLLECTIONS = ("real_audit", "real_pairs", "real_sample")
+
+
 @pytest.fixture(scope="module")
 def manifest(tmp_path_factory) -> Path:
     """The demo manifest and its files, plus the real data's collections when present."""
@@ -55,26 +56,6 @@ def server(manifest, tmp_path_factory):
         yield base, log
 
 
-def settle(page) -> None:
-    """Wait until Streamlit has run the script: a title is drawn and no run is in progress."""
-    page.wait_for_selector('[data-testid="stMainBlockContainer"] h1', timeout=90_000)
-    page.wait_for_timeout(300)
-    page.wait_for_function("""() => !document.querySelector('[data-testid="stStatusWidget"]')""",
-                           timeout=90_000, polling=POLL_MS)
-    # A cached computation's spinner ("Computing agreement…") can run without the status widget.
-    page.wait_for_function("""() => !document.querySelector('[data-testid="stSpinner"]')""",
-                           timeout=90_000, polling=POLL_MS)
-    wait_for_run_end(page)  # the status widget can be absent while a run still draws
-
-
-def open_url(browser, url: str, width: int = 1400, height: int = 1000):
-    context = browser.new_context(viewport={"width": width, "height": height}, accept_downloads=True)
-    page = context.new_page()
-    page.goto(url, wait_until="domcontentloaded")
-    settle(page)
-    return context, page
-
-
 def shot(page, name: str) -> None:
     """A screenshot of the whole page: Streamlit scrolls inside its main block, so the viewport
     is made as tall as that block for the picture, then restored."""
@@ -87,22 +68,6 @@ def shot(page, name: str) -> None:
     page.set_viewport_size(size)
 
 
-def params(page) -> dict:
-    return {k: v for k, v in parse_qs(urlparse(page.url).query).items()}
-
-
-def wait_for_param(page, key: str, value: str | None = None, timeout: int = 30_000) -> None:
-    """Wait until the URL carries key (=value), then until the rerun it caused has finished."""
-    deadline = time.monotonic() + timeout / 1000
-    while time.monotonic() < deadline:
-        got = params(page).get(key)
-        if got and (value is None or value in got):
-            settle(page)
-            return
-        page.wait_for_timeout(200)
-    raise AssertionError(f"URL never got {key}={value}: {page.url}")
-
-
 def wait_for_text(page, text: str, timeout: int = 30_000) -> None:
     """Until the main block's text (main_text: without the marks around data text) shows `text`;
     a run the URL change started may still be drawing."""
@@ -113,43 +78,9 @@ def wait_for_text(page, text: str, timeout: int = 30_000) -> None:
         page.wait_for_timeout(200)
 
 
-def main_text(page) -> str:
-    """The main block's text without the invisible marks around literal data text."""
-    return plain(page.locator('[data-testid="stMainBlockContainer"]').inner_text())
-
-
 def language_filter(page) -> str:
     """What Review's Language filter shows."""
     return page.get_by_role("combobox", name="Language").input_value()
-
-
-def no_exception(page) -> None:
-    boxes = page.locator('[data-testid="stException"]').all_inner_texts()
-    assert not boxes, boxes
-
-
-def ranking_grid(page):
-    """The ranking grid once drawn and clickable: the chart, its row labels, its column labels."""
-    chart = page.locator('[data-testid="stPlotlyChart"]').first
-    chart.wait_for(state="visible")
-    page.wait_for_selector("g.draglayer .nsewdrag", state="attached")
-    return (chart, chart.locator("g.ytick text").evaluate_all(TICK_LABELS),
-            chart.locator("g.xtick text").evaluate_all(TICK_LABELS))
-
-
-def heatmap_cell(chart, row_label: str, column_label: str) -> tuple[float, float]:
-    """Screen coordinates of one heatmap cell: where its row's and its column's tick labels
-    point (the test's viewport is tall enough to show the whole chart)."""
-    def centre(axis, text):
-        ticks = chart.locator(f"g.{axis}tick text")
-        tick = ticks.nth(ticks.evaluate_all(TICK_LABELS).index(text)).bounding_box()
-        return tick["x"] + tick["width"] / 2, tick["y"] + tick["height"] / 2
-    return centre("x", column_label)[0], centre("y", row_label)[1]
-
-
-# A tick label as read: a label wrapped on two lines ("method<br>model") reads "method · model".
-TICK_LABELS = """els => els.map(e => { const lines = [...e.querySelectorAll('tspan.line')]
-    .map(t => t.textContent.trim()); return lines.length > 1 ? lines.join(' · ') : e.textContent.trim(); })"""
 
 
 def click_grid_row(page, grid, row: int) -> None:

@@ -15,9 +15,9 @@ import pytest
 from browser_server import serving
 
 from judgescope.reviews import verdict_log as reviews
-from chromium import browser, needs_chromium  # noqa: F401 (fixture)
-from test_journeys import (ROOT, manifest, main_text, no_exception, open_url, params, settle,  # noqa: F401
-                           shot, wait_for_param)
+from chromium import (browser, main_text, needs_chromium, no_exception, open_url, params, settle,  # noqa: F401
+                      wait_for_param)
+from test_journeys import ROOT, manifest, shot  # noqa: F401 (fixture)
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from chromium import browser, needs_chromium, screenshot  # noqa: F401 (fixture)
-from test_journeys import manifest, open_url, server, settle  # noqa: F401  (fixtures)
+from chromium import (browser, heatmap_cell, needs_chromium, open_url, params, ranking_grid, screenshot,  # noqa: F401
+                      settle, wait_for_param)
+from test_journeys import manifest, server  # noqa: F401  (fixtures)
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 
@@ -85,8 +86,6 @@ def test_a_copied_finding_reads_as_typed(server, browser):  # noqa: F811
 def test_a_ranking_grid_click_reaches_the_url(server, browser):  # noqa: F811
     """A click on a ranking-grid cell puts its dataset and method/model into the URL (a shared
     link opens the same cell), also for a second click on another cell."""
-    from test_journeys import heatmap_cell, params, ranking_grid, wait_for_param
-
     base, _ = server
     context, page = open_url(browser, base + "/ranking?collection=transevalnia", height=1600)
     try:
@@ -174,8 +173,6 @@ def test_a_ranking_grid_cell_clicked_again_after_the_boxes_moved_reaches_the_url
     same cell clicked again: the cell is chosen again (issue 44 item 11). Before, the chart kept its
     selection (the same cell), so the second click changed nothing and the boxes stayed where moved.
     A click after the browser's back and forward buttons reaches the URL too."""
-    from test_journeys import heatmap_cell, params, ranking_grid, wait_for_param
-
     base, _ = server
     context, page = open_url(browser, base + "/ranking?collection=transevalnia", height=1600)
     try:

@@ -39,8 +39,7 @@ def opened(tmp_path_factory):
 def test_every_page_of_every_inferred_collection_opens(opened):
     from playwright.sync_api import sync_playwright
 
-    from chromium import launch
-    from test_journeys import main_text, no_exception, settle
+    from chromium import launch, main_text, no_exception, settle
 
     base, saved, log, here = opened
     manifest = load_manifest(saved)

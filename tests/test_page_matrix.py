@@ -10,11 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from chromium import BENIGN_404, browser, needs_chromium, wait_until_drawn  # noqa: F401 (fixture)
+from chromium import BENIGN_404, browser, main_text, needs_chromium, no_exception, wait_until_drawn  # noqa: F401
 from pages_index import page_cases
 from judgescope import navigation
-from test_journeys import (DEMO_COLLECTIONS, REAL_COLLECTIONS, REALDATA, ROOT,  # noqa: F401
-                           main_text, manifest, no_exception, server)
+from test_journeys import DEMO_COLLECTIONS, REAL_COLLECTIONS, REALDATA, ROOT, manifest, server  # noqa: F401
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from chromium import browser, needs_chromium, screenshot  # noqa: F401 (fixture)
-from test_journeys import manifest, open_url, server  # noqa: F401  (fixtures)
+from chromium import browser, needs_chromium, open_url, screenshot  # noqa: F401 (fixture)
+from test_journeys import manifest, server  # noqa: F401  (fixtures)
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 PHONE = dict(width=390, height=844)

@@ -84,7 +84,7 @@ def server(tmp_path_factory):
 
 
 def _upload(browser, base, path: Path):
-    from test_journeys import settle
+    from chromium import settle
 
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
@@ -104,8 +104,7 @@ def _upload(browser, base, path: Path):
 def test_upload_in_chromium_is_for_this_session_only(server, tmp_path):
     from playwright.sync_api import sync_playwright
 
-    from chromium import launch
-    from test_journeys import main_text, no_exception, settle
+    from chromium import launch, main_text, no_exception, settle
 
     good, bad, big = tmp_path / "my_audit.jsonl", tmp_path / "bad.jsonl", tmp_path / "big.jsonl"
     good.write_text(GOOD, encoding="utf-8")

@@ -135,8 +135,7 @@ def _page_text(url: str) -> str:
     """The main block's text of one page, checked for exceptions and page errors."""
     from playwright.sync_api import sync_playwright
 
-    from chromium import launch
-    from test_journeys import main_text, no_exception, settle
+    from chromium import launch, main_text, no_exception, settle
 
     with sync_playwright() as p:
         browser = launch(p)
