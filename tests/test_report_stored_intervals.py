@@ -1,7 +1,8 @@
 """Issue 45 item 1: `judgescope report` reads the default intervals the first open stored
-(audit/interval_tables.py) for its unit, overall and language × unit rows, draws only the rest,
-every group once across groupings, and its BOOTSTRAP.json is the same, number for number and in
-the same order, as a fresh draw at the same seed."""
+(audit/interval_tables.py) for its unit, overall, language × unit and language rows, draws
+nothing more at the default resamples and seed (any other: every group once across
+groupings), and its BOOTSTRAP.json is the same, number for number and in the same order, as a
+fresh draw at the same seed."""
 
 import json
 
@@ -39,9 +40,21 @@ def test_the_report_s_intervals_from_the_stored_table_equal_a_fresh_draw(run, mo
     calls = _counting(monkeypatch)
     read = report.bootstrap(run, defaults.RESAMPLES, defaults.SEED, stored=True)
     assert json.dumps(read) == json.dumps(fresh)  # the same numbers, methods and key order
-    # Only each language's own interval (over all its units) is drawn: the rest was stored.
-    groups = sum(len(cells) for cells in fresh["by_language"].values()) + len(fresh["by_unit"]) + 1
-    assert len(calls) == len(fresh["by_language"]) < groups
+    # Nothing is drawn: each language's own interval (over all its units) is stored too.
+    assert calls == []
+
+
+def test_a_table_stored_without_the_languages_draws_only_them(run, monkeypatch):
+    """A cache written before each language's interval was stored (no LANGUAGES rows): the
+    report reads the rest and draws each language's interval, with the same result."""
+    fresh = report.bootstrap(run, defaults.RESAMPLES, defaults.SEED, stored=False)
+    real = interval_tables.stored_groups
+    monkeypatch.setattr(interval_tables, "stored_groups",
+                        lambda r, facet: None if facet == interval_tables.LANGUAGES else real(r, facet))
+    calls = _counting(monkeypatch)
+    read = report.bootstrap(run, defaults.RESAMPLES, defaults.SEED, stored=True)
+    assert json.dumps(read) == json.dumps(fresh)
+    assert len(calls) == len(fresh["by_language"])
 
 
 def test_other_resamples_or_seed_are_drawn_not_read(run, monkeypatch):

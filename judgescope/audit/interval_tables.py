@@ -7,6 +7,10 @@ a group's distinct scores or bins, not its rows (0.15–0.5 s a facet on 2 cores
 at 10M), so the first open pays it once and a default view of the page reads a few rows
 (issue #28: every interaction at 10k rows within 100 ms). Any other resamples or seed is drawn
 when asked, as before; both paths are the same function of the same counts.
+
+Beside the facets, each language's own interval over all its units (LANGUAGES, the grouping
+["target_language"] of the unsplit counts): `judgescope report` shows it in BOOTSTRAP.json, so
+a report on a cache that holds this table draws nothing (issue 45 item 1).
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from judgescope.duck.views import parts_of
 from judgescope.sources.derived import Tables, computed_views
 
 VIEW = "audit_default_intervals"
+# The facet_name of each language's interval over all its units (not a facet: no page offers it).
+LANGUAGES = "language_overall"
 COLUMNS = ["facet_name", "position", "unit", "facet", "mean", "low", "high", "method", "ci_method"]
 # What the stored intervals are a function of: the code that draws them and the queries that
 # read the counts (a change to any of them builds the table again).
@@ -55,9 +61,22 @@ def table(run, facets: list[str], resamples: int = summary.DEFAULT_RESAMPLES,
             "mean": ci["mean"].astype(float), "low": ci["low"].astype(float),
             "high": ci["high"].astype(float), "method": ci["method"].astype(str),
             "ci_method": ci.attrs["ci_method"]}))
+    if "target_language" in facets and frames:
+        frames.append(_languages(summary.score_counts(run), resamples, seed, memo))
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
         {c: pd.Series(dtype=float if c in ("mean", "low", "high") else "int64" if c == "position" else str)
          for c in COLUMNS})
+
+
+def _languages(counts, resamples: int, seed: int, memo: dict) -> pd.DataFrame:
+    """Each language's interval over all its units (summary.bootstrap_table of ["target_language"]
+    on the unsplit counts, as `judgescope report` draws it), as rows of facet_name LANGUAGES."""
+    ci = summary.bootstrap_table(counts, ["target_language"], resamples, seed, method=True, memo=memo)
+    return pd.DataFrame({
+        "facet_name": LANGUAGES, "position": range(len(ci)), "unit": summary.OVERALL,
+        "facet": ci["target_language"].astype(str), "mean": ci["mean"].astype(float),
+        "low": ci["low"].astype(float), "high": ci["high"].astype(float), "method": ci["method"].astype(str),
+        "ci_method": summary.method_summary(ci, counts.width if isinstance(counts, binned.Binned) else None)})
 
 
 def stored(run, facet: str) -> pd.DataFrame | None:
@@ -93,15 +112,20 @@ def stored_cells(run) -> pd.DataFrame | None:
 
 def stored_tables(run) -> dict[tuple, pd.DataFrame]:
     """The summary.bootstrap_table(…, method=True) groupings the stored intervals hold, by
-    grouping: units ("unit",), overall () and language × unit ("target_language", "unit"), each
-    in bootstrap_table's order with mean, low, high and method; {} when they are not stored."""
-    plain, langs = stored_groups(run, "none"), stored_cells(run)
+    grouping: units ("unit",), overall (), language × unit ("target_language", "unit") and
+    language ("target_language",), each in bootstrap_table's order with mean, low, high and
+    method; {} when they are not stored (a table stored before LANGUAGES: without language)."""
+    plain, langs, languages = stored_groups(run, "none"), stored_cells(run), stored_groups(run, LANGUAGES)
     if plain is None or langs is None:
         return {}
     cols = ["mean", "low", "high", "method"]
     units = plain[plain.unit != summary.OVERALL][["unit", *cols]].reset_index(drop=True)
     overall = plain[plain.unit == summary.OVERALL][cols].reset_index(drop=True)
-    return {("unit",): units, (): overall, ("target_language", "unit"): langs}
+    out = {("unit",): units, (): overall, ("target_language", "unit"): langs}
+    if languages is not None:
+        out[("target_language",)] = languages.rename(columns={"facet": "target_language"})[
+            ["target_language", *cols]].reset_index(drop=True)
+    return out
 
 
 def split(run, groupings: list[list[str]], resamples: int, seed: int, stored: bool) -> tuple[dict, list]:

@@ -126,9 +126,9 @@ GROUPINGS = (["unit"], [], ["target_language", "unit"], ["target_language"])
 def bootstrap(run, resamples: int, seed: int, stored: bool = False) -> dict:
     """BOOTSTRAP.json: the interval of each unit, of the whole audit, of each language × unit
     and of each language. `stored`: the audit's default intervals were stored at its first open
-    (audit/interval_tables.py); at the default resamples and seed its unit, overall and
-    language × unit rows are read from them (the same function of the same counts, so the same
-    numbers), and only the rest is drawn, every group once, in one pool."""
+    (audit/interval_tables.py); at the default resamples and seed its unit, overall,
+    language × unit and language rows are read from them (the same function of the same counts,
+    so the same numbers); what is not stored is drawn, every group once, in one pool."""
     from judgescope.audit import interval_tables, summary as audit
 
     counts = audit.score_counts(run)
