@@ -68,7 +68,9 @@ def _store(args):
     from judgescope.duck import db
     cat = _catalog(args.manifest)
     store = cat.store(COLLECTION)
-    return cat, (db.Store(store.views, memory_limit=args.memory_limit) if args.memory_limit else store)
+    if not args.memory_limit:
+        return cat, store
+    return cat, db.Store(store.views, memory_limit=args.memory_limit, derived=cat.views.by_name)
 
 
 def page_timings(args) -> dict:

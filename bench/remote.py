@@ -13,6 +13,7 @@ from __future__ import annotations
 from fsspec.implementations.local import LocalFileSystem
 
 from bench import pages
+from judgescope import wiring
 from judgescope.remote import prebuilt as remote
 
 PROTOCOL = "benchfile"
@@ -43,7 +44,7 @@ def measure(cat, collection: str, root, last: tuple, record: str, cutoff: float)
     remote.write_index(cat, root, [collection])
     counted = remote.CountingFileSystem(_Local())
     url = f"{PROTOCOL}://{root.resolve().as_posix()}"
-    store = remote.open_store(url, collection, counted)
+    store = remote.open_store(url, collection, counted, derived=wiring.VIEWS.by_name)
     opened = counted.counts()
     rows = []
     for inter in pages.interactions(last, record, cutoff):

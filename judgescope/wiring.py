@@ -9,12 +9,14 @@ from pathlib import Path
 
 from judgescope.audit import interval_tables, record_tables
 from judgescope.integrity import verification_tables
-from judgescope.sources import catalog as _catalog
+from judgescope.sources import catalog as _catalog, derived
 
 # Build order: a table reads the views of those before it (the exact copies carry the texts of
 # the rows the hash verification joined). Each domain lists its own tables, in its order, so a
-# new table of a domain is one declaration in its module (and its views' lines in duck/views.py).
+# new table of a domain is one declaration in its module, its views with it.
 TABLES = (*verification_tables.TABLES, *record_tables.TABLES, *interval_tables.TABLES)
+# Every view a query can read: duck/views.py's and those the tables above declare.
+VIEWS = derived.registry(TABLES)
 
 
 def catalog(manifest, **options) -> _catalog.Catalog:

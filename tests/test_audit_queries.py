@@ -8,6 +8,7 @@ import pytest
 
 from judgescope.audit import interval_tables
 from judgescope.audit import summary as audit
+from judgescope import wiring
 from judgescope.duck import db
 from judgescope.audit.record_tables import audit_summary_views, compare_views, exact_copy_views
 from judgescope.integrity.verification_tables import verification_views
@@ -111,7 +112,7 @@ def store(tmp_path_factory) -> db.Store:
     views |= compare_views(views["audit"][0], views["audit_previous"][0])
     views |= interval_tables.views_of({v: views[v][0] for v in ("audit", "audit_counts", "audit_bins",
                                                                 "audit_order_stats")}, ["none", "run_group"])
-    return db.Store(views)
+    return db.Store(views, derived=wiring.VIEWS.by_name)
 
 
 def audit_queries(store_only=False):

@@ -6,6 +6,7 @@ import pandas as pd
 import pytest
 
 from judgescope.audit import versions
+from judgescope import wiring
 from judgescope.duck import db
 from judgescope.audit.record_tables import compare_views
 from stores import audit_row, write_table
@@ -41,7 +42,8 @@ def store(tmp_path_factory):
     con = duckdb.connect()
     views = {"audit": write_table(con, cur, tmp / "a.parquet"),
              "audit_previous": write_table(con, prev, tmp / "p.parquet")}
-    return db.Store(views | compare_views(views["audit"][0], views["audit_previous"][0]))
+    return db.Store(views | compare_views(views["audit"][0], views["audit_previous"][0]),
+                    derived=wiring.VIEWS.by_name)
 
 
 def test_overlap_counts_unique_keys_paired_in_both(store):

@@ -12,6 +12,7 @@ from fsspec.implementations.memory import MemoryFileSystem
 
 from bench import generate as gen
 from bench import pages as bench_pages
+from judgescope import wiring
 from judgescope.cli import main
 from judgescope.sources import catalog
 from judgescope.wiring import TABLES
@@ -107,9 +108,9 @@ def test_a_hub_cache_is_read_at_a_pinned_commit_only():
 def test_a_missing_index_or_collection_is_named(built):
     manifest, _, _, mem, url = built
     with pytest.raises(SourceError, match="no readable prebuilt.json"):
-        remote.open_store("memory:///no-such-cache", gen.COLLECTION, mem)
+        remote.open_store("memory:///no-such-cache", gen.COLLECTION, mem, derived=wiring.VIEWS.by_name)
     with pytest.raises(SourceError, match="no collection 'other'"):
-        remote.open_store(url, "other", mem)
+        remote.open_store(url, "other", mem, derived=wiring.VIEWS.by_name)
 
 
 def test_build_refuses_an_unknown_collection(built, tmp_path, capsys):

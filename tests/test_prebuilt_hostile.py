@@ -12,6 +12,7 @@ import duckdb
 import pytest
 from fsspec.implementations.memory import MemoryFileSystem
 
+from judgescope import wiring
 from judgescope.console import sql_console
 from judgescope.duck import cache, db
 
@@ -53,7 +54,7 @@ def _publish(mem, url, index) -> None:
 def test_a_valid_hand_built_cache_opens(published):
     mem, url, index = published
     _publish(mem, url, index)
-    with remote.open_store(url, "c", mem) as store:
+    with remote.open_store(url, "c", mem, derived=wiring.VIEWS.by_name) as store:
         assert store.execute_raw("SELECT aaaa FROM ledger") == [(1,)]
         with pytest.raises(db.Refused, match="reads a local cache only"):  # said, not a file-access error
             sql_console.run_console(store, "SELECT * FROM ledger", 10, 10.0)
@@ -68,7 +69,7 @@ def test_a_view_name_that_would_copy_to_a_file_is_refused_and_writes_nothing(pub
     _publish(mem, url, index)
     declared = r"prebuilt\.json: collections\.c\.views: .* is not a view JudgeScope declares"
     with pytest.raises(SourceError, match=declared):
-        remote.open_store(url, "c", mem)
+        remote.open_store(url, "c", mem, derived=wiring.VIEWS.by_name)
     assert not target.exists() and not list(tmp_path.glob("*.csv"))
 
 
@@ -138,7 +139,7 @@ def test_a_malformed_index_is_refused_naming_where(published, what, edit, messag
     mem, url, index = published
     _publish(mem, url, edit(copy.deepcopy(index)))
     with pytest.raises(SourceError, match=message) as err:
-        remote.open_store(url, "c", mem)
+        remote.open_store(url, "c", mem, derived=wiring.VIEWS.by_name)
     assert str(err.value).startswith("prebuilt.json")
 
 
@@ -147,7 +148,7 @@ def test_a_deep_array_is_refused_without_a_traceback(published):
     deep = json.dumps(index).replace('"verify_problems": []', '"verify_problems": ' + "[" * 100_000 + "]" * 100_000)
     _publish(mem, url, deep.encode())
     with pytest.raises(SourceError, match=r"prebuilt\.json nests too deep"):
-        remote.open_store(url, "c", mem)
+        remote.open_store(url, "c", mem, derived=wiring.VIEWS.by_name)
 
 
 def test_hf_in_capitals_is_held_to_the_pinned_commit():
@@ -170,10 +171,10 @@ def test_a_same_size_footer_edit_is_caught_in_a_published_cache(published):
     path = f"{url}/l/ledger.parquet"
     mem.pipe(path, _edit_footer(mem.cat_file(path)))
     with pytest.raises(SourceError, match="file l/ledger.parquet: its Parquet footer differs"):
-        remote.open_store(url, "c", mem)
+        remote.open_store(url, "c", mem, derived=wiring.VIEWS.by_name)
     mem.pipe(path, b"PAR1")
     with pytest.raises(SourceError, match=r"file l/ledger.parquet: 4 bytes, but prebuilt\.json recorded"):
-        remote.open_store(url, "c", mem)
+        remote.open_store(url, "c", mem, derived=wiring.VIEWS.by_name)
 
 
 def test_a_same_size_footer_edit_is_caught_by_the_local_seal(tmp_path):

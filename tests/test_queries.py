@@ -8,7 +8,7 @@ import duckdb
 import pytest
 
 from judgescope.duck import db
-from judgescope.duck import views
+from judgescope import wiring
 from judgescope.wiring import get_catalog
 
 COLLECTIONS = ("xhotpotqa", "localgate", "transevalnia")
@@ -18,7 +18,7 @@ def _views(sql: str) -> set[str]:
     return set(re.findall(r"(?i)\b(?:from|join)\s+\"?([a-z_]+)\"?", re.sub(r"--[^\n]*", "", sql)))
 
 
-KNOWN_VIEWS = set(views.BY_NAME)  # the one registry of views (tests/test_views.py)
+KNOWN_VIEWS = set(wiring.VIEWS.by_name)  # the one registry of views (tests/test_views.py)
 
 
 @functools.lru_cache(maxsize=1)

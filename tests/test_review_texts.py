@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from judgescope.audit import rows as audit_rows
+from judgescope import wiring
 from judgescope.duck import db
 from judgescope.audit.record_tables import audit_summary_views
 from judgescope.integrity.verification_tables import verification_views
@@ -32,7 +33,7 @@ def store(tmp_path_factory):
     views["snapshot_numbered"] = views["snapshot"]
     key = ["instance_id"]  # the collection's join key, as Integrity uses it
     return db.Store(views | audit_summary_views(views["audit"][0])
-                    | verification_views(views["audit"][0], views["snapshot"][0], key))
+                    | verification_views(views["audit"][0], views["snapshot"][0], key), derived=wiring.VIEWS.by_name)
 
 
 def _lookup(store, record_id):

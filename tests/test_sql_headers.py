@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from judgescope.duck import views
+from judgescope import wiring
 
 ROOT = Path(__file__).resolve().parent.parent
 QUERIES = sorted((ROOT / "queries").rglob("*.sql"))
@@ -51,7 +51,7 @@ def unresolved(text: str) -> list[str]:
     for owner, name in NAMED.findall(text):
         if name in SUFFIXES or f"{owner}.{name}" in PROSE:
             continue
-        if owner not in MODULES and (owner in views.BY_NAME or owner in QUERY_NAMES):
+        if owner not in MODULES and (owner in wiring.VIEWS or owner in QUERY_NAMES):
             continue
         places = [owner] if owner.startswith("judgescope.") else MODULES.get(owner, [])
         if len(places) != 1 or not _has(places[0], name):

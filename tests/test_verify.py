@@ -9,6 +9,7 @@ import duckdb
 import pandas as pd
 import pytest
 
+from judgescope import wiring
 from judgescope.duck import db
 from judgescope.integrity import hashes as verify
 from judgescope.integrity.verification_tables import verification_views
@@ -119,7 +120,7 @@ def test_key_subset_changes_the_join(store):
     """Joined on instance_id only, every audit row sees all snapshot rows of its instance."""
     views = {"audit": store.views["audit"], "snapshot": store.views["snapshot"]}
     views |= verification_views(views["audit"][0], views["snapshot"][0], ["instance_id"])
-    s = verify.summarise(db.Store(views).run)
+    s = verify.summarise(db.Store(views, derived=wiring.VIEWS.by_name).run)
     assert (s.counts["verified"], s.counts["ambiguous"], s.counts["missing"]) == (0, 6, 1)
 
 

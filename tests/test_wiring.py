@@ -45,10 +45,18 @@ def test_a_catalog_builds_the_tables_it_is_given(tmp_path):
     bare = Catalog(load_manifest(manifest), providers=()).store("c")
     assert not bare.has("audit_record_index") and bare.has("audit_counts")
     full = Catalog(load_manifest(manifest), providers=wiring.TABLES).store("c")
-    feedable = [v for t in wiring.TABLES if set(t.needs) <= {"audit"} for v in t.views]
+    feedable = [v.name for t in wiring.TABLES if set(t.needs) <= {"audit"} for v in t.views]
     assert feedable and all(full.has(v) for v in feedable)
     # no snapshot, no earlier version
     assert not full.has("hash_verification") and not full.has("audit_version_overlap")
+
+
+def test_a_catalog_serves_only_the_views_its_tables_declare(tmp_path):
+    """A catalog's registry is the data rooms' views and its tables' (no process-wide list): a
+    catalog given no tables refuses a derived view's name as it refuses any undeclared name."""
+    bare = Catalog(load_manifest(_collection(tmp_path / "a", 40)), providers=())
+    assert "audit_counts" in bare.views and "audit_record_index" not in bare.views
+    assert "audit_record_index" in wiring.catalog(bare.manifest).views
 
 
 def test_the_root_gathers_every_domain_table_in_build_order():

@@ -23,6 +23,7 @@ import pandas as pd
 from judgescope import stats
 from judgescope.audit import binned, summary
 from judgescope.duck import db
+from judgescope.duck import views
 from judgescope.duck.views import parts_of
 from judgescope.sources.derived import Tables, computed_views
 
@@ -173,6 +174,10 @@ def _build(clean, built, key, notes) -> dict[str, list[Path]]:
 
 
 # Computed in Python (table), from the counts the queries of _QUERIES read: no build query.
-DEFAULT_INTERVALS = Tables(what="default intervals", needs=("audit",), views=("audit_default_intervals",),
-                           queries=(), build=_build)
+DEFAULT_INTERVALS = Tables(
+    what="default intervals", needs=("audit",), queries=(), build=_build,
+    views=(views.computed(
+        "audit_default_intervals", "judgescope.audit.interval_tables", ("audit",),
+        "The Distributions page's default intervals: the seeded bootstrap CI of each unit's "
+        "(× facet value's) mean at the default resamples and seed, per facet the audit has."),))
 TABLES = (DEFAULT_INTERVALS,)  # the domain's tables, in build order (judgescope/wiring.py)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from judgescope.duck import views
 from judgescope.sources.derived import Tables, derived_views
 
 
@@ -59,15 +60,29 @@ def _comparison(clean, built, key, notes) -> dict[str, list[Path]]:
 
 RECORD_INDEX = Tables(
     what="record index and provenance", needs=("audit",),
-    views=("audit_record_index", "audit_model_provenance_summary"),
+    views=(
+        views.derived("audit_record_index", ("audit",), "audit_build_record_index",
+                      "judge_record_id → score, sorted by id (opening one record prunes the audit)."),
+        views.derived("audit_model_provenance_summary", ("audit",), "audit_build_model_provenance",
+                      "Rows per requested and resolved judge model and prompt version.")),
     queries=("audit_build_record_index", "audit_build_model_provenance"), build=_summary)
 # With the hash verification built before it, the rows carry the texts of the rows it joined.
 EXACT_COPIES = Tables(
-    what="exact copies", needs=("audit",), views=("audit_exact_copies", "audit_exact_copy_summary"),
+    what="exact copies", needs=("audit",),
+    views=(
+        views.derived("audit_exact_copies", ("audit", "snapshot"), "audit_build_exact_copies_texts",
+                      "Audit rows whose candidate hash equals the source hash, with the candidate text of "
+                      "the snapshot row Integrity joined (audit_build_exact_copies when none is joined)."),
+        views.derived("audit_exact_copy_summary", ("audit",), "audit_build_exact_copy_counts",
+                      "Exact copies per language × unit.")),
     queries=("audit_build_exact_copies_texts", "audit_build_exact_copies", "audit_build_exact_copy_counts"),
     build=_exact_copies)
 COMPARISON = Tables(
     what="version comparison", needs=("audit", "audit_previous"),
-    views=("audit_version_overlap", "audit_paired_diffs"),
+    views=(
+        views.derived("audit_version_overlap", ("audit", "audit_previous"), "audit_build_overlap",
+                      "Units both audit versions scored, per unit, with duplicated keys counted."),
+        views.derived("audit_paired_diffs", ("audit", "audit_previous"), "audit_build_paired_diff_counts",
+                      "Current minus previous score on units both versions scored once, counted.")),
     queries=("audit_build_overlap", "audit_build_paired_diff_counts"), build=_comparison)
 TABLES = (RECORD_INDEX, EXACT_COPIES, COMPARISON)  # the domain's tables, in build order (judgescope/wiring.py)

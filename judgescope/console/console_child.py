@@ -22,8 +22,9 @@ def _child(job: dict) -> None:
     from judgescope.duck import console_guard as guard
     from judgescope.duck import db
 
+    # The views of the parent's Store, which refused any name not declared (db.declared).
     con = db.locked_connection({k: [Path(p) for p in v] for k, v in job["views"].items()},
-                               CHILD_MEMORY_LIMIT, None, spill=False)
+                               CHILD_MEMORY_LIMIT, None, spill=False, derived=tuple(job["views"]))
     cur = con.cursor()
     guard.check_plan(cur, job["sql"])
     reader = cur.sql(job["sql"]).limit(job["max_rows"] + 1).to_arrow_reader(BATCH_ROWS)

@@ -115,11 +115,11 @@ def ident(name: str) -> str:
 
 def view_sql(view: str, paths: list[Path]) -> str:
     """CREATE VIEW over Parquet files. A view the registry (judgescope/duck/views.py) declares
-    `numbered` also exposes file_row_number, a row's position in its file. The name is quoted
-    (ident) and the paths are string literals, whatever they hold."""
-    from judgescope.duck.views import BY_NAME
+    `numbered` also exposes file_row_number, a row's position in its file (only a dataset's view
+    is). The name is quoted (ident) and the paths are string literals, whatever they hold."""
+    from judgescope.duck.views import BASE_VIEWS
 
-    numbered = view in BY_NAME and BY_NAME[view].numbered
+    numbered = view in BASE_VIEWS and BASE_VIEWS.view(view).numbered
     files = ", ".join(sql_path(p) for p in paths)
     extra = ", file_row_number = true" if numbered else ""
     return (f"CREATE VIEW {ident(view)} AS SELECT * FROM read_parquet([{files}], "
@@ -127,17 +127,19 @@ def view_sql(view: str, paths: list[Path]) -> str:
 
 
 class UndeclaredView(ValueError):
-    """A view name the registry (judgescope/duck/views.py) does not declare."""
+    """A view name neither the registry (judgescope/duck/views.py) nor a domain declares."""
 
 
-def declared(views) -> None:
-    """Refuse any view name the registry does not declare (a locked connection serves only those)."""
-    from judgescope.duck.views import BY_NAME
+def declared(views, derived=()) -> None:
+    """Refuse any view name the registry does not declare (a locked connection serves only
+    those): views.BASE, or `derived`, the names of the derived and computed views the domains'
+    tables declare (the caller's registry, e.g. a catalog's views)."""
+    from judgescope.duck.views import BASE_VIEWS
 
-    unknown = sorted(str(v)[:80] for v in views if v not in BY_NAME)
+    unknown = sorted(str(v)[:80] for v in views if v not in BASE_VIEWS and v not in derived)
     if unknown:
-        raise UndeclaredView(f"refused: views not declared in judgescope/duck/views.py: "
-                             f"{', '.join(map(repr, unknown))}")
+        raise UndeclaredView(f"refused: views not declared (judgescope/duck/views.py, or a domain's "
+                             f"tables): {', '.join(map(repr, unknown))}")
 
 
 def create_macros(con) -> None:
@@ -162,14 +164,15 @@ PARQUET_METADATA_CACHE = "SET GLOBAL parquet_metadata_cache = true"
 
 
 def locked_connection(views: dict[str, list[Path]], memory_limit: str,
-                      temp_dir: Path | None = None, spill: bool = True, filesystem=None) -> duckdb.DuckDBPyConnection:
+                      temp_dir: Path | None = None, spill: bool = True, filesystem=None,
+                      derived=()) -> duckdb.DuckDBPyConnection:
     """An in-memory connection locked first (only the views' files readable, no external access,
     no extension loading, configuration frozen), then given views over the files: no view is
     created, and no SQL a view's definition holds runs, on an unlocked connection. Only the
-    registry's view names are accepted (UndeclaredView). spill=False: no temp directory at all
+    registry's view names are accepted (UndeclaredView; `derived`: see declared). spill=False: no temp directory at all
     (the console's connection, which must not write anywhere). filesystem: an fsspec filesystem
     the views' URLs are read through (remote/prebuilt.py)."""
-    declared(views)
+    declared(views, derived)
     con = duckdb.connect(":memory:")
     if filesystem is not None:
         con.register_filesystem(filesystem)
@@ -197,9 +200,11 @@ class Store:
     """A locked connection whose views expose one collection's validated Parquet files."""
 
     def __init__(self, views: dict[str, list[Path]], memory_limit: str | None = None,
-                 temp_dir: Path | None = None):
+                 temp_dir: Path | None = None, derived=()):
+        """derived: the names of the derived and computed views the caller's registry declares
+        (declared); the data rooms' own views need none."""
         self._connect({name: [Path(p) for p in paths] for name, paths in views.items()},
-                      memory_limit, temp_dir=temp_dir)
+                      memory_limit, temp_dir=temp_dir, derived=frozenset(derived))
 
     # Whether the SQL console may run over these views: its child process opens them from
     # their paths (prebuilt.RemoteStore reads URLs through a filesystem it cannot pass on).

@@ -8,10 +8,13 @@ Five origins:
 - part: another file validation writes beside the clean rows (per-score and binned counts,
   order statistics, excluded rows);
 - derived: a table built once per input revision by a named query in queries/ and cached on disk
-  (sources/derived.py builds them; each domain declares its own as data, derived.Tables, which
-  judgescope/wiring.py gathers: tests/test_layout.py checks each declared view is declared here);
+  (sources/derived.py builds them);
 - computed: a table a domain computes in Python once per input revision, cached as derived
-  tables are (`source` names the module that computes it);
+  tables are (`source` names the module that computes it).
+The derived and computed views are declared, as literal names too, by the domain that builds
+them (`derived(...)` / `computed(...)` in its derived.Tables: integrity/verification_tables.py,
+audit/record_tables.py, audit/interval_tables.py); a Registry holds BASE, the views declared
+here, and those: judgescope/wiring.py's VIEWS, a catalog's `views`. The views declared here:
 - ledger: the excluded-rows ledger of every dataset of the collection.
 Pure (no streamlit, no DuckDB).
 """
@@ -47,11 +50,18 @@ def _part(name: str, role: str, part: str, doc: str) -> View:
     return View(name, "part", role, part, doc)
 
 
-def _derived(name: str, inputs: tuple[str, ...], query: str, doc: str) -> View:
+def derived(name: str, inputs: tuple[str, ...], query: str, doc: str) -> View:
+    """A view a domain builds by the named query `query` from the dataset roles `inputs`."""
     return View(name, "derived", inputs[0], query, doc, inputs=inputs)
 
 
-VIEWS: tuple[View, ...] = (
+def computed(name: str, module: str, inputs: tuple[str, ...], doc: str) -> View:
+    """A view the domain module `module` computes in Python from the dataset roles `inputs`."""
+    return View(name, "computed", inputs[0], module, doc, inputs=inputs)
+
+
+# The views of every collection's datasets: their rows, the parts validation writes, the ledger.
+BASE: tuple[View, ...] = (
     _dataset("audit", "The judge audit's used rows, sorted by score."),
     _dataset("audit_previous", "The earlier audit version's used rows (Compare versions)."),
     _dataset("snapshot", "The source snapshot: source and candidate texts per unit."),
@@ -79,47 +89,15 @@ VIEWS: tuple[View, ...] = (
     _part("ranking_excluded", "ranking", "excluded", "Ranking rows validation excluded, in full."),
     _part("verification_excluded", "verification", "excluded", "Verification rows validation excluded, in full."),
     _part("ratings_excluded", "ratings", "excluded", "Ratings validation excluded, in full."),
-    _derived("hash_verification", ("audit", "snapshot"), "verify_build_rows",
-             "The rows Integrity lists, sorted by class: every row not verified (class, hint, "
-             "position, hashes) and the first verified ones in snapshot order."),
-    _derived("hash_verification_summary", ("audit", "snapshot"), "verify_build_summary",
-             "Rows per language × unit × hash class × hint, and unreferenced snapshot rows."),
-    _derived("hash_verification_by_id", ("audit", "snapshot"), "verify_build_by_id",
-             "Every audit row joined to the snapshot on the join key: hash class, hint, snapshot "
-             "match count and position, sorted by id (a lookup of a few ids reads one row group "
-             "each)."),
-    _derived("audit_record_index", ("audit",), "audit_build_record_index",
-             "judge_record_id → score, sorted by id (opening one record prunes the audit)."),
-    _derived("audit_model_provenance_summary", ("audit",), "audit_build_model_provenance",
-             "Rows per requested and resolved judge model and prompt version."),
-    _derived("audit_exact_copies", ("audit", "snapshot"), "audit_build_exact_copies_texts",
-             "Audit rows whose candidate hash equals the source hash, with the candidate text of "
-             "the snapshot row Integrity joined (audit_build_exact_copies when none is joined)."),
-    _derived("audit_exact_copy_summary", ("audit",), "audit_build_exact_copy_counts",
-             "Exact copies per language × unit."),
-    _derived("audit_version_overlap", ("audit", "audit_previous"), "audit_build_overlap",
-             "Units both audit versions scored, per unit, with duplicated keys counted."),
-    _derived("audit_paired_diffs", ("audit", "audit_previous"), "audit_build_paired_diff_counts",
-             "Current minus previous score on units both versions scored once, counted."),
-    View("audit_default_intervals", "computed", "audit", "judgescope.audit.interval_tables",
-         "The Distributions page's default intervals: the seeded bootstrap CI of each unit's "
-         "(× facet value's) mean at the default resamples and seed, per facet the audit has.",
-         inputs=("audit",)),
     View("ledger", "ledger", None, "ledger", "Every excluded row of every dataset: file, row, "
          "column, reason, value."),
 )
-BY_NAME = {v.name: v for v in VIEWS}
-PARTS = tuple(dict.fromkeys(v.source for v in VIEWS if v.origin == "part"))
-
-
-def view(name: str) -> View:
-    """The declaration of a view; KeyError names a view nobody declared."""
-    return BY_NAME[name]
+PARTS = tuple(dict.fromkeys(v.source for v in BASE if v.origin == "part"))
 
 
 def parts_of(role: str) -> list[View]:
     """The file parts validation writes for a dataset of this role that are views."""
-    return [v for v in VIEWS if v.origin == "part" and v.role == role]
+    return [v for v in BASE if v.origin == "part" and v.role == role]
 
 
 _NAME = re.compile(r"(?<!DISTINCT )\b(?:FROM|JOIN)\s+([A-Za-z_][A-Za-z0-9_]*)\b(?!\s*\()", re.IGNORECASE)
@@ -128,15 +106,35 @@ _CTE = re.compile(r"(?:\bWITH\s+(?:RECURSIVE\s+)?|,\s*)([A-Za-z_][A-Za-z0-9_]*)"
                   re.IGNORECASE)
 
 
-def names_in(sql: str) -> list[str]:
-    """The registered views a query's SQL reads (FROM / JOIN names that are views, in order)."""
-    body = re.sub(r"--[^\n]*", "", sql)
-    return list(dict.fromkeys(n for n in _NAME.findall(body) if n in BY_NAME))
+class Registry:
+    """Views by name: BASE and the derived and computed views of the domains' tables
+    (sources/derived.registry). A name declared twice is an error."""
+
+    def __init__(self, views):
+        self.views = tuple(views)
+        self.by_name = {v.name: v for v in self.views}
+        twice = sorted({v.name for v in self.views if sum(w.name == v.name for w in self.views) > 1})
+        if twice:
+            raise ValueError(f"views declared twice: {', '.join(twice)}")
+
+    def __contains__(self, name) -> bool:
+        return name in self.by_name
+
+    def view(self, name: str) -> View:
+        """The declaration of a view; KeyError names a view nobody declared."""
+        return self.by_name[name]
+
+    def names_in(self, sql: str) -> list[str]:
+        """The registered views a query's SQL reads (FROM / JOIN names that are views, in order)."""
+        body = re.sub(r"--[^\n]*", "", sql)
+        return list(dict.fromkeys(n for n in _NAME.findall(body) if n in self.by_name))
+
+    def unknown_names(self, sql: str, known: set[str]) -> list[str]:
+        """FROM / JOIN names that are neither views, CTEs of the query, macros nor `known` names."""
+        body = re.sub(r"--[^\n]*", "", sql)
+        ctes = set(_CTE.findall(body))
+        return [n for n in dict.fromkeys(_NAME.findall(body))
+                if n not in self.by_name and n not in ctes and n not in known]
 
 
-def unknown_names(sql: str, known: set[str]) -> list[str]:
-    """FROM / JOIN names that are neither views, CTEs of the query, macros nor `known` names."""
-    body = re.sub(r"--[^\n]*", "", sql)
-    ctes = set(_CTE.findall(body))
-    return [n for n in dict.fromkeys(_NAME.findall(body))
-            if n not in BY_NAME and n not in ctes and n not in known]
+BASE_VIEWS = Registry(BASE)  # what the data rooms know without the domains (numbered, parts)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from judgescope.duck import views
 from judgescope.sources.derived import Tables, derived_views
 
 # Verified rows kept in `hash_verification` (the others are all kept): the longest list of a
@@ -38,6 +39,15 @@ def _build(clean, built, key, notes) -> dict[str, list[Path]]:
 
 HASH_VERIFICATION = Tables(
     what="hash verification", needs=("audit", "snapshot"), keyed=True,
-    views=("hash_verification_by_id", "hash_verification", "hash_verification_summary"),
+    views=(
+        views.derived("hash_verification_by_id", ("audit", "snapshot"), "verify_build_by_id",
+                      "Every audit row joined to the snapshot on the join key: hash class, hint, snapshot "
+                      "match count and position, sorted by id (a lookup of a few ids reads one row group "
+                      "each)."),
+        views.derived("hash_verification", ("audit", "snapshot"), "verify_build_rows",
+                      "The rows Integrity lists, sorted by class: every row not verified (class, hint, "
+                      "position, hashes) and the first verified ones in snapshot order."),
+        views.derived("hash_verification_summary", ("audit", "snapshot"), "verify_build_summary",
+                      "Rows per language × unit × hash class × hint, and unreferenced snapshot rows.")),
     queries=("verify_build_by_id", "verify_build_rows", "verify_build_summary"), build=_build)
 TABLES = (HASH_VERIFICATION,)  # the domain's tables, in build order (judgescope/wiring.py)

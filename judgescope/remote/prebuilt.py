@@ -298,34 +298,36 @@ def hub_filesystem() -> AbstractFileSystem:
     return HfFileSystem()
 
 
-def read_index(fs: AbstractFileSystem, url: str) -> dict:
-    """prebuilt.json of the cache at `url`, checked."""
+def read_index(fs: AbstractFileSystem, url: str, derived=()) -> dict:
+    """prebuilt.json of the cache at `url`, checked (`derived`: the names of the derived and
+    computed views the domains declare, as prebuilt_index.check takes them)."""
     try:
         with fs.open(f"{url}/{INDEX}", "rb") as fh:
             data = fh.read(prebuilt_index.MAX_INDEX_BYTES + 1)
     except (OSError, ValueError) as err:
         raise SourceError(f"no readable {INDEX} at the prebuilt cache: {str(err)[:200]}") from err
-    return prebuilt_index.parse(data)
+    return prebuilt_index.parse(data, derived)
 
 
 def open_store(url: str, collection: str, fs: AbstractFileSystem | None = None,
-               memory_limit: str | None = None, index: dict | None = None) -> db.Store:
+               memory_limit: str | None = None, index: dict | None = None, *, derived) -> db.Store:
     """A Store over one collection of the prebuilt cache at `url`, read through `fs` (the
     filesystem of the URL by default: the Hub's for hf://): the same locked views and named
-    queries as a local cache's, on a connection of its own that keeps the files' footers."""
+    queries as a local cache's, on a connection of its own that keeps the files' footers.
+    `derived`: the names of the derived and computed views the domains declare (wiring.VIEWS)."""
     url = check_url(url)
     fs = ImmutableFileSystem(fs or filesystem_for(url))
-    index = index or read_index(fs, url)
+    index = index or read_index(fs, url, derived)
     if collection not in index["collections"]:
         raise SourceError(f"the prebuilt cache has no collection {collection!r} "
                           f"(it has: {', '.join(sorted(index['collections'])) or 'none'})")
-    index = prebuilt_index.check(index)  # an index passed in is checked as one read here
+    index = prebuilt_index.check(index, derived)  # an index passed in is checked as one read here
     views = {}
     for view, files in index["collections"][collection]["views"].items():
         for f in files:
             _check_file(fs, url, f, index["files"][f])
         views[view] = [f"{url}/{f}" for f in files]
-    return RemoteStore(views, fs, memory_limit=memory_limit)
+    return RemoteStore(views, fs, memory_limit=memory_limit, derived=derived)
 
 
 def _check_file(fs: AbstractFileSystem, url: str, name: str, seal: dict) -> None:
@@ -350,8 +352,9 @@ class RemoteStore(db.Store):
 
     console_reads_paths = False  # the console's child has no filesystem for the cache's URLs
 
-    def __init__(self, views: dict[str, list[str]], fs: AbstractFileSystem, memory_limit: str | None = None):
+    def __init__(self, views: dict[str, list[str]], fs: AbstractFileSystem, memory_limit: str | None = None,
+                 derived=()):
         self.fs = fs
         self._connect({name: list(paths) for name, paths in views.items()}, memory_limit,
-                      spill=False, filesystem=fs)
+                      spill=False, filesystem=fs, derived=frozenset(derived))
 

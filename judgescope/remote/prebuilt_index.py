@@ -64,7 +64,7 @@ def _refuse(where: str, what: str) -> SourceError:
                        f"prebuilt cache index (format {FORMAT}), so the cache is not opened")
 
 
-def parse(data: bytes) -> dict:
+def parse(data: bytes, derived=()) -> dict:
     """prebuilt.json's bytes, parsed and checked (check)."""
     if len(data) > MAX_INDEX_BYTES:
         raise _refuse("", f"is {len(data):,} bytes, over {MAX_INDEX_BYTES:,}")
@@ -78,12 +78,14 @@ def parse(data: bytes) -> dict:
         raise _refuse("", "nests too deep to be read") from None
     except ValueError as err:
         raise _refuse("", f"is not JSON ({err})") from err
-    return check(index)
+    return check(index, derived)
 
 
-def check(index) -> dict:
-    """The index, if its shape and every type in it are as `judgescope build` writes them."""
-    from judgescope.duck.views import BY_NAME
+def check(index, derived=()) -> dict:
+    """The index, if its shape and every type in it are as `judgescope build` writes them; a view
+    is one the registry declares (views.BASE) or one of `derived`, the names of the derived and
+    computed views the domains declare (wiring.VIEWS)."""
+    from judgescope.duck.views import BASE_VIEWS
 
     if not isinstance(index, dict):
         raise _refuse("", f"holds a JSON {type(index).__name__}, not an object")
@@ -106,7 +108,7 @@ def check(index) -> dict:
         if not _texts(entry.get("verify_problems", [])):
             raise _refuse(f"{at}.verify_problems", "is not a list of text")
         for view, paths in entry["views"].items():
-            if view not in BY_NAME:
+            if view not in BASE_VIEWS and view not in derived:
                 raise _refuse(f"{at}.views: {view!r}", "is not a view JudgeScope declares")
             if not (isinstance(paths, list) and paths and all(isinstance(p, str) for p in paths)):
                 raise _refuse(f"{at}.views.{view}", "is not a non-empty list of file names")

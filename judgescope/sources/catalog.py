@@ -15,7 +15,7 @@ from judgescope import __version__
 from judgescope.duck import db
 from judgescope.remote import hub
 from judgescope.ingest import join_key
-from judgescope.duck import views as registry
+from judgescope.duck.views import parts_of
 from judgescope.sources import derived
 from judgescope.duck.cache import (build_slot, cache_root, damage, entry_lock, parquet_ok, redact,
                                      session_builds, spill_dir, sweep)
@@ -189,14 +189,16 @@ def dataset_views(roles: dict[str, Loaded]) -> dict[str, list[Path]]:
     (per-score counts, excluded rows) under their registered names."""
     views = {role: [d.path("clean")] for role, d in roles.items()}
     return views | {v.name: [d.path(v.source)] for role, d in roles.items()
-                    for v in registry.parts_of(role) if d.path(v.source).exists()}
+                    for v in parts_of(role) if d.path(v.source).exists()}
 
 
-def _declared_store(views: dict[str, list[Path]]) -> db.Store:
-    undeclared = sorted(set(views) - set(registry.BY_NAME))
-    if undeclared:  # every view is declared once, in judgescope/duck/views.py
-        raise SourceError(f"views not in judgescope/duck/views.py: {', '.join(undeclared)}")
-    return db.Store(views, memory_limit=STORE_MEMORY, temp_dir=_ensure(spill_dir()))
+def _declared_store(views: dict[str, list[Path]], registry) -> db.Store:
+    undeclared = sorted(set(views) - set(registry.by_name))
+    if undeclared:  # every view is declared once: in judgescope/duck/views.py or by a domain's tables
+        raise SourceError(f"views declared neither in judgescope/duck/views.py nor by a domain: "
+                          f"{', '.join(undeclared)}")
+    return db.Store(views, memory_limit=STORE_MEMORY, temp_dir=_ensure(spill_dir()),
+                    derived=set(registry.by_name))
 
 
 def derived_tables(roles: dict[str, Loaded], key: list[str] | None, failed, providers,
@@ -227,7 +229,7 @@ def open_store(roles: dict[str, Loaded], key: list[str] | None = None, *, provid
     views = dataset_views(roles) | derived_tables(roles, key, failed, providers)
     views["ledger"] = [d.path("ledger") for d in roles.values() if d.path("ledger").exists()] \
         or [_empty_ledger()]
-    return _declared_store(views)
+    return _declared_store(views, derived.registry(providers))
 
 
 class Catalog:
@@ -238,6 +240,7 @@ class Catalog:
     def __init__(self, manifest: Manifest, prebuilt: str | None = None, filesystem=None, *, providers):
         self.manifest = manifest
         self.providers = tuple(providers)
+        self.views = derived.registry(self.providers)  # every view a store of this catalog may hold
         self.rebuilt: list[str] = []  # this catalog's derived entries found damaged and rebuilt
         self._loaded: dict[str, Loaded] = {}
         self._stores: dict[str, db.Store] = {}
@@ -270,7 +273,7 @@ class Catalog:
         if self._index is None:
             url = remote.check_url(self.prebuilt)
             self._filesystem = self._filesystem or remote.filesystem_for(url)
-            self._index = remote.read_index(self._filesystem, url)
+            self._index = remote.read_index(self._filesystem, url, set(self.views.by_name))
         return self._index
 
     def _prebuilt_dataset(self, name: str) -> Loaded:
@@ -348,7 +351,8 @@ class Catalog:
             from judgescope.remote import prebuilt as remote
             index = self._prebuilt_index()
             store = remote.open_store(self.prebuilt, collection, self._filesystem,
-                                      memory_limit=STORE_MEMORY, index=index)
+                                      memory_limit=STORE_MEMORY, index=index,
+                                      derived=set(self.views.by_name))
             self._verify_problems[collection] = list(
                 index["collections"].get(collection, {}).get("verify_problems", []))
             return store
@@ -356,7 +360,7 @@ class Catalog:
         roles = self.roles(collection)
         views = dataset_views(roles) | self._derived(collection, roles)
         views["ledger"] = [d.path("ledger") for d in loaded] or [_empty_ledger()]
-        store = _declared_store(views)
+        store = _declared_store(views, self.views)
         self.manifest.problems += [n for n in self.rebuilt if n not in self.manifest.problems]
         return store
 

@@ -19,7 +19,7 @@ from typing import Callable
 
 import pandas as pd
 
-from judgescope.duck import db, progress
+from judgescope.duck import db, progress, views
 from judgescope.ingest.build import BUILD_VERSION, ROW_GROUP_ROWS
 from judgescope.duck.cache import build_slot, cache_root, damage, entry_lock, redact, seal, temp_prefix
 from judgescope.duck.cache import ensure as _ensure
@@ -35,16 +35,23 @@ Build = Callable[..., dict[str, list[Path]]]
 @dataclass(frozen=True)
 class Tables:
     """Derived tables a domain declares, as data: `what` they are (named in messages), the
-    dataset roles they `need`, the `views` they produce (each declared in judgescope/duck/views.py
-    with its build query), the named `queries` that build them (queries/*.sql; none for a table
-    computed in Python), `keyed`: they need a join key. `build` is the domain's function that
-    builds them (Build); it reads the views of tables declared before it when they are built."""
+    dataset roles they `need`, the `views` they produce (views.derived or views.computed: each
+    view's literal name, build query or module, and what it holds), the named `queries` that
+    build them (queries/*.sql; none for a table computed in Python), `keyed`: they need a join
+    key. `build` is the domain's function that builds them (Build); it reads the views of tables
+    declared before it when they are built."""
     what: str
     needs: tuple[str, ...]
-    views: tuple[str, ...]
+    views: tuple[views.View, ...]
     queries: tuple[str, ...]
     build: Build
     keyed: bool = False
+
+
+def registry(providers) -> views.Registry:
+    """Every view a collection's store may hold: the data rooms' (views.BASE) and those the
+    declared tables of `providers` produce."""
+    return views.Registry(views.BASE + tuple(v for t in providers for v in t.views))
 
 
 def usable(providers, roles) -> list[Tables]:

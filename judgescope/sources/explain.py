@@ -8,7 +8,6 @@ import re
 from pathlib import Path
 
 from judgescope.duck import db
-from judgescope.duck import views as registry
 
 
 def query_header(name: str) -> str:
@@ -48,30 +47,31 @@ def _macros() -> dict[str, str]:
     return out
 
 
-def reads(sql: str, _depth: int = 0) -> list[str]:
-    """The registered views a query reads, also through the macros it calls (queries/macros/)."""
+def reads(sql: str, registry, _depth: int = 0) -> list[str]:
+    """The views of `registry` (a catalog's views) a query reads, also through the macros it
+    calls (queries/macros/)."""
     names = registry.names_in(sql)
     body = re.sub(r"--[^\n]*", "", sql)
     for macro, text in _macros().items():
         if _depth < 4 and text != sql and re.search(rf"\b{macro}\s*\(", body):
-            names += [n for n in reads(text, _depth + 1) if n not in names]
+            names += [n for n in reads(text, registry, _depth + 1) if n not in names]
     return names
 
 
 def _view_entry(catalog, collection: str, store, roles: dict, name: str, depth: int) -> dict:
     from judgescope.sources.catalog import cache_root
 
-    view = registry.view(name)
+    view = catalog.views.view(name)
     files = [_relative(p, cache_root()) for p in store.views.get(name, [])]
     entry = {"view": name, "origin": view.origin, "built_by": view.source, "doc": view.doc,
-             "cached_files": files}
+             "cached_files": files, "roles": list(view.source_roles)}
     if view.origin == "ledger":
         entry["source"] = [_source(d) for d in catalog.collection_datasets(collection) if d.ok]
     else:
         entry["source"] = [_source(roles[r]) for r in view.source_roles if r in roles]
     if view.origin == "derived" and depth < 8:  # the build query's own views, all the way down
         entry["reads"] = [_view_entry(catalog, collection, store, roles, n, depth + 1)
-                          for n in reads(db.query_text(view.source)) if n != name]
+                          for n in reads(db.query_text(view.source), catalog.views) if n != name]
     return entry
 
 
@@ -82,7 +82,7 @@ def chain(catalog, collection: str, query: str) -> dict:
     roles = catalog.roles(collection)
     out = {"query": f"queries/{query}.sql", "purpose": query_header(query), "collection": collection,
            "views": [_view_entry(catalog, collection, store, roles, n, 0)
-                     for n in reads(db.query_text(query))]}
+                     for n in reads(db.query_text(query), catalog.views)]}
     out["unreached"] = sorted({v["view"] for v in _walk(out["views"]) if not v["source"]})
     return out
 
@@ -96,8 +96,8 @@ def _walk(entries):
 def reachable(catalog, collection: str, query: str) -> bool:
     """Whether every view the query reads has a dataset in this collection."""
     roles = catalog.roles(collection)
-    return all(r in roles for n in reads(db.query_text(query))
-               for r in registry.view(n).source_roles)
+    return all(r in roles for n in reads(db.query_text(query), catalog.views)
+               for r in catalog.views.view(n).source_roles)
 
 
 def as_text(c: dict) -> str:
@@ -122,7 +122,7 @@ def _view_lines(v: dict, pad: str) -> list[str]:
         lines += [f"{pad}    {f['file']} sha256 {f['sha256']}" for f in s["files"]]
     if not v.get("source"):
         lines.append(f"{pad}  source: none in this collection (no dataset of role "
-                     f"{', '.join(registry.view(v['view']).source_roles) or '?'})")
+                     f"{', '.join(v['roles']) or '?'})")
     return lines
 
 
