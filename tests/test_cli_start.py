@@ -68,3 +68,46 @@ def test_a_command_run_still_imports_what_it_uses(tmp_path):
                           timeout=300, env=env)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip().splitlines()[-1] in ("0 ['duckdb', 'pandas']", "1 ['duckdb', 'pandas']")
+
+
+# What a command's run imports, beyond what it uses: the app's faces and the other domains'
+# statistics. `validate` reads and checks files (pandas, DuckDB, pyarrow: it uses them); `report`
+# adds the audit statistics; neither needs the pages, the HTML report, plotly, scipy or the
+# other domains.
+NOT_USED = {
+    "validate": ("plotly", "scipy", "streamlit", "jinja2", "tqdm", "judgescope.web", "judgescope.report",
+                 "judgescope.ranking", "judgescope.calibration", "judgescope.significance",
+                 "judgescope.reviews", "judgescope.console", "judgescope.demo", "judgescope.audit.systems",
+                 "judgescope.navigation"),
+    "report": ("plotly", "scipy", "streamlit", "jinja2", "judgescope.web", "judgescope.report",
+               "judgescope.ranking", "judgescope.calibration", "judgescope.significance",
+               "judgescope.console", "judgescope.demo", "judgescope.navigation"),
+}
+
+
+def _imported(argv: list[str], cache) -> tuple[int, set[str]]:
+    """Exit code and every module `judgescope ARGV` imported (python -X importtime's log)."""
+    env = {**os.environ, "JUDGESCOPE_CACHE": str(cache)}
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "judgescope", *argv], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300, env=env)
+    names = {line.split("|")[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+    return done.returncode, names
+
+
+def test_validate_and_report_import_only_what_they_use(tmp_path):
+    """`validate FILE` and `report FILE` on the demo's V2 audit file (a file: a Hub-layout folder
+    is resolved by the `datasets` library, which this does not check): the import log holds
+    what each uses (the package's reading, DuckDB and pandas; report's audit statistics) and
+    none of NOT_USED, by package or module."""
+    audit = str(next((ROOT / "data" / "demo" / "xhotpotqa_judge_v2" / "data").glob("*.parquet")))
+    found = {}
+    for argv in (["validate", audit], ["report", audit, "--resamples", "20", "--out", str(tmp_path / "out")]):
+        code, names = _imported(argv, tmp_path / "cache")
+        assert code in (0, 1), (argv, code)
+        found[argv[0]] = names
+    assert {"duckdb", "pandas", "judgescope.ingest.validate"} <= found["validate"]
+    # (the command's own module is imported by importlib.import_module, which the log omits)
+    assert {"judgescope.audit.summary", "judgescope.audit.systems"} <= found["report"]
+    for command, names in found.items():
+        unused = sorted(n for n in names for m in NOT_USED[command] if n == m or n.startswith(m + "."))
+        assert not unused, (command, unused)
