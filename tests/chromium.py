@@ -82,19 +82,23 @@ def wait_for_run_end(page, timeout: int = 90_000) -> None:
     wait_until_still(page)
 
 
+def _no_status_nor_spinner(page) -> None:
+    """Until the status widget (shown while the script runs) is gone, and the spinner of a cached
+    computation ("Summarising the collection…"), which can run without the status widget."""
+    page.wait_for_function("""() => !document.querySelector('[data-testid="stStatusWidget"]')""",
+                           timeout=90_000, polling=POLL_MS)
+    page.wait_for_function("""() => !document.querySelector('[data-testid="stSpinner"]')""",
+                           timeout=90_000, polling=POLL_MS)
+
+
 def wait_until_drawn(page) -> None:
     """After a navigation: Streamlit has run the script, and every visible chart and grid drew."""
     page.wait_for_selector('[data-testid="stApp"]', timeout=60_000)
     # app.py draws the sidebar's collection picker on every page: then the frame has run.
     page.wait_for_selector('[data-testid="stSidebar"] [data-testid="stSelectbox"]', timeout=90_000)
     page.wait_for_selector('[data-testid="stMainBlockContainer"] h1', timeout=90_000)
-    # The status widget shows while the script runs; wait for it to settle.
     page.wait_for_function(NOT_RUNNING, timeout=90_000, polling=POLL_MS)
-    page.wait_for_function("""() => !document.querySelector('[data-testid="stStatusWidget"]')""",
-                           timeout=90_000, polling=POLL_MS)
-    # A cached computation's spinner ("Summarising the collection…") can run without the status widget.
-    page.wait_for_function("""() => !document.querySelector('[data-testid="stSpinner"]')""",
-                           timeout=90_000, polling=POLL_MS)
+    _no_status_nor_spinner(page)
     # Charts and grids draw after the script ends; every visible one must draw (one in a closed
     # tab or expander is not visible and never draws).
     _settle(page, """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
@@ -133,11 +137,7 @@ def settle(page) -> None:
     """Wait until Streamlit has run the script: a title is drawn and no run is in progress."""
     page.wait_for_selector('[data-testid="stMainBlockContainer"] h1', timeout=90_000)
     page.wait_for_timeout(300)
-    page.wait_for_function("""() => !document.querySelector('[data-testid="stStatusWidget"]')""",
-                           timeout=90_000, polling=POLL_MS)
-    # A cached computation's spinner ("Computing agreement…") can run without the status widget.
-    page.wait_for_function("""() => !document.querySelector('[data-testid="stSpinner"]')""",
-                           timeout=90_000, polling=POLL_MS)
+    _no_status_nor_spinner(page)
     wait_for_run_end(page)  # the status widget can be absent while a run still draws
 
 
