@@ -86,3 +86,27 @@ def lines(size: dict) -> list[str]:
             out.append(f"| `{' '.join(v['argv'])}` | {v['cold_s']:.2f} s | "
                        f"{v['warm']['median_ms'] / 1000:.2f} s | {v['exit']} |")
     return out
+
+
+def report_ratio(size: dict, sizes) -> dict | None:
+    """A float audit's `report` as a process ÷ the integer audit's of the same rows, cold and
+    warm (issue 45: ≤ 1.2× each), with both runs' load averages; None unless `size` is a float
+    size whose integer counterpart in `sizes` ran the commands phase too."""
+    whole = next((s for s in sizes if s["rows"] == size["rows"] and s.get("scores", "int") == "int"
+                  and "report" in s.get("commands", {}).get("commands", {})), None)
+    mine = size.get("commands", {}).get("commands", {}).get("report")
+    if size.get("scores") != "float" or whole is None or not mine or "not_run" in mine:
+        return None
+    other = whole["commands"]["commands"]["report"]
+    pair = {"cold": (mine["cold_s"], other["cold_s"]),
+            "warm": (mine["warm"]["median_ms"] / 1000, other["warm"]["median_ms"] / 1000)}
+    return {k: {"float_s": f, "int_s": i, "ratio": f / i if i else None} for k, (f, i) in pair.items()} | {
+        "load": {"float": size["commands"]["load_before"], "int": whole["commands"]["load_before"]}}
+
+
+def ratio_text(found: dict) -> str:
+    """report_ratio in one cell: each ratio with its seconds, then the load averages."""
+    parts = [f"{k} {found[k]['ratio']:.2f}× ({found[k]['float_s']:.2f} s vs {found[k]['int_s']:.2f} s)"
+             for k in ("cold", "warm")]
+    load = "; ".join(f"{k} run {', '.join(f'{x:.1f}' for x in found['load'][k])}" for k in ("float", "int"))
+    return ", ".join(parts) + f"; load average at the phase's start: {load}"

@@ -328,3 +328,35 @@ def test_the_commands_phase_runs_the_readme_s_commands_or_says_why_not(tmp_path)
     text = "\n".join(commands.lines(fake))
     assert "7.5, 8.0, 9.0" in text and "| `validate bench_audit` | 4.00 s | 1.50 s | 0 |" in text
     assert "not run: the bench's collection has no ranking decisions" in text
+
+
+def _commands_size(scores: str, cold_s: float, warm_ms: float, load=(7.0, 8.0, 9.0), rows: int = 20_000) -> dict:
+    """A size whose commands phase ran `report` cold and warm (the rest of the phase left out)."""
+    ran = {"argv": ["report", "bench_audit"], "exit": 0, "cold_s": cold_s,
+           "warm": {"median_ms": warm_ms, "runs_ms": [warm_ms]}}
+    return {"rows": rows, "scores": scores, "commands": {"load_before": load, "commands": {"report": ran}}}
+
+
+@pytest.mark.parametrize("cold_s, warm_ms, met", [(11.0, 4_400.0, True), (11.0, 5_000.0, False),
+                                                  (13.0, 4_400.0, False)])
+def test_the_float_report_as_a_process_is_judged_cold_and_warm_with_the_load(cold_s, warm_ms, met):
+    """Issue 45: `report` as a process on float scores ÷ on the integer scores of the same rows,
+    cold and warm, each ≤ 1.2×; results.md states both ratios, their seconds and the loads."""
+    whole = _fake_size(50, 1.1, 50, 0.9, 500) | _commands_size("int", 10.0, 4_000.0, (5.5, 6.0, 6.5))
+    floats = _fake_size(50, 1.1, 50, 0.9, 500) | _commands_size("float", cold_s, warm_ms)
+    other = whole | {"rows": 99}  # another size's integer run is not its counterpart
+    name = "float `report` as a process ≤ 1.2× the integer one, cold and warm"
+    rows = {n: (text, ok) for n, text, ok in report.targets(floats, None, [other, whole, floats])}
+    text, ok = rows[name]
+    assert ok is met
+    assert f"cold {cold_s / 10:.2f}× ({cold_s:.2f} s vs 10.00 s)" in text
+    assert f"warm {warm_ms / 4_000:.2f}× ({warm_ms / 1000:.2f} s vs 4.00 s)" in text
+    assert "float run 7.0, 8.0, 9.0" in text and "int run 5.5, 6.0, 6.5" in text
+    assert name not in {n for n, _, _ in report.targets(floats, None, [other, floats])}
+    assert name not in {n for n, _, _ in report.targets(whole, None, [whole, floats])}
+    build = {"seconds": 1.0, "bench_audit": {"input_mb": 1, "cache_mb": 1},
+             "bench_snapshot": {"input_mb": 1, "cache_mb": 1}}
+    alone = _commands_size("float", cold_s, warm_ms) | {"build": build}  # its other phases not run
+    section = "\n".join(report.size_section(alone, [whole, floats]))
+    assert f"`report` on these float scores ÷ on the integer scores of the same rows, as processes: " \
+           f"cold {cold_s / 10:.2f}×" in section
