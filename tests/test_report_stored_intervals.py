@@ -101,3 +101,16 @@ def test_the_html_report_s_audit_section_is_the_same_read_or_drawn(run, monkeypa
     calls = _counting(monkeypatch)
     assert section(True) == fresh
     assert not calls
+
+
+def test_the_report_reads_the_score_counts_once(run, monkeypatch):
+    """report_tables reads summary.score_counts once for SUMMARY, BY_LANGUAGE and BOOTSTRAP (a
+    float audit's binned counts take several queries), and writes what each reads alone."""
+    alone = (report.summary(run), report.by_language(run),
+             report.bootstrap(run, defaults.RESAMPLES, defaults.SEED, stored=True))
+    calls, real = [], audit.score_counts
+    monkeypatch.setattr(audit, "score_counts", lambda r, *a, **k: calls.append(a) or real(r, *a, **k))
+    tables = report.report_tables(run, defaults.RESAMPLES, defaults.SEED, by_system=False, stored=True)
+    assert calls == [()]
+    assert json.dumps(tables[0]) == json.dumps(alone[0]) and json.dumps(tables[2]) == json.dumps(alone[2])
+    assert tables[1].equals(alone[1]) and tables[3] is None

@@ -50,9 +50,10 @@ def table(run, facets: list[str], resamples: int = summary.DEFAULT_RESAMPLES,
     `judgescope report` writes them), `ci_method` its attrs["ci_method"]. A group met again (the
     overall row of every facet, a facet with one value) is drawn once."""
     memo: dict = {}
-    frames = []
+    frames, plain = [], None
     for facet in facets:
         counts = summary.score_counts(run, facet)
+        plain = counts if facet == "none" else plain
         if summary.no_rows(counts):
             continue  # no usable row: the page says so and shows no interval
         ci = summary.mean_intervals(counts, facet != "none", resamples, seed, memo=memo, detail=True)
@@ -63,7 +64,7 @@ def table(run, facets: list[str], resamples: int = summary.DEFAULT_RESAMPLES,
             "high": ci["high"].astype(float), "method": ci["method"].astype(str),
             "ci_method": ci.attrs["ci_method"]}))
     if "target_language" in facets and frames:
-        frames.append(_languages(summary.score_counts(run), resamples, seed, memo))
+        frames.append(_languages(summary.score_counts(run) if plain is None else plain, resamples, seed, memo))
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
         {c: pd.Series(dtype=float if c in ("mean", "low", "high") else "int64" if c == "position" else str)
          for c in COLUMNS})

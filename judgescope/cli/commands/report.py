@@ -50,10 +50,11 @@ def _record(row, keys) -> dict:
     return {k: _clean(row[k]) for k in keys}
 
 
-def summary(run) -> dict:
-    """SUMMARY.json content from the same queries and functions the Distributions page uses."""
+def summary(run, counts=None) -> dict:
+    """SUMMARY.json content from the same queries and functions the Distributions page uses
+    (`counts`: summary.score_counts(run), when the caller read them)."""
     from judgescope.audit import summary as audit
-    counts = audit.score_counts(run)
+    counts = audit.score_counts(run) if counts is None else counts
     units = audit.unit_summary(counts, shares=False)
     per_unit = units[units.unit != audit.OVERALL]
     overall = units[units.unit == audit.OVERALL].iloc[0]
@@ -71,9 +72,9 @@ def summary(run) -> dict:
     }
 
 
-def by_language(run) -> pd.DataFrame:
+def by_language(run, counts=None) -> pd.DataFrame:
     from judgescope.audit import summary as audit
-    return audit.language_summary(audit.score_counts(run))
+    return audit.language_summary(audit.score_counts(run) if counts is None else counts)
 
 
 def _intervals(frame: pd.DataFrame) -> dict:
@@ -123,15 +124,16 @@ class Progress:
 GROUPINGS = (["unit"], [], ["target_language", "unit"], ["target_language"])
 
 
-def bootstrap(run, resamples: int, seed: int, stored: bool = False) -> dict:
+def bootstrap(run, resamples: int, seed: int, stored: bool = False, counts=None) -> dict:
     """BOOTSTRAP.json: the interval of each unit, of the whole audit, of each language × unit
     and of each language. `stored`: the audit's default intervals were stored at its first open
     (audit/interval_tables.py); at the default resamples and seed its unit, overall,
     language × unit and language rows are read from them (the same function of the same counts,
-    so the same numbers); what is not stored is drawn, every group once, in one pool."""
+    so the same numbers); what is not stored is drawn, every group once, in one pool.
+    `counts`: as summary's."""
     from judgescope.audit import interval_tables, summary as audit
 
-    counts = audit.score_counts(run)
+    counts = audit.score_counts(run) if counts is None else counts
     tables, todo = interval_tables.split(run, GROUPINGS, resamples, seed, stored)
     rows = audit.count_rows(counts)
     total = sum(rows.groupby(GROUPINGS[i]).ngroups if GROUPINGS[i] else 1 for i in todo)
@@ -154,10 +156,11 @@ def bootstrap(run, resamples: int, seed: int, stored: bool = False) -> dict:
 
 def report_tables(run, resamples: int, seed: int, by_system: bool, stored: bool = False) -> tuple:
     """SUMMARY, BY_LANGUAGE, BOOTSTRAP and BY_SYSTEM (None without a system column: only an
-    audit with one gets the per-system breakdown) from a Store's run; bench's report phase
-    times exactly this."""
+    audit with one gets the per-system breakdown) from a Store's run, the score counts read
+    once for the three; bench's report phase times exactly this."""
     from judgescope.audit import summary as audit, systems
-    return (summary(run), by_language(run), bootstrap(run, resamples, seed, stored),
+    counts = audit.score_counts(run)
+    return (summary(run, counts), by_language(run, counts), bootstrap(run, resamples, seed, stored, counts),
             systems.by_system(audit.score_counts(run, "system"), resamples, seed) if by_system else None)
 
 
