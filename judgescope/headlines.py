@@ -1,6 +1,7 @@
 """The collection's headline findings, Overview's first lines: each domain's own findings
 (audit, integrity, calibration, ranking, human ratings), gathered from the collection's store,
-with the named queries they read. Pure (no streamlit)."""
+with the named queries they read; and the headline numbers each domain declares, gathered for
+"how" under a number and `judgescope explain NUMBER`. Pure (no streamlit)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,22 @@ from judgescope.audit import audit_findings
 from judgescope.calibration import calibration_findings
 from judgescope.findings import Finding
 from judgescope.integrity import hashes
+from judgescope.numbers import Number
 from judgescope.ranking import ranking_findings
+
+NUMBERS: tuple[Number, ...] = (*audit_findings.NUMBERS, *hashes.NUMBERS, *calibration_findings.NUMBERS,
+                               *ranking_findings.NUMBERS)
+
+
+def number(name: str) -> Number:
+    for n in NUMBERS:
+        if n.name == name:
+            return n
+    raise KeyError(name)
+
+
+def names() -> list[str]:
+    return [n.name for n in NUMBERS]
 
 
 def collect(catalog, collection: str) -> tuple[list[Finding], list[str]]:

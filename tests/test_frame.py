@@ -5,7 +5,7 @@ import pytest
 
 from pathlib import Path
 
-from judgescope import numbers
+from judgescope import headlines as numbers
 from judgescope.wiring import get_catalog
 from judgescope import navigation
 from judgescope.web import context

@@ -190,7 +190,6 @@ def test_every_derived_view_is_declared_by_one_domain_table():
 IMPORTS_BY_NAME = {
     "judgescope/cli/__init__.py": "only the command asked for is imported, named by COMMANDS (start-up time)",
     "judgescope/demo/__main__.py": "the demo's generators, named by GENERATORS, each run in turn",
-    "judgescope/numbers.py": "resolve() checks the dotted paths NUMBERS lists (tests/test_explain.py)",
 }
 
 

@@ -9,6 +9,31 @@ from judgescope import format as fmt
 from judgescope.audit import summary as audit
 from judgescope.findings import Finding, isolated
 from judgescope.schema import language_name
+from judgescope.numbers import Number
+
+# The headline numbers this domain shows (judgescope/numbers.py says what each field is).
+# An audit's score figures come from its per-score counts, or (more distinct scores than
+# stats.MAX_CATEGORIES, audit/binned.py) from its binned counts and exact order statistics: the
+# binned path's functions follow the per-score ones, and audit_score_order_stats decides.
+SCORES = ("audit_score_order_stats", "audit_score_counts", "audit_score_bins")
+INTERVAL = ("judgescope.stats.bootstrap_mean_ci_from_counts", "judgescope.audit.binned.interval",
+            "judgescope.stats.bootstrap_mean_ci_from_bins")
+
+NUMBERS = (
+    Number("unit_mean", "Mean score per unit with its bootstrap CI", "distributions",
+           ("judgescope.audit.summary.distribution_table", "judgescope.audit.summary.mean_intervals",
+            "judgescope.audit.summary.bootstrap_table",
+            *INTERVAL), SCORES),
+    Number("language_cell", "Languages cell: mean, n and bootstrap CI of one language × unit",
+           "languages", ("judgescope.audit.summary.bootstrap_table", *INTERVAL), SCORES),
+    Number("share_below", "Share below the threshold per language × unit, with its Wilson CI",
+           "languages", ("judgescope.audit.summary.tails_table", "judgescope.audit.binned.below",
+                         "judgescope.stats.wilson_ci"), (*SCORES, "audit_score_counts_below")),
+    Number("exact_copies", "Candidates byte-identical to their source", "exact_copies",
+           (), ("audit_exact_copy_counts",)),
+    Number("excluded_rows", "Rows excluded at validation, by reason", "excluded",
+           (), ("ledger_summary",)),
+)
 
 WEAKEST_CELLS = 3
 WEAK_RULE = ("A weak cell is a language × unit whose whole 95 % CI of the mean lies below the "

@@ -9,6 +9,21 @@ from judgescope.calibration import panel as cal
 from judgescope.calibration import staleness
 from judgescope.calibration.panel import JUDGE_PREFIX
 from judgescope.findings import Finding, isolated
+from judgescope.numbers import Number
+
+# The headline numbers this domain shows (judgescope/numbers.py says what each field is).
+NUMBERS = (
+    Number("judge_pi", "Each judge's and the panel's Scott's π against the human majority, gate "
+           "verdict and CI", "calibration",
+           ("judgescope.calibration.panel.rater_stats", "judgescope.stats.scotts_pi_fraction",
+            "judgescope.calibration.exact.clustered_table_ci", "judgescope.calibration.exact.table_ci",
+            "judgescope.stats.gate_verdict"),
+           ("calib_items", "calib_item_judgements")),
+    Number("human_agreement", "Human–human agreement: pairwise Cohen's κ, Fleiss' κ, "
+           "Krippendorff's α with CIs", "calibration_humans",
+           ("judgescope.calibration.agreement.human_agreement",
+            "judgescope.calibration.agreement.pairwise_kappa"), ("calib_items",)),
+)
 
 GATE_RULE = ("The verdict is the gate as the release defines it: the exact point estimate π "
              "against the threshold (PASS when π ≥ gate, else FAIL; rounding never makes it "

@@ -20,6 +20,13 @@ from judgescope.integrity import verification_tables
 from judgescope.ingest.manifest import SourceError
 from judgescope.ingest.join_key import (  # noqa: F401  (the join-key rules, re-used here)
     HASH_COLUMNS, INFERRED_KEY, JOIN_COLUMNS, check_key, infer_key, input_problems, no_shared_key)
+from judgescope.numbers import Number
+
+# The headline number this domain shows (judgescope/numbers.py says what each field is).
+NUMBERS = (
+    Number("hash_verified", "Integrity: audit rows whose texts hash to the stored digests",
+           "integrity", ("judgescope.integrity.hashes.summarise",), ("verify_summary",)),
+)
 
 # Columns both an audit and a snapshot carry; a join key is chosen from these only.
 CLASSES = ("verified", "source_mismatch", "candidate_mismatch", "both_mismatch", "missing",

@@ -10,6 +10,15 @@ from judgescope import format as fmt
 from judgescope.findings import Finding, isolated
 from judgescope.ranking import decisions as ranking
 from judgescope.ranking.decisions import DECISION_RULE
+from judgescope.numbers import Number
+
+# The headline number this domain shows (judgescope/numbers.py says what each field is).
+NUMBERS = (
+    Number("ranking_accuracy", "Ranking accuracy per method and model with its Wilson CI",
+           "ranking", ("judgescope.ranking.decisions.results",
+                                "judgescope.ranking.decisions.summarize", "judgescope.stats.wilson_ci"),
+           ("rank_pairs", "rank_columns", "rank_decisions")),
+)
 
 def ranking_findings(rows: list[dict], all_label: str) -> list[Finding]:
     """The best method/model against the fair coin and "always Translation 1"."""

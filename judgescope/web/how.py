@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from judgescope import numbers
+from judgescope import headlines as numbers
 from judgescope.sources import explain
 from judgescope.text import md_literal
 from judgescope.web.context import (QUERY_CACHE_ENTRIES, catalog, collection_name, per_collection,

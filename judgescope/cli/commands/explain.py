@@ -20,7 +20,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def _listing() -> str:
     from judgescope.sources import explain
-    from judgescope import numbers
+    from judgescope import headlines as numbers
     lines = [f"{name:38} {_first_sentence(explain.query_header(name))}"
              for name in explain.queries_known()]
     lines.append("`judgescope explain QUERY` shows how one is computed: its views, cached files and sources")
@@ -38,7 +38,7 @@ def run(args) -> int:
     from judgescope.sources import explain
     from judgescope.wiring import get_catalog
     from judgescope import navigation
-    from judgescope import numbers
+    from judgescope import headlines as numbers
     if not args.query:
         print(_listing())
         return EXIT_OK
