@@ -1,6 +1,7 @@
 """The integrity domain's derived tables: every audit row joined to the snapshot on the join key
-and classified (hash_verification), and its summary per language × unit × class
-(hash_verification_summary), built once per (audit file, snapshot file, join key). Declared as
+and classified (hash_verification_by_id, the one table of every row), the rows Integrity lists
+(hash_verification) and the summary per language × unit × class (hash_verification_summary),
+built once per (audit file, snapshot file, join key). Declared as
 data in HASH_VERIFICATION; judgescope/wiring.py hands the declaration to the catalog."""
 
 from __future__ import annotations
@@ -23,10 +24,11 @@ def verification_steps(key: list[str]) -> list[tuple[str, str, dict]]:
 
 def verification_views(audit: Path, snapshot: Path, key: list[str], notes: list[str] | None = None
                        ) -> dict[str, list[Path]]:
-    """Views `hash_verification` (every audit row's class and hint, in class order),
+    """Views `hash_verification_by_id` (every audit row's class, hint, match count and position,
+    sorted by id so a lookup prunes row groups), `hash_verification` (the rows not verified and
+    the first LISTED verified ones, in class and snapshot order, for Integrity's lists),
     `hash_verification_summary` (counts per language × unit × class × hint, and unreferenced
-    snapshot rows), `hash_verification_by_id` (id → match count, position and class, sorted by
-    id so a lookup prunes row groups) and `snapshot_numbered` (the snapshot with file_row_number), built once per
+    snapshot rows) and `snapshot_numbered` (the snapshot with file_row_number), built once per
     (audit file, snapshot file, join key): the join of millions of audit keys to millions of
     snapshot keys is the expensive part of verification; pages and the badge read a few rows."""
     inputs = {"audit": audit, "snapshot_numbered": snapshot}
