@@ -111,3 +111,26 @@ def test_validate_and_report_import_only_what_they_use(tmp_path):
     for command, names in found.items():
         unused = sorted(n for n in names for m in NOT_USED[command] if n == m or n.startswith(m + "."))
         assert not unused, (command, unused)
+
+
+# The server's first page (app.py's default page, the demo) in one process: the modules it
+# imports, read after its run.
+_FIRST_PAGE = """
+import sys
+from streamlit.testing.v1 import AppTest
+at = AppTest.from_file(sys.argv[1], default_timeout=300)
+at.run()
+assert not at.exception, [e.value for e in at.exception]
+print(sorted({n.split(".")[0] for n in sys.modules} & {"scipy", "datasets", "sklearn", "statsmodels"}))
+"""
+
+
+def test_the_first_page_imports_neither_scipy_nor_datasets():
+    """The server's cold start (issue 45 item 3): no page module imports scipy at import time
+    (it is imported where a test needs it), and the demo's folders, resolved by `datasets` once,
+    are read from their memo on the next start."""
+    runs = [_python("-c", _FIRST_PAGE, str(ROOT / "app.py")) for _ in range(2)]
+    for done in runs:
+        assert done.returncode == 0, done.stderr[-2000:]
+    assert runs[0].stdout.strip().splitlines()[-1] in ("[]", "['datasets']")  # the first resolves
+    assert runs[1].stdout.strip().splitlines()[-1] == "[]"

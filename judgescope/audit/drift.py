@@ -11,7 +11,6 @@ from statistics import NormalDist
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
 
 from judgescope import defaults
 from judgescope import stats
@@ -56,6 +55,8 @@ def sign_test(diffs) -> dict:
     """Exact two-sided sign test on the non-zero differences."""
     d = np.asarray(diffs, dtype=float)
     up, down = int((d > 0).sum()), int((d < 0).sum())
+    from scipy import stats as sps  # here, not at import: scipy.stats takes ~1 s to import
+
     p = None if up + down == 0 else float(sps.binomtest(up, up + down, 0.5).pvalue)
     return {"up": up, "down": down, "unchanged": int((d == 0).sum()), "p": p, "method": SIGN_METHOD}
 
@@ -97,6 +98,8 @@ def bland_altman(old, new, level=LEVEL) -> dict:
     if n < 3:
         return out
     z = NormalDist().inv_cdf(1 - (1 - level) / 2)
+    from scipy import stats as sps
+
     t = float(sps.t.ppf(1 - (1 - level) / 2, n - 1))
     bias, sd = float(d.mean()), float(d.std(ddof=1))
     # Bland & Altman (1999), "Measuring agreement in method comparison studies", Statistical

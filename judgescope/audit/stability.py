@@ -9,7 +9,6 @@ flip (not unanimous), with a Wilson CI, and the units that flip.
 from __future__ import annotations
 
 import pandas as pd
-from scipy import stats as sps
 
 from judgescope import stats
 
@@ -46,6 +45,8 @@ def icc1(scores: pd.DataFrame, unit: str = "unit_key", value: str = "score",
     if msw > 0:
         f = msb / msw
         a = (1 - level) / 2
+        from scipy import stats as sps  # here, not at import: scipy.stats takes ~1 s to import
+
         f_low = f / sps.f.ppf(1 - a, df_b, df_w)
         f_high = f * sps.f.ppf(1 - a, df_w, df_b)
         out["ci"] = [float((f_low - 1) / (f_low + k0 - 1)), float((f_high - 1) / (f_high + k0 - 1))]

@@ -19,7 +19,6 @@ import math
 from functools import lru_cache
 
 import numpy as np
-from scipy.special import gammaln
 
 from judgescope.calibration.agreement import (  # noqa: F401  (the reasons are used through here)
     NO_ITEMS, NO_VARIATION, kappa_pi_of_tables, undefined_text)
@@ -56,6 +55,8 @@ def _weighted_quantile(values: np.ndarray, weights: np.ndarray, q: float) -> flo
 @lru_cache(maxsize=16)
 def _exact_distribution(counts: tuple) -> tuple[np.ndarray, np.ndarray]:
     """Every resampled table of the observed counts and its log multinomial probability."""
+    from scipy.special import gammaln  # here, not at import: scipy.special takes ~0.4 s to import
+
     c = np.asarray(counts, dtype=np.int64)
     n, keep = int(c.sum()), c > 0
     tables = np.zeros((n_outcomes(n, int(keep.sum())), c.size), dtype=np.int64)

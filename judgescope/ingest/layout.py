@@ -4,8 +4,12 @@ Hub and `load_dataset` apply), every file confined to its folder."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import re
 from dataclasses import dataclass, field
+from importlib import metadata
 from pathlib import Path
 
 import yaml  # the front matter; `configs:` itself is read by datasets (MetadataConfigs)
@@ -78,7 +82,68 @@ def confine(path: Path, folder: Path, blobs: Path | None, dataset: str | None = 
 
 def hub_layout_files(folder: Path, config: str | None, split: str | None,
                      dataset: str | None = None, blobs: Path | None = None) -> list[Path]:
-    """The confined data files of one config/split, chosen as the Hub and `load_dataset` do."""
+    """The confined data files of one config/split, chosen as the Hub and `load_dataset` do;
+    a folder resolved before, unchanged, is read from its memo (no `datasets` import)."""
+    memo = _memo_file(folder, config, split, blobs)
+    files = _remembered(memo)
+    if files is None:
+        files = _resolved(folder, config, split, dataset, blobs)
+        _remember(memo, files)
+    for f in files:  # a remembered file is confined again: the memo is never trusted for that
+        confine(f, folder, blobs, dataset)
+    return files
+
+
+# Resolving a folder imports `datasets` (about 1 s, the longest import of a start), so a
+# resolution is kept in the cache under a digest of everything it reads: the README's bytes,
+# the name of every file and folder under the folder (a symlink with its target), the config,
+# split and blobs asked for, this module's code and the `datasets` version. A folder with more
+# entries than MEMO_ENTRIES is resolved every time.
+MEMO_ENTRIES = 20_000
+
+
+def _memo_file(folder: Path, config: str | None, split: str | None, blobs: Path | None) -> Path | None:
+    from judgescope.duck.cache import cache_root
+
+    digest = hashlib.sha256(json.dumps([str(folder), str(folder.absolute()), str(folder.resolve()), config,
+                                        split, str(blobs) if blobs else None, metadata.version("datasets")]).encode())
+    digest.update(Path(__file__).read_bytes())
+    card = folder / "README.md"
+    digest.update(card.read_bytes() if card.is_file() else b"no README")
+    entries = 0
+    for top, dirs, names in os.walk(folder, followlinks=True):
+        dirs.sort()
+        for name in sorted(names) + [d + os.sep for d in dirs]:
+            path = os.path.join(top, name.rstrip(os.sep))
+            target = os.readlink(path) if os.path.islink(path) else ""
+            digest.update(f"{os.path.relpath(path, folder)}{name[-1:] == os.sep}\0{target}\n".encode())
+            entries += 1
+            if entries > MEMO_ENTRIES:
+                return None
+    return cache_root() / "layouts" / f"{digest.hexdigest()[:32]}.json"
+
+
+def _remembered(memo: Path | None) -> list[Path] | None:
+    try:
+        return [Path(f) for f in json.loads(memo.read_text(encoding="utf-8"))] if memo else None
+    except (OSError, ValueError, TypeError):
+        return None
+
+
+def _remember(memo: Path | None, files: list[Path]) -> None:
+    if memo is None:
+        return
+    try:  # written beside and renamed, so a reader never sees half of it; a read-only cache is fine
+        memo.parent.mkdir(parents=True, exist_ok=True)
+        part = memo.with_suffix(f".{os.getpid()}.part")
+        part.write_text(json.dumps([str(f) for f in files]), encoding="utf-8")
+        part.replace(memo)
+    except OSError:
+        pass
+
+
+def _resolved(folder: Path, config: str | None, split: str | None, dataset: str | None,
+              blobs: Path | None) -> list[Path]:
     configs = split_files(folder, dataset, blobs)
     cards = read_card_configs(folder, dataset)
     # As datasets' MetadataConfigs.get_default_config_name: `default: true`, else one named default.

@@ -10,7 +10,6 @@ import itertools
 import math
 
 import numpy as np
-from scipy import stats as sps
 
 from judgescope import defaults
 
@@ -30,6 +29,8 @@ def mcnemar_exact(b01: int, b10: int) -> float | None:
     n = int(b01) + int(b10)
     if n == 0:
         return None
+    from scipy import stats as sps  # here, not at import: scipy.stats takes ~1 s to import
+
     return float(min(1.0, 2.0 * sps.binom.cdf(min(b01, b10), n, 0.5)))
 
 
@@ -132,6 +133,8 @@ def wilcoxon(values, counts=None) -> dict:
     if n == 0:
         return {**base, "statistic": None, "p": None, "method": "undefined (no non-zero difference)"}
     if n <= 50 and np.unique(np.abs(v)).size == n:
+        from scipy import stats as sps
+
         res = sps.wilcoxon(np.repeat(v, c), zero_method="wilcox", method="exact")
         return {**base, "statistic": float(res.statistic), "p": float(res.pvalue),
                 "method": "exact null distribution"}
@@ -152,6 +155,8 @@ def _wilcoxon_normal(v: np.ndarray, c: np.ndarray) -> dict:
     if var <= 0:
         return {"statistic": min(t_plus, t_minus), "p": 1.0}
     z = (t_plus - n * (n + 1) / 4) / math.sqrt(var)
+    from scipy import stats as sps
+
     return {"statistic": min(t_plus, t_minus), "p": float(min(1.0, 2 * sps.norm.sf(abs(z))))}
 
 

@@ -19,7 +19,6 @@ import pandas as pd
 import streamlit as st
 
 from judgescope import __version__
-from judgescope.report import assemble, html
 from judgescope.text import md_literal
 from judgescope.duck.db import query_text
 from judgescope.web.context import catalog, collection_name
@@ -107,7 +106,10 @@ def _dataset_provenance(loaded) -> dict:
 
 def report_html(collection: str) -> bytes:
     """The collection's report, the same bytes `python -m judgescope report-html` writes for
-    the same data, seed and generation time (now)."""
+    the same data, seed and generation time (now). The report's modules are imported here, when
+    a report is asked for: every page imports this module, and they bring scipy.stats (~1 s)."""
+    from judgescope.report import assemble, html
+
     return html.render(assemble.collect(catalog(), collection, generated_at=assemble.now())).encode("utf-8")
 
 
