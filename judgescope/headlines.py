@@ -5,7 +5,7 @@ with the named queries they read; and the headline numbers each domain declares,
 
 from __future__ import annotations
 
-from judgescope.audit import audit_findings
+from judgescope.audit import audit_findings, interval_tables
 from judgescope.calibration import calibration_findings
 from judgescope.findings import Finding
 from judgescope.integrity import hashes
@@ -41,7 +41,8 @@ def collect(catalog, collection: str) -> tuple[list[Finding], list[str]]:
         if summary is not None:
             used.append("verify_summary")
         badge = hashes.status(summary, origin, problems) if "snapshot" in have else None
-        out += audit_findings.collect(run, have["audit"].report or {}, badge)
+        stored = catalog.store(collection).has(interval_tables.VIEW)
+        out += audit_findings.collect(run, have["audit"].report or {}, badge, stored)
     if "items" in have and "judgements" in have:
         out += calibration_findings.collect_panel(
             run, catalog.manifest.collections[collection].deviations, audit="audit" in have)

@@ -176,3 +176,23 @@ def test_the_languages_page_reads_its_cells_and_draws_none(monkeypatch):
     for shown, col in ((heatmap, "Low"), (heatmap, "High"), (tails, "Mean ci low"), (tails, "Mean ci high")):
         assert len(shown) == len(drawn)
         assert sorted(shown[col]) == pytest.approx(sorted(drawn[col.split()[-1].lower()]))
+
+
+def test_the_findings_read_the_stored_intervals_and_say_the_same(monkeypatch):
+    """Overview's findings (the mean's CI, the weak language × unit cells) read the stored
+    default intervals: headlines.collect draws no interval, and its findings equal those drawn."""
+    from judgescope import headlines
+    from judgescope.audit import audit_findings
+
+    cat = get_catalog()
+    store = cat.store("xhotpotqa")
+    report = cat.roles("xhotpotqa")["audit"].report
+    drawn = audit_findings.collect(store.run, report, None, stored=False)
+    calls = []
+    real = audit._interval
+    monkeypatch.setattr(audit, "_interval", lambda *a: calls.append(1) or real(*a))
+    assert audit_findings.collect(store.run, report, None, stored=True) == drawn
+    findings, _ = headlines.collect(cat, "xhotpotqa")
+    assert calls == []
+    shown = [f for f in drawn if f.text.startswith(("Mean judge score", "Weak cell", "No weak cell"))]
+    assert len(shown) >= 2 and all(f in findings for f in shown)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from judgescope import format as fmt
+from judgescope.audit import interval_tables
 from judgescope.audit import summary as audit
 from judgescope.findings import Finding, isolated
 from judgescope.schema import language_name
@@ -51,9 +52,11 @@ def weak_cells(cells: pd.DataFrame, overall_mean: float) -> list[dict]:
     return weak.to_dict("records")
 
 
-def _weakest(counts, overall_mean: float, k: int, seed: int) -> list[Finding]:
-    """The weak cells (WEAK_RULE), lowest first, at most k; one 'no weak cell' finding if none."""
-    cells = audit.bootstrap_table(counts, ["target_language", "unit"], seed=seed)
+def _weakest(counts, overall_mean: float, k: int, seed: int, cells: pd.DataFrame | None = None) -> list[Finding]:
+    """The weak cells (WEAK_RULE), lowest first, at most k; one 'no weak cell' finding if none.
+    `cells`: the language × unit intervals when the caller has them (else drawn here)."""
+    if cells is None:
+        cells = audit.bootstrap_table(counts, ["target_language", "unit"], seed=seed)
     weak = weak_cells(cells, overall_mean)
     method = f"Rule: the cell's whole 95 % CI lies below the overall mean {fmt.mean(overall_mean)}."
     how = f"{WEAK_RULE} {audit.ci_label(seed=seed, method=audit.interval_rule(counts))}."
@@ -79,20 +82,23 @@ def _weakest(counts, overall_mean: float, k: int, seed: int) -> list[Finding]:
 
 def audit_findings(counts, *, excluded: int, loaded: int, exact_copies: int | None,
                    hashes: tuple[str, str] | None, threshold: int = audit.DEFAULT_THRESHOLDS[0],
-                   seed: int = audit.DEFAULT_SEED) -> list[Finding]:
-    """Mean with its CI, the weakest language × unit cells, exact copies, excluded rows, hashes."""
+                   seed: int = audit.DEFAULT_SEED, intervals: tuple | None = None) -> list[Finding]:
+    """Mean with its CI, the weakest language × unit cells, exact copies, excluded rows, hashes.
+    `intervals`: (overall, language × unit) bootstrap_tables of `counts` at `seed` when the
+    caller has them (collect reads them from the stored default intervals), else drawn here."""
     out = []
     if audit.no_rows(counts):
         return [Finding("The audit has no usable row.", "excluded", "See why rows were excluded",
                         {}, "problem", "red")]
-    whole = audit.bootstrap_table(counts, [], seed=seed).iloc[0]
+    whole, cells = intervals or (audit.bootstrap_table(counts, [], seed=seed), None)
+    whole = whole.iloc[0]
     n = int(audit.count_rows(counts)["n"].sum())
     out.append(Finding(
         f"Mean judge score {fmt.mean(whole['mean'])} over {fmt.count(n)} rows (95 % CI "
         f"{fmt.interval(whole['low'], whole['high'])}).", "distributions", "Distributions",
         method=f"95 % CI: percentile bootstrap, {audit.DEFAULT_RESAMPLES:,} resamples, seed {seed}.",
         how=audit.ci_label(seed=seed, method=audit.interval_rule(counts)) + "."))
-    out += _weakest(counts, float(whole["mean"]), WEAKEST_CELLS, seed)
+    out += _weakest(counts, float(whole["mean"]), WEAKEST_CELLS, seed, cells)
     if exact_copies is not None:
         out.append(Finding(f"{fmt.count(exact_copies)} candidates are byte-identical to their source.",
                            "exact_copies", "Exact copies", {},
@@ -108,10 +114,17 @@ def audit_findings(counts, *, excluded: int, loaded: int, exact_copies: int | No
     return out
 
 
-def collect(run, report: dict, hashes: tuple[str, str] | None) -> list[Finding]:
+def collect(run, report: dict, hashes: tuple[str, str] | None, stored: bool = False) -> list[Finding]:
     """The findings of a collection's audit: `run` runs its named queries, `report` is the
-    audit's validation report, `hashes` the integrity badge (None without a snapshot)."""
+    audit's validation report, `hashes` the integrity badge (None without a snapshot); `stored`:
+    the store holds the default intervals of the first open, read instead of drawn (the same
+    function of the same counts, so the same numbers)."""
     copies = run("audit_exact_copy_counts")["exact_copies"].sum()
-    return audit_findings(audit.score_counts(run), excluded=int(report.get("rows_excluded", 0)),
+    counts = audit.score_counts(run)
+    intervals = None
+    if not audit.no_rows(counts):
+        intervals = tuple(interval_tables.intervals(run, counts, [[], ["target_language", "unit"]],
+                                                    audit.DEFAULT_RESAMPLES, audit.DEFAULT_SEED, stored))
+    return audit_findings(counts, excluded=int(report.get("rows_excluded", 0)),
                           loaded=int(report.get("rows_loaded", 0)), exact_copies=int(copies),
-                          hashes=hashes)
+                          hashes=hashes, intervals=intervals)
