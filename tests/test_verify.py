@@ -269,3 +269,23 @@ def test_a_repeated_key_is_one_ambiguous_match_at_its_first_row(store):
     assert rows["r_twice"] == (2, snap[0][0], "ambiguous") and len(snap) == 2
     assert rows["r_missing"] == (None, None, "missing")
     assert all(rows[r][0] == 1 for r in ("r_ok", "r_source", "r_space"))
+
+
+def test_no_page_lists_more_verified_rows_than_are_stored():
+    """hash_verification keeps the first verification_tables.LISTED verified rows: Integrity's
+    list (pages/integrity.py LIST_LIMIT) and Review's list of a class (ORIGIN_LIMIT) fit in it
+    (class_rows refuses a longer verified list)."""
+    import ast
+
+    from judgescope.integrity import verification_tables
+    from judgescope.web import review
+
+    page = ast.parse((Path(__file__).resolve().parents[1] / "pages" / "integrity.py").read_text(encoding="utf-8"))
+    found = {}
+    for node in (n for n in page.body if isinstance(n, ast.Assign)):
+        for target in node.targets:
+            names = [e.id for e in target.elts] if isinstance(target, ast.Tuple) else [getattr(target, "id", "")]
+            values = ast.literal_eval(node.value) if "LIST_LIMIT" in names else ()
+            found |= dict(zip(names, values if isinstance(values, tuple) else (values,)))
+    list_limit = found["LIST_LIMIT"]
+    assert max(list_limit, review.ORIGIN_LIMIT) <= verification_tables.LISTED
