@@ -96,6 +96,19 @@ def seal(folder: Path) -> None:
     tmp.replace(folder / SEAL)
 
 
+def publish(tmp: Path, folder: Path) -> None:
+    """Put a complete build (`tmp`, beside `folder`) in place: sealed before it is renamed, so
+    an entry is never seen without its seal, and an intact entry another process put there
+    meanwhile is kept (the same inputs give the same files; removing it would pull the files
+    from under whoever reads them). The caller removes `tmp` if it is still there."""
+    seal(tmp)
+    if folder.exists():
+        if damage(folder) is None:
+            return
+        shutil.rmtree(folder)
+    tmp.rename(folder)
+
+
 def damage(folder: Path) -> str | None:
     """None when the entry is complete and intact, else what is wrong with it."""
     try:

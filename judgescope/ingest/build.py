@@ -20,7 +20,7 @@ import numpy as np
 
 from judgescope import stats
 from judgescope.duck import db, progress
-from judgescope.duck.cache import cache_root, ensure, seal, temp_prefix
+from judgescope.duck.cache import cache_root, ensure, publish, temp_prefix
 from judgescope.ingest.layout import ResolvedFiles
 from judgescope.ingest.readers import failed_file, read_raw
 from judgescope.schema import SCHEMAS, TEXT, VERDICT
@@ -99,10 +99,7 @@ def build_dataset(spec: DatasetSpec, resolved: ResolvedFiles, files: list[dict],
             report["digests_normalised"] = digest_notes(con, schema, present)
             report["imported"] = imported.get("files")
         (tmp / "report.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
-        if folder.exists():
-            shutil.rmtree(folder)
-        tmp.rename(folder)
-        seal(folder)
+        publish(tmp, folder)
     except db.DBError as err:
         raise SourceError(f"validation failed: {str(err).splitlines()[0]}", dataset=spec.name) from err
     finally:

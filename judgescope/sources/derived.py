@@ -21,7 +21,7 @@ import pandas as pd
 
 from judgescope.duck import db, progress, views
 from judgescope.ingest.build import BUILD_VERSION, ROW_GROUP_ROWS
-from judgescope.duck.cache import build_slot, cache_root, damage, entry_lock, redact, seal, temp_prefix
+from judgescope.duck.cache import build_slot, cache_root, damage, entry_lock, publish, redact, temp_prefix
 from judgescope.duck.cache import ensure as _ensure
 from judgescope.ingest.manifest import SourceError
 
@@ -141,10 +141,7 @@ def build_derived(inputs: dict[str, Path], steps: list[tuple[str, str, dict]], f
                             f"(FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE {ROW_GROUP_ROWS})",
                             {**params, "out": str(out)})
             con.execute(db.view_sql(view, [out]))
-        if folder.exists():
-            shutil.rmtree(folder)
-        tmp.rename(folder)
-        seal(folder)
+        publish(tmp, folder)
     except db.DBError as err:
         raise SourceError(f"building {folder.name} failed: {redact(str(err).splitlines()[0])}") from err
     finally:
@@ -175,10 +172,7 @@ def build_computed(inputs: dict[str, Path], what: str, compute, folder: Path) ->
             con.execute("COPY computed_frame TO $out (FORMAT parquet, COMPRESSION zstd)",
                         {"out": str(tmp / f"{view}.parquet")})
             con.unregister("computed_frame")
-        if folder.exists():
-            shutil.rmtree(folder)
-        tmp.rename(folder)
-        seal(folder)
+        publish(tmp, folder)
         return list(frames)
     except db.DBError as err:
         raise SourceError(f"building {folder.name} failed: {redact(str(err).splitlines()[0])}") from err
