@@ -85,10 +85,10 @@ def hub_layout_files(folder: Path, config: str | None, split: str | None,
     """The confined data files of one config/split, chosen as the Hub and `load_dataset` do;
     a folder resolved before, unchanged, is read from its memo (no `datasets` import)."""
     memo = _memo_file(folder, config, split, blobs)
-    files = _remembered(memo)
+    files = _remembered(memo, folder)
     if files is None:
         files = _resolved(folder, config, split, dataset, blobs)
-        _remember(memo, files)
+        _remember(memo, folder, files)
     for f in files:  # a remembered file is confined again: the memo is never trusted for that
         confine(f, folder, blobs, dataset)
     return files
@@ -123,20 +123,22 @@ def _memo_file(folder: Path, config: str | None, split: str | None, blobs: Path 
     return cache_root() / "layouts" / f"{digest.hexdigest()[:32]}.json"
 
 
-def _remembered(memo: Path | None) -> list[Path] | None:
+def _remembered(memo: Path | None, folder: Path) -> list[Path] | None:
+    """The files a memo names, each kept relative to the folder (a cache holds no absolute
+    path: tests/test_cache_portable.py)."""
     try:
-        return [Path(f) for f in json.loads(memo.read_text(encoding="utf-8"))] if memo else None
+        return [folder / f for f in json.loads(memo.read_text(encoding="utf-8"))] if memo else None
     except (OSError, ValueError, TypeError):
         return None
 
 
-def _remember(memo: Path | None, files: list[Path]) -> None:
+def _remember(memo: Path | None, folder: Path, files: list[Path]) -> None:
     if memo is None:
         return
     try:  # written beside and renamed, so a reader never sees half of it; a read-only cache is fine
         memo.parent.mkdir(parents=True, exist_ok=True)
         part = memo.with_suffix(f".{os.getpid()}.part")
-        part.write_text(json.dumps([str(f) for f in files]), encoding="utf-8")
+        part.write_text(json.dumps([os.path.relpath(f, folder) for f in files]), encoding="utf-8")
         part.replace(memo)
     except OSError:
         pass
