@@ -1,1 +1,3 @@
-"""Where rows come from: manifest, Hub, readers, validation, cache, view registry, catalog, DuckDB."""
+"""A collection as the pages and the CLI see it: the catalog (opens, builds and serves each
+collection's store), its derived tables, the explanation of a query's chain, the export writers,
+and a manifest inferred from a folder or file. It stands on ingest/, remote/ and duck/."""
