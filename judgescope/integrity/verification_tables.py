@@ -17,9 +17,10 @@ LISTED = 5_000
 
 
 def verification_steps(key: list[str]) -> list[tuple[str, str, dict]]:
-    return [("hash_verification_by_id", "verify_build_by_id", {"key": list(key)}),
-            ("hash_verification", "verify_build_rows", {"listed": LISTED}),
-            ("hash_verification_summary", "verify_build_summary", {})]
+    """(view, build query, parameters) of each view HASH_VERIFICATION declares, in its order:
+    the declaration is the one list of what verification builds."""
+    params = {"hash_verification_by_id": {"key": list(key)}, "hash_verification": {"listed": LISTED}}
+    return [(v.name, v.source, params.get(v.name, {})) for v in HASH_VERIFICATION.views]
 
 
 def verification_views(audit: Path, snapshot: Path, key: list[str], notes: list[str] | None = None
