@@ -16,16 +16,22 @@ a report on a cache that holds this table draws nothing (issue 45 item 1).
 from __future__ import annotations
 
 import json
+from importlib.util import find_spec
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
-
-from judgescope import stats
-from judgescope.audit import binned, summary
+from judgescope import defaults
 from judgescope.duck import db
 from judgescope.duck import views
 from judgescope.duck.views import parts_of
 from judgescope.sources.derived import Tables, computed_views
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+# The statistics (summary, binned, stats: numpy and pandas) are imported where the intervals are
+# drawn or read, not here: wiring.py declares this table for every command, and `judgescope
+# validate` reads no interval (tests/test_cli_start.py: validate imports no pandas).
 
 VIEW = "audit_default_intervals"
 # The facet_name of each language's interval over all its units (not a facet: no page offers it).
@@ -33,7 +39,8 @@ LANGUAGES = "language_overall"
 COLUMNS = ["facet_name", "position", "unit", "facet", "mean", "low", "high", "method", "ci_method"]
 # What the stored intervals are a function of: the code that draws them and the queries that
 # read the counts (a change to any of them builds the table again).
-_CODE = (Path(stats.__file__), Path(binned.__file__), Path(summary.__file__), Path(__file__))
+_CODE = (*(Path(find_spec(m).origin) for m in ("judgescope.stats", "judgescope.audit.binned",
+                                               "judgescope.audit.summary")), Path(__file__))
 _QUERIES = ("audit_score_order_stats", "audit_score_bins", "audit_score_counts",
             "audit_score_counts_below", "audit_score_counts_cells")
 
@@ -43,12 +50,16 @@ def code_text() -> str:
             + "".join(db.query_text(q) for q in _QUERIES))
 
 
-def table(run, facets: list[str], resamples: int = summary.DEFAULT_RESAMPLES,
-          seed: int = summary.DEFAULT_SEED) -> pd.DataFrame:
+def table(run, facets: list[str], resamples: int = defaults.RESAMPLES,
+          seed: int = defaults.SEED) -> pd.DataFrame:
     """summary.mean_intervals of every facet, one frame (COLUMNS): `facet_name` the facet,
     `position` the row's place in that facet's table, `mean` and `method` the group's (as
     `judgescope report` writes them), `ci_method` its attrs["ci_method"]. A group met again (the
     overall row of every facet, a facet with one value) is drawn once."""
+    import pandas as pd
+
+    from judgescope.audit import summary
+
     memo: dict = {}
     frames, plain = [], None
     for facet in facets:
@@ -73,6 +84,10 @@ def table(run, facets: list[str], resamples: int = summary.DEFAULT_RESAMPLES,
 def _languages(counts, resamples: int, seed: int, memo: dict) -> pd.DataFrame:
     """Each language's interval over all its units (summary.bootstrap_table of ["target_language"]
     on the unsplit counts, as `judgescope report` draws it), as rows of facet_name LANGUAGES."""
+    import pandas as pd
+
+    from judgescope.audit import binned, summary
+
     ci = summary.bootstrap_table(counts, ["target_language"], resamples, seed, method=True, memo=memo)
     return pd.DataFrame({
         "facet_name": LANGUAGES, "position": range(len(ci)), "unit": summary.OVERALL,
@@ -104,6 +119,8 @@ def stored_cells(run) -> pd.DataFrame | None:
     """summary.bootstrap_table(counts, ["target_language", "unit"], method=True) read from the
     language facet's stored intervals (its unit × language groups are the same samples; the
     thresholds never enter a bootstrap), or None when they are not stored."""
+    from judgescope.audit import summary
+
     by_language = stored_groups(run, "target_language")
     if by_language is None:
         return None
@@ -117,6 +134,8 @@ def stored_tables(run) -> dict[tuple, pd.DataFrame]:
     grouping: units ("unit",), overall (), language × unit ("target_language", "unit") and
     language ("target_language",), each in bootstrap_table's order with mean, low, high and
     method; {} when they are not stored (a table stored before LANGUAGES: without language)."""
+    from judgescope.audit import summary
+
     plain, langs, languages = stored_groups(run, "none"), stored_cells(run), stored_groups(run, LANGUAGES)
     if plain is None or langs is None:
         return {}
@@ -133,6 +152,8 @@ def stored_tables(run) -> dict[tuple, pd.DataFrame]:
 def split(run, groupings: list[list[str]], resamples: int, seed: int, stored: bool) -> tuple[dict, list]:
     """({index: table} of the groupings read from the stored intervals, [indices to draw]): read
     only at the default resamples and seed and when the store has them (`stored`)."""
+    from judgescope.audit import summary
+
     found = (stored_tables(run) if stored and (resamples, seed) == (summary.DEFAULT_RESAMPLES,
                                                                      summary.DEFAULT_SEED) else {})
     tables = {i: found[tuple(by)] for i, by in enumerate(groupings) if tuple(by) in found}
@@ -144,6 +165,8 @@ def intervals(run, counts, groupings: list[list[str]], resamples: int, seed: int
     """summary.bootstrap_tables of `groupings` (with the column `method` when asked), those the
     stored default intervals hold read from them (split): the same function of the same counts,
     so the same numbers."""
+    from judgescope.audit import summary
+
     tables, todo = split(run, groupings, resamples, seed, stored)
     drawn = summary.bootstrap_tables(counts, [groupings[i] for i in todo], resamples, seed,
                                      method=method, on_group=on_group)
@@ -155,6 +178,8 @@ def intervals(run, counts, groupings: list[list[str]], resamples: int, seed: int
 def interval_views(audit: Path, notes: list[str] | None = None) -> dict[str, list[Path]]:
     """The view `audit_default_intervals` of one clean audit file (its counts, bins and order
     statistics beside it), for every facet whose column the audit has."""
+    from judgescope.audit import summary
+
     folder = audit.parent
     inputs = {"audit": audit} | {v.name: folder / f"{v.source}.parquet" for v in parts_of("audit")
                                   if (folder / f"{v.source}.parquet").exists()}

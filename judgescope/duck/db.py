@@ -7,13 +7,16 @@ from __future__ import annotations
 import re
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import duckdb
-import pandas as pd
 
 from judgescope import resources
 from judgescope.duck import trace
 from judgescope.duck import console_guard
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 QUERIES_DIR = resources.QUERIES
 QUERY_NAME_RE = re.compile(r"^[a-z][a-z0-9_]{0,63}$")

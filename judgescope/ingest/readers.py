@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import duckdb
-import pandas as pd
 
 from judgescope.ingest import importers
 from judgescope.duck.db import sql_path
@@ -32,6 +32,9 @@ from judgescope.ingest.manifest import SourceError
 from judgescope.ingest import readers_base as base
 from judgescope.ingest.readers_base import BOM, PREVIEW, check_names
 from judgescope.ingest.readers_csv import read_csv
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 MAX_DEPTH = 64
 INT64 = (-(2 ** 63), 2 ** 63 - 1)
@@ -208,6 +211,8 @@ def _json_records(path: Path, rel: str, broken: list):
 
 def _jsonl(con, path: Path, rel: str, i: int, broken: list, text_columns) -> str:
     """JSON lines, parsed in Python so that one broken line is listed, not fatal."""
+    import pandas as pd
+
     records, lines = [], []
     for n, obj in _json_records(path, rel, broken):
         records.append(obj)
@@ -242,6 +247,8 @@ def _odd_types(records, lines, text_columns, rel, broken):
 def _frame(records: list[dict]) -> pd.DataFrame:
     """Columns of one JSON type keep it; in a mixed column texts stay texts and the other
     values travel as their JSON text (validation then judges them like any text)."""
+    import pandas as pd
+
     columns = list(dict.fromkeys(k for r in records for k in r))
     data = {}
     for c in columns:

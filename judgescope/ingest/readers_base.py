@@ -5,10 +5,13 @@ import this, and readers.READERS maps a format to its reader, so no reader impor
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
 
 from judgescope.ingest.manifest import SourceError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 # Lineage and validation columns the build adds beside the data's own: a data column of one of
 # these names would be taken for them (a row's exclusion reason chosen by the data), so it is

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import csv
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
 
 from judgescope.ingest import readers_base as base
 from judgescope.ingest.readers_base import check_names
 from judgescope.ingest.manifest import SourceError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 CHUNK_ROWS = 50_000
 
@@ -116,6 +119,8 @@ def read_csv(con, path: Path, rel: str, i: int, broken: list, text_columns) -> s
 
 
 def _csv_frame(rows: list[list], header: list[str], rel: str) -> pd.DataFrame:
+    import pandas as pd
+
     frame = pd.DataFrame([r[1:] for r in rows], columns=header, dtype="string") if rows else \
         pd.DataFrame({h: pd.array([], dtype="string") for h in header})
     frame = frame.replace({"": None})  # an empty field is a missing value, as DuckDB reads it

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import json
 
-import pandas as pd
 
 from judgescope.ingest.manifest import DatasetSpec, SourceError
 from judgescope.ingest.readers_base import replace_table
@@ -54,6 +53,8 @@ def prepare(con, spec: DatasetSpec) -> list[dict]:
 def flatten_table(con, table: str, dataset: str) -> list[dict]:
     """Replace `table` (lineage columns plus nested fields) with its flat rows; an instance that
     cannot be flattened costs that instance only (returned as a ledger entry)."""
+    import pandas as pd
+
     frame = con.execute(f"SELECT * FROM {table}").df()  # table is a fixed scratch name
     rows, broken = [], []
     for record in frame.to_dict("records"):
@@ -86,6 +87,8 @@ def _decoded(record: dict) -> dict:
 
 
 def _is_na(value) -> bool:
+    import pandas as pd
+
     if value is None:
         return True
     if isinstance(value, str) or not hasattr(value, "__len__"):

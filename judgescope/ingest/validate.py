@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, replace
 
-import pandas as pd
 
 from judgescope.schema import (HUMAN_ITEM_COLUMNS, HUMAN_RATING_VALUES, ANY, BINARY, DIGEST, INT, NUMBER,
                                NUMBER_PAIR, RANKING_METHODS, SCORE, TEXT,
@@ -315,6 +314,8 @@ _BAD = object()  # a value that is not the list it should be
 
 
 def _missing(value) -> bool:
+    import pandas as pd
+
     return value is None or (isinstance(value, float) and pd.isna(value))
 
 

@@ -15,15 +15,18 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 from typing import Callable
 
-import pandas as pd
 
 from judgescope.duck import db, progress, views
 from judgescope.ingest.build import BUILD_VERSION, ROW_GROUP_ROWS
 from judgescope.duck.cache import build_slot, cache_root, damage, entry_lock, publish, redact, temp_prefix
 from judgescope.duck.cache import ensure as _ensure
 from judgescope.ingest.manifest import SourceError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 # Derived tables spill to disk rather than take the machine.
 DERIVED_MEMORY = "1GB"

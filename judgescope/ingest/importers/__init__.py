@@ -9,14 +9,17 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
 
 from judgescope.schema import BINARY, INT, NUMBER, SCHEMAS, SCORE
 from judgescope.ingest import readers_base as base
 from judgescope.ingest.importers import deepeval, inspect_log, langfuse, mlflow_eval, promptfoo
 from judgescope.ingest.importers.import_rows import Imported
 from judgescope.ingest.manifest import SourceError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 MODULES = (inspect_log, promptfoo, deepeval, mlflow_eval, langfuse)
 BY_NAME = {m.NAME: m for m in MODULES}
@@ -76,6 +79,8 @@ def reader(fmt: str, kind: str, notes: dict):
     """A readers.READERS-style reader of `fmt` files as `kind`; `notes` receives what validate
     names (format, version, judges, judge unknown, ignored fields)."""
     def read(con, path: Path, rel: str, i: int, broken: list, text_columns) -> str:
+        import pandas as pd
+
         imp = load(path, fmt)
         if kind not in imp.kinds():
             offered = ", ".join(imp.kinds()) or "none"
@@ -116,6 +121,8 @@ def describe(imported: list[dict] | None) -> list[str]:
 
 def _frame(rows: list[dict], kind: str) -> pd.DataFrame:
     """Rows typed by the kind's schema (numbers as numbers, the rest as text)."""
+    import pandas as pd
+
     schema = SCHEMAS[kind]
     names = list(dict.fromkeys([c.name for c in schema.columns if c.required] +
                                [k for r in rows for k in r if k != "_row"]))
