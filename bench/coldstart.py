@@ -84,6 +84,7 @@ def measure(manifest: Path | None, cache: Path, repeats: int, warmup: int = 1) -
     env.pop("JUDGESCOPE_SOURCES", None)
     if manifest:
         env["JUDGESCOPE_SOURCES"] = str(manifest)
+    load = os.getloadavg()
     with sync_playwright() as p:
         browser = p.chromium.launch(**LAUNCH)
         try:
@@ -93,5 +94,5 @@ def measure(manifest: Path | None, cache: Path, repeats: int, warmup: int = 1) -
         finally:
             browser.close()
     rendered = sorted(r["rendered_s"] for r in runs)
-    return {"runs": runs, "median_s": rendered[len(rendered) // 2], "max_s": rendered[-1],
+    return {"runs": runs, "median_s": rendered[len(rendered) // 2], "max_s": rendered[-1], "load": load,
             "server_peak_rss_mb": max((r["server_peak_rss_mb"] or 0) for r in runs)}

@@ -360,3 +360,33 @@ def test_the_float_report_as_a_process_is_judged_cold_and_warm_with_the_load(col
     section = "\n".join(report.size_section(alone, [whole, floats]))
     assert f"`report` on these float scores ÷ on the integer scores of the same rows, as processes: " \
            f"cold {cold_s / 10:.2f}×" in section
+
+
+def test_the_starts_are_judged_against_their_targets_with_the_load():
+    """Issue 45 item 3: results.md has one table of the starts, `--help` (whole, ≤ 0.5 s), each
+    command's imports (≤ 1.5 s) and the demo's cold start (≤ 3 s), each with its load average;
+    a command is judged by its start, not its run; an import log is summed at its top level."""
+    from bench import commands
+
+    log = ("import time: self [us] | cumulative | imported package\n"
+           "import time:       100 |       1000 |   encodings.utf_8\n"
+           "import time:       200 |     400000 | judgescope\n"
+           "import time:       300 |    1300000 |   pandas\n"
+           "import time:       400 |    1500000 | judgescope.cli\n")
+    assert commands.import_seconds(log) == pytest.approx(1.9)
+    ran = {"exit": 0, "cold_s": 9.0, "warm": {"median_ms": 4_000.0, "runs_ms": [4_000.0]}}
+    phase = {"load_before": (2.5, 3.0, 3.5), "commands": {
+        "--help": ran | {"argv": ["--help"], "warm": {"median_ms": 600.0, "runs_ms": [600.0]}, "start_s": 0.2},
+        "validate": ran | {"argv": ["validate", "bench_audit"], "start_s": 0.7},
+        "report": ran | {"argv": ["report", "bench_audit"], "start_s": 1.6},
+        "rank": {"not_run": "no ranking decisions"}}}
+    assert commands.start_targets(phase) == [("--help", 0.6, 0.5), ("validate", 0.7, 1.5), ("report", 1.6, 1.5)]
+    demo = {"median_s": 2.8, "max_s": 3.4, "runs": [{}] * 3, "load": (4.0, 4.5, 5.0)}
+    big = {"rows": 1_000_000, "commands": phase | {"load_before": (9.0, 9.0, 9.0)}}
+    text = "\n".join(report.starts_section([big, {"rows": 10_000, "commands": phase}], demo))
+    assert "| `judgescope --help` start ≤ 0.5 s | 0.60 s (whole process, warm; load 2.5, 3.0, 3.5) | ❌ |" in text
+    assert "| `judgescope validate` start ≤ 1.5 s | 0.70 s (imports of a warm run; load 2.5, 3.0, 3.5) | ✅ |" in text
+    assert "| `judgescope report` start ≤ 1.5 s | 1.60 s" in text and "9.0" not in text
+    assert "| cold start ≤ 3 s (demo) | median 2.80 s, slowest 3.40 s over 3 starts; load 4.0, 4.5, 5.0 | ✅ |" in text
+    assert report.starts_section([], None) == []
+    assert "| `report` | 1.60 s | ≤ 1.5 s | ❌ |" in "\n".join(commands.lines({"commands": phase}))
