@@ -144,7 +144,7 @@ def raw_connection(store: db.Store) -> duckdb.DuckDBPyConnection:
     limit = store.con.execute("SELECT current_setting('memory_limit')").fetchone()[0]
     con.execute("SET memory_limit = $m", {"m": limit})  # every connection capped, as the Store
     con.execute(db.PARQUET_METADATA_CACHE)  # the Store's one performance setting, for a like-for-like
-    for view, paths in store.views.items():
+    for view, paths in store.ready().items():  # lazy tables built, as a page reading them would
         con.execute(db.view_sql(view, paths))  # the same text Store uses
     db.create_macros(con)  # the same shared table macros
     return con

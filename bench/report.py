@@ -197,6 +197,8 @@ def first_open_line(size: dict) -> list[str]:
     r, app = b["raw_open"], first_open(size)
     split = (f" (validation {b['validate_s']:,.1f} s + derived tables {b['derived_s']:,.1f} s)"
              if "validate_s" in b else "")
+    if b.get("lazy"):  # built when a page first reads them, not part of the first open
+        split += f"; {', '.join(b['lazy'])} built on first read in {b['lazy_s']:,.1f} s"
     return [f"First open of this revision: app {b['seconds']:,.1f} s{split}; raw DuckDB doing the "
             f"irreducible work (sort the audit by score into zstd Parquet {r['sort_s']:,.1f} s, "
             f"SHA-256 of the snapshot texts into Parquet {r['hash_s']:,.1f} s) {r['seconds']:,.1f} s: "

@@ -18,7 +18,13 @@ def _use_example(sql: str) -> None:
 
 
 st.caption(console.RULES)
-columns = console.schema(context.run("console_columns"))
+# A lazy table (the exact copies' rows) is built when first read: listed by name until then (a
+# query naming it builds it). Its columns are read uncached, after the pending list, so a view
+# another page built meanwhile is listed with its columns.
+store = context.catalog().store(context.collection_name())
+pending = store.pending()
+context.record_query("console_columns")
+columns = console.schema(store.run("console_columns"), pending)
 examples = console.examples(columns)
 if examples:
     st.caption("Examples for this collection:")

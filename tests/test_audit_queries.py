@@ -10,7 +10,8 @@ from judgescope.audit import interval_tables
 from judgescope.audit import summary as audit
 from judgescope import wiring
 from judgescope.duck import db
-from judgescope.audit.record_tables import audit_summary_views, compare_views, exact_copy_views
+from judgescope.audit.record_tables import (audit_summary_views, compare_views, exact_copy_count_views,
+                                             exact_copy_views)
 from judgescope.integrity.verification_tables import verification_views
 from stores import audit_row, write_counts, write_summaries, write_table
 
@@ -109,6 +110,7 @@ def store(tmp_path_factory) -> db.Store:
     views["raw_records"] = views["audit"]  # raw judge records have the audit's columns
     verification = verification_views(views["audit"][0], views["snapshot"][0], ["instance_id"])
     views |= verification | exact_copy_views(views["audit"][0], verification)
+    views |= exact_copy_count_views(views["audit"][0])
     views |= compare_views(views["audit"][0], views["audit_previous"][0])
     views |= interval_tables.views_of({v: views[v][0] for v in ("audit", "audit_counts", "audit_bins",
                                                                 "audit_order_stats")}, ["none", "run_group"])

@@ -1,7 +1,8 @@
 """The audit domain's derived tables: the record index and model provenance per audit file, the
-exact copies (with Integrity's texts when the audit is joined to a snapshot) and the comparison
-of two audit versions, each built once per input revision. Each is declared as data here
-(RECORD_INDEX, EXACT_COPIES, COMPARISON); judgescope/wiring.py hands them to the catalog."""
+exact copies' counts and rows (with Integrity's texts when the audit is joined to a snapshot;
+built when first read) and the comparison of two audit versions, each built once per input
+revision. Each is declared as data here (RECORD_INDEX, EXACT_COPY_COUNTS, EXACT_COPIES,
+COMPARISON); judgescope/wiring.py hands them to the catalog."""
 
 from __future__ import annotations
 
@@ -13,20 +14,23 @@ from judgescope.sources.derived import Tables, derived_views
 
 def exact_copy_views(audit: Path, verification: dict[str, list[Path]] | None = None,
                      notes: list[str] | None = None) -> dict[str, list[Path]]:
-    """Views `audit_exact_copies` (every exact-copy row, with its candidate text when the audit
-    is joined to a snapshot: `verification` holds Integrity's hash_verification_by_id and
-    snapshot_numbered views, so the text is that of the row Integrity checked) and
-    `audit_exact_copy_summary` (counts per language × unit), built once per audit (and
-    verification): the Exact copies page then filters a few rows."""
+    """View `audit_exact_copies`: every exact-copy row, with its candidate text when the audit is
+    joined to a snapshot (`verification` holds Integrity's hash_verification_by_id and
+    snapshot_numbered views, so the text is that of the row Integrity checked), built once per
+    audit (and verification): the Exact copies page then filters a few rows."""
     joined = verification and "hash_verification_by_id" in verification
     inputs = {"audit": audit}
     if joined:
         inputs |= {"hash_verification_by_id": verification["hash_verification_by_id"][0],
                    "snapshot_numbered": verification["snapshot_numbered"][0]}
     rows = "audit_build_exact_copies_texts" if joined else "audit_build_exact_copies"
-    return derived_views("copies", inputs, [("audit_exact_copies", rows, {}),
-                                            ("audit_exact_copy_summary", "audit_build_exact_copy_counts", {})],
-                         notes)
+    return derived_views("copies", inputs, [("audit_exact_copies", rows, {})], notes)
+
+
+def exact_copy_count_views(audit: Path, notes: list[str] | None = None) -> dict[str, list[Path]]:
+    """View `audit_exact_copy_summary`: exact copies per language × unit, built once per audit."""
+    return derived_views("copy-counts", {"audit": audit},
+                         [("audit_exact_copy_summary", "audit_build_exact_copy_counts", {})], notes)
 
 
 def compare_views(audit: Path, previous: Path, notes: list[str] | None = None) -> dict[str, list[Path]]:
@@ -54,6 +58,10 @@ def _exact_copies(clean, built, key, notes) -> dict[str, list[Path]]:
     return exact_copy_views(clean["audit"], built, notes)
 
 
+def _exact_copy_counts(clean, built, key, notes) -> dict[str, list[Path]]:
+    return exact_copy_count_views(clean["audit"], notes)
+
+
 def _comparison(clean, built, key, notes) -> dict[str, list[Path]]:
     return compare_views(clean["audit"], clean["audit_previous"], notes)
 
@@ -66,17 +74,23 @@ RECORD_INDEX = Tables(
         views.derived("audit_model_provenance_summary", ("audit",), "audit_build_model_provenance",
                       "Rows per requested and resolved judge model and prompt version.")),
     queries=("audit_build_record_index", "audit_build_model_provenance"), build=_summary)
-# With the hash verification built before it, the rows carry the texts of the rows it joined.
+# Overview's findings, `report` and the Exact copies page read the counts: built at first open.
+EXACT_COPY_COUNTS = Tables(
+    what="exact copy counts", needs=("audit",),
+    views=(views.derived("audit_exact_copy_summary", ("audit",), "audit_build_exact_copy_counts",
+                         "Exact copies per language × unit."),),
+    queries=("audit_build_exact_copy_counts",), build=_exact_copy_counts)
+# Only the Exact copies page (and Review's list opened from it) reads the rows: built when it
+# first does (lazy). With the hash verification built before it, they carry the texts of the
+# rows it joined.
 EXACT_COPIES = Tables(
     what="exact copies", needs=("audit",),
     views=(
         views.derived("audit_exact_copies", ("audit", "snapshot"), "audit_build_exact_copies_texts",
                       "Audit rows whose candidate hash equals the source hash, with the candidate text of "
-                      "the snapshot row Integrity joined (audit_build_exact_copies when none is joined)."),
-        views.derived("audit_exact_copy_summary", ("audit",), "audit_build_exact_copy_counts",
-                      "Exact copies per language × unit.")),
-    queries=("audit_build_exact_copies_texts", "audit_build_exact_copies", "audit_build_exact_copy_counts"),
-    build=_exact_copies)
+                      "the snapshot row Integrity joined (audit_build_exact_copies when none is joined)."),),
+    queries=("audit_build_exact_copies_texts", "audit_build_exact_copies"),
+    build=_exact_copies, lazy=True)
 COMPARISON = Tables(
     what="version comparison", needs=("audit", "audit_previous"),
     views=(
@@ -85,4 +99,5 @@ COMPARISON = Tables(
         views.derived("audit_paired_diffs", ("audit", "audit_previous"), "audit_build_paired_diff_counts",
                       "Current minus previous score on units both versions scored once, counted.")),
     queries=("audit_build_overlap", "audit_build_paired_diff_counts"), build=_comparison)
-TABLES = (RECORD_INDEX, EXACT_COPIES, COMPARISON)  # the domain's tables, in build order (judgescope/wiring.py)
+# The domain's tables, in build order (judgescope/wiring.py).
+TABLES = (RECORD_INDEX, EXACT_COPY_COUNTS, EXACT_COPIES, COMPARISON)

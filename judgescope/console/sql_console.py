@@ -52,7 +52,8 @@ def run_console(store: db.Store, sql: str, max_rows: int = ROW_CAP,
         raise Refused("refused: the SQL console reads a local cache only; this collection is read "
                       "from a prebuilt cache where it is published")
     statement = db.console_statement(sql)  # the checked SELECT's text
-    result = console_worker.run(store.views, statement, max_rows, seconds, max_bytes, store.memory_limit)
+    # The child opens the views from their files: a lazy table the statement names is built first.
+    result = console_worker.run(store.ready(statement), statement, max_rows, seconds, max_bytes, store.memory_limit)
     con = db.scratch(memory_limit=store.memory_limit)  # reads no file: the Arrow rows into pandas
     try:
         return result._replace(rows=con.from_arrow(result.rows).df())
@@ -128,12 +129,17 @@ def cached_run(key: tuple, store_of, sql: str):
     return hit
 
 
-def schema(columns: pd.DataFrame) -> dict[str, list[str]]:
-    """{view: ['column type', …]} from console_columns rows."""
+# A lazy table's view not built yet (db.Store.pending) is listed by name with this line.
+NOT_BUILT = "(built when a query first reads it: its columns are listed from then on)"
+
+
+def schema(columns: pd.DataFrame, pending=()) -> dict[str, list[str]]:
+    """{view: ['column type', …]} from console_columns rows; each view in `pending` (not built
+    yet, db.Store.pending) with NOT_BUILT instead of its columns."""
     out: dict[str, list[str]] = {}
     for row in columns.itertuples(index=False):
         out.setdefault(row.view, []).append(f"{row.column_name} {row.data_type}")
-    return out
+    return out | {view: [NOT_BUILT] for view in sorted(pending) if view not in out}
 
 
 def provenance_filters(sql: str, truncated, max_rows: int = ROW_CAP) -> dict:

@@ -162,19 +162,25 @@ def create_macros(con) -> None:
             raise MacroError(f"{where}: {str(err).splitlines()[0]}") from err
 
 
+def _names(sql: str, view: str) -> bool:
+    """Whether SQL names the view (as a word: a lazy view is built for a query that may read it)."""
+    return re.search(rf"\b{re.escape(view)}\b", sql) is not None
+
+
 # GLOBAL: every cursor (a connection of its own) inherits it.
 PARQUET_METADATA_CACHE = "SET GLOBAL parquet_metadata_cache = true"
 
 
 def locked_connection(views: dict[str, list[Path]], memory_limit: str,
                       temp_dir: Path | None = None, spill: bool = True, filesystem=None,
-                      derived=()) -> duckdb.DuckDBPyConnection:
+                      derived=(), later=()) -> duckdb.DuckDBPyConnection:
     """An in-memory connection locked first (only the views' files readable, no external access,
     no extension loading, configuration frozen), then given views over the files: no view is
     created, and no SQL a view's definition holds runs, on an unlocked connection. Only the
     registry's view names are accepted (UndeclaredView; `derived`: see declared). spill=False: no temp directory at all
     (the console's connection, which must not write anywhere). filesystem: an fsspec filesystem
-    the views' URLs are read through (remote/prebuilt.py)."""
+    the views' URLs are read through (remote/prebuilt.py). later: files that are not there yet,
+    readable once they are (a lazy table's, Store.ready adds their views)."""
     declared(views, derived)
     con = duckdb.connect(":memory:")
     if filesystem is not None:
@@ -187,7 +193,7 @@ def locked_connection(views: dict[str, list[Path]], memory_limit: str,
     # Parse each Parquet footer once, not on every query: a 10M-row file has hundreds of row
     # groups whose statistics every pruned lookup reads (the files never change in place).
     con.execute(PARQUET_METADATA_CACHE)
-    allowed = sorted({str(p) for paths in views.values() for p in paths})
+    allowed = sorted({str(p) for paths in views.values() for p in paths} | {str(p) for p in later})
     con.execute("SET allowed_paths = $paths", {"paths": allowed})
     con.execute("SET enable_external_access = false")
     con.execute("SET autoinstall_known_extensions = false")
@@ -203,15 +209,24 @@ class Store:
     """A locked connection whose views expose one collection's validated Parquet files."""
 
     def __init__(self, views: dict[str, list[Path]], memory_limit: str | None = None,
-                 temp_dir: Path | None = None, derived=()):
+                 temp_dir: Path | None = None, derived=(), later=None):
         """derived: the names of the derived and computed views the caller's registry declares
-        (declared); the data rooms' own views need none."""
+        (declared); the data rooms' own views need none. later: view → (its files as they will
+        be, build()), a lazy table not built yet (sources/derived.py): its files are allowed
+        from the start, and its view is added once build() made them, when a query or the
+        console first names it (ready)."""
+        later = {name: ([Path(p) for p in paths], build) for name, (paths, build) in (later or {}).items()}
+        declared(later, derived)
+        self._later = later
+        self._building = threading.Lock()
         self._connect({name: [Path(p) for p in paths] for name, paths in views.items()},
-                      memory_limit, temp_dir=temp_dir, derived=frozenset(derived))
+                      memory_limit, temp_dir=temp_dir, derived=frozenset(derived),
+                      later=[p for paths, _ in later.values() for p in paths])
 
     # Whether the SQL console may run over these views: its child process opens them from
     # their paths (prebuilt.RemoteStore reads URLs through a filesystem it cannot pass on).
     console_reads_paths = True
+    _later: dict = {}  # a Store opened without lazy tables (prebuilt.RemoteStore) has none
 
     def _connect(self, views: dict[str, list], memory_limit: str | None, **connection) -> None:
         """Open the locked connection over `views` (paths, or URLs for prebuilt.RemoteStore, which
@@ -242,12 +257,37 @@ class Store:
         self.close()
 
     def has(self, view: str) -> bool:
-        return view in self.views
+        """Whether the collection has the view (a lazy one not built yet too: reading builds it)."""
+        return view in self.views or view in self._later
+
+    def pending(self) -> list[str]:
+        """The views of lazy tables not built yet."""
+        return list(self._later)
+
+    def ready(self, sql: str | None = None) -> dict[str, list[Path]]:
+        """Build the lazy tables whose views `sql` names (every one when None), once per Store,
+        one build at a time (the build itself is once per cache entry, across processes), and
+        add their views; the views ready, self.views. A build that fails raises, and is tried
+        again by the next read."""
+        if self._later:
+            with self._building:
+                wanted = [v for v in self._later if sql is None or _names(sql, v)]
+                for view in wanted:
+                    if view in self._later:
+                        self._later[view][1]()
+                        paths = self._later.pop(view)[0]
+                        self.con.execute(view_sql(view, paths))
+                        self.views = {**self.views, view: paths}
+        return self.views
 
     def run(self, name: str, **params) -> pd.DataFrame:
-        """Run queries/<name>.sql with its $parameters bound; DuckDB rejects missing or extra ones."""
+        """Run queries/<name>.sql with its $parameters bound; DuckDB rejects missing or extra ones.
+        A lazy table the query reads is built first (ready)."""
         trace.note(name)
-        return self._cursor().execute(query_text(name), params).df()
+        sql = query_text(name)
+        if self._later:
+            self.ready(sql)
+        return self._cursor().execute(sql, params).df()
 
     def execute_raw(self, sql: str):
         """Run SQL on the locked connection (tests use it to prove the lock holds)."""

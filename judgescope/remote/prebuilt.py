@@ -258,7 +258,7 @@ def write_index(cat, out: Path, collections: list[str]) -> dict:
     for coll in collections:
         store = cat.store(coll)
         views = {}
-        for view, paths in store.views.items():
+        for view, paths in store.ready().items():  # lazy tables too: the cache is read as published
             try:
                 views[view] = [Path(p).resolve().relative_to(out).as_posix() for p in paths]
             except ValueError as err:  # a view over a file outside the cache (never expected)

@@ -192,31 +192,58 @@ def dataset_views(roles: dict[str, Loaded]) -> dict[str, list[Path]]:
                     for v in parts_of(role) if d.path(v.source).exists()}
 
 
-def _declared_store(views: dict[str, list[Path]], registry) -> db.Store:
-    undeclared = sorted(set(views) - set(registry.by_name))
+def _declared_store(views: dict[str, list[Path]], registry, later: dict | None = None) -> db.Store:
+    undeclared = sorted((set(views) | set(later or {})) - set(registry.by_name))
     if undeclared:  # every view is declared once: in judgescope/duck/views.py or by a domain's tables
         raise SourceError(f"views declared neither in judgescope/duck/views.py nor by a domain: "
                           f"{', '.join(undeclared)}")
     return db.Store(views, memory_limit=STORE_MEMORY, temp_dir=_ensure(spill_dir()),
-                    derived=set(registry.by_name))
+                    derived=set(registry.by_name), later=later)
 
 
 def derived_tables(roles: dict[str, Loaded], key: list[str] | None, failed, providers,
-                   notes: list[str] | None = None) -> dict[str, list[Path]]:
+                   notes: list[str] | None = None, later: dict | None = None) -> dict[str, list[Path]]:
     """The derived tables of `providers` (derived.Tables, as judgescope/wiring.py gathers them)
     that the datasets can feed, in the order given, each seeing the views built before it; keyed
     tables only with a join key. failed(tables, error) is told of a build that failed; the rest
-    go on. A damaged cache entry rebuilt is told in `notes`."""
+    go on. A damaged cache entry rebuilt is told in `notes`. `later`: a lazy table whose entry is
+    not built yet is left to build, its views put there as view → (files as they will be, what
+    builds them), for the Store to build on first read (db.Store); without it every table is
+    built now. A lazy table's views, ready or not, are handed to no table after it."""
     clean = {role: d.path("clean") for role, d in roles.items()}
     built: dict[str, list[Path]] = {}
+    lazy: dict[str, list[Path]] = {}
     for tables in derived.usable(providers, clean):
         if tables.keyed and not key:
             continue
         try:
-            built |= tables.build(clean, built, key, notes)
+            if not (tables.lazy and later is not None):
+                built |= tables.build(clean, built, key, notes)
+                continue
+            with derived.deferring() as builds:
+                made = tables.build(clean, built, key, notes)
+            if builds:
+                later |= {view: (paths, _once(builds)) for view, paths in made.items()}
+            else:
+                lazy |= made
         except (SourceError, db.DBError) as err:
             failed(tables, err)
+    return built | lazy
+
+
+def _in_session_lane(build):
+    def built() -> None:
+        with session_builds():
+            build()
     return built
+
+
+def _once(builds):
+    """One call that runs every build left by one table (derived.deferring)."""
+    def build() -> None:
+        for b in builds:
+            b()
+    return build
 
 
 def open_store(roles: dict[str, Loaded], key: list[str] | None = None, *, providers) -> db.Store:
@@ -226,10 +253,11 @@ def open_store(roles: dict[str, Loaded], key: list[str] | None = None, *, provid
     def failed(tables, err):
         raise err if isinstance(err, SourceError) else SourceError(f"{tables.what}: {err}")
 
-    views = dataset_views(roles) | derived_tables(roles, key, failed, providers)
+    later: dict = {}
+    views = dataset_views(roles) | derived_tables(roles, key, failed, providers, later=later)
     views["ledger"] = [d.path("ledger") for d in roles.values() if d.path("ledger").exists()] \
         or [_empty_ledger()]
-    return _declared_store(views, derived.registry(providers))
+    return _declared_store(views, derived.registry(providers), later)
 
 
 class Catalog:
@@ -340,13 +368,13 @@ class Catalog:
             if store is None:
                 visitor = any(n in self.limits for n in coll.datasets)
                 with session_builds() if visitor else nullcontext():
-                    store = self._open_store(collection)
+                    store = self._open_store(collection, visitor)
                 with self._guard:
                     if self.manifest.collections.get(collection) is coll:  # not forgotten meanwhile
                         self._stores[collection] = store
             return store
 
-    def _open_store(self, collection: str) -> db.Store:
+    def _open_store(self, collection: str, visitor: bool = False) -> db.Store:
         if self.prebuilt:
             from judgescope.remote import prebuilt as remote
             index = self._prebuilt_index()
@@ -358,9 +386,12 @@ class Catalog:
             return store
         loaded = [d for d in self.collection_datasets(collection) if d.ok]
         roles = self.roles(collection)
-        views = dataset_views(roles) | self._derived(collection, roles)
+        later: dict = {}
+        views = dataset_views(roles) | self._derived(collection, roles, later)
         views["ledger"] = [d.path("ledger") for d in loaded] or [_empty_ledger()]
-        store = _declared_store(views, self.views)
+        if visitor:  # a visitor's lazy table is built in the visitors' lane too, when first read
+            later = {view: (paths, _in_session_lane(build)) for view, (paths, build) in later.items()}
+        store = _declared_store(views, self.views, later)
         self.manifest.problems += [n for n in self.rebuilt if n not in self.manifest.problems]
         return store
 
@@ -406,10 +437,12 @@ class Catalog:
         self.store(collection)
         return self._verify_problems.get(collection, [])
 
-    def _derived(self, collection: str, roles: dict[str, Loaded]) -> dict[str, list[Path]]:
-        """The collection's derived tables. A join key that cannot be used, or a verification
-        that fails, is named on Integrity (verify_problems); another table that cannot be built
-        is named on Overview; the rest of the collection keeps working either way."""
+    def _derived(self, collection: str, roles: dict[str, Loaded], later: dict) -> dict[str, list[Path]]:
+        """The collection's derived tables (a lazy one not built yet: in `later`, derived_tables).
+        A join key that cannot be used, or a verification that fails, is named on Integrity
+        (verify_problems); another table that cannot be built is named on Overview (a lazy one
+        failing when first read: on the page that reads it); the rest of the collection keeps
+        working either way."""
         key = None
         if "audit" in roles and "snapshot" in roles:
             key = self.join_key(collection)
@@ -427,7 +460,7 @@ class Catalog:
             else:
                 self.manifest.problems.append(f"{tables.what} of {roles['audit'].spec.name}: {text}")
 
-        return derived_tables(roles, key, failed, self.providers, self.rebuilt)
+        return derived_tables(roles, key, failed, self.providers, self.rebuilt, later)
 
 
 def _empty_ledger() -> Path:

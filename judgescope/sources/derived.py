@@ -9,10 +9,12 @@ import statement of a domain (tests/test_layout.py), and nothing registers itsel
 
 from __future__ import annotations
 
+import contextvars
 import hashlib
 import json
 import shutil
 import tempfile
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -42,13 +44,17 @@ class Tables:
     view's literal name, build query or module, and what it holds), the named `queries` that
     build them (queries/*.sql; none for a table computed in Python), `keyed`: they need a join
     key. `build` is the domain's function that builds them (Build); it reads the views of tables
-    declared before it when they are built."""
+    declared before it when they are built. `lazy`: built when a query first reads one of its
+    views (a page, a command, an export), not when the collection first opens; only a table of
+    derived_views can be, and no other table reads its views (those after it are not handed
+    them). A lazy table whose cache entry is intact is read from the start."""
     what: str
     needs: tuple[str, ...]
     views: tuple[views.View, ...]
     queries: tuple[str, ...]
     build: Build
     keyed: bool = False
+    lazy: bool = False
 
 
 def registry(providers) -> views.Registry:
@@ -60,6 +66,24 @@ def registry(providers) -> views.Registry:
 def usable(providers, roles) -> list[Tables]:
     """The declared tables whose input roles the collection has, in the order given (build order)."""
     return [t for t in providers if all(r in roles for r in t.needs)]
+
+
+# Inside deferring(): a missing or damaged entry is not built but listed, with what builds it.
+_DEFERRED: contextvars.ContextVar[list | None] = contextvars.ContextVar("judgescope_deferred", default=None)
+
+
+@contextmanager
+def deferring():
+    """Within it, derived_views builds no missing entry: it returns the views' paths as they will
+    be, and the yielded list gets a build() per entry left to build, which builds it exactly as
+    at once would (the entry's lock, the build slot, publish, its stages told to the progress
+    listener of the thread that calls it), and does nothing once the entry is intact."""
+    later: list[Callable[[], None]] = []
+    token = _DEFERRED.set(later)
+    try:
+        yield later
+    finally:
+        _DEFERRED.reset(token)
 
 
 def derived_views(kind: str, inputs: dict[str, Path], steps: list[tuple[str, str, dict]],
@@ -108,6 +132,16 @@ def _cached(kind: str, stamp: list, inputs: dict[str, Path], build: Callable[[Pa
         stamp.append([view, *_input_identity(path.resolve(), st)])
     digest = hashlib.sha256(json.dumps(stamp, sort_keys=True).encode()).hexdigest()[:20]
     folder = _ensure(cache_root()) / f"{kind}-{digest}"
+    later = _DEFERRED.get()
+    if later is not None and (not folder.exists() or damage(folder)):
+        later.append(lambda: _build_once(folder, build, notes))
+        return folder
+    _build_once(folder, build, notes)
+    return folder
+
+
+def _build_once(folder: Path, build: Callable[[Path], None], notes: list[str] | None) -> None:
+    """Build the entry `folder` unless it is there intact (a damaged one is told in `notes`)."""
     with entry_lock(folder):  # one builder per entry; other entries are read or built meanwhile
         hurt = damage(folder) if folder.exists() else "missing"
         if hurt:
@@ -115,7 +149,6 @@ def _cached(kind: str, stamp: list, inputs: dict[str, Path], build: Callable[[Pa
                 build(folder)
         if hurt not in (None, "missing") and notes is not None:
             notes.append(f"derived tables {folder.name}: damaged ({hurt}); rebuilt")
-    return folder
 
 
 def _input_identity(path: Path, st) -> list:

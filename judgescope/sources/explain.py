@@ -79,6 +79,7 @@ def chain(catalog, collection: str, query: str) -> dict:
     """The whole chain for one query on one collection (paths relative to the cache root): the
     views it reads and, for a derived view, the views its build query reads, down to the files."""
     store = catalog.store(collection)
+    store.ready(db.query_text(query))  # a lazy table the query reads is built, so its files are named
     roles = catalog.roles(collection)
     out = {"query": f"queries/{query}.sql", "purpose": query_header(query), "collection": collection,
            "views": [_view_entry(catalog, collection, store, roles, n, 0)
