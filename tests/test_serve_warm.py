@@ -35,3 +35,20 @@ def test_a_keyboard_interrupt_is_not_swallowed(monkeypatch):
     monkeypatch.setattr(wiring, "get_catalog", _raise(KeyboardInterrupt()))
     with pytest.raises(KeyboardInterrupt):
         serve.warm()
+
+
+def test_the_server_skips_streamlits_repl_check(monkeypatch):
+    """Issue 45 item 3: the first element of a process would run Streamlit's REPL check
+    (inspect.stack(), 0.1-0.25 s of the first page); the server, started by `streamlit run`,
+    marks it done, and the installed Streamlit still has the flag it sets."""
+    from streamlit import delta_generator, env_util
+
+    calls = []
+    monkeypatch.setattr(env_util, "is_repl", lambda: calls.append(1) or False)
+    monkeypatch.setattr(delta_generator, "_use_warning_has_been_displayed", False)
+    delta_generator._maybe_print_use_warning()
+    assert calls == [1]  # the check runs once per process…
+    monkeypatch.setattr(delta_generator, "_use_warning_has_been_displayed", False)
+    serve.skip_repl_check()
+    delta_generator._maybe_print_use_warning()
+    assert calls == [1]  # …and not after the server has marked it done

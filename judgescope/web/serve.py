@@ -57,11 +57,24 @@ def upload_options(args: list[str]) -> list[str]:
     return out
 
 
+def skip_repl_check() -> None:
+    """Streamlit's first element of a process checks once whether it runs in a Python REPL, to
+    warn that `streamlit run` is missing: inspect.stack() over every frame, each resolved against
+    every module's file (0.1–0.25 s of the first page's run, measured in the server). This server
+    is started by `streamlit run` below, never from a REPL, so the check could only say no: it is
+    marked done. A Streamlit without the flag is left as it is."""
+    from streamlit import delta_generator
+
+    if hasattr(delta_generator, "_use_warning_has_been_displayed"):
+        delta_generator._use_warning_has_been_displayed = True
+
+
 def main() -> None:
     from streamlit.runtime.pages_manager import PagesManager
     from streamlit.web import cli
 
     PagesManager.uses_pages_directory = False
+    skip_repl_check()
     threading.Thread(target=warm, name="judgescope-warm", daemon=True).start()
     sys.argv = ["streamlit", "run", str(APP), *upload_options(sys.argv[1:])]
     sys.exit(cli.main())
