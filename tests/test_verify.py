@@ -212,6 +212,31 @@ def test_verified_rows_are_written_once_and_listed_from_the_first(tmp_path, monk
         verify.class_rows(st.run, "verified", 5)
 
 
+def test_the_verification_by_id_is_the_record_index_when_a_snapshot_is_joined(tmp_path):
+    """With a snapshot joined, the record index is hash_verification_by_id's file (every audit
+    row's id and score, sorted alike): the audit's ids are sorted once. Opening any record reads
+    the same row as without a snapshot, where the index is built on its own."""
+    varied = [(f"v{i:03d}", f"v{i}", "de", "answer", None, f"s{i}", f"s{i}", [(f"s{i}", f"s{i}")],
+               "verified", None) for i in range(12)]
+    store = Catalog(load_manifest(write_fixture(tmp_path / "fx", CASES + varied)), providers=TABLES).store("fx")
+    assert store.views["audit_record_index"] == store.views["hash_verification_by_id"]
+    audit = pd.read_parquet(store.views["audit"][0])
+    index = pd.read_parquet(store.views["audit_record_index"][0])
+    assert index["judge_record_id"].tolist() == sorted(audit["judge_record_id"])  # sorted by id
+    assert dict(zip(index.judge_record_id, index.score)) == dict(zip(audit.judge_record_id, audit.score))
+    assert not (store.views["audit_model_provenance_summary"][0].parent / "audit_record_index.parquet").exists()
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    (alone / "audit.jsonl").write_bytes((tmp_path / "fx" / "audit.jsonl").read_bytes())
+    (alone / "sources.toml").write_text('[[collection]]\nname = "a"\ndatasets = ["a"]\n[[dataset]]\n'
+                                        'name = "a"\nkind = "judge_audit"\npath = "audit.jsonl"\n', encoding="utf-8")
+    bare = Catalog(load_manifest(alone / "sources.toml"), providers=TABLES).store("a")
+    assert bare.views["audit_record_index"][0].name == "audit_record_index.parquet"
+    for rid in audit["judge_record_id"]:
+        joined, own = store.run("audit_record", record_id=rid), bare.run("audit_record", record_id=rid)
+        assert len(joined) == 1 and joined.drop(columns=["_file"]).equals(own.drop(columns=["_file"]))
+
+
 def test_class_list_is_the_first_rows_in_order(tmp_path):
     """verify_rows relies on the materialised file's order (snapshot order within a class)."""
     cases = [(f"r{i:03d}", f"i{i}", lang, unit, None, f"s{i}", f"c{i}", [(f"s{i}", f"c{i}")],

@@ -2,11 +2,11 @@
 -- (audit file, snapshot file, join key) (integrity/verification_tables.py); snapshot_numbered is the
 -- snapshot with file_row_number. `key` is the list of join-key columns (a subset of
 -- join_key.JOIN_COLUMNS); the other key columns are NULL on both sides.
--- verify_keyed_audit(key): audit rows with their stored hashes (normalised once, at validation:
+-- verify_keyed_audit(key): audit rows (id and score) with their stored hashes (normalised once, at validation:
 -- lower-case, trimmed, as Review and Exact copies compare them) and key parts.
 CREATE MACRO verify_keyed_audit(key) AS TABLE
 
-    SELECT judge_record_id, target_language, unit, paragraph_id,
+    SELECT judge_record_id, score, target_language, unit, paragraph_id,
            source_text_sha256 AS stored_source_sha256,
            candidate_text_sha256 AS stored_candidate_sha256,
            CASE WHEN list_contains(key, 'instance_id') THEN instance_id END AS k1,
@@ -88,7 +88,7 @@ labelled AS (
     FROM joined
 ),
 classified AS MATERIALIZED (
-    SELECT judge_record_id, target_language, unit, paragraph_id, snapshot_rows, snapshot_position,
+    SELECT judge_record_id, score, target_language, unit, paragraph_id, snapshot_rows, snapshot_position,
            source_ok, candidate_ok, class,
            CASE WHEN class <> 'verified' THEN stored_source_sha256 END AS stored_source_sha256,
            CASE WHEN class <> 'verified' THEN stored_candidate_sha256 END AS stored_candidate_sha256,
