@@ -132,7 +132,7 @@ def test_a_failed_computation_is_named_and_the_collection_still_opens(monkeypatc
     then draws its intervals as it does for any other seed."""
     def broken(*_a, **_k):
         raise ValueError("values and counts must align")
-    monkeypatch.setattr(audit, "mean_intervals", broken)
+    monkeypatch.setattr(audit, "_interval", broken)  # in the pool's worker
     monkeypatch.setattr(interval_tables, "code_text", lambda: "a code never cached before")
     catalog = Catalog(load_manifest(float_manifest), providers=TABLES)
     store = catalog.store("c")

@@ -214,8 +214,8 @@ def _order_by_key(order: pd.DataFrame, by: list[str]) -> dict | None:
     if rows.empty:
         return None
     stat = list(ORDER_STATS.values())
-    return {_key(k): dict(zip(stat, v)) for k, v in zip(rows[by].itertuples(index=False, name=None),
-                                                       rows[stat].itertuples(index=False, name=None))}
+    keys = zip(*(rows[c].tolist() for c in by)) if by else [()] * len(rows)
+    return {_key(k): dict(zip(stat, v)) for k, v in zip(keys, zip(*(rows[c].tolist() for c in stat)))}
 
 
 def _below_by_key(below: pd.DataFrame, by: list[str]) -> dict:
@@ -232,10 +232,18 @@ def groups(scores: Binned, by: list[str]):
     pooled = scores.bins.groupby([*by, "bin"], sort=True, dropna=False).agg(**SUMS).reset_index()
     order, below = _order_by_key(scores.order, by), _below_by_key(scores.below, by)
     exact = _exact_by_key(scores.exact, by)
-    parts = pooled.groupby(by, sort=False, dropna=False) if by else [((), pooled)]
-    for key, part in parts:
-        key = key if isinstance(key, tuple) else (key,)
-        arrays = {c: part[c].to_numpy() for c in ["bin", *SUMS]}
+    # The pooled rows are sorted by group, so each group is one slice of each column (read once,
+    # not a frame per group); the keys in ngroup's numbering, as iterating the groupby yields them.
+    columns = {c: pooled[c].to_numpy() for c in ["bin", *SUMS]}
+    if by:
+        grouped = pooled.groupby(by, sort=False, dropna=False)
+        bounds = np.searchsorted(grouped.ngroup().to_numpy(), np.arange(grouped.ngroups + 1))
+        keys = grouped.size().index
+        keys = keys if len(by) > 1 else ((k,) for k in keys)
+    else:
+        bounds, keys = np.array([0, len(pooled)]), [()]
+    for g, key in enumerate(keys):
+        arrays = {c: v[bounds[g]:bounds[g + 1]] for c, v in columns.items()}
         own = exact.get(_key(key))
         # Its own scores only when every row of the group is among them (all its cells narrow).
         own = own if own is not None and own[1].sum() == arrays["n"].sum() else None

@@ -16,6 +16,8 @@ a report on a cache that holds this table draws nothing (issue 45 item 1).
 from __future__ import annotations
 
 import json
+import os
+from concurrent.futures import ThreadPoolExecutor
 from importlib.util import find_spec
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -55,45 +57,64 @@ def table(run, facets: list[str], resamples: int = defaults.RESAMPLES,
     """summary.mean_intervals of every facet, one frame (COLUMNS): `facet_name` the facet,
     `position` the row's place in that facet's table, `mean` and `method` the group's (as
     `judgescope report` writes them), `ci_method` its attrs["ci_method"]. A group met again (the
-    overall row of every facet, a facet with one value) is drawn once."""
+    overall row of every facet, a facet with one value) is drawn once. Every facet's groups are
+    drawn in one pool while the next facet's counts are read (summary.mean_intervals_later):
+    no facet waits for another's last group, and the draws are the same (each group from the
+    same seed, whatever the order)."""
     import pandas as pd
 
     from judgescope.audit import summary
 
     memo: dict = {}
-    frames, plain = [], None
-    for facet in facets:
-        counts = summary.score_counts(run, facet)
-        plain = counts if facet == "none" else plain
-        if summary.no_rows(counts):
-            continue  # no usable row: the page says so and shows no interval
-        ci = summary.mean_intervals(counts, facet != "none", resamples, seed, memo=memo, detail=True)
-        frames.append(pd.DataFrame({
-            "facet_name": facet, "position": range(len(ci)), "unit": ci["unit"].astype(str),
-            "facet": ci["facet"].astype(str) if "facet" in ci else None,
-            "mean": ci["mean"].astype(float), "low": ci["low"].astype(float),
-            "high": ci["high"].astype(float), "method": ci["method"].astype(str),
-            "ci_method": ci.attrs["ci_method"]}))
-    if "target_language" in facets and frames:
-        frames.append(_languages(summary.score_counts(run) if plain is None else plain, resamples, seed, memo))
+    later, plain = [], None
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        for facet in facets:
+            counts = summary.score_counts(run, facet)
+            plain = counts if facet == "none" else plain
+            if summary.no_rows(counts):
+                continue  # no usable row: the page says so and shows no interval
+            later.append((facet, summary.mean_intervals_later(counts, facet != "none", resamples, seed,
+                                                              memo=memo, detail=True, pool=pool)))
+        languages = (_languages(summary.score_counts(run) if plain is None else plain, resamples, seed,
+                                memo, pool) if "target_language" in facets and later else None)
+        frames = [_frame(facet, ci()) for facet, ci in later] + ([languages()] if languages else [])
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
         {c: pd.Series(dtype=float if c in ("mean", "low", "high") else "int64" if c == "position" else str)
          for c in COLUMNS})
 
 
-def _languages(counts, resamples: int, seed: int, memo: dict) -> pd.DataFrame:
+def _frame(facet: str, ci: pd.DataFrame) -> pd.DataFrame:
+    """One facet's mean_intervals(…, detail=True) as rows of COLUMNS."""
+    import pandas as pd
+
+    return pd.DataFrame({
+        "facet_name": facet, "position": range(len(ci)), "unit": ci["unit"].astype(str),
+        "facet": ci["facet"].astype(str) if "facet" in ci else None,
+        "mean": ci["mean"].astype(float), "low": ci["low"].astype(float),
+        "high": ci["high"].astype(float), "method": ci["method"].astype(str),
+        "ci_method": ci.attrs["ci_method"]})
+
+
+def _languages(counts, resamples: int, seed: int, memo: dict, pool=None):
     """Each language's interval over all its units (summary.bootstrap_table of ["target_language"]
-    on the unsplit counts, as `judgescope report` draws it), as rows of facet_name LANGUAGES."""
+    on the unsplit counts, as `judgescope report` draws it), as rows of facet_name LANGUAGES: a
+    function to call for them, drawn in `pool` meanwhile."""
     import pandas as pd
 
     from judgescope.audit import binned, summary
 
-    ci = summary.bootstrap_table(counts, ["target_language"], resamples, seed, method=True, memo=memo)
-    return pd.DataFrame({
-        "facet_name": LANGUAGES, "position": range(len(ci)), "unit": summary.OVERALL,
-        "facet": ci["target_language"].astype(str), "mean": ci["mean"].astype(float),
-        "low": ci["low"].astype(float), "high": ci["high"].astype(float), "method": ci["method"].astype(str),
-        "ci_method": summary.method_summary(ci, counts.width if isinstance(counts, binned.Binned) else None)})
+    drawn = summary.bootstrap_tables_later(counts, [["target_language"]], resamples, seed, method=True,
+                                           memo=memo, pool=pool)
+
+    def frame() -> pd.DataFrame:
+        ci = drawn()[0]
+        return pd.DataFrame({
+            "facet_name": LANGUAGES, "position": range(len(ci)), "unit": summary.OVERALL,
+            "facet": ci["target_language"].astype(str), "mean": ci["mean"].astype(float),
+            "low": ci["low"].astype(float), "high": ci["high"].astype(float),
+            "method": ci["method"].astype(str),
+            "ci_method": summary.method_summary(ci, counts.width if isinstance(counts, binned.Binned) else None)})
+    return frame
 
 
 def stored(run, facet: str) -> pd.DataFrame | None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 
 import numpy as np
 import pandas as pd
@@ -222,35 +222,52 @@ def bootstrap_tables(counts, groupings: list[list[str]], resamples=DEFAULT_RESAM
     """bootstrap_table of each grouping, every group of every grouping drawn in one pool (no
     grouping waits for another's last group) and a group met more than once (the same counts:
     a language with one unit, the overall row of every split, or in `memo`) drawn once."""
+    return bootstrap_tables_later(counts, groupings, resamples, seed, level, on_group, method, memo)()
+
+
+def bootstrap_tables_later(counts, groupings: list[list[str]], resamples=DEFAULT_RESAMPLES,
+                           seed=DEFAULT_SEED, level=LEVEL, on_group=None, method=False,
+                           memo: dict | None = None, pool: Executor | None = None):
+    """bootstrap_tables as a function to call for its tables. With `pool` (an executor shared
+    by the caller), the groups not in `memo` are handed to it at once and this returns without
+    waiting, so the caller reads its next counts while they are drawn (interval_tables.table:
+    every facet's groups in one pool, none waiting for another facet's last group); `memo` then
+    holds each group's future. The intervals are the same either way: each group is drawn from
+    the same seed, whatever the order."""
     memo = {} if memo is None else memo
     tagged = [(i, key, sample, _sample_digest(sample, resamples, seed, level))
               for i, by in enumerate(groupings) for key, sample in _samples(counts, by)]
     todo = {digest: sample for *_, sample, digest in tagged if digest not in memo}
 
-    def draw(item):
-        digest, sample = item
+    def draw(sample):
         ci = _interval(sample, resamples, seed, level)
         if on_group:
             on_group()
-        return digest, ci
+        return ci
 
-    if len(todo) > 1:
-        with ThreadPoolExecutor(max_workers=min(len(todo), os.cpu_count() or 1)) as pool:
-            memo.update(pool.map(draw, todo.items()))
+    if pool is not None:
+        memo.update((digest, pool.submit(draw, sample)) for digest, sample in todo.items())
+    elif len(todo) > 1:
+        with ThreadPoolExecutor(max_workers=min(len(todo), os.cpu_count() or 1)) as own:
+            memo.update(zip(todo, own.map(draw, todo.values())))
     else:
-        memo.update(draw(item) for item in todo.items())
+        memo.update((digest, draw(sample)) for digest, sample in todo.items())
     if on_group:  # groups whose interval was already drawn count as done
         for _ in range(len(tagged) - len(todo)):
             on_group()
-    rows: list[list[dict]] = [[] for _ in groupings]
-    for i, key, _, digest in tagged:
-        ci = memo[digest]
-        rows[i].append(
-            {**dict(zip(groupings[i], key)), "mean": ci["mean"], "low": ci["low"], "high": ci["high"],
-             "method": ci["method"], "bin_width": ci["bin_width"], "endpoint_bound": ci["endpoint_bound"]})
-    extra = METHOD_COLUMNS if method else []
-    return [_ordered(pd.DataFrame(part, columns=list(by) + ["mean", "low", "high"] + extra), by)
-            for by, part in zip(groupings, rows)]
+
+    def tables() -> list[pd.DataFrame]:
+        rows: list[list[dict]] = [[] for _ in groupings]
+        for i, key, _, digest in tagged:
+            ci = memo[digest]
+            ci = ci.result() if isinstance(ci, Future) else ci
+            rows[i].append(
+                {**dict(zip(groupings[i], key)), "mean": ci["mean"], "low": ci["low"], "high": ci["high"],
+                 "method": ci["method"], "bin_width": ci["bin_width"], "endpoint_bound": ci["endpoint_bound"]})
+        extra = METHOD_COLUMNS if method else []
+        return [_ordered(pd.DataFrame(part, columns=list(by) + ["mean", "low", "high"] + extra), by)
+                for by, part in zip(groupings, rows)]
+    return tables
 
 
 def unit_bootstrap(counts, resamples=DEFAULT_RESAMPLES, seed=DEFAULT_SEED,
@@ -392,17 +409,40 @@ def mean_intervals(counts, facet: bool = False, resamples=DEFAULT_RESAMPLES,
     counts, never on the thresholds, so a page can keep them while a threshold moves. `memo`:
     bootstrap_table's, kept across the facets of one audit; `detail` keeps each group's mean and
     method (the columns `judgescope report` writes)."""
+    return mean_intervals_later(counts, facet, resamples, seed, memo, detail)()
+
+
+def mean_intervals_later(counts, facet: bool = False, resamples=DEFAULT_RESAMPLES,
+                         seed=DEFAULT_SEED, memo: dict | None = None, detail: bool = False,
+                         pool: Executor | None = None):
+    """mean_intervals as a function to call for its table, its groups drawn in `pool` meanwhile
+    (bootstrap_tables_later)."""
+    memo = {} if memo is None else memo  # one memo for both calls: the overall group once
     by = ["unit", "facet"] if facet else ["unit"]
-    per = bootstrap_table(with_facet_labels(counts), by, resamples, seed, method=True, memo=memo)
-    overall = bootstrap_table(counts, [], resamples, seed, method=True, memo=memo)
-    overall.insert(0, "unit", OVERALL)
-    if facet:
-        overall.insert(1, "facet", "")
-    ci = pd.concat([per, overall], ignore_index=True)
-    named = method_summary(ci, counts.width if isinstance(counts, binned.Binned) else None)
-    ci = ci.drop(columns=METHOD_COLUMNS[1:] if detail else ["mean", *METHOD_COLUMNS])
-    ci.attrs["ci_method"] = named
-    return ci
+    per = _table_later(with_facet_labels(counts), by, resamples, seed, memo, pool)
+    whole = _table_later(counts, [], resamples, seed, memo, pool)
+
+    def table() -> pd.DataFrame:
+        overall = whole()
+        overall.insert(0, "unit", OVERALL)
+        if facet:
+            overall.insert(1, "facet", "")
+        ci = pd.concat([per(), overall], ignore_index=True)
+        named = method_summary(ci, counts.width if isinstance(counts, binned.Binned) else None)
+        ci = ci.drop(columns=METHOD_COLUMNS[1:] if detail else ["mean", *METHOD_COLUMNS])
+        ci.attrs["ci_method"] = named
+        return ci
+    return table
+
+
+def _table_later(counts, by: list[str], resamples, seed, memo: dict, pool: Executor | None):
+    """bootstrap_table(…, method=True) of one grouping as a function to call for it: drawn now
+    without `pool`, else handed to it (bootstrap_tables_later)."""
+    if pool is None:
+        drawn = bootstrap_table(counts, by, resamples, seed, method=True, memo=memo)
+        return lambda: drawn
+    later = bootstrap_tables_later(counts, [by], resamples, seed, method=True, memo=memo, pool=pool)
+    return lambda: later()[0]
 
 
 def distribution_table(counts, thresholds=DEFAULT_THRESHOLDS, facet: bool = False,
