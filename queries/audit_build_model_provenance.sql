@@ -1,5 +1,5 @@
 -- Prompt version and hash, requested and resolved judge model, run group, per unit: a scan of
--- every audit row, done once per audit file by record_tables.audit_summary_views. Params: none.
+-- every audit row, done once per audit file by record_tables.provenance_views. Params: none.
 SELECT unit, coalesce(run_group, 'not recorded') AS run_group, count(*) AS n,
        coalesce(requested_judge_model, 'not recorded') AS requested_judge_model,
        coalesce(resolved_judge_revision, 'not recorded') AS resolved_judge_revision,

@@ -11,7 +11,7 @@ from judgescope.audit import summary as audit
 from judgescope import wiring
 from judgescope.duck import db
 from judgescope.audit.record_tables import (audit_summary_views, compare_views, exact_copy_count_views,
-                                             exact_copy_views)
+                                             exact_copy_views, provenance_views)
 from judgescope.integrity.verification_tables import verification_views
 from stores import audit_row, write_counts, write_summaries, write_table
 
@@ -105,7 +105,7 @@ def store(tmp_path_factory) -> db.Store:
     con.register("frame", ledger)
     con.execute("COPY frame TO $p (FORMAT parquet)", {"p": str(tmp / "l.parquet")})
     views["ledger"] = [tmp / "l.parquet"]
-    views |= audit_summary_views(views["audit"][0])
+    views |= audit_summary_views(views["audit"][0]) | provenance_views(views["audit"][0])
     views["snapshot_numbered"] = views["snapshot"]
     views["raw_records"] = views["audit"]  # raw judge records have the audit's columns
     verification = verification_views(views["audit"][0], views["snapshot"][0], ["instance_id"])

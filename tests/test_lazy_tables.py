@@ -49,11 +49,19 @@ def _copies(cache: Path) -> list[Path]:
     return sorted(cache.glob("copies-*"))
 
 
-def test_only_the_exact_copies_rows_are_declared_lazy():
+# Each lazy view and the queries (other than builders) that read it: each is run by one page.
+READERS = {"audit_model_provenance_summary": ["audit_model_provenance"],  # Provenance
+           LAZY: ["audit_exact_copy_rows"],  # Exact copies (and Review's list opened from it)
+           "audit_version_overlap": ["audit_overlap"],  # Compare versions
+           "audit_paired_diffs": ["audit_paired_diff_counts"]}  # Compare versions
+
+
+def test_only_single_page_tables_are_declared_lazy():
     lazy = [t for t in wiring.TABLES if t.lazy]
-    assert lazy == [record_tables.EXACT_COPIES] and [v.name for v in lazy[0].views] == [LAZY]
-    # Overview's findings, `report` and the page's counts read the counts: they stay at first open.
-    assert not record_tables.EXACT_COPY_COUNTS.lazy
+    assert lazy == [record_tables.PROVENANCE, record_tables.EXACT_COPIES, record_tables.COMPARISON]
+    # Overview's findings, `report` and the page's counts read the counts, and Review opens a
+    # record by the record index: they stay at first open.
+    assert not record_tables.EXACT_COPY_COUNTS.lazy and not record_tables.RECORD_INDEX.lazy
 
 
 def test_no_table_macro_or_first_open_reader_needs_a_lazy_view():
@@ -61,29 +69,30 @@ def test_no_table_macro_or_first_open_reader_needs_a_lazy_view():
     nothing built at open could miss it; the readers of its view are queries run through
     Store.run, which builds it."""
     lazy = {v.name for t in wiring.TABLES if t.lazy for v in t.views}
+    assert sorted(lazy) == sorted(READERS)
     for tables in wiring.TABLES:
         for query in tables.queries:
             named = set(wiring.VIEWS.names_in(db.query_text(query))) & lazy
             assert not named or tables.lazy, f"{query} reads {named}, built only when first read"
     assert not any(lazy & views for views in db.MACRO_VIEWS.values())
-    readers = sorted(q for q in db.query_names() if not q.startswith("audit_build_")
-                     and LAZY in wiring.VIEWS.names_in(db.query_text(q)))
-    assert readers == ["audit_exact_copy_rows"]
+    for view, readers in READERS.items():
+        assert sorted(q for q in db.query_names() if not q.startswith("audit_build_")
+                      and view in wiring.VIEWS.names_in(db.query_text(q))) == readers
 
 
 def test_the_first_open_does_not_build_the_exact_copies_rows(cache, manifest):
     store = _catalog(manifest).store("fx")
-    assert store.pending() == [LAZY] and _copies(cache) == []
+    assert store.pending() == ["audit_model_provenance_summary", LAZY] and _copies(cache) == []
     assert LAZY not in store.views and store.has(LAZY)
     # The counts are built at open and read without building the rows.
     assert int(store.run("audit_exact_copy_counts").exact_copies.sum()) == 1
-    assert _copies(cache) == [] and store.pending() == [LAZY]
+    assert _copies(cache) == [] and LAZY in store.pending()
 
 
 def test_the_first_read_builds_them_with_the_rows_an_eager_open_gives(cache, manifest, monkeypatch):
     store = _catalog(manifest).store("fx")
     rows = store.run("audit_exact_copy_rows", **ALL)
-    assert store.pending() == [] and len(_copies(cache)) == 1
+    assert store.pending() == ["audit_model_provenance_summary"] and len(_copies(cache)) == 1
     assert store.views[LAZY] == [_copies(cache)[0] / f"{LAZY}.parquet"]
     # The one exact copy (r_space), with the candidate text of the snapshot row verification joined.
     assert list(rows.judge_record_id) == ["r_space"] and list(rows.candidate_text) == ["Paris\t"]
@@ -111,7 +120,7 @@ def test_a_second_process_reads_the_entry_the_first_built(cache, manifest):
                          cwd=ROOT, env={**os.environ, "JUDGESCOPE_CACHE": str(cache)}, timeout=300)
     assert out.returncode == 0, out.stderr
     got = json.loads(out.stdout.strip().splitlines()[-1])
-    assert got["pending"] == []  # found intact at open: read from the start, nothing left to build
+    assert LAZY not in got["pending"]  # found intact at open: read from the start, nothing left to build
     assert got["files"] == [str(entry / f"{LAZY}.parquet")] and got["ids"] == list(rows.judge_record_id)
     after = (entry / f"{LAZY}.parquet").stat()
     assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns) and _copies(cache) == [entry]
@@ -148,7 +157,7 @@ def test_a_failed_build_raises_on_read_and_the_next_read_builds_it(cache, manife
     monkeypatch.setattr(derived, "build_derived", broken)
     with pytest.raises(derived.SourceError, match="disk full"):
         store.run("audit_exact_copy_rows", **ALL)
-    assert store.pending() == [LAZY] and _copies(cache) == []
+    assert LAZY in store.pending() and _copies(cache) == []
     monkeypatch.setattr(derived, "build_derived", original)
     assert list(store.run("audit_exact_copy_rows", **ALL).judge_record_id) == ["r_space"]
 
@@ -158,7 +167,7 @@ def test_the_console_lists_it_unbuilt_and_a_statement_naming_it_builds_it(cache,
     listed = sql_console.schema(store.run("console_columns"), store.pending())
     assert listed[LAZY] == [sql_console.NOT_BUILT] and _copies(cache) == []
     rows, _ = sql_console.run_console(store, f"SELECT judge_record_id FROM {LAZY}")
-    assert list(rows.judge_record_id) == ["r_space"] and store.pending() == []
+    assert list(rows.judge_record_id) == ["r_space"] and LAZY not in store.pending()
     listed = sql_console.schema(store.run("console_columns"), store.pending())
     assert "judge_record_id VARCHAR" in listed[LAZY]
 
@@ -177,3 +186,12 @@ def test_a_prebuilt_cache_holds_it(cache, manifest):
     cat = _catalog(manifest)
     index = write_index(cat, cache, ["fx"])
     assert index["collections"]["fx"]["views"][LAZY] == [f"{_copies(cache)[0].name}/{LAZY}.parquet"]
+
+
+def test_the_provenance_pages_query_builds_its_table(cache, manifest):
+    from test_verify import CASES
+    store = _catalog(manifest).store("fx")
+    assert list(cache.glob("provenance-*")) == [] and "audit_record_index" in store.views
+    got = store.run("audit_model_provenance")
+    assert "audit_model_provenance_summary" not in store.pending() and len(list(cache.glob("provenance-*"))) == 1
+    assert int(got.n.sum()) == len(CASES)

@@ -1,7 +1,8 @@
-"""The audit domain's derived tables: the record index and model provenance per audit file, the
-exact copies' counts and rows (with Integrity's texts when the audit is joined to a snapshot;
-built when first read) and the comparison of two audit versions, each built once per input
-revision. Each is declared as data here (RECORD_INDEX, EXACT_COPY_COUNTS, EXACT_COPIES,
+"""The audit domain's derived tables: the record index, the model provenance, the exact copies'
+counts and rows (with Integrity's texts when the audit is joined to a snapshot) and the
+comparison of two audit versions, each built once per input revision; those only one page reads
+(provenance, the exact copies' rows, the comparison) when a query first reads them (lazy).
+Each is declared as data here (RECORD_INDEX, PROVENANCE, EXACT_COPY_COUNTS, EXACT_COPIES,
 COMPARISON); judgescope/wiring.py hands them to the catalog."""
 
 from __future__ import annotations
@@ -43,9 +44,9 @@ def compare_views(audit: Path, previous: Path, notes: list[str] | None = None) -
 
 def audit_summary_views(audit: Path, notes: list[str] | None = None,
                         verification: dict[str, list[Path]] | None = None) -> dict[str, list[Path]]:
-    """Views built once per audit file: `audit_record_index` (judge_record_id, score sorted by
-    id: opening one record reads a row group of it, then only the audit's row groups holding that
-    score, the audit being stored sorted by score) and `audit_model_provenance_summary`.
+    """View `audit_record_index`, built once per audit file: judge_record_id, score sorted by id,
+    so opening one record reads a row group of it, then only the audit's row groups holding that
+    score (the audit being stored sorted by score).
 
     With a snapshot joined, Integrity's `hash_verification_by_id` (in `verification`) already holds
     every audit row's id and score sorted by (id, score), as the index is (verify_build_by_id.sql):
@@ -53,15 +54,24 @@ def audit_summary_views(audit: Path, notes: list[str] | None = None,
     about 7 s of CPU). Its other columns are the verification's; the index's readers
     (audit_record.sql, audit_record_explanation.sql) read only the id and score."""
     by_id = (verification or {}).get("hash_verification_by_id")
-    steps = [("audit_model_provenance_summary", "audit_build_model_provenance", {})]
     if by_id:
-        return derived_views("audit", {"audit": audit}, steps, notes) | {"audit_record_index": by_id}
+        return {"audit_record_index": by_id}
     return derived_views("audit", {"audit": audit},
-                         [("audit_record_index", "audit_build_record_index", {}), *steps], notes)
+                         [("audit_record_index", "audit_build_record_index", {})], notes)
+
+
+def provenance_views(audit: Path, notes: list[str] | None = None) -> dict[str, list[Path]]:
+    """View `audit_model_provenance_summary`, built once per audit file."""
+    return derived_views("provenance", {"audit": audit},
+                         [("audit_model_provenance_summary", "audit_build_model_provenance", {})], notes)
 
 
 def _summary(clean, built, key, notes) -> dict[str, list[Path]]:
     return audit_summary_views(clean["audit"], notes, built)
+
+
+def _provenance(clean, built, key, notes) -> dict[str, list[Path]]:
+    return provenance_views(clean["audit"], notes)
 
 
 def _exact_copies(clean, built, key, notes) -> dict[str, list[Path]]:
@@ -76,15 +86,19 @@ def _comparison(clean, built, key, notes) -> dict[str, list[Path]]:
     return compare_views(clean["audit"], clean["audit_previous"], notes)
 
 
+# Review opens records by it (an interaction, timed by the bench): built at first open.
 RECORD_INDEX = Tables(
-    what="record index and provenance", needs=("audit",),
-    views=(
-        views.derived("audit_record_index", ("audit",), "audit_build_record_index",
-                      "judge_record_id → score, sorted by id (opening one record prunes the audit); with a "
-                      "snapshot joined, the file of hash_verification_by_id, which holds both, sorted alike."),
-        views.derived("audit_model_provenance_summary", ("audit",), "audit_build_model_provenance",
-                      "Rows per requested and resolved judge model and prompt version.")),
-    queries=("audit_build_record_index", "audit_build_model_provenance"), build=_summary)
+    what="record index", needs=("audit",),
+    views=(views.derived("audit_record_index", ("audit",), "audit_build_record_index",
+                         "judge_record_id → score, sorted by id (opening one record prunes the audit); with a "
+                         "snapshot joined, the file of hash_verification_by_id, which holds both, sorted alike."),),
+    queries=("audit_build_record_index",), build=_summary)
+# Only the Provenance page reads it: built when it first does (lazy).
+PROVENANCE = Tables(
+    what="model provenance", needs=("audit",),
+    views=(views.derived("audit_model_provenance_summary", ("audit",), "audit_build_model_provenance",
+                         "Rows per requested and resolved judge model and prompt version."),),
+    queries=("audit_build_model_provenance",), build=_provenance, lazy=True)
 # Overview's findings, `report` and the Exact copies page read the counts: built at first open.
 EXACT_COPY_COUNTS = Tables(
     what="exact copy counts", needs=("audit",),
@@ -102,6 +116,8 @@ EXACT_COPIES = Tables(
                       "the snapshot row Integrity joined (audit_build_exact_copies when none is joined)."),),
     queries=("audit_build_exact_copies_texts", "audit_build_exact_copies"),
     build=_exact_copies, lazy=True)
+# Only the Compare versions page reads them (each joins every row of both versions): built when
+# it first does (lazy).
 COMPARISON = Tables(
     what="version comparison", needs=("audit", "audit_previous"),
     views=(
@@ -109,6 +125,6 @@ COMPARISON = Tables(
                       "Units both audit versions scored, per unit, with duplicated keys counted."),
         views.derived("audit_paired_diffs", ("audit", "audit_previous"), "audit_build_paired_diff_counts",
                       "Current minus previous score on units both versions scored once, counted.")),
-    queries=("audit_build_overlap", "audit_build_paired_diff_counts"), build=_comparison)
+    queries=("audit_build_overlap", "audit_build_paired_diff_counts"), build=_comparison, lazy=True)
 # The domain's tables, in build order (judgescope/wiring.py).
-TABLES = (RECORD_INDEX, EXACT_COPY_COUNTS, EXACT_COPIES, COMPARISON)
+TABLES = (RECORD_INDEX, PROVENANCE, EXACT_COPY_COUNTS, EXACT_COPIES, COMPARISON)
