@@ -195,3 +195,10 @@ def test_the_provenance_pages_query_builds_its_table(cache, manifest):
     got = store.run("audit_model_provenance")
     assert "audit_model_provenance_summary" not in store.pending() and len(list(cache.glob("provenance-*"))) == 1
     assert int(got.n.sum()) == len(CASES)
+
+
+def test_a_query_that_only_mentions_it_in_a_comment_does_not_build_it(cache, manifest):
+    store = _catalog(manifest).store("fx")
+    assert not db._names(f"-- reads {LAZY} elsewhere\nSELECT 1", LAZY) and db._names(f"SELECT * FROM {LAZY}", LAZY)
+    store.ready(f"-- {LAZY}\nSELECT 1")
+    assert LAZY in store.pending() and _copies(cache) == []

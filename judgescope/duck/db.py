@@ -163,8 +163,9 @@ def create_macros(con) -> None:
 
 
 def _names(sql: str, view: str) -> bool:
-    """Whether SQL names the view (as a word: a lazy view is built for a query that may read it)."""
-    return re.search(rf"\b{re.escape(view)}\b", sql) is not None
+    """Whether SQL names the view outside its comments (as a word: a lazy view is built for a
+    query that may read it, not for one whose header only mentions it)."""
+    return re.search(rf"\b{re.escape(view)}\b", re.sub(r"--[^\n]*", "", sql)) is not None
 
 
 # GLOBAL: every cursor (a connection of its own) inherits it.
