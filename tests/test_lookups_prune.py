@@ -15,7 +15,7 @@ from bench import generate as gen
 from bench import pages as bench_pages
 from judgescope.audit import rows as audit_rows
 from judgescope.ingest import build
-from judgescope.sources import catalog, derived
+from judgescope.sources import catalog
 from judgescope.wiring import TABLES
 from judgescope.duck import db
 
@@ -27,7 +27,6 @@ GROUP = 2_048  # DuckDB cuts row groups at whole 2,048-row vectors
 def small_groups(tmp_path_factory):
     mp = pytest.MonkeyPatch()
     mp.setattr(build, "ROW_GROUP_ROWS", GROUP)
-    mp.setattr(derived, "ROW_GROUP_ROWS", GROUP)
     mp.setenv("JUDGESCOPE_CACHE", str(tmp_path_factory.mktemp("cache")))
     try:
         manifest = gen.generate(ROWS, tmp_path_factory.mktemp("bench") / "data")

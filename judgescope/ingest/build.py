@@ -48,6 +48,13 @@ BUILD_QUERIES = ("audit_build_score_bins", "audit_build_order_stats")
 # row by position) read whole row groups once min/max statistics have pruned the others, so a
 # smaller group is read faster; 30,720 rows keeps a 10M-row audit at ~330 groups.
 ROW_GROUP_ROWS = 30_720
+# How every large cached table is written (the validated rows, derived tables): zstd at level 1,
+# not DuckDB's default level 3. Measured on the bench's 10M-row audit, its sorted write took
+# 71.0 s of CPU at level 1 against 92.3 s at the default, for a file 6 % larger (1,101 MB against
+# 1,038 MB); reading either costs the same. The cache is written once per revision and read by
+# every page, so the write's time matters more than 6 % of disk.
+def parquet_options() -> str:
+    return f"FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL 1, ROW_GROUP_SIZE {ROW_GROUP_ROWS}"
 
 
 def safe_name(name: str) -> str:
@@ -145,7 +152,7 @@ def _write_clean(con, spec: DatasetSpec, schema, checks, out: Path) -> None:
     order = " ORDER BY score, judge_record_id" if scored else (" ORDER BY _file, _row" if checks.dropped else "")
     select = clean_select(con, schema, checks.casts) + (SNAPSHOT_DIGESTS if spec.kind == "source_snapshot" else "")
     con.execute(f"COPY (SELECT {select} FROM {usable_rows(checks, by_lineage=scored)}{order}) "
-                f"TO $p (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE {ROW_GROUP_ROWS})",
+                f"TO $p ({parquet_options()})",
                 {**({} if scored else checks.params), "p": str(out)})
 
 

@@ -22,7 +22,7 @@ from typing import Callable
 
 
 from judgescope.duck import db, progress, views
-from judgescope.ingest.build import BUILD_VERSION, ROW_GROUP_ROWS
+from judgescope.ingest.build import BUILD_VERSION, parquet_options
 from judgescope.duck.cache import build_slot, cache_root, damage, entry_lock, publish, redact, temp_prefix
 from judgescope.duck.cache import ensure as _ensure
 from judgescope.ingest.manifest import SourceError
@@ -174,7 +174,7 @@ def build_derived(inputs: dict[str, Path], steps: list[tuple[str, str, dict]], f
             out = tmp / f"{view}.parquet"
             with progress.stage(name, con, rows):
                 con.execute(f"COPY ({db.query_text(query)}\n) TO $out "
-                            f"(FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE {ROW_GROUP_ROWS})",
+                            f"({parquet_options()})",
                             {**params, "out": str(out)})
             con.execute(db.view_sql(view, [out]))
         publish(tmp, folder)
