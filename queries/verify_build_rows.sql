@@ -7,11 +7,14 @@
 -- language, unit and id): a class's rows are contiguous, so the Integrity list reads only the
 -- first row groups of its class, and the snapshot rows it shows lie close together, so fetching
 -- their texts reads a few of the snapshot's row groups instead of all of them.
+-- A mismatched row carries its normalisation hint (`hash_verification_hints`); other rows none.
 -- Params: $listed (verified rows kept: the longest list a page shows).
 SELECT * FROM (
-    SELECT * FROM hash_verification_by_id WHERE class <> 'verified'
-    UNION ALL
-    (SELECT * FROM hash_verification_by_id WHERE class = 'verified'
+    SELECT b.*, h.hint FROM hash_verification_by_id b
+    LEFT JOIN hash_verification_hints h USING (judge_record_id)
+    WHERE b.class <> 'verified'
+    UNION ALL BY NAME
+    (SELECT *, NULL::VARCHAR AS hint FROM hash_verification_by_id WHERE class = 'verified'
      ORDER BY snapshot_position NULLS LAST, target_language, unit, judge_record_id
      LIMIT $listed)
 )

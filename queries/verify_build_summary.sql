@@ -2,9 +2,11 @@
 -- `hash_verification_by_id`; `hash_verification` holds only the listed ones), plus one row
 -- (class 'unreferenced') counting snapshot rows that no audit row references: all snapshot rows
 -- minus the rows of every key some audit row matched (each matched key is one representative
--- snapshot row, carrying its key's row count). Written once beside the rows.
-SELECT target_language, unit, class, hint, count(*) AS rows
-FROM hash_verification_by_id
+-- snapshot row, carrying its key's row count). Written once beside the rows. A mismatched row's
+-- hint is in `hash_verification_hints` (a few rows, probed by every audit row's id).
+SELECT b.target_language, b.unit, b.class, h.hint, count(*) AS rows
+FROM hash_verification_by_id b
+LEFT JOIN hash_verification_hints h USING (judge_record_id)
 GROUP BY ALL
 UNION ALL
 SELECT NULL, NULL, 'unreferenced', NULL,

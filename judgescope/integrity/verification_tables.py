@@ -1,5 +1,6 @@
 """The integrity domain's derived tables: every audit row joined to the snapshot on the join key
-and classified (hash_verification_by_id, the one table of every row), the rows Integrity lists
+and classified (hash_verification_by_id, the one table of every row), the mismatched rows'
+normalisation hints (hash_verification_hints), the rows Integrity lists
 (hash_verification) and the summary per language × unit × class (hash_verification_summary),
 built once per (audit file, snapshot file, join key). Declared as
 data in HASH_VERIFICATION; judgescope/wiring.py hands the declaration to the catalog."""
@@ -25,8 +26,9 @@ def verification_steps(key: list[str]) -> list[tuple[str, str, dict]]:
 
 def verification_views(audit: Path, snapshot: Path, key: list[str], notes: list[str] | None = None
                        ) -> dict[str, list[Path]]:
-    """Views `hash_verification_by_id` (every audit row's class, hint, match count and position,
-    sorted by id so a lookup prunes row groups), `hash_verification` (the rows not verified and
+    """Views `hash_verification_by_id` (every audit row's class, match count and position,
+    sorted by id so a lookup prunes row groups), `hash_verification_hints` (each mismatched row's
+    normalisation hint, from its snapshot texts), `hash_verification` (the rows not verified and
     the first LISTED verified ones, in class and snapshot order, for Integrity's lists),
     `hash_verification_summary` (counts per language × unit × class × hint, and unreferenced
     snapshot rows) and `snapshot_numbered` (the snapshot with file_row_number), built once per
@@ -44,13 +46,16 @@ HASH_VERIFICATION = Tables(
     what="hash verification", needs=("audit", "snapshot"), keyed=True,
     views=(
         views.derived("hash_verification_by_id", ("audit", "snapshot"), "verify_build_by_id",
-                      "Every audit row joined to the snapshot on the join key: hash class, hint, snapshot "
+                      "Every audit row joined to the snapshot on the join key: hash class, snapshot "
                       "match count and position, sorted by id (a lookup of a few ids reads one row group "
                       "each)."),
+        views.derived("hash_verification_hints", ("audit", "snapshot"), "verify_build_hints",
+                      "Each mismatched row's normalisation hint: would its snapshot text match the stored "
+                      "digest once NFC-normalised ('nfc') or trimmed ('whitespace')? NULL when neither."),
         views.derived("hash_verification", ("audit", "snapshot"), "verify_build_rows",
                       "The rows Integrity lists, sorted by class: every row not verified (class, hint, "
                       "position, hashes) and the first verified ones in snapshot order."),
         views.derived("hash_verification_summary", ("audit", "snapshot"), "verify_build_summary",
                       "Rows per language × unit × hash class × hint, and unreferenced snapshot rows.")),
-    queries=("verify_build_by_id", "verify_build_rows", "verify_build_summary"), build=_build)
+    queries=("verify_build_by_id", "verify_build_hints", "verify_build_rows", "verify_build_summary"), build=_build)
 TABLES = (HASH_VERIFICATION,)  # the domain's tables, in build order (judgescope/wiring.py)

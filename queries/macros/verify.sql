@@ -42,11 +42,11 @@ CREATE MACRO verify_repeated_keys(key) AS TABLE
     GROUP BY k1, k2, k3, k4, k5
     HAVING count(*) > 1;
 
--- verify_classified(key): every audit row joined to the snapshot and classified, with a hint.
--- Only `classified` is materialised (its rows are read twice: for the hints and the mismatches'
--- positions), and narrow: a verified row's four hashes equal the snapshot row's stored digests
--- and are not kept (verify_build_by_id never wrote them), so at 10M rows it is ids, keys and
--- flags rather than four 64-digit hex digests per row spilled to disk.
+-- verify_classified(key): every audit row joined to the snapshot and classified. Streamed, not
+-- materialised: the few mismatched rows' normalisation hints are found afterwards from the
+-- written table (verify_build_hints.sql), so the 10M classified rows are not kept a second time
+-- and read twice. A verified row's four hashes equal the snapshot row's stored digests and are
+-- not kept.
 CREATE MACRO verify_classified(key) AS TABLE
 WITH keyed_audit AS (FROM verify_keyed_audit(key)),
 repeated AS MATERIALIZED (FROM verify_repeated_keys(key)),
@@ -87,7 +87,7 @@ labelled AS (
                    ELSE 'both_mismatch' END AS class
     FROM joined
 ),
-classified AS MATERIALIZED (
+classified AS (
     SELECT judge_record_id, score, target_language, unit, paragraph_id, snapshot_rows, snapshot_position,
            source_ok, candidate_ok, class,
            CASE WHEN class <> 'verified' THEN stored_source_sha256 END AS stored_source_sha256,
@@ -95,23 +95,5 @@ classified AS MATERIALIZED (
            CASE WHEN class <> 'verified' THEN source_sha256 END AS source_sha256,
            CASE WHEN class <> 'verified' THEN candidate_sha256 END AS candidate_sha256
     FROM labelled
-),
-hinted AS (
-    -- For a mismatch only: would the snapshot text match once NFC-normalised, or trimmed? A hint, never a pass.
-    SELECT c.*, t.source_text AS mismatch_source_text, t.candidate_text AS mismatch_candidate_text,
-           CASE WHEN c.class NOT IN ('source_mismatch', 'candidate_mismatch', 'both_mismatch') THEN NULL
-                WHEN (c.source_ok OR coalesce(sha256(nfc_normalize(t.source_text)) = c.stored_source_sha256, false))
-                 AND (c.candidate_ok OR coalesce(sha256(nfc_normalize(t.candidate_text)) = c.stored_candidate_sha256, false))
-                THEN 'nfc'
-                WHEN (c.source_ok OR coalesce(sha256(trim(t.source_text, ' ' || chr(9) || chr(10) || chr(11) || chr(12) || chr(13) || chr(160) || chr(12288))) = c.stored_source_sha256, false))
-                 AND (c.candidate_ok OR coalesce(sha256(trim(t.candidate_text, ' ' || chr(9) || chr(10) || chr(11) || chr(12) || chr(13) || chr(160) || chr(12288))) = c.stored_candidate_sha256, false))
-                THEN 'whitespace'
-           END AS hint
-    FROM classified c
-    LEFT JOIN (SELECT file_row_number, source_text, candidate_text FROM snapshot_numbered
-               WHERE file_row_number IN (SELECT snapshot_position FROM classified
-                                         WHERE class IN ('source_mismatch', 'candidate_mismatch', 'both_mismatch'))) t
-      ON c.class IN ('source_mismatch', 'candidate_mismatch', 'both_mismatch')
-     AND t.file_row_number = c.snapshot_position
 )
-SELECT * FROM hinted;
+SELECT * FROM classified;
