@@ -330,6 +330,28 @@ def test_the_commands_phase_runs_the_readme_s_commands_or_says_why_not(tmp_path)
     assert "not run: the bench's collection has no ranking decisions" in text
 
 
+def test_above_a_million_rows_the_whole_first_open_commands_run_warm_only(tmp_path, monkeypatch):
+    """At 10M rows `verify` and `report-html` are not run cold (their cold run is the build
+    phase's first open again); `validate` and `report` are, and the table says why a cell is empty."""
+    from bench import commands
+
+    ran = []
+    monkeypatch.setattr(commands, "_run", lambda argv, manifest, cache, *a: ran.append((argv[0], cache.name)) or (1.0, 0, ""))
+    monkeypatch.setattr(commands, "start_seconds", lambda *a: 0.1)
+    monkeypatch.setenv("JUDGESCOPE_CACHE", str(tmp_path / "cache"))
+    for rows, cold in ((1_000_000, {"--help", "validate", "report", "report-html", "verify"}),
+                       (10_000_000, {"--help", "validate", "report"})):
+        ran.clear()
+        folder = tmp_path / f"{rows}-float"
+        args = type("Args", (), {"manifest": str(folder / "sources.toml"), "repeats": 2})()
+        phase = commands.command_timings(args)
+        assert {name for name, cache in ran if cache == "cold-cache"} == cold
+        assert {k for k, v in phase["commands"].items() if v.get("cold_s") is None and "not_run" not in v} == \
+            {"--help", "validate", "report", "report-html", "verify"} - cold
+    text = "\n".join(commands.lines({"commands": phase}))
+    assert "| `verify bench_audit bench_snapshot --json TMP/verify.json` | not run: above 1,000,000 rows" in text
+
+
 def _commands_size(scores: str, cold_s: float, warm_ms: float, load=(7.0, 8.0, 9.0), rows: int = 20_000) -> dict:
     """A size whose commands phase ran `report` cold and warm (the rest of the phase left out)."""
     ran = {"argv": ["report", "bench_audit"], "exit": 0, "cold_s": cold_s,
