@@ -336,7 +336,8 @@ def test_above_a_million_rows_the_whole_first_open_commands_run_warm_only(tmp_pa
     from bench import commands
 
     ran = []
-    monkeypatch.setattr(commands, "_run", lambda argv, manifest, cache, *a: ran.append((argv[0], cache.name)) or (1.0, 0, ""))
+    monkeypatch.setattr(commands, "_run",
+                        lambda argv, manifest, cache, *a: ran.append((argv[0], cache.name)) or (1.0, 0, ""))
     monkeypatch.setattr(commands, "start_seconds", lambda *a: 0.1)
     monkeypatch.setenv("JUDGESCOPE_CACHE", str(tmp_path / "cache"))
     for rows, cold in ((1_000_000, {"--help", "validate", "report", "report-html", "verify"}),
