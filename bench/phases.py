@@ -159,6 +159,10 @@ RAW_SORT = ("COPY (SELECT * FROM read_parquet($src) ORDER BY score, judge_record
             "(FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 30720)")
 RAW_HASH = ("COPY (SELECT *, sha256(source_text) AS s, sha256(candidate_text) AS c "
             "FROM read_parquet($src)) TO $out (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 30720)")
+# The app writes its cache as zstd at level 1 (ingest/build.parquet_options), raw DuckDB above at
+# its default level: the same work at the app's level is measured too, so results.md states the
+# first open against both (the target is judged against DuckDB's defaults, as it was defined).
+AT_APP_LEVEL = ", COMPRESSION_LEVEL 1, ROW_GROUP_SIZE"
 
 
 def raw_open(args) -> dict:
@@ -172,15 +176,19 @@ def raw_open(args) -> dict:
     con = db.scratch(memory_limit=args.build_memory_limit or BUILD_MEMORY, temp_dir=out / "spill")
     audit_file = next((folder / "audit" / "data").glob("*.parquet"))
     snap_file = next((folder / "snapshot" / "data").glob("*.parquet"))
-    t = time.perf_counter()
-    con.execute(RAW_SORT, {"src": str(audit_file), "out": str(out / "audit.parquet")})
-    sort_s = time.perf_counter() - t
-    con.execute(RAW_HASH, {"src": str(snap_file), "out": str(out / "snapshot.parquet")})
-    seconds = time.perf_counter() - t
+    found = {}
+    for name, (sort, hash_) in {"": (RAW_SORT, RAW_HASH), "app_level_": tuple(
+            q.replace(", ROW_GROUP_SIZE", AT_APP_LEVEL) for q in (RAW_SORT, RAW_HASH))}.items():
+        t = time.perf_counter()
+        con.execute(sort, {"src": str(audit_file), "out": str(out / "audit.parquet")})
+        sort_s = time.perf_counter() - t
+        con.execute(hash_, {"src": str(snap_file), "out": str(out / "snapshot.parquet")})
+        seconds = time.perf_counter() - t
+        found |= {f"{name}seconds": seconds, f"{name}sort_s": sort_s, f"{name}hash_s": seconds - sort_s}
     con.close()
     import shutil
     shutil.rmtree(out, ignore_errors=True)
-    return {"seconds": seconds, "sort_s": sort_s, "hash_s": seconds - sort_s}
+    return found
 
 
 def report_timings(args) -> dict:

@@ -136,7 +136,8 @@ def test_bench_pipeline_end_to_end(tmp_path):
     for s in (size, floats):  # first open next to the same irreducible work in raw DuckDB
         b = s["build"]
         assert b["seconds"] == pytest.approx(b["validate_s"] + b["derived_s"])
-        assert b["raw_open"]["seconds"] > 0
+        assert b["raw_open"]["seconds"] > 0 and b["raw_open"]["app_level_seconds"] > 0
+        assert "raw at level 1" in "\n".join(report.first_open_line(s))
     assert size["rows"] == ROWS and size["build"]["bench_audit"]["rows"] == ROWS
     pages = {r["page"] for r in size["pages"]["interactions"]}
     assert pages == {"distributions", "languages", "review", "integrity", "exact copies", "provenance",
