@@ -285,8 +285,11 @@ def targets(size: dict, demo: dict | None, sizes=()) -> list[tuple[str, str, boo
     ]
     seconds, ratio = first_open(size)
     if ratio is not None:
-        out.append((f"first open ≤ {TARGET_OPEN_RAW}× raw DuckDB and ≤ {TARGET_OPEN_S} s",
-                    f"{seconds:,.0f} s, {_r(ratio)} raw", ratio <= TARGET_OPEN_RAW and seconds <= TARGET_OPEN_S))
+        # Two targets of two issues, judged apart: #45's ratio to raw DuckDB's irreducible work
+        # of the same files, and #28's seconds (which a slower disk or CPU moves, the ratio less).
+        out.append((f"first open ≤ {TARGET_OPEN_RAW}× raw DuckDB (issue 45)", f"{_r(ratio)} raw "
+                    f"({seconds:,.0f} s)", ratio <= TARGET_OPEN_RAW))
+        out.append((f"first open ≤ {TARGET_OPEN_S} s (issue 28)", f"{seconds:,.0f} s", seconds <= TARGET_OPEN_S))
     compared = float_report_ratio(size, sizes)
     if compared:
         ratio, whole = compared

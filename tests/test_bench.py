@@ -237,6 +237,16 @@ def test_targets_are_judged_against_the_issue(args, met):
     assert [ok for _, _, ok in report.targets(_fake_size(*args), None)] == met
 
 
+@pytest.mark.parametrize("seconds, raw, met", [(150.0, 110.0, [True, False]), (100.0, 50.0, [False, True]),
+                                               (90.0, 80.0, [True, True])])
+def test_the_first_open_is_judged_against_raw_and_in_seconds_apart(seconds, raw, met):
+    """Issue 45's ratio to raw DuckDB and issue 28's 120 s are two rows, each judged on its own."""
+    size = _fake_size(100, 1.1, 50, 0.9, 500)
+    size["build"] = {"seconds": seconds, "raw_open": {"seconds": raw}}
+    found = {name: ok for name, _, ok in report.targets(size, None)}
+    assert [found["first open ≤ 1.5× raw DuckDB (issue 45)"], found["first open ≤ 120 s (issue 28)"]] == met
+
+
 def test_rss_is_judged_on_the_apps_bootstrap_not_on_its_row_resample_baseline():
     """The bootstrap phase's baseline loads every row to time a row resample; the app never
     does. The target reads the app's peak; the baseline's is listed, judged n/a."""
