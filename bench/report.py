@@ -287,8 +287,9 @@ def targets(size: dict, demo: dict | None, sizes=()) -> list[tuple[str, str, boo
     if ratio is not None:
         # Two targets of two issues, judged apart: #45's ratio to raw DuckDB's irreducible work
         # of the same files, and #28's seconds (which a slower disk or CPU moves, the ratio less).
-        out.append((f"first open ≤ {TARGET_OPEN_RAW}× raw DuckDB (issue 45)", f"{_r(ratio)} raw "
-                    f"({seconds:,.0f} s)", ratio <= TARGET_OPEN_RAW))
+        # Issue 45 sets the ratio at 10M rows; below, fixed costs dominate and it is shown, not judged.
+        out.append((f"first open ≤ {TARGET_OPEN_RAW}× raw DuckDB (issue 45, at 10M rows)", f"{_r(ratio)} raw "
+                    f"({seconds:,.0f} s)", ratio <= TARGET_OPEN_RAW if size["rows"] >= 10_000_000 else None))
         out.append((f"first open ≤ {TARGET_OPEN_S} s (issue 28)", f"{seconds:,.0f} s", seconds <= TARGET_OPEN_S))
     compared = float_report_ratio(size, sizes)
     if compared:
