@@ -165,6 +165,30 @@ def wait_for_param(page, key: str, value: str | None = None, timeout: int = 30_0
     raise AssertionError(f"URL never got {key}={value}: {page.url}")
 
 
+def open_expander(page, title):
+    """The expander whose title matches `title`, opened (a click on an open one would close it)."""
+    expander = page.locator('[data-testid="stExpander"]').filter(
+        has=page.locator("summary", has_text=title)).first
+    details = expander.locator("details").first
+    if details.get_attribute("open") is None:
+        expander.locator("summary").first.click()
+    page.wait_for_function("d => d.open", arg=details.element_handle(), timeout=30_000, polling=POLL_MS)
+    return expander
+
+
+def switch_on(page, scope, label: str) -> None:
+    """Turn on the st.toggle labelled `label` inside `scope`, and wait for the run it starts. A
+    click that lands while an earlier run redraws the switch can be lost: it is clicked again,
+    at most twice, and the switch must end on."""
+    box = scope.locator('[data-testid="stCheckbox"]').filter(has_text=label).locator("input").first
+    for _ in range(3):
+        if box.is_checked():
+            break
+        scope.get_by_text(label, exact=True).click()
+        settle(page)
+    assert box.is_checked(), f"the switch {label!r} did not stay on: {page.url}"
+
+
 def main_text(page) -> str:
     """The main block's text without the invisible marks around literal data text."""
     return plain(page.locator('[data-testid="stMainBlockContainer"]').inner_text())

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from browser_server import serving
-from chromium import (browser, heatmap_cell, main_text, needs_chromium, no_exception,  # noqa: F401 (fixture)
+from chromium import (browser, heatmap_cell, main_text, needs_chromium, no_exception, open_expander, switch_on,  # noqa: F401 (fixture)
                       open_url, params, ranking_grid, settle, wait_for_param)
 
 
@@ -206,11 +206,11 @@ def test_reviewer_drills_from_languages_into_records_and_exports_them(server, br
         no_exception(page)
 
         # The export carries the texts.
-        page.get_by_text(re.compile("Export all 20 filtered rows")).click()
-        page.get_by_text("Prepare the export").click()
-        settle(page)
+        export = open_expander(page, re.compile("Export all 20 filtered rows"))
+        switch_on(page, export, "Prepare the export")
+        open_expander(page, re.compile("Export all 20 filtered rows"))  # still open after the run
         with page.expect_download() as dl:
-            page.get_by_role("button", name="⬇ CSV", exact=True).click()
+            export.get_by_role("button", name="⬇ CSV", exact=True).click()
         path = tmp_path / "rows.csv"
         dl.value.save_as(path)
         with open(path, newline="", encoding="utf-8") as f:
