@@ -97,19 +97,35 @@ def _cast(col: str, type_: str, source_type: str) -> str:
     return f"TRY_CAST({n} AS DOUBLE)"
 
 
-def _rules(col: str, type_: str, required: bool, nullable: bool, cast: str) -> list[tuple[str, str]]:
-    """(SQL condition, reason) pairs for one column; the first that holds excludes the row."""
+# Column types whose values are whole numbers as read: casting them to BIGINT loses nothing, or
+# fails (a HUGEINT out of range), which the rule "is not an integer" names.
+WHOLE_TYPES = frozenset({"BOOLEAN", "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT",
+                         "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT"})
+
+
+def _blank(v: str) -> str:
+    """Whether a text is empty or only BLANKS. The trim is evaluated only for a text that starts
+    with a blank (DuckDB evaluates AND on the rows its left side kept): a text that does not
+    cannot trim to ''. The trim of eight blanks on every id, language and unit was 2.2 s of the
+    3.6 s check of a 10M-row audit."""
+    return f"({v} = '' OR (contains({BLANKS}, left({v}, 1)) AND trim({v}, {BLANKS}) = ''))"
+
+
+def _rules(col: str, type_: str, required: bool, nullable: bool, cast: str,
+           source_type: str = "VARCHAR") -> list[tuple[str, str]]:
+    """(SQL condition, reason) pairs for one column; the first that holds excludes the row.
+    `source_type`: the column's type as read (a whole-number column needs no integrality test)."""
     c = q(col)
     rules = []
     if not nullable:
         rules.append((f"{c} IS NULL", f"missing {col}"))
         if type_ in (TEXT, VERDICT):
-            rules.append((f"trim(CAST({c} AS VARCHAR), {BLANKS}) = ''", f"{col} is blank"))
+            rules.append((_blank(f"CAST({c} AS VARCHAR)"), f"{col} is blank"))
     if type_ in (INT, BINARY, NUMBER, SCORE, TEXT_PAIR, NUMBER_PAIR):
         word = {INT: "an integer", BINARY: "0 or 1", TEXT_PAIR: "a list of 2 texts",
                 NUMBER_PAIR: "a list of 2 numbers"}.get(type_, "a number")
         rules.append((f"{c} IS NOT NULL AND {cast} IS NULL", f"{col} is not {word}"))
-    if type_ in (INT, BINARY):
+    if type_ in (INT, BINARY) and source_type.upper() not in WHOLE_TYPES:
         as_text = _numeric_text(f'CAST({c} AS VARCHAR)', 'VARCHAR')
         rules.append((f"{cast} IS NOT NULL AND TRY_CAST({as_text} AS DOUBLE) <> {cast}",
                       f"{col} is not {'0 or 1' if type_ == BINARY else 'an integer'}"))
@@ -164,7 +180,8 @@ def rule_checks(con, schema: Schema, exclusions: tuple[Exclusion, ...]) -> Check
         if col.name not in present:
             continue
         casts[col.name] = _cast(col.name, col.type, present[col.name])
-        for cond, reason in _rules(col.name, col.type, col.required, col.nullable, casts[col.name]):
+        for cond, reason in _rules(col.name, col.type, col.required, col.nullable, casts[col.name],
+                                   present[col.name]):
             cases.append((cond, reason, col.name))
     rule = ("CASE " + " ".join(f"WHEN {cond} THEN {k}" for k, (cond, _, _) in enumerate(cases, 1))
             + " END") if cases else "CAST(NULL AS INTEGER)"
