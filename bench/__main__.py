@@ -21,7 +21,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from bench import analysis, coldstart, report
+from bench import analysis, coldstart, demo_report, report
 from bench.generate import SCORES, generate, manifest_path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -134,6 +134,8 @@ def main(argv=None) -> int:
     parser.add_argument("--results", type=Path, default=ROOT / "bench" / "results.md")
     parser.add_argument("--json", type=Path, default=ROOT / "bench" / "out" / "results.json")
     parser.add_argument("--coldstart-repeats", type=int, default=5)
+    parser.add_argument("--no-demo-report", action="store_true",
+                        help="skip the float report on demo-shaped rows (bench/demo_report.py)")
     parser.add_argument("--no-coldstart", action="store_true", help="skip the browser cold starts")
     parser.add_argument("--resume", action="store_true",
                         help="reuse phase results saved beside the data by an interrupted run")
@@ -168,6 +170,9 @@ def main(argv=None) -> int:
                 log(f"{rows:,} rows, {kind} scores: not measured yet, left out (--saved-only)")
                 continue
             results["sizes"].append(measure_size(rows, kind, args, log))
+    if not args.no_demo_report:
+        log(f"float report on {demo_report.ROWS:,} demo-shaped rows …")
+        results["demo_report"] = demo_report.measure(min(args.repeats, 3))
     if not args.no_coldstart and coldstart.available():
         log("cold start: demo …")
         results["coldstart_demo"] = coldstart.measure(None, args.data / "cache-demo", args.coldstart_repeats)

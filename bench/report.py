@@ -6,7 +6,7 @@ import platform
 from datetime import datetime, timezone
 from pathlib import Path
 
-from bench import commands
+from bench import commands, demo_report
 
 TARGET_P95_MS = 300
 # Issue #28: at demo scale (10,000 rows and fewer) every interaction ≤ 100 ms p95.
@@ -346,6 +346,8 @@ def render(results: dict, notes: str = "") -> str:
              f"numpy {m['numpy']}, streamlit {m['streamlit']}.", ""]
     demo = results.get("coldstart_demo")
     lines += starts_section(sizes, demo)
+    if results.get("demo_report"):
+        lines += demo_report.section(results["demo_report"])
     for size in (s for s in sorted(sizes, key=lambda s: -s["rows"]) if "pages" in s):
         lines += [f"## Targets at {size_title(size)}", "", "| target | measured | met |", "|---|---|---|"]
         lines += [f"| {t} | {v} | {_ok(ok)} |" for t, v, ok in targets(size, demo, sizes)]

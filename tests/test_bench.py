@@ -428,3 +428,42 @@ def test_the_starts_are_judged_against_their_targets_with_the_load():
     assert "| cold start ≤ 3 s (demo) | median 2.80 s, slowest 3.40 s over 3 starts; load 4.0, 4.5, 5.0 | ✅ |" in text
     assert report.starts_section([], None) == []
     assert "| `report` | 1.60 s | ≤ 1.5 s | ❌ |" in "\n".join(commands.lines({"commands": phase}))
+
+
+def test_the_demo_shaped_audits_are_the_same_drawn_rows_with_integer_and_float_scores(tmp_path):
+    """Issue 45 item 1 at 20k: both files hold the same rows drawn from the demo's V2 audit, each
+    id once; the float one differs only in its scores, uniform 4-decimal floats within 0–100."""
+    import pyarrow.parquet as pq
+
+    from bench import demo_report
+
+    files = demo_report.audits(tmp_path, rows=600, seed=3)
+    whole, floats = (pq.read_table(files[k]).to_pandas() for k in ("int", "float"))
+    demo = pq.read_table(demo_report.DEMO_AUDIT).to_pandas().set_index("judge_record_id")
+    assert len(whole) == len(floats) == 600 and whole.judge_record_id.is_unique
+    pd.testing.assert_frame_equal(whole.drop(columns="score"), floats.drop(columns="score"))
+    source = demo.loc[whole.judge_record_id.str.rsplit("~", n=1).str[0]]
+    assert (source.score.to_numpy() == whole.score.to_numpy()).all()
+    assert (source.target_language.to_numpy() == whole.target_language.to_numpy()).all()
+    assert floats.score.between(0, 100).all() and (floats.score.round(4) == floats.score).all()
+    assert floats.score.nunique() > 500 and whole.score.nunique() <= 101
+    again = demo_report.audits(tmp_path / "again", rows=600, seed=3)
+    assert pq.read_table(again["float"]).equals(pq.read_table(files["float"]))
+
+
+@pytest.mark.parametrize("cold, warm, met", [((6.0, 5.0), (3.0, 2.5), True), ((7.5, 5.0), (3.0, 2.5), False),
+                                             ((6.0, 5.0), (3.9, 2.5), False)])
+def test_the_demo_shaped_float_report_is_judged_cold_and_warm_on_wall_seconds(cold, warm, met):
+    from bench import demo_report
+
+    runs = {"int": {"cold": [(5.0, 4.0)], "warm": [(3.0, 2.0)]},
+            "float": {"cold": [cold], "warm": [warm]}}
+    result = {"rows": 20_000, "seed": 45, "repeats": 1, "load_before": (1.0, 1.5, 2.0), "runs": runs,
+              "int": {"cold": {"wall_s": 5.0, "cpu_s": 4.0}, "warm": {"wall_s": 3.0, "cpu_s": 2.0}},
+              "float": {"cold": {"wall_s": cold[0], "cpu_s": cold[1]}, "warm": {"wall_s": warm[0], "cpu_s": warm[1]}}}
+    name, text, ok = demo_report.target(result)
+    assert ok is met and "20,000 demo-shaped rows" in name
+    assert f"cold {cold[0] / 5:.2f}× ({cold[0]:.2f} s vs 5.00 s; CPU {cold[1] / 4:.2f}×)" in text
+    page = report.render({"machine": report.machine(), "repeats": 1, "sizes": [], "demo_report": result})
+    assert "## Float report on demo-shaped data" in page and f"| float | cold | {cold[0]:.2f} | {cold[1]:.2f} |" in page
+    assert "Load average at the start 1.0, 1.5, 2.0" in page
