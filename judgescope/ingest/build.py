@@ -69,7 +69,7 @@ def build_dataset(spec: DatasetSpec, resolved: ResolvedFiles, files: list[dict],
     con = db.scratch(temp_dir=spill, memory_limit=BUILD_MEMORY)
     scored = spec.kind in SCORED_KINDS
     at = f"{spec.name}: "  # stages are named per dataset (duck/progress.py)
-    progress.declare(["read", "check", "sorted write", *(["score summaries", "counts"] if scored else []),
+    progress.declare(["read", "check", "sorted write", *(["counts", "score summaries"] if scored else []),
                       "ledger", "excluded rows"], at)
     imported: dict = {}  # what an importer says of a file another tool wrote (ingest/importers)
     try:
@@ -89,11 +89,10 @@ def build_dataset(spec: DatasetSpec, resolved: ResolvedFiles, files: list[dict],
         with progress.stage("sorted write", con, rows, prefix=at), _reading(resolved, spec.name):
             _write_clean(con, spec, schema, checks, tmp / "clean.parquet")
         if scored:
-            with progress.stage("score summaries", con, prefix=at):
-                distinct = write_score_summaries(con, tmp / "clean.parquet", tmp)
             with progress.stage("counts", con, prefix=at):
-                write_counts(con, tmp / "clean.parquet", tmp / "counts.parquet",
-                             ordered=distinct <= stats.MAX_CATEGORIES)
+                write_counts(con, tmp / "clean.parquet", tmp / "counts.parquet")
+            with progress.stage("score summaries", con, prefix=at):
+                write_score_summaries(con, tmp / "clean.parquet", tmp)
         with progress.stage("ledger", con, prefix=at):
             _write_ledger(con, schema, spec, present, broken, tmp / "ledger.parquet")
         # The excluded rows in full, as read (a release's dropped runs stay inspectable).
@@ -157,30 +156,24 @@ def _write_clean(con, spec: DatasetSpec, schema, checks, out: Path) -> None:
                 {**({} if scored else checks.params), "p": str(out)})
 
 
-def write_counts(con, clean: Path, out: Path, ordered: bool = True) -> None:
+def write_counts(con, clean: Path, out: Path) -> None:
     """Per-score counts by every facet, built once per file revision: pages aggregate these
-    (thousands of rows) instead of scanning millions of audit rows on each interaction.
-    `ordered`: the rows sorted by every column, as for an audit with at most
-    stats.MAX_CATEGORIES distinct scores (a few thousand rows). A binned (float) audit's counts
-    hold about one row per audit row, which every reader filters and aggregates in full (its
-    queries order their own results): sorting them cost more than their grouping (10.5 s
-    against 4.8 s at 10M float scores), so they are written in the aggregate's order."""
-    order = " ORDER BY ALL" if ordered else ""
-    con.execute(f"""COPY (SELECT target_language, unit, score_origin, run_group, source_split,
+    (thousands of rows) instead of scanning millions of audit rows on each interaction."""
+    con.execute("""COPY (SELECT target_language, unit, score_origin, run_group, source_split,
                     dataset_version, judge_prompt_version, requested_judge_model, system, score,
                     (judge_explanation IS NULL) AS explanation_missing, count(*) AS n
-                  FROM read_parquet($clean) GROUP BY ALL{order}) TO $p (FORMAT parquet)""",
+                  FROM read_parquet($clean) GROUP BY ALL ORDER BY ALL) TO $p (FORMAT parquet)""",
                 {"clean": str(clean), "p": str(out)})
 
 
-def write_score_summaries(con, clean: Path, folder: Path) -> int:
+def write_score_summaries(con, clean: Path, folder: Path) -> None:
     """bins.parquet, the counts on one audit-wide grid of score bins, then order_stats.parquet,
     the exact order statistics per grouping set, which the bins locate (queries/
     audit_build_score_bins.sql, audit_build_order_stats.sql): an audit with more distinct scores
     than stats.MAX_CATEGORIES is summarised from these (thousands of rows) instead of one count
     per distinct score. The grid's width is the one stats._bin_width picks for the audit's score
     range; it is stored with the bins, so readers never assume the current rule (and stats.py is
-    not in the cache key). Returns the audit's distinct scores."""
+    not in the cache key)."""
     bins = folder / "bins.parquet"
     con.execute(db.view_sql("audit", [clean]))
     try:
@@ -190,11 +183,8 @@ def write_score_summaries(con, clean: Path, folder: Path) -> int:
         con.execute(f"COPY ({db.query_text('audit_build_score_bins')}\n) TO $out (FORMAT parquet)",
                     {**width, "out": str(bins)})
         con.execute(db.view_sql("audit_bins", [bins]))
-        order_stats = folder / "order_stats.parquet"
         con.execute(f"COPY ({db.query_text('audit_build_order_stats')}\n) TO $out (FORMAT parquet)",
-                    {**width, "out": str(order_stats)})
-        return int(con.execute("SELECT coalesce(max(distinct_scores), 0) FROM read_parquet($p)",
-                               {"p": str(order_stats)}).fetchone()[0])
+                    {**width, "out": str(folder / "order_stats.parquet")})
     finally:
         con.execute('DROP VIEW IF EXISTS "audit_bins"')
         con.execute('DROP VIEW "audit"')
