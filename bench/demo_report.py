@@ -101,7 +101,7 @@ def ratios(result: dict) -> dict[str, dict[str, float]]:
 
 
 def target(result: dict) -> tuple[str, str, bool]:
-    """The target row of results.md: both wall ratios within commands.TARGET_FLOAT_REPORT."""
+    """The target row of results.md: both wall ratios within the float report's target."""
     r = ratios(result)
     text = ", ".join(f"{p} {r[p]['wall']:.2f}× ({result['float'][p]['wall_s']:.2f} s vs "
                      f"{result['int'][p]['wall_s']:.2f} s; CPU {r[p]['cpu']:.2f}×)" for p in ("cold", "warm"))
