@@ -36,13 +36,17 @@ def _label(t) -> str:
     return f"{t:g}" if isinstance(t, (int, float, np.number)) else str(t)
 
 
-# One row drawn into a resample costs ~5 ns (an index, a gather, a sum); one conditional binomial
-# ~60–130 ns (numpy 2 on this project's 2-core machine, bench's bootstrap phase). A resample is
-# drawn row by row when its n rows are at most this many times its distinct values, else as a
-# chain of binomials: the same multinomial either way, at the lower cost (a small group of float
-# scores drawn over ~50 bins, or a per-facet group of a few hundred rows, costs its rows).
-ROW_DRAWS_PER_VALUE = 12
-ROW_BLOCK = 1 << 21  # row indices held at once (int64: 16 MB)
+# One row drawn into a resample costs ~4 ns (a uint16 index, a gather, a sum; an int64 index
+# ~6–8 ns); one conditional binomial ~50–130 ns (numpy 2 on this project's 2-core machine). A
+# resample is drawn row by row when its n rows are at most this many times its distinct values,
+# else as a chain of binomials: the same multinomial either way, at the lower cost (a float
+# group drawn over ~50 bins costs its rows up to ~1,000 of them; issue #45, the float report on
+# demo-shaped data: its languages' groups of ~870 rows).
+ROW_DRAWS_PER_VALUE = 20
+ROW_BLOCK = 1 << 21  # row indices held at once (at most 16 MB)
+# Row indices are drawn as the narrowest unsigned integer that holds them (_row_means).
+_INDEX_LIMITS = (1 << 16, 1 << 32)
+_INDEX_TYPES = (np.uint16, np.uint32, np.int64)
 
 
 def _count_means(rng, values: np.ndarray, counts: np.ndarray, resamples: int) -> np.ndarray:
@@ -73,9 +77,10 @@ def _row_means(rng, rows: np.ndarray, resamples: int) -> np.ndarray:
     indices at a time, so memory stays bounded)."""
     n, out = rows.size, np.empty(resamples)
     step = max(1, ROW_BLOCK // n)
+    index = _INDEX_TYPES[np.searchsorted(_INDEX_LIMITS, n)]
     for start in range(0, resamples, step):
         stop = min(resamples, start + step)
-        out[start:stop] = rows[rng.integers(0, n, size=(stop - start, n))].mean(axis=1)
+        out[start:stop] = rows[rng.integers(0, n, size=(stop - start, n), dtype=index)].mean(axis=1)
     return out
 
 

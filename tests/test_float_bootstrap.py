@@ -73,9 +73,10 @@ class CountingRng:
         self.draws += np.size(n)
         return self.rng.binomial(n, p)
 
-    def integers(self, low, high, size):
+    def integers(self, low, high, size, dtype=np.int64):
         self.rows = getattr(self, "rows", 0) + int(np.prod(size))
-        return self.rng.integers(low, high, size=size)
+        self.index_types = getattr(self, "index_types", set()) | {np.dtype(dtype)}
+        return self.rng.integers(low, high, size=size, dtype=dtype)
 
 
 @pytest.mark.parametrize("scores, categories", [
@@ -103,7 +104,8 @@ def test_integer_scores_keep_the_exact_draw():
     values, counts = np.unique(scores, return_counts=True)
     ci = S.bootstrap_mean_ci_from_counts(values, counts, resamples=2_000, seed=1)
     means = S._count_means(np.random.default_rng(1), values.astype(float), counts, 2_000)
-    assert (ci["low"], ci["high"]) == tuple(float(q) for q in np.percentile(means, [2.5, 97.5]))
+    # (the CI's tail is 100 · (1 − 0.95) / 2, 2.5 up to rounding: equal to 1e-12)
+    assert (ci["low"], ci["high"]) == pytest.approx(tuple(np.percentile(means, [2.5, 97.5])), abs=1e-12)
     assert ci["method"] == f"percentile bootstrap, multinomial over {values.size} distinct values"
     assert ci["bin_width"] is None and ci["endpoint_bound"] == 0.0
 
@@ -182,6 +184,7 @@ def test_a_group_is_drawn_the_cheaper_way_and_both_ways_are_the_row_bootstrap(mo
     assert (rows <= S.ROW_DRAWS_PER_VALUE * values.size) == (draw == "rows")
     if draw == "rows":
         assert made[0].draws == 0 and made[0].rows == 20_000 * rows
+        assert made[0].index_types == {np.dtype(np.uint16)}  # the narrowest index: the least to draw
     else:
         assert made[0].draws == (values.size - 1) * 20_000 and not hasattr(made[0], "rows")
     se = scores.std(ddof=0) / np.sqrt(rows)
@@ -260,3 +263,14 @@ def test_a_grid_of_at_most_draw_bins_is_not_merged():
     assert plan["width"] == 1.0 and plan["values"].size == S.DRAW_BINS
     assert "score bins of width 1 (one grid for every group, each bin" in plan["method"]
     assert (np.sort(plan["values"]) == pytest.approx(np.unique(_moved(scores, 1.0))))
+
+
+@pytest.mark.parametrize("rows, index", [(1, np.uint16), (65_536, np.uint16), (65_537, np.uint32)])
+def test_row_draws_use_the_narrowest_index_that_reaches_every_row(rows, index):
+    """Row indices are drawn as the narrowest unsigned integer that holds n − 1 (uint16 draws
+    about half as much as int64); every row is still drawn uniformly (numpy's Lemire draw)."""
+    rng = CountingRng(4)
+    x = np.arange(rows, dtype=float)
+    means = S._row_means(rng, x, 3)
+    assert rng.index_types == {np.dtype(index)} and rng.rows == 3 * rows
+    assert means.shape == (3,) and ((0 <= means) & (means <= rows - 1)).all()
