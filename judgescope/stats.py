@@ -43,7 +43,7 @@ def _label(t) -> str:
 # group drawn over ~50 bins costs its rows up to ~1,000 of them; issue #45, the float report on
 # demo-shaped data: its languages' groups of ~870 rows).
 ROW_DRAWS_PER_VALUE = 20
-ROW_BLOCK = 1 << 21  # row indices held at once (at most 16 MB)
+ROW_BLOCK = 1 << 18  # row indices drawn at once: their values (2 MB) stay in cache, ~10% faster than 1 << 21
 # Row indices are drawn as the narrowest unsigned integer that holds them (_row_means).
 _INDEX_LIMITS = (1 << 16, 1 << 32)
 _INDEX_TYPES = (np.uint16, np.uint32, np.int64)
