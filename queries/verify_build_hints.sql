@@ -20,5 +20,5 @@ SELECT h.judge_record_id,
        END AS hint
 FROM hash_verification_by_id h
 LEFT JOIN snapshot_numbered t ON t.file_row_number = h.snapshot_position
-WHERE h.class IN ('source_mismatch', 'candidate_mismatch', 'both_mismatch')
+WHERE verify_is_mismatch(h.class)
 ORDER BY h.judge_record_id

@@ -97,3 +97,8 @@ classified AS (
     FROM labelled
 )
 SELECT * FROM classified;
+
+-- verify_is_mismatch(class): whether a row's class is one of the three digest mismatches (the
+-- rows that have a normalisation hint, verify_build_hints.sql; the summary probes only those).
+CREATE MACRO verify_is_mismatch(class) AS
+    class IN ('source_mismatch', 'candidate_mismatch', 'both_mismatch');
