@@ -314,3 +314,32 @@ def test_no_page_lists_more_verified_rows_than_are_stored():
             found |= dict(zip(names, values if isinstance(values, tuple) else (values,)))
     list_limit = found["LIST_LIMIT"]
     assert max(list_limit, review.ORIGIN_LIMIT) <= verification_tables.LISTED
+
+
+def test_stored_digests_that_are_not_32_bytes_of_hex_match_nothing(tmp_path):
+    """The join compares digests as their 32 bytes (queries/macros/verify.sql): a stored digest
+    that is not hex, or odd-length, or a byte short, is a mismatch, and is listed as stored; an
+    upper-case one with blanks around it is normalised at validation and verifies."""
+    cases = [(rid, "i1", "th", unit, "0" if unit == "paragraph" else None, "Source.", "ต้นฉบับ",
+              [("Source.", "ต้นฉบับ")], None, None)
+             for rid, unit in (("r_upper", "paragraph"), ("r_junk", "question"), ("r_odd", "answer"))]
+    cases.append(("r_short", "i2", "th", "paragraph", "0", "Other.", "อื่น", [("Other.", "อื่น")], None, None))
+    manifest = write_fixture(tmp_path / "fx", cases)
+    audit = tmp_path / "fx" / "audit.jsonl"
+    stored = {"r_upper": {"source_text_sha256": f"  {sha('Source.').upper()}\t"},
+              "r_junk": {"source_text_sha256": "not-a-digest"},
+              "r_odd": {"source_text_sha256": sha("Source.")[:63]},
+              "r_short": {"candidate_text_sha256": sha("อื่น")[:62]}}
+    rows = [json.loads(line) for line in audit.read_text(encoding="utf-8").splitlines()]
+    audit.write_text("".join(json.dumps(r | stored[r["judge_record_id"]], ensure_ascii=False) + "\n"
+                             for r in rows), encoding="utf-8")
+    store = Catalog(load_manifest(manifest), providers=TABLES).store("fx")
+    out = verify.report(store.run)
+    assert (out["verified"], sorted(out["source_mismatch"]), out["candidate_mismatch"]) == \
+        (1, ["r_junk", "r_odd"], ["r_short"])
+    listed = verify.class_rows(store.run, "source_mismatch", 5).set_index("judge_record_id")
+    assert listed.loc["r_junk", "stored_source_sha256"] == "not-a-digest"
+    assert listed.loc["r_odd", "stored_source_sha256"] == sha("Source.")[:63]
+    assert (listed["source_sha256"] == sha("Source.")).all()  # the snapshot's, as lower-case hex
+    short = verify.class_rows(store.run, "candidate_mismatch", 5).iloc[0]
+    assert (short.stored_candidate_sha256, short.candidate_sha256) == (sha("อื่น")[:62], sha("อื่น"))
