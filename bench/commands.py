@@ -10,6 +10,7 @@ it and are listed as not run, with the reason, never timed on other data.
 from __future__ import annotations
 
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -44,16 +45,28 @@ def commands(out: Path) -> dict[str, list[str] | str]:
     }
 
 
-def _run(argv: list[str], manifest: str, cache: Path, python: tuple[str, ...] = ()) -> tuple[float, int, str]:
-    """Seconds of `python [PYTHON] -m judgescope ARGV` as a process, its exit code and stderr."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT), JUDGESCOPE_SOURCES=manifest, JUDGESCOPE_CACHE=str(cache))
+def process(argv: list[str], cwd: Path, env: dict[str, str], python: tuple[str, ...] = ()
+            ) -> tuple[float, float, int, str]:
+    """`python [PYTHON] -m judgescope ARGV` as a process in `cwd` with `env`: its wall seconds,
+    CPU seconds (user + system), exit code and stderr. Exit 1 (rows excluded) is still a full
+    run; 2 or a crash stops the bench."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
-    done = subprocess.run([sys.executable, *python, "-m", "judgescope", *argv], cwd=Path(manifest).parent,
-                          env=env, capture_output=True, text=True)
+    done = subprocess.run([sys.executable, *python, "-m", "judgescope", *argv], cwd=cwd, env=env,
+                          capture_output=True, text=True)
     seconds = time.perf_counter() - t
-    if done.returncode not in (0, 1):  # 1: rows excluded (still a full run); 2 or a crash: the bench stops
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode not in (0, 1):
         raise SystemExit(f"judgescope {' '.join(argv)} exited {done.returncode}:\n{done.stderr[-3000:]}")
-    return seconds, done.returncode, done.stderr
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return seconds, cpu, done.returncode, done.stderr
+
+
+def _run(argv: list[str], manifest: str, cache: Path, python: tuple[str, ...] = ()) -> tuple[float, int, str]:
+    """Seconds of `python [PYTHON] -m judgescope ARGV` on the bench's manifest, its exit code and stderr."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT), JUDGESCOPE_SOURCES=manifest, JUDGESCOPE_CACHE=str(cache))
+    seconds, _, code, err = process(argv, Path(manifest).parent, env, python)
+    return seconds, code, err
 
 
 def import_seconds(log: str) -> float:

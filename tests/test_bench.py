@@ -467,3 +467,18 @@ def test_the_demo_shaped_float_report_is_judged_cold_and_warm_on_wall_seconds(co
     page = report.render({"machine": report.machine(), "repeats": 1, "sizes": [], "demo_report": result})
     assert "## Float report on demo-shaped data" in page and f"| float | cold | {cold[0]:.2f} | {cold[1]:.2f} |" in page
     assert "Load average at the start 1.0, 1.5, 2.0" in page
+
+
+def test_a_command_is_timed_as_a_process_and_a_failing_one_stops_the_bench(tmp_path):
+    """bench.commands.process, which the commands phase and the demo-shaped report both use: wall
+    and CPU seconds of a real `python -m judgescope` process; exit 2 stops the bench with stderr."""
+    import os
+
+    from bench import commands
+
+    env = dict(os.environ, PYTHONPATH=str(commands.ROOT),
+               JUDGESCOPE_CACHE=str(tmp_path / "cache"))
+    wall, cpu, code, _ = commands.process(["--help"], tmp_path, env)
+    assert code == 0 and wall > 0 and 0 < cpu < wall * 4
+    with pytest.raises(SystemExit, match="exited 2"):
+        commands.process(["validate", str(tmp_path / "no-such-file.jsonl")], tmp_path, env)
