@@ -9,6 +9,7 @@ Every randomised function takes an integer ``seed`` and uses ``np.random.default
 
 from __future__ import annotations
 
+import threading
 from fractions import Fraction
 from statistics import NormalDist
 
@@ -36,17 +37,16 @@ def _label(t) -> str:
     return f"{t:g}" if isinstance(t, (int, float, np.number)) else str(t)
 
 
-# One row drawn into a resample costs ~4 ns (a uint16 index, a gather, a sum; an int64 index
-# ~6–8 ns); one conditional binomial ~50–130 ns (numpy 2 on this project's 2-core machine). A
-# resample is drawn row by row when its n rows are at most this many times its distinct values,
-# else as a chain of binomials: the same multinomial either way, at the lower cost (a float
-# group drawn over ~50 bins costs its rows up to ~1,000 of them; issue #45, the float report on
-# demo-shaped data: its languages' groups of ~870 rows).
+# One row drawn into a resample costs ~2.5 ns (a 16-bit index from raw generator bits, a gather by
+# intp, a sum: _row_indices); one conditional binomial ~50–130 ns (numpy 2 on this project's
+# 2-core machine). A resample is drawn row by row when its n rows are at most this many times its
+# distinct values, else as a chain of binomials: the same multinomial either way, at the lower
+# cost (a float group drawn over ~50 bins costs its rows up to ~1,000 of them; issue #45, the
+# float report on demo-shaped data: its languages' groups of ~870 rows).
 ROW_DRAWS_PER_VALUE = 20
 ROW_BLOCK = 1 << 18  # row indices drawn at once: their values (2 MB) stay in cache, ~10% faster than 1 << 21
-# Row indices are drawn as the narrowest unsigned integer that holds them (_row_means).
-_INDEX_LIMITS = (1 << 16, 1 << 32)
-_INDEX_TYPES = (np.uint16, np.uint32, np.int64)
+# Up to this many rows, an index is 16 raw bits (_lemire16); above, numpy's bounded draw.
+_BITS16 = 1 << 16
 
 
 def _count_means(rng, values: np.ndarray, counts: np.ndarray, resamples: int) -> np.ndarray:
@@ -74,14 +74,67 @@ def _count_means(rng, values: np.ndarray, counts: np.ndarray, resamples: int) ->
 
 def _row_means(rng, rows: np.ndarray, resamples: int) -> np.ndarray:
     """Means of `resamples` resamples of the rows, each n rows drawn with replacement (ROW_BLOCK
-    indices at a time, so memory stays bounded)."""
+    indices at a time, into this thread's scratch, so memory stays bounded; _row_indices)."""
     n, out = rows.size, np.empty(resamples)
     step = max(1, ROW_BLOCK // n)
-    index = _INDEX_TYPES[np.searchsorted(_INDEX_LIMITS, n)]
     for start in range(0, resamples, step):
         stop = min(resamples, start + step)
-        out[start:stop] = rows[rng.integers(0, n, size=(stop - start, n), dtype=index)].mean(axis=1)
+        index, drawn = _row_indices(rng, n, (stop - start) * n)
+        np.take(rows, index, out=drawn, mode="clip")  # every index is below n: no check needed
+        np.mean(drawn.reshape(stop - start, n), axis=1, out=out[start:stop])
     return out
+
+
+def _lemire16(x: np.ndarray, n: int, index=None, rejected=None, product=None) -> tuple:
+    """(index, rejected) of 16-bit draws x for an index in [0, n), n <= 2^16, into the buffers
+    given (new ones when None): the index is x·n >> 16, rejected when x·n mod 2^16 < 2^16 mod n.
+    Of the 2^16 values of x, exactly ⌊2^16 / n⌋ are kept for each index (Lemire 2019, "Fast random
+    integer generation in an interval", ACM TOMACS 29(1), §4), so a kept index is exactly uniform."""
+    product = np.multiply(x, np.uint32(n), out=product, dtype=np.uint32)
+    index = np.right_shift(product, 16, out=index, dtype=np.intp)
+    return index, np.less(np.bitwise_and(product, 0xFFFF, out=product), _BITS16 % n, out=rejected)
+
+
+def _raw16(rng, size: int) -> np.ndarray:
+    """`size` uniform 16-bit draws: the generator's raw 64-bit words, four draws each."""
+    return rng.bit_generator.random_raw(-(-size // 4)).view(np.uint16)[:size]
+
+
+_SCRATCH = threading.local()
+
+
+def _scratch(size: int) -> tuple[np.ndarray, ...]:
+    """This thread's buffers for `size` row draws (x·n, rejected, index, drawn value), kept
+    between calls up to a block of ROW_BLOCK (5.5 MB): touched afresh for every group, they cost
+    ~2 ns a row in page faults on a group of 142 rows (numpy 2, this project's machine). A group
+    of more rows than a block (one resample a block) gets buffers of its own, not kept."""
+    held = getattr(_SCRATCH, "held", None)
+    if held is None or held[0].size < size:
+        held = (np.empty(size, np.uint32), np.empty(size, bool), np.empty(size, np.intp),
+                np.empty(size))
+        if size <= ROW_BLOCK:
+            _SCRATCH.held = held
+    return tuple(a[:size] for a in held)
+
+
+def _row_indices(rng, n: int, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """(`size` indices drawn uniformly from [0, n) as intp, a float buffer of `size` for the
+    values they gather), both this thread's scratch, valid until its next call. Up to 2^16 rows
+    each index is 16 raw bits, a rejected draw drawn again (_lemire16): ~1.5 ns an index with
+    its check, against ~1.6 ns for numpy's bounded uint16 draw (rng.integers) and ~0.4 ns more
+    to gather by uint16 than by intp; the same uniform distribution from a different stream.
+    Above 2^16 rows, rng.integers."""
+    product, rejected, index, drawn = _scratch(size)
+    if n > _BITS16:
+        index[:] = rng.integers(0, n, size=size, dtype=np.int64)
+        return index, drawn
+    _lemire16(_raw16(rng, size), n, index, rejected, product)
+    again = np.flatnonzero(rejected)
+    while again.size:  # 2^16 mod n of the 2^16 draws (< n / 2^16 of them) are drawn again
+        redrawn, no = _lemire16(_raw16(rng, again.size), n)
+        index[again[~no]] = redrawn[~no]
+        again = again[no]
+    return index, drawn
 
 
 def _clean_counts(values, counts) -> tuple[np.ndarray, np.ndarray]:

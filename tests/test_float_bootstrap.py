@@ -7,6 +7,7 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats as sp_stats
 
 import reference_stats as R
 from judgescope.audit import summary as audit
@@ -64,10 +65,16 @@ REAL_RNG = np.random.default_rng
 
 
 class CountingRng:
-    """A numpy Generator that counts the binomial draws made through it."""
+    """A numpy Generator that counts the binomial draws, bounded integers and raw 64-bit words
+    drawn through it."""
 
     def __init__(self, seed):
-        self.rng, self.draws = REAL_RNG(seed), 0
+        self.rng, self.draws, self.words = REAL_RNG(seed), 0, 0
+        self.bit_generator = self  # random_raw below
+
+    def random_raw(self, size):
+        self.words += size
+        return self.rng.bit_generator.random_raw(size)
 
     def binomial(self, n, p):
         self.draws += np.size(n)
@@ -182,11 +189,11 @@ def test_a_group_is_drawn_the_cheaper_way_and_both_ways_are_the_row_bootstrap(mo
     means = S._count_means(S.np.random.default_rng(2), values, counts, 20_000)
     monkeypatch.undo()
     assert (rows <= S.ROW_DRAWS_PER_VALUE * values.size) == (draw == "rows")
-    if draw == "rows":
-        assert made[0].draws == 0 and made[0].rows == 20_000 * rows
-        assert made[0].index_types == {np.dtype(np.uint16)}  # the narrowest index: the least to draw
+    if draw == "rows":  # 16 raw bits a row (four a word), and a few more for the rejected ones
+        assert made[0].draws == 0 and not hasattr(made[0], "rows")
+        assert 20_000 * rows / 4 <= made[0].words <= 20_000 * rows / 4 * (1 + 2 * rows / 2**16) + 400
     else:
-        assert made[0].draws == (values.size - 1) * 20_000 and not hasattr(made[0], "rows")
+        assert made[0].draws == (values.size - 1) * 20_000 and made[0].words == 0
     se = scores.std(ddof=0) / np.sqrt(rows)
     assert means.mean() == pytest.approx(scores.mean(), abs=0.05 * se)
     assert means.std() == pytest.approx(se, rel=0.03)
@@ -265,12 +272,40 @@ def test_a_grid_of_at_most_draw_bins_is_not_merged():
     assert (np.sort(plan["values"]) == pytest.approx(np.unique(_moved(scores, 1.0))))
 
 
-@pytest.mark.parametrize("rows, index", [(1, np.uint16), (65_536, np.uint16), (65_537, np.uint32)])
-def test_row_draws_use_the_narrowest_index_that_reaches_every_row(rows, index):
-    """Row indices are drawn as the narrowest unsigned integer that holds n − 1 (uint16 draws
-    about half as much as int64); every row is still drawn uniformly (numpy's Lemire draw)."""
-    rng = CountingRng(4)
-    x = np.arange(rows, dtype=float)
-    means = S._row_means(rng, x, 3)
-    assert rng.index_types == {np.dtype(index)} and rng.rows == 3 * rows
-    assert means.shape == (3,) and ((0 <= means) & (means <= rows - 1)).all()
+@pytest.mark.parametrize("n", [1, 2, 3, 142, 869, 1_000, 40_000, 65_535, 65_536])
+def test_a_row_index_from_16_bits_is_exactly_uniform(n):
+    """Every one of the 2^16 values of 16 random bits, mapped by stats._lemire16: each index in
+    [0, n) is kept for exactly ⌊2^16 / n⌋ of them (Lemire 2019, ACM TOMACS 29(1), §4), and the
+    2^16 mod n others are rejected (drawn again), so a kept index is exactly uniform."""
+    index, rejected = S._lemire16(np.arange(2**16, dtype=np.uint16), n)
+    assert index.dtype == np.intp and int(rejected.sum()) == 2**16 % n
+    assert (np.bincount(index[~rejected], minlength=n) == 2**16 // n).all()
+
+
+@pytest.mark.parametrize("n", [3, 869, 65_536, 65_537])
+def test_row_draws_reach_every_row_uniformly(n):
+    """stats._row_indices from a seeded generator: indices in [0, n) whose counts pass a
+    chi-square test of uniformity (p > 0.001), the rejected 16-bit draws drawn again (at n = 3:
+    1 in 2^16), numpy's bounded draw above 2^16 rows. The means _row_means makes of them lie
+    within the rows'."""
+    size = 50 * n
+    index, _ = S._row_indices(np.random.default_rng(4), n, size)
+    assert index.dtype == np.intp and index.size == size and 0 <= index.min() and index.max() < n
+    counts = np.bincount(index, minlength=n)
+    assert sp_stats.chisquare(counts).pvalue > 0.001
+    means = S._row_means(np.random.default_rng(5), np.arange(n, dtype=float), 3)
+    assert means.shape == (3,) and ((0 <= means) & (means <= n - 1)).all()
+
+
+def test_row_draws_are_seeded_and_their_scratch_is_per_thread():
+    """The same seed draws the same means, in any thread and whatever ran there before (each
+    thread's buffers are its own; stats._scratch)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    rows = np.random.default_rng(1).uniform(0, 100, 700)
+    first = S._row_means(np.random.default_rng(9), rows, 5_000)
+    with ThreadPoolExecutor(4) as pool:
+        again = list(pool.map(lambda seed: S._row_means(np.random.default_rng(seed), rows, 5_000),
+                              [9, 10, 9, 11, 9, 12]))
+    assert all(np.array_equal(first, again[i]) for i in (0, 2, 4))
+    assert not np.array_equal(first, again[1])
