@@ -123,10 +123,10 @@ def _row_indices(rng, n: int, size: int) -> tuple[np.ndarray, np.ndarray]:
     each index is 16 raw bits, a rejected draw drawn again (_lemire16): ~1.5 ns an index with
     its check, against ~1.6 ns for numpy's bounded uint16 draw (rng.integers) and ~0.4 ns more
     to gather by uint16 than by intp; the same uniform distribution from a different stream.
-    Above 2^16 rows, rng.integers."""
+    Above 2^16 rows, rng.integers (uint32, then copied as intp)."""
     product, rejected, index, drawn = _scratch(size)
-    if n > _BITS16:
-        index[:] = rng.integers(0, n, size=size, dtype=np.int64)
+    if n > _BITS16:  # the narrowest index numpy draws: uint32 below 2^32 rows
+        index[:] = rng.integers(0, n, size=size, dtype=np.uint32 if n <= 1 << 32 else np.int64)
         return index, drawn
     _lemire16(_raw16(rng, size), n, index, rejected, product)
     again = np.flatnonzero(rejected)
