@@ -20,6 +20,7 @@ import shutil
 import threading
 from contextlib import contextmanager
 from contextvars import ContextVar
+from fractions import Fraction
 from pathlib import Path
 
 SEAL = "entry.json"
@@ -37,10 +38,39 @@ def ensure(path: Path) -> Path:
 
 _ENTRY_LOCKS: dict[str, threading.Lock] = {}
 _ENTRY_GUARD = threading.Lock()
-# Builds run one at a time per lane, bounding memory to two builds: the manifest's datasets and
+
+
+class Lane:
+    """Builds in one lane share one memory bound (a build's DuckDB memory limit is its share of
+    it): a build takes its share, waiting until that much is free, and gives it back when done.
+    A build of the whole bound runs alone, as every build did before datasets were validated
+    together (catalog.Catalog.collection_datasets: an audit and its snapshot at once, 2/3 and
+    1/3, on the two cores a first open otherwise leaves half idle through the audit's ordered
+    write). A build holding its share waits for nothing else, so no two builds wait on each
+    other."""
+
+    def __init__(self):
+        self.free = Fraction(1)
+        self.changed = threading.Condition()
+
+    @contextmanager
+    def share(self, part: Fraction = Fraction(1)):
+        part = min(Fraction(1), max(Fraction(part), Fraction(0)))  # exact: shares add up to 1 again
+        with self.changed:
+            self.changed.wait_for(lambda: self.free >= part)
+            self.free -= part
+        try:
+            yield
+        finally:
+            with self.changed:
+                self.free += part
+                self.changed.notify_all()
+
+
+# Builds run in two lanes, bounding memory to two builds' bounds: the manifest's datasets and
 # derived tables in one, a visitor's upload or Hub open in the other (session_builds), so a
 # visitor's build never holds up the manifest's collections.
-_LANES = {False: threading.Lock(), True: threading.Lock()}
+_LANES = {False: Lane(), True: Lane()}
 _SESSION = ContextVar("judgescope_session_build", default=False)
 
 
@@ -60,11 +90,9 @@ def session_builds():
         _SESSION.reset(token)
 
 
-@contextmanager
-def build_slot():
-    """Wait for this thread's lane (see _LANES), build, free it."""
-    with _LANES[_SESSION.get()]:
-        yield
+def build_slot(part: Fraction = Fraction(1)):
+    """Wait for `part` of this thread's lane (see Lane, _LANES), build, give it back."""
+    return _LANES[_SESSION.get()].share(part)
 
 
 def temp_prefix(name: str) -> str:

@@ -70,15 +70,18 @@ def _duration(seconds: float) -> str:
 
 
 class Tracker:
-    """Stages declared as builders start, the one running, and DuckDB's progress within it."""
+    """Stages declared as builders start, those running (two datasets are validated at once:
+    catalog.Catalog.collection_datasets), and DuckDB's progress within each."""
 
     def __init__(self, listener: Callable[[Event], None], attach: Callable[[threading.Thread], None] | None = None,
                  clock: Callable[[], float] = time.monotonic, poll: float = POLL_S):
         self.listener, self.attach, self.clock, self.poll = listener, attach, clock, poll
         self.names: list[str] = []
         self.weights: list[float] = []
-        self.finished = 0  # stages finished, in order
-        self.current: tuple[int, float, int | None] | None = None  # (index, fraction, rows)
+        self.owners: list[int] = []  # the thread that declared each stage
+        self.done: set[int] = set()  # stages finished (or skipped by their builder)
+        self.running: dict[int, tuple[float, int | None]] = {}  # index → (fraction, rows)
+        self.shown: int | None = None  # the running stage started last (else the last one run)
         self.start: float | None = None
         self.lock = threading.Lock()
 
@@ -86,25 +89,34 @@ class Tracker:
         """Stages a builder is about to run, in order (added after those already known)."""
         with self.lock:
             for name in names:
-                self.names.append(f"{prefix}{name}")
-                self.weights.append(STAGE_WEIGHTS.get(name, DEFAULT_WEIGHT))
+                self._add(f"{prefix}{name}", name)
+
+    def _add(self, full: str, name: str) -> int:
+        self.names.append(full)
+        self.weights.append(STAGE_WEIGHTS.get(name, DEFAULT_WEIGHT))
+        self.owners.append(threading.get_ident())
+        return len(self.names) - 1
 
     def event(self, done: bool = False) -> Event:
+        """`index`: the stages begun so far (finished, skipped or running), so it only grows, and
+        each stage begun raises it; `stage` and `row_groups`: the running stage begun last."""
         with self.lock:
             now = self.clock()
             elapsed = 0.0 if self.start is None else now - self.start
-            index, part, rows = self.current or (self.finished, 0.0, None)
             total = sum(self.weights) or 1.0
-            weight_done = sum(self.weights[:self.finished]) + (
-                self.weights[index] * part if self.current and index < len(self.weights) else 0.0)
+            weight_done = (sum(self.weights[i] for i in self.done)
+                           + sum(self.weights[i] * part for i, (part, _) in self.running.items()))
             fraction = 1.0 if done else min(1.0, weight_done / total)
             remaining = (elapsed * (total - weight_done) / weight_done
                          if not done and weight_done > 0 and elapsed >= MIN_ESTIMATE_S else None)
             groups = None
-            if rows and self.current:  # rows: the stage's row groups
-                groups = (min(rows, int(part * rows)), rows)
-            name = self.names[index] if index < len(self.names) else ""
-            return Event(name, min(index + 1, len(self.names)), len(self.names), fraction, elapsed,
+            if self.shown in self.running:
+                part, rows = self.running[self.shown]
+                if rows:  # rows: the stage's row groups
+                    groups = (min(rows, int(part * rows)), rows)
+            name = self.names[self.shown] if self.shown is not None else ""
+            begun = len(self.done | set(self.running))
+            return Event(name, max(1, min(begun, len(self.names))), len(self.names), fraction, elapsed,
                          remaining, groups, done)
 
     def _tell(self, done: bool = False) -> None:
@@ -116,21 +128,23 @@ class Tracker:
         running statement's progress moves the bar; `rows`: rows it writes (row groups shown)."""
         rows = row_groups(rows)
         full = f"{prefix}{name}"
+        me = threading.get_ident()
         with self.lock:
             if self.start is None:
                 self.start = self.clock()
-            if full not in self.names[self.finished:]:
-                self.names.insert(self.finished, full)
-                self.weights.insert(self.finished, STAGE_WEIGHTS.get(name, DEFAULT_WEIGHT))
-            index = self.names.index(full, self.finished)
-            # a declared stage skipped (nothing to do) counts as finished
-            self.finished = index
-            self.current = (index, 0.0, rows)
+            open_ = [i for i, n in enumerate(self.names)
+                     if n == full and i not in self.done and i not in self.running]
+            index = open_[0] if open_ else self._add(full, name)
+            # a stage its own builder declared before this one and skipped (nothing to do) counts
+            # as finished; another builder's, running meanwhile, does not
+            self.done |= {j for j in range(index) if self.owners[j] == me and j not in self.running}
+            self.running[index] = (0.0, rows)
+            self.shown = index
         self._tell()
         stop = threading.Event()
         poller = None
         if con is not None:
-            poller = threading.Thread(target=self._poll, args=(con, stop), daemon=True,
+            poller = threading.Thread(target=self._poll, args=(con, stop, index), daemon=True,
                                       name="judgescope-progress")
             if self.attach:
                 self.attach(poller)
@@ -142,10 +156,12 @@ class Tracker:
             if poller is not None:
                 poller.join()
             with self.lock:
-                self.finished = index + 1
-                self.current = None
+                self.running.pop(index, None)
+                self.done.add(index)
+                if self.shown == index and self.running:
+                    self.shown = max(self.running)
 
-    def _poll(self, con, stop: threading.Event) -> None:
+    def _poll(self, con, stop: threading.Event, index: int) -> None:
         while not stop.wait(self.poll):
             try:
                 pct = con.query_progress()
@@ -154,10 +170,9 @@ class Tracker:
             if pct is None or pct < 0:
                 continue
             with self.lock:
-                if self.current is None:
+                if index not in self.running:
                     return
-                index, _, rows = self.current
-                self.current = (index, min(1.0, pct / 100.0), rows)
+                self.running[index] = (min(1.0, pct / 100.0), self.running[index][1])
             try:
                 self._tell()
             except BaseException:  # noqa: BLE001 the listener is gone (a browser session rerun or
@@ -167,8 +182,8 @@ class Tracker:
         with self.lock:
             if self.start is None:  # nothing was built: everything came from the cache
                 return
-            self.finished = len(self.names)
-            self.current = None
+            self.done = set(range(len(self.names)))
+            self.running.clear()
         self._tell(done=True)
 
 
@@ -191,6 +206,13 @@ def reporting(listener: Callable[[Event], None], attach=None, clock=time.monoton
         tracker.finish()
     finally:
         _CURRENT.reset(token)
+
+
+def attacher() -> Callable[[threading.Thread], None] | None:
+    """The installed listener's way to let another thread report to it (the web's script
+    context), or None: a builder that starts threads of its own attaches them before starting."""
+    tracker = _CURRENT.get()
+    return tracker.attach if tracker is not None else None
 
 
 def declare(names: list[str], prefix: str = "") -> None:

@@ -40,7 +40,8 @@ SNAPSHOT_DIGESTS = (", sha256(CAST(source_text AS VARCHAR)) AS source_sha256_com
 # builds a dataset's tables is hashed into its cache key too (catalog.build_code_sha256), as
 # derived tables hash their SQL, so a change to it never serves old numbers.
 BUILD_VERSION = 8
-BUILD_MEMORY = "1536MB"
+BUILD_MEMORY_MB = 1536
+BUILD_MEMORY = f"{BUILD_MEMORY_MB}MB"
 SCORED_KINDS = ("judge_audit", "raw_judge_records")
 # The named queries validation runs (their text is hashed into the cache key with the code).
 BUILD_QUERIES = ("audit_build_score_bins", "audit_build_order_stats")
@@ -62,11 +63,18 @@ def safe_name(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]", "_", name).lstrip(".")[:64] or "dataset"
 
 
-def build_dataset(spec: DatasetSpec, resolved: ResolvedFiles, files: list[dict], folder: Path) -> None:
+def build_memory(part=1) -> str:
+    """DuckDB's memory limit for a build given `part` of BUILD_MEMORY (cache.Lane)."""
+    return f"{max(64, int(BUILD_MEMORY_MB * part))}MB"
+
+
+def build_dataset(spec: DatasetSpec, resolved: ResolvedFiles, files: list[dict], folder: Path,
+                  memory: str = BUILD_MEMORY) -> None:
+    """Validate one dataset into `folder`, DuckDB bounded by `memory` (spilling beyond)."""
     schema = SCHEMAS[spec.kind]
     tmp = Path(tempfile.mkdtemp(prefix=temp_prefix(safe_name(spec.name)), dir=ensure(cache_root())))
     spill = cache_root() / f".spill-{tmp.name}"
-    con = db.scratch(temp_dir=spill, memory_limit=BUILD_MEMORY)
+    con = db.scratch(temp_dir=spill, memory_limit=memory)
     scored = spec.kind in SCORED_KINDS
     at = f"{spec.name}: "  # stages are named per dataset (duck/progress.py)
     progress.declare(["read", "check", "sorted write", *(["counts", "score summaries"] if scored else []),
