@@ -30,9 +30,9 @@ from judgescope.ingest.manifest import SourceError
 if TYPE_CHECKING:
     import pandas as pd
 
-# Derived tables spill to disk rather than take the machine, within validation's bound: builds
-# run one at a time per lane (duck/cache.py), so a derived table never holds more than the
-# validation before it may. At 10M rows the verification join took 23.8 s at this bound
+# Derived tables spill to disk rather than take the machine, within validation's bound: a
+# derived table is built with the whole of its lane (duck/cache.py Lane), alone, so it never
+# holds more than the validation before it may. At 10M rows the verification join took 23.8 s at this bound
 # against 28.5 s at 1 GB (issue 45: the first open within 1.5x raw DuckDB, which has the same cap).
 DERIVED_MEMORY = BUILD_MEMORY
 # build(clean, built, key, notes): the collection's clean files by role, the views built before
