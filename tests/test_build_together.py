@@ -95,11 +95,16 @@ def test_a_dataset_that_fails_is_named_and_the_other_still_loads(tmp_path, monke
 
 def test_builds_together_report_each_stage_once_in_order(tmp_path, monkeypatch):
     """The progress of two builders at once: every stage begun raises the stage number, so a
-    piped CLI prints one line per stage, numbers increasing, and the bar ends at 100 %."""
+    piped CLI prints one line per stage, numbers increasing, and the bar ends at 100 %; the
+    builders' threads are attached to the listener."""
     manifest = _manifest(tmp_path, monkeypatch)
-    events = []
-    with progress.reporting(events.append):
+    events, attached = [], []
+    with progress.reporting(events.append, attach=attached.append):
         catalog.Catalog(catalog.load_manifest(manifest), providers=TABLES).collection_datasets(gen.COLLECTION)
+    # the builders' threads are handed to the listener before they start (the web attaches its
+    # script context, so the bar moves from them), as the pollers within their stages are
+    assert {"judgescope-validate-0", "judgescope-validate-1"} <= {t.name for t in attached}
+    assert all(not t.is_alive() for t in attached)
     begun = [e.index for e in events if not e.done]
     assert begun == sorted(begun)
     assert {e.stage.split(":")[0] for e in events} >= {"bench_audit", "bench_snapshot"}
