@@ -187,6 +187,32 @@ def test_check_report_names_the_number_after_one_audit_row_changes(demo_copy, tm
     assert "changed since the report" in said  # the file's new digest is noted
 
 
+def test_check_report_says_when_the_code_that_made_the_report_is_not_the_one_checking(
+        demo_copy, tmp_path, capsys, monkeypatch):
+    """A number that differs is listed either way; when the report's app (version, commit) is not
+    the running one, a note says the difference may be the code's (issue 45: a bootstrap's random
+    stream changed), and none is added when nothing differs."""
+    from judgescope.report import assemble
+    out = tmp_path / "r.html"
+    cli.main(["report-html", "xhotpotqa", "--out", str(out), "--generated-at", AT, "--resamples", "200"])
+    made = assemble.app_version()
+    monkeypatch.setattr(assemble, "app_version", lambda: {"version": made["version"], "commit": "f" * 40})
+    capsys.readouterr()
+    assert cli.main(["check-report", str(out)]) == 0  # nothing differs: no note
+    assert "note: the report was made by" not in capsys.readouterr().out
+    path = demo_copy / "demo" / AUDIT
+    duckdb.sql(f"""COPY (SELECT * REPLACE (CASE WHEN judge_record_id = (
+                   SELECT min(judge_record_id) FROM read_parquet('{path}') WHERE score > 0)
+                   THEN 0 ELSE score END AS score) FROM read_parquet('{path}'))
+                   TO '{tmp_path / "new.parquet"}' (FORMAT parquet)""")
+    shutil.move(tmp_path / "new.parquet", path)
+    _repin(demo_copy, AUDIT)
+    assert cli.main(["check-report", str(out)]) == 1
+    said = capsys.readouterr().out
+    assert f"note: the report was made by judgescope {made['version']} (commit " in said
+    assert f"is checked by {made['version']} (commit {'f' * 40})" in said and "changed since the report" in said
+
+
 def test_check_report_exits_2_when_a_pinned_file_changes_or_goes(demo_copy, tmp_path, capsys):
     out = tmp_path / "r.html"
     cli.main(["report-html", "localgate", "--out", str(out), "--generated-at", AT])

@@ -89,6 +89,15 @@ def check(catalog, manifest: dict) -> Result:
     for id, entry in now.items():
         if id not in listed:
             out.changed.append(f"{id}: not in the report, now {entry['shown']}")
+    made, running = manifest.get("app") or {}, assemble.app_version()
+    if out.changed and (made.get("version"), made.get("commit")) != (running["version"], running["commit"]):
+        out.notes.append(
+            f"the report was made by judgescope {made.get('version')} (commit "
+            f"{made.get('commit') or 'not recorded'}) and is checked by {running['version']} (commit "
+            f"{running['commit'] or 'not recorded'}): a number this code computes differently is listed "
+            "as changed too (a seeded bootstrap's interval moves by Monte Carlo error where its random "
+            "stream changed, as it did for groups drawn row by row in issue 45); a report made again "
+            "with this version tells the data's changes from the code's")
     return out
 
 
