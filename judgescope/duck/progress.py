@@ -81,7 +81,7 @@ class Tracker:
         self.owners: list[int] = []  # the thread that declared each stage
         self.done: set[int] = set()  # stages finished (or skipped by their builder)
         self.running: dict[int, tuple[float, int | None]] = {}  # index → (fraction, rows)
-        self.shown: int | None = None  # the running stage started last (else the last one run)
+        self.shown: int | None = None  # the stage begun last; when it ends, the latest declared still running
         self.start: float | None = None
         self.lock = threading.Lock()
 
@@ -99,7 +99,7 @@ class Tracker:
 
     def event(self, done: bool = False) -> Event:
         """`index`: the stages begun so far (finished, skipped or running), so it only grows, and
-        each stage begun raises it; `stage` and `row_groups`: the running stage begun last."""
+        each stage begun raises it; `stage` and `row_groups`: those of `shown`."""
         with self.lock:
             now = self.clock()
             elapsed = 0.0 if self.start is None else now - self.start
