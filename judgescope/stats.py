@@ -38,12 +38,14 @@ def _label(t) -> str:
 
 
 # One row drawn into a resample costs ~2.5 ns (a 16-bit index from raw generator bits, a gather by
-# intp, a sum: _row_indices); one conditional binomial ~50–130 ns (numpy 2 on this project's
-# 2-core machine). A resample is drawn row by row when its n rows are at most this many times its
-# distinct values, else as a chain of binomials: the same multinomial either way, at the lower
-# cost (a float group drawn over ~50 bins costs its rows up to ~1,000 of them; issue #45, the
-# float report on demo-shaped data: its languages' groups of ~870 rows).
-ROW_DRAWS_PER_VALUE = 20
+# intp, a sum: _row_indices); one conditional binomial ~85–150 ns with two threads drawing (numpy
+# 2 on this project's 2-core machine; more where its expected count is under 30, which numpy
+# draws by inversion). A resample is drawn row by row when its n rows are at most this many times
+# its distinct values, else as a chain of binomials: the same multinomial either way, at the lower
+# cost. Timed both ways on the 209 groups of the demo-shaped integer and float audits of issue
+# #45, the two costs cross at 26–60 rows a value; at 35 the draws take 1.05 s and 1.43 s of CPU
+# (1.12 s and 1.52 s at 20, the best choice per group 1.04 s and 1.43 s).
+ROW_DRAWS_PER_VALUE = 35
 ROW_BLOCK = 1 << 18  # row indices drawn at once: their values (2 MB) stay in cache, ~10% faster than 1 << 21
 # Up to this many rows, an index is 16 raw bits (_lemire16); above, numpy's bounded draw.
 _BITS16 = 1 << 16

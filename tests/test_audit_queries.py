@@ -67,6 +67,7 @@ PARAMS = {
                                 "high_bound": 100.0},
     "audit_default_intervals": {"facet": "none"},
     "audit_default_interval_groups": {"facet": "none"},
+    "audit_facet_intervals": {"facet": "run_group"},
     "audit_review_next_unreviewed": {**FILTERS, "ids": ["r1"], "after_score": -1.0, "after_id": "",
                                      "descending": False},
 }
@@ -112,8 +113,9 @@ def store(tmp_path_factory) -> db.Store:
     views |= verification | exact_copy_views(views["audit"][0], verification)
     views |= exact_copy_count_views(views["audit"][0])
     views |= compare_views(views["audit"][0], views["audit_previous"][0])
-    views |= interval_tables.views_of({v: views[v][0] for v in ("audit", "audit_counts", "audit_bins",
-                                                                "audit_order_stats")}, ["none", "run_group"])
+    counted = {v: views[v][0] for v in ("audit", "audit_counts", "audit_bins", "audit_order_stats")}
+    views |= interval_tables.views_of(counted, ["none"])
+    views |= interval_tables.views_of(counted, ["run_group"], view=interval_tables.FACETS_VIEW)
     return db.Store(views, derived=wiring.VIEWS.by_name)
 
 

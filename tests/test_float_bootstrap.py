@@ -171,7 +171,7 @@ def test_report_names_the_method_of_every_interval(tmp_path):
     assert all(i["method"].startswith("percentile bootstrap, multinomial over ") for i in intervals)
 
 
-@pytest.mark.parametrize("rows, draw", [(180, "rows"), (1_000, "rows"), (3_000, "binomials")])
+@pytest.mark.parametrize("rows, draw", [(180, "rows"), (3_000, "rows"), (5_000, "binomials")])
 def test_a_group_is_drawn_the_cheaper_way_and_both_ways_are_the_row_bootstrap(monkeypatch, rows, draw):
     """Row by row when its rows are few (<= ROW_DRAWS_PER_VALUE × distinct values), else as
     binomials; either way the resample means have the row bootstrap's distribution: centred on

@@ -196,3 +196,51 @@ def test_the_findings_read_the_stored_intervals_and_say_the_same(monkeypatch):
     assert calls == []
     shown = [f for f in drawn if f.text.startswith(("Mean judge score", "Weak cell", "No weak cell"))]
     assert len(shown) >= 2 and all(f in findings for f in shown)
+
+
+def _facet_names(store, view: str) -> set[str]:
+    """The facet_name values a stored intervals view's file holds."""
+    return set(pd.concat([pd.read_parquet(p) for p in store.views[view]])["facet_name"])
+
+
+def test_the_first_open_stores_the_shared_facets_and_the_distributions_page_s_others_when_read(
+        tmp_path, monkeypatch, float_manifest):  # noqa: F811
+    """Issue 45: the first open draws the facets several readers share (none, target_language,
+    and each language over its units); every other facet, which only Distributions shows, is
+    drawn when it is first read, once, and equals a fresh draw."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("JUDGESCOPE_CACHE", str(cache))
+    drawn = []
+    real = audit._interval
+    monkeypatch.setattr(audit, "_interval", lambda sample, *a: drawn.append(1) or real(sample, *a))
+    store = Catalog(load_manifest(float_manifest), providers=TABLES).store("c")
+    assert interval_tables.FACETS_VIEW in store.pending() and interval_tables.VIEW in store.views
+    assert len(list(cache.glob("intervals-*"))) == 1 and list(cache.glob("facet-intervals-*")) == []
+    at_open = len(drawn)
+    others = [f for f in audit.available_facets([]) if f not in interval_tables.PRIMARY]
+    assert at_open and others and set(interval_tables.PRIMARY) <= set(audit.available_facets([]))
+    for facet in interval_tables.PRIMARY:
+        assert interval_tables.stored(store.run, facet) is not None
+    assert interval_tables.FACETS_VIEW in store.pending() and len(drawn) == at_open  # read, not drawn
+
+    found = interval_tables.stored(store.run, others[0])  # the page's first read builds the others
+    assert interval_tables.FACETS_VIEW not in store.pending() and len(drawn) > at_open
+    assert len(list(cache.glob("facet-intervals-*"))) == 1
+    pd.testing.assert_frame_equal(found, _drawn(store.run, others[0]), check_dtype=False)
+    built = len(drawn)
+    for facet in others:
+        assert interval_tables.stored(store.run, facet) is not None
+    assert len(drawn) == built  # every other facet read from the table that one read built
+    # The shared table holds the shared facets (and each language's own row), the other the rest.
+    assert _facet_names(store, interval_tables.VIEW) == {*interval_tables.PRIMARY, interval_tables.LANGUAGES}
+    assert _facet_names(store, interval_tables.FACETS_VIEW) == set(others)
+
+
+def test_report_on_a_fresh_cache_draws_no_facet_only_the_distributions_page_shows(
+        tmp_path, monkeypatch, float_manifest):  # noqa: F811
+    from judgescope.cli import main
+
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("JUDGESCOPE_CACHE", str(cache))
+    assert main(["report", str(float_manifest.parent / "audit.parquet"), "--out", str(tmp_path / "out")]) == 0
+    assert len(list(cache.glob("intervals-*"))) == 1 and list(cache.glob("facet-intervals-*")) == []

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from judgescope import wiring
-from judgescope.audit import record_tables
+from judgescope.audit import interval_tables, record_tables
 from judgescope.console import sql_console
 from judgescope.duck import db
 from judgescope.ingest.manifest import load_manifest
@@ -24,6 +24,7 @@ from test_verify import write_fixture
 
 ROOT = Path(__file__).resolve().parent.parent
 LAZY = "audit_exact_copies"
+FACETS = interval_tables.FACETS_VIEW
 ALL = {"languages": [], "units": [], "limit": 100}
 
 
@@ -53,15 +54,19 @@ def _copies(cache: Path) -> list[Path]:
 READERS = {"audit_model_provenance_summary": ["audit_model_provenance"],  # Provenance
            LAZY: ["audit_exact_copy_rows"],  # Exact copies (and Review's list opened from it)
            "audit_version_overlap": ["audit_overlap"],  # Compare versions
-           "audit_paired_diffs": ["audit_paired_diff_counts"]}  # Compare versions
+           "audit_paired_diffs": ["audit_paired_diff_counts"],  # Compare versions
+           "audit_facet_intervals": ["audit_facet_intervals"]}  # Distributions, a facet but none or language
 
 
 def test_only_single_page_tables_are_declared_lazy():
     lazy = [t for t in wiring.TABLES if t.lazy]
-    assert lazy == [record_tables.PROVENANCE, record_tables.EXACT_COPIES, record_tables.COMPARISON]
+    assert lazy == [record_tables.PROVENANCE, record_tables.EXACT_COPIES, record_tables.COMPARISON,
+                    interval_tables.FACET_INTERVALS]
     # Overview's findings, `report` and the page's counts read the counts, and Review opens a
-    # record by the record index: they stay at first open.
+    # record by the record index; the Distributions page's default view, the Languages page,
+    # the findings and `report` read the default intervals: they stay at first open.
     assert not record_tables.EXACT_COPY_COUNTS.lazy and not record_tables.RECORD_INDEX.lazy
+    assert not interval_tables.DEFAULT_INTERVALS.lazy
 
 
 def test_no_table_macro_or_first_open_reader_needs_a_lazy_view():
@@ -82,7 +87,7 @@ def test_no_table_macro_or_first_open_reader_needs_a_lazy_view():
 
 def test_the_first_open_does_not_build_the_exact_copies_rows(cache, manifest):
     store = _catalog(manifest).store("fx")
-    assert store.pending() == ["audit_model_provenance_summary", LAZY] and _copies(cache) == []
+    assert store.pending() == ["audit_model_provenance_summary", LAZY, FACETS] and _copies(cache) == []
     assert LAZY not in store.views and store.has(LAZY)
     # The counts are built at open and read without building the rows.
     assert int(store.run("audit_exact_copy_counts").exact_copies.sum()) == 1
@@ -92,7 +97,7 @@ def test_the_first_open_does_not_build_the_exact_copies_rows(cache, manifest):
 def test_the_first_read_builds_them_with_the_rows_an_eager_open_gives(cache, manifest, monkeypatch):
     store = _catalog(manifest).store("fx")
     rows = store.run("audit_exact_copy_rows", **ALL)
-    assert store.pending() == ["audit_model_provenance_summary"] and len(_copies(cache)) == 1
+    assert store.pending() == ["audit_model_provenance_summary", FACETS] and len(_copies(cache)) == 1
     assert store.views[LAZY] == [_copies(cache)[0] / f"{LAZY}.parquet"]
     # The one exact copy (r_space), with the candidate text of the snapshot row verification joined.
     assert list(rows.judge_record_id) == ["r_space"] and list(rows.candidate_text) == ["Paris\t"]

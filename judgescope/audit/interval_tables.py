@@ -1,16 +1,22 @@
-"""The Distributions page's default intervals, computed once per audit file at its first open.
+"""The Distributions page's default intervals, computed once per audit file.
 
 The seeded bootstrap CI of every unit's (× facet value's) mean and the overall one, at the page's
-default resamples and seed, for every facet the audit has: exactly what summary.mean_intervals
-returns for that facet, stored as the view `audit_default_intervals`. The bootstrap's cost follows
-a group's distinct scores or bins, not its rows (0.15–0.5 s a facet on 2 cores at 10k rows and
-at 10M), so the first open pays it once and a default view of the page reads a few rows
-(issue #28: every interaction at 10k rows within 100 ms). Any other resamples or seed is drawn
-when asked, as before; both paths are the same function of the same counts.
+default resamples and seed: exactly what summary.mean_intervals returns for a facet, stored in two
+tables. The bootstrap's cost follows a group's distinct scores or bins, not its rows (0.15–0.5 s
+a facet on 2 cores at 10k rows and at 10M), so it is paid once and a default view of the page
+reads a few rows (issue #28: every interaction at 10k rows within 100 ms). Any other resamples or
+seed is drawn when asked, as before; both paths are the same function of the same counts.
 
-Beside the facets, each language's own interval over all its units (LANGUAGES, the grouping
-["target_language"] of the unsplit counts): `judgescope report` shows it in BOOTSTRAP.json, so
-a report on a cache that holds this table draws nothing (issue 45 item 1).
+- `audit_default_intervals` (VIEW), at the first open: the facets of PRIMARY, which more than one
+  reader needs (the Distributions page's default view, the Languages page's cells, Overview's
+  findings, `judgescope report` and the HTML report), and each language's own interval over all
+  its units (LANGUAGES, the grouping ["target_language"] of the unsplit counts, which
+  `judgescope report` shows in BOOTSTRAP.json): a report on a cache that holds this table draws
+  nothing (issue 45 item 1).
+- `audit_facet_intervals` (FACETS_VIEW), when first read: every other facet, which only the
+  Distributions page shows (issue 45 item 2, a single page's table built when that page first
+  reads it). A command that never reads it, like `judgescope report`, never draws it: on the
+  demo-shaped float audit of issue 45 those facets' groups were a third of a cold report's draws.
 """
 
 from __future__ import annotations
@@ -36,6 +42,9 @@ if TYPE_CHECKING:
 # validate` reads no interval (tests/test_cli_start.py: validate imports no pandas).
 
 VIEW = "audit_default_intervals"
+FACETS_VIEW = "audit_facet_intervals"
+# The facets stored in VIEW at the first open; every other facet is in FACETS_VIEW.
+PRIMARY = ("none", "target_language")
 # The facet_name of each language's interval over all its units (not a facet: no page offers it).
 LANGUAGES = "language_overall"
 COLUMNS = ["facet_name", "position", "unit", "facet", "mean", "low", "high", "method", "ci_method"]
@@ -117,10 +126,16 @@ def _languages(counts, resamples: int, seed: int, memo: dict, pool=None):
     return frame
 
 
+def view_of(facet: str) -> str:
+    """The view that stores the intervals of `facet` (VIEW or FACETS_VIEW)."""
+    return VIEW if facet in PRIMARY else FACETS_VIEW
+
+
 def stored(run, facet: str) -> pd.DataFrame | None:
     """The stored intervals of one facet as summary.mean_intervals returns them (columns unit
-    [, facet], low, high; attrs["ci_method"]), or None when none are stored for it."""
-    rows = run("audit_default_intervals", facet=facet)
+    [, facet], low, high; attrs["ci_method"]), or None when none are stored for it; a facet not
+    in PRIMARY is read from FACETS_VIEW, which reading builds the first time."""
+    rows = run("audit_default_intervals" if facet in PRIMARY else "audit_facet_intervals", facet=facet)
     if rows.empty:
         return None
     out = rows[["unit", "facet", "low", "high"] if facet != "none" else ["unit", "low", "high"]]
@@ -196,9 +211,9 @@ def intervals(run, counts, groupings: list[list[str]], resamples: int, seed: int
     return [tables[i][[*groupings[i], *keep]] for i in range(len(groupings))]
 
 
-def interval_views(audit: Path, notes: list[str] | None = None) -> dict[str, list[Path]]:
-    """The view `audit_default_intervals` of one clean audit file (its counts, bins and order
-    statistics beside it), for every facet whose column the audit has."""
+def _inputs(audit: Path) -> tuple[dict[str, Path], list[str]]:
+    """The files of the views the score counts read (audit, audit_counts, audit_bins,
+    audit_order_stats) of one clean audit file, and the facets whose column it has."""
     from judgescope.audit import summary
 
     folder = audit.parent
@@ -206,25 +221,52 @@ def interval_views(audit: Path, notes: list[str] | None = None) -> dict[str, lis
                                   if (folder / f"{v.source}.parquet").exists()}
     report = folder / "report.json"
     missing = json.loads(report.read_text(encoding="utf-8")).get("columns_missing", []) if report.exists() else []
-    return views_of(inputs, summary.available_facets(missing), notes)
+    return inputs, summary.available_facets(missing)
 
 
-def views_of(inputs: dict[str, Path], facets: list[str], notes: list[str] | None = None) -> dict[str, list[Path]]:
-    """The view `audit_default_intervals` of `facets`, from the files of the views the score
+def interval_views(audit: Path, notes: list[str] | None = None) -> dict[str, list[Path]]:
+    """The view `audit_default_intervals` of one clean audit file (its counts, bins and order
+    statistics beside it): the facets of PRIMARY the audit has, and LANGUAGES."""
+    inputs, facets = _inputs(audit)
+    return views_of(inputs, [f for f in facets if f in PRIMARY], notes)
+
+
+def facet_interval_views(audit: Path, notes: list[str] | None = None) -> dict[str, list[Path]]:
+    """The view `audit_facet_intervals` of one clean audit file: every other facet it has."""
+    inputs, facets = _inputs(audit)
+    return views_of(inputs, [f for f in facets if f not in PRIMARY], notes, FACETS_VIEW)
+
+
+def views_of(inputs: dict[str, Path], facets: list[str], notes: list[str] | None = None,
+             view: str = VIEW) -> dict[str, list[Path]]:
+    """The view `view` holding the intervals of `facets`, from the files of the views the score
     counts read (audit, audit_counts, audit_bins, audit_order_stats), built once."""
-    return computed_views("intervals", inputs, "default intervals",
-                          lambda run: {VIEW: table(run, facets)}, code_text() + json.dumps(facets), notes)
+    kind = "intervals" if view == VIEW else "facet-intervals"
+    return computed_views(kind, inputs, "default intervals" if view == VIEW else "facet intervals",
+                          lambda run: {view: table(run, facets)}, code_text() + json.dumps(facets),
+                          notes, names=(view,))
 
 
 def _build(clean, built, key, notes) -> dict[str, list[Path]]:
     return interval_views(clean["audit"], notes)
 
 
+def _build_facets(clean, built, key, notes) -> dict[str, list[Path]]:
+    return facet_interval_views(clean["audit"], notes)
+
+
 # Computed in Python (table), from the counts the queries of _QUERIES read: no build query.
 DEFAULT_INTERVALS = Tables(
     what="default intervals", needs=("audit",), queries=(), build=_build,
     views=(views.computed(
-        "audit_default_intervals", "judgescope.audit.interval_tables", ("audit",),
-        "The Distributions page's default intervals: the seeded bootstrap CI of each unit's "
-        "(× facet value's) mean at the default resamples and seed, per facet the audit has."),))
-TABLES = (DEFAULT_INTERVALS,)  # the domain's tables, in build order (judgescope/wiring.py)
+        VIEW, "judgescope.audit.interval_tables", ("audit",),
+        "The default intervals many readers share: the seeded bootstrap CI of each unit's "
+        "(× facet value's) mean at the default resamples and seed, unsplit and by language, and "
+        "each language's over all its units."),))
+FACET_INTERVALS = Tables(
+    what="facet intervals", needs=("audit",), queries=(), build=_build_facets, lazy=True,
+    views=(views.computed(
+        FACETS_VIEW, "judgescope.audit.interval_tables", ("audit",),
+        "The Distributions page's default intervals of every other facet the audit has, built "
+        "when the page first reads them."),))
+TABLES = (DEFAULT_INTERVALS, FACET_INTERVALS)  # the domain's tables, in build order (judgescope/wiring.py)

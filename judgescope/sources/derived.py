@@ -48,8 +48,8 @@ class Tables:
     build them (queries/*.sql; none for a table computed in Python), `keyed`: they need a join
     key. `build` is the domain's function that builds them (Build); it reads the views of tables
     declared before it when they are built. `lazy`: built when a query first reads one of its
-    views (a page, a command, an export), not when the collection first opens; only a table of
-    derived_views can be, and no other table reads its views (those after it are not handed
+    views (a page, a command, an export), not when the collection first opens; a table of
+    derived_views, or of computed_views with its views' names declared, and no other table reads its views (those after it are not handed
     them). A lazy table whose cache entry is intact is read from the start."""
     what: str
     needs: tuple[str, ...]
@@ -110,18 +110,28 @@ def derived_views(kind: str, inputs: dict[str, Path], steps: list[tuple[str, str
 
 def computed_views(kind: str, inputs: dict[str, Path], what: str,
                    compute: Callable[[Callable[..., pd.DataFrame]], dict[str, pd.DataFrame]],
-                   code: str, notes: list[str] | None = None) -> dict[str, list[Path]]:
+                   code: str, notes: list[str] | None = None, names: tuple[str, ...] = ()
+                   ) -> dict[str, list[Path]]:
     """Tables a domain computes in Python from clean files, built once and cached on disk as
     derived_views caches them. compute(run) returns view name → frame, where run(query, **params)
     runs a named query on a connection holding `inputs` as views; `code`: the source text of
-    what computes them (the stamp holds its digest, so a change to it builds them again)."""
+    what computes them (the stamp holds its digest, so a change to it builds them again).
+    `names`: the views compute returns, declared, so a table built when first read (deferring)
+    names its views before they are built; without them, the views of the entry as built."""
     stamp = [BUILD_VERSION, kind, what, hashlib.sha256(code.encode()).hexdigest()]
     views: list[str] = []
 
+    def declared(run) -> dict[str, pd.DataFrame]:
+        frames = compute(run)
+        if names and sorted(frames) != sorted(names):
+            raise ValueError(f"it returned {', '.join(frames) or 'no view'}, not the views "
+                             f"declared ({', '.join(names)})")
+        return frames
+
     def build(into: Path) -> None:
-        views[:] = build_computed(inputs, what, compute, into)
+        views[:] = build_computed(inputs, what, declared, into)
     folder = _cached(kind, stamp, inputs, build, notes)
-    names = views or [p.stem for p in sorted(folder.glob("*.parquet"))]
+    names = tuple(names) or tuple(views) or tuple(p.stem for p in sorted(folder.glob("*.parquet")))
     return {view: [folder / f"{view}.parquet"] for view in names}
 
 

@@ -85,11 +85,12 @@ def _drawn_intervals(counts, split: bool, resamples: int, seed: int) -> pd.DataF
 
 def mean_intervals(facet: str, resamples: int, seed: int) -> pd.DataFrame:
     """summary.mean_intervals of the audit's counts split by `facet`: at the default resamples
-    and seed those computed at the first open (audit/interval_tables.py, the same function of
-    the same counts), else drawn now and cached. The bootstrap reads the counts without
+    and seed those stored (audit/interval_tables.py: at the first open, or for a facet only this
+    page shows when it first reads them; the same function of the same counts), else drawn now
+    and cached. The bootstrap reads the counts without
     thresholds (per-score counts, or a float audit's bins), so moving one never draws again."""
     defaults = (resamples, seed) == (audit.DEFAULT_RESAMPLES, audit.DEFAULT_SEED)
-    if defaults and catalog().store(collection_name()).has(interval_tables.VIEW):
+    if defaults and catalog().store(collection_name()).has(interval_tables.view_of(facet)):
         found = interval_tables.stored(run, facet)
         if found is not None:
             return found
