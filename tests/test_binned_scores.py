@@ -281,3 +281,16 @@ def test_moving_a_threshold_does_not_bootstrap_again(float_manifest, monkeypatch
     assert not moved.filter(like="37").empty and moved.filter(like="37").ne(shares.filter(like="37")).any().any()
     at.number_input(key="seed").set_value(5.0).run()
     assert len(drawn) == first + 2
+
+
+def test_the_language_split_is_the_unsplit_scores_relabelled(floats):
+    """interval_tables.table reads a float audit's bins once: binned.by_language of the unsplit
+    scores is exactly what loading the language split reads (the unsplit counts, relabelled)."""
+    run, _ = floats
+    split, plain = binned.load(run, "target_language"), binned.load(run, "none")
+    assert isinstance(split, binned.Binned) and len(split.bins) and len(split.order)
+    relabelled = binned.by_language(plain)
+    for part in ("bins", "order", "below", "exact"):
+        pd.testing.assert_frame_equal(getattr(relabelled, part), getattr(split, part))
+    assert (relabelled.width, relabelled.distinct) == (split.width, split.distinct)
+    assert (split.bins["facet"] == split.bins["target_language"]).all()

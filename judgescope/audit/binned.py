@@ -106,7 +106,7 @@ def load(run, facet: str, thresholds=()) -> Binned | None:
     if cells:
         exact = run("audit_score_counts_cells", facet=read, cells=cells)
         scores = replace(scores, exact=exact[EXACT_COLUMNS])
-    return _split_by_language(scores) if facet == "target_language" else scores
+    return by_language(scores) if facet == "target_language" else scores
 
 
 def cell_key(values) -> str:
@@ -178,8 +178,10 @@ def narrow_cells(scores: "Binned") -> list[str]:
     return sorted({cell_key(k) for k in bins.loc[chosen, CELL].itertuples(index=False, name=None)})
 
 
-def _split_by_language(scores: Binned) -> Binned:
-    """Split by language: the facet is the language, and unit × facet is language × unit."""
+def by_language(scores: Binned) -> Binned:
+    """The unsplit scores (load(run, "none", …)) split by language: the facet is the language,
+    and unit × facet is language × unit. load(run, "target_language", …) is exactly this of the
+    unsplit scores loaded with the same thresholds (it reads the unsplit counts)."""
     o = scores.order
     cells = o[o.by_language & o.by_unit & ~o.by_facet]
     split = cells.assign(by_language=False, by_facet=True, facet=cells["target_language"],

@@ -72,13 +72,16 @@ def table(run, facets: list[str], resamples: int = defaults.RESAMPLES,
     same seed, whatever the order)."""
     import pandas as pd
 
-    from judgescope.audit import summary
+    from judgescope.audit import binned, summary
 
     memo: dict = {}
     later, plain = [], None
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         for facet in facets:
-            counts = summary.score_counts(run, facet)
+            # A float audit's language split is its unsplit bins relabelled (binned.by_language):
+            # read once.
+            counts = (binned.by_language(plain) if facet == "target_language"
+                      and isinstance(plain, binned.Binned) else summary.score_counts(run, facet))
             plain = counts if facet == "none" else plain
             if summary.no_rows(counts):
                 continue  # no usable row: the page says so and shows no interval
