@@ -74,13 +74,15 @@ BASE: tuple[View, ...] = (
     View("snapshot_numbered", "dataset", "snapshot", "clean",
          "The snapshot with file_row_number, so rows are fetched by position.", numbered=True),
     _part("audit_counts", "audit", "counts",
-          "Rows per score and facet (language, unit, origin, run group) of the audit."),
+          "Rows per score and facet (language, unit, origin, run group) of the audit, as n: one row per "
+          "combination, or one per audit row (n = 1, in score order) when nearly every row is its own "
+          "(float scores); sum n over the rows you select."),
     _part("audit_bins", "audit", "bins", "Rows per bin of one audit-wide score grid and facet, with each bin's n, "
           "Σx, Σx², lowest and highest score (a float audit's summaries read these)."),
     _part("audit_order_stats", "audit", "order_stats", "Exact n, median, P5 and P10 per grouping set of the audit "
           "(unit × facet, language × unit, language, unit, overall) and its distinct scores."),
     _part("audit_previous_counts", "audit_previous", "counts",
-          "Rows per score and facet of the earlier audit version."),
+          "Rows per score and facet of the earlier audit version, as audit_counts holds them."),
     _part("audit_excluded", "audit", "excluded", "The audit's excluded rows in full, with their reason."),
     _part("raw_records_excluded", "raw_records", "excluded", "Raw judge records a release excluded, in full."),
     _part("snapshot_excluded", "snapshot", "excluded", "Snapshot rows validation excluded, in full."),
