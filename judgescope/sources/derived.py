@@ -49,8 +49,9 @@ class Tables:
     key. `build` is the domain's function that builds them (Build); it reads the views of tables
     declared before it when they are built. `lazy`: built when a query first reads one of its
     views (a page, a command, an export), not when the collection first opens; a table of
-    derived_views, or of computed_views with its views' names declared, and no other table reads its views (those after it are not handed
-    them). A lazy table whose cache entry is intact is read from the start."""
+    derived_views, or of computed_views with its views' names declared, can be, and no other
+    table reads its views (those after it are not handed them). A lazy table whose cache entry
+    is intact is read from the start."""
     what: str
     needs: tuple[str, ...]
     views: tuple[views.View, ...]
