@@ -130,7 +130,8 @@ def _languages(counts, resamples: int, seed: int, memo: dict, pool=None):
 
 
 def view_of(facet: str) -> str:
-    """The view that stores the intervals of `facet` (VIEW or FACETS_VIEW)."""
+    """The view that stores the intervals of `facet` (VIEW or FACETS_VIEW); the query that reads
+    one facet of it has its name (queries/audit_default_intervals.sql, audit_facet_intervals.sql)."""
     return VIEW if facet in PRIMARY else FACETS_VIEW
 
 
@@ -138,7 +139,7 @@ def stored(run, facet: str) -> pd.DataFrame | None:
     """The stored intervals of one facet as summary.mean_intervals returns them (columns unit
     [, facet], low, high; attrs["ci_method"]), or None when none are stored for it; a facet not
     in PRIMARY is read from FACETS_VIEW, which reading builds the first time."""
-    rows = run("audit_default_intervals" if facet in PRIMARY else "audit_facet_intervals", facet=facet)
+    rows = run(view_of(facet), facet=facet)
     if rows.empty:
         return None
     out = rows[["unit", "facet", "low", "high"] if facet != "none" else ["unit", "low", "high"]]
@@ -244,10 +245,9 @@ def views_of(inputs: dict[str, Path], facets: list[str], notes: list[str] | None
              view: str = VIEW) -> dict[str, list[Path]]:
     """The view `view` holding the intervals of `facets`, from the files of the views the score
     counts read (audit, audit_counts, audit_bins, audit_order_stats), built once."""
-    kind = "intervals" if view == VIEW else "facet-intervals"
-    return computed_views(kind, inputs, "default intervals" if view == VIEW else "facet intervals",
-                          lambda run: {view: table(run, facets)}, code_text() + json.dumps(facets),
-                          notes, names=(view,))
+    kind, what = {VIEW: ("intervals", "default intervals"), FACETS_VIEW: ("facet-intervals", "facet intervals")}[view]
+    return computed_views(kind, inputs, what, lambda run: {view: table(run, facets)},
+                          code_text() + json.dumps(facets), notes, names=(view,))
 
 
 def _build(clean, built, key, notes) -> dict[str, list[Path]]:
