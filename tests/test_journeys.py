@@ -273,6 +273,30 @@ def test_collection_switch_on_review_page_two_starts_clean(server, browser):
         context.close()
 
 
+@pytest.mark.skipif(not REALDATA.is_dir(), reason="needs a second audit collection (../shared/realdata)")
+def test_collection_switch_with_url_bound_filters_and_a_record_starts_clean(server, browser):
+    """The filters Streamlit binds to the URL (score range, unit, order) cannot be cleared as
+    plain parameters: the switch must still start the new collection with none of them."""
+    base, _ = server
+    context, page = open_url(browser, base + "/review?collection=xhotpotqa&min=40&max=60&unit=answer"
+                             "&order=highest+first")
+    try:
+        wait_for_text(page, "rows match")
+        click_grid_row(page, page.locator('[data-testid="stDataFrame"]').first, 0)
+        wait_for_param(page, "record")
+        pick_collection(page, "GEMBA on WMT22 (real data)")
+        assert params(page) == {"collection": ["real_audit"]}, page.url
+        text = main_text(page)
+        assert "360 rows match; showing 1–50" in text, text[:800]
+        # The inputs show what filters the list: their defaults, not the old collection's values.
+        shown = [i.input_value() for i in page.locator('[data-testid="stNumberInput"] input').all()]
+        assert shown == ["0", "100"], shown
+        assert page.locator('[data-testid="stAlertContentWarning"]').count() == 0, text[:800]
+        no_exception(page)
+    finally:
+        context.close()
+
+
 # --- (d) matrix and grid cells ---------------------------------------------------------------
 
 def test_confusion_matrix_cell_lists_its_items(server, browser):

@@ -98,11 +98,36 @@ def switch_collection(new: str | None = None) -> None:
     for key in list(st.query_params):
         st.session_state.pop(key, None)  # a URL-bound widget would write its old value back
         st.session_state.pop(f"_w_{key}", None)
-    st.query_params.clear()
-    st.query_params["collection"] = new
+    _clear_url(new)
     st.session_state["_collection"] = new
     st.session_state[PICKER_KEY] = new
     st.session_state[SWITCHED_KEY] = True  # the sidebar starts the new collection at the top
+
+
+def _clear_url(collection: str) -> None:
+    """The URL reduced to ?collection=…: every other parameter removed, those bound to a widget
+    (bind="query-params": Review's score range, unit, order) too. st.query_params.clear() refuses
+    those while bound (Streamlit 1.67, QueryParams.clear), so they are unbound first; each such
+    widget is set to its default (its deserializer's value without input), which the browser is
+    told of, and the snapshot of the URL the session opened with, from which a bound widget seeds
+    its value, becomes this URL."""
+    from streamlit.runtime.state.session_state_proxy import get_session_state
+
+    state = get_session_state()
+    defaults = {}
+    with state.query_params() as qp:
+        for key in list(qp):
+            binding = qp.get_binding_for_param(key)
+            if binding is not None:
+                meta = state._state._new_widget_state.widget_metadata.get(binding.widget_id)
+                if meta is not None:
+                    defaults[key] = meta.deserializer(None)
+                qp.unbind_widget(binding.widget_id)
+        qp.clear()
+        qp["collection"] = collection
+        qp.set_initial_query_params_from_current()
+    for key, value in defaults.items():
+        st.session_state[key] = value
 
 
 def title_of(name: str) -> str:
