@@ -4,6 +4,8 @@ invisible marks. Screenshots in screenshots/newcomer/: look at them."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from chromium import (browser, heatmap_cell, needs_chromium, open_url, params, ranking_grid, screenshot,  # noqa: F401
@@ -108,7 +110,14 @@ def test_languages_on_a_phone_says_nothing_of_hovering(server, browser):  # noqa
         context, page = open_url(browser, base + "/languages?collection=xhotpotqa", width=width, height=900)
         try:
             page.wait_for_selector(".st-key-heatmap_table", state="attached", timeout=90_000)
-            visible = page.locator('[data-testid="stMainBlockContainer"]').inner_text()
+            # The page learns the screen's width on its first run and draws again for a phone:
+            # under load the first drawing (both notes) can still be up; wait for the second.
+            deadline = time.monotonic() + 30
+            while True:
+                visible = page.locator('[data-testid="stMainBlockContainer"]').inner_text()
+                if (shown in visible and hidden not in visible) or time.monotonic() > deadline:
+                    break
+                page.wait_for_timeout(250)
             assert shown in visible and hidden not in visible, (width, visible[:800])
             if width == 390:
                 screenshot(page, "newcomer", "languages-390")
