@@ -309,3 +309,58 @@ def test_row_draws_are_seeded_and_their_scratch_is_per_thread():
                               [9, 10, 9, 11, 9, 12]))
     assert all(np.array_equal(first, again[i]) for i in (0, 2, 4))
     assert not np.array_equal(first, again[1])
+
+
+def _direct_row_means(monkeypatch, seed: int, rows: np.ndarray, resamples: int) -> tuple:
+    """(_row_means, the generator after it) with every bit drawn from the generator itself and
+    each index gathered from the rows: no shared words (_WORDS_CAP 0), no table."""
+    with monkeypatch.context() as m:
+        m.setattr(S, "_WORDS_CAP", 0)
+        m.setattr(S, "TABLE_DRAWS", 1 << 62)
+        m.setitem(S._SHARED, "words", None)
+        rng = np.random.default_rng(seed)
+        return S._row_means(rng, rows, resamples), rng
+
+
+@pytest.mark.parametrize("n, resamples", [(1, 7), (3, 10_000), (145, 10_000), (869, 3_001),
+                                          (40_000, 40), (65_536, 5)])
+@pytest.mark.parametrize("cap", [1 << 22, 1_000])
+def test_shared_words_and_the_table_draw_what_the_generator_draws(monkeypatch, n, resamples, cap):
+    """Row draws read from the words shared by every group of one seed (stats._Raw16), through
+    the table of what 16 bits draw (stats._draw_table) where a group is large enough, give bit
+    for bit the means drawing each index from the generator itself gives, and leave the generator
+    where it would be; also when a group reads past the shared words (a cap of 1,000 words) and
+    where 2^16 mod n rejects many draws (n = 40,000: 39 % drawn again)."""
+    rows = np.random.default_rng(n).uniform(0, 100, n)
+    expected, direct = _direct_row_means(monkeypatch, 20260415, rows, resamples)
+    monkeypatch.setattr(S, "_WORDS_CAP", cap)
+    monkeypatch.setitem(S._SHARED, "words", None)
+    for table in (1 << 62, 0):  # never the table, always
+        monkeypatch.setattr(S, "TABLE_DRAWS", table)
+        rng = np.random.default_rng(20260415)
+        assert np.array_equal(S._row_means(rng, rows, resamples), expected)
+        assert rng.bit_generator.state == direct.bit_generator.state
+
+
+def test_a_generator_part_drawn_is_read_directly(monkeypatch):
+    """A generator that has drawn before (its state is not a seed's) or holds half a word for its
+    next 32-bit draw still draws what it draws itself; the shared words are a seed's."""
+    rows = np.random.default_rng(2).uniform(0, 100, 300)
+    for warm in (lambda g: g.random(3), lambda g: g.integers(0, 10, dtype=np.int32)):
+        a, b = np.random.default_rng(5), np.random.default_rng(5)
+        warm(a), warm(b)
+        with monkeypatch.context() as m:
+            m.setattr(S, "_WORDS_CAP", 0)
+            m.setattr(S, "TABLE_DRAWS", 1 << 62)
+            expected = S._row_means(b, rows, 4_000)
+        assert np.array_equal(S._row_means(a, rows, 4_000), expected)
+        assert a.bit_generator.state == b.bit_generator.state
+
+
+@pytest.mark.parametrize("n", [1, 3, 869, 40_000, 65_536])
+def test_the_draw_table_holds_each_row_for_its_share_of_the_16_bits(n):
+    """stats._draw_table of rows 0 … n-1: each row is what exactly ⌊2^16 / n⌋ of the 2^16 values
+    of 16 bits draw, and the 2^16 mod n others are NaN (drawn again)."""
+    table = S._draw_table(np.arange(n, dtype=float))
+    assert table.size == 2**16 and int(np.isnan(table).sum()) == 2**16 % n
+    assert (np.bincount(table[~np.isnan(table)].astype(np.int64), minlength=n) == 2**16 // n).all()
