@@ -69,6 +69,30 @@ def test_grouping_by_role(mixed, tmp_path):
                       "run_b": (["run_b", "run_b.snapshot"], ["instance_id"])}
 
 
+@pytest.mark.parametrize("order", ["other audit first", "namesake first"])
+def test_a_snapshot_joins_its_namesake_audit_wherever_each_is_listed(tmp_path, order):
+    """Two audits that both key on instance_id and one snapshot: the snapshot goes to the audit
+    whose file name it shares, even when the other audit is listed first (pairing in file order
+    gave it to the first audit: 0 of 20,000 rows verified, and its own audit left without)."""
+    d = tmp_path / "runs"
+    d.mkdir()
+    audit = [{"judge_record_id": f"r{k}", "instance_id": f"i{k}", "target_language": "de",
+              "unit": "segment", "score": 50 + k} for k in range(3)]
+    other = _jsonl(d / "another-audit.jsonl", audit)
+    mine = _jsonl(d / "gemba.jsonl", audit)
+    snap = _jsonl(d / "gemba.source_snapshot.jsonl", [
+        {"instance_id": f"i{k}", "source_text": "a", "candidate_text": "b"} for k in range(3)])
+    paths = [other, snap, mine] if order == "other audit first" else [mine, other, snap]
+    found = infer.discover([str(p) for p in paths])
+    groups = [([m.spec.name for m in g.members], g.join_key) for g in infer_groups.group(found)]
+    expected = {"another-audit": (["another-audit"], None),
+                "gemba": (["gemba", "gemba.source_snapshot"], ["instance_id"])}
+    assert sorted(groups) == sorted(expected.values())
+    # each collection stands where its first dataset was listed
+    leads = ["another-audit", "gemba"] if order == "other audit first" else ["gemba", "another-audit"]
+    assert [members[0] for members, _ in groups] == leads
+
+
 def test_init_writes_a_manifest_that_reproduces_the_collections(mixed, tmp_path, monkeypatch, capsys):
     out = tmp_path / "saved" / "sources.toml"
     out.parent.mkdir()

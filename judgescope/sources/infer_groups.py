@@ -27,49 +27,40 @@ def _prefix(a: str, b: str) -> int:
 def group(found: list[Found]) -> list[Group]:
     """Collections by role: an audit with the snapshot that joins it (the key columns both have,
     the closest file name first), calibration items with their judgements, a ranking with its
-    human verification; every other dataset (ratings, an unusable file, a lone snapshot) alone."""
+    human verification; every other dataset (ratings, an unusable file, a lone snapshot) alone.
+
+    Pairs are chosen over all the datasets at once, the best-matched pair first: a partner from
+    the same file (a tool's file gives both), then the longest common name. So a snapshot goes
+    to its namesake audit wherever the two are listed, not to whichever audit came first."""
+    pairs = sorted(((i, j) for i, lead in enumerate(found) for j, f in enumerate(found)
+                    if _can_pair(lead, f)),
+                   key=lambda ij: (-(found[ij[0]].where == found[ij[1]].where),
+                                   -_prefix(found[ij[0]].spec.name, found[ij[1]].spec.name),
+                                   ij[0], ij[1]))
+    partner: dict[int, int] = {}
     taken: set[int] = set()
-    groups: list[Group] = []
+    for i, j in pairs:
+        if i not in taken and j not in taken:
+            partner[i] = j
+            taken.update((i, j))
+    groups: list[tuple[int, Group]] = []
     for i, lead in enumerate(found):
-        if i in taken:
-            continue
-        taken.add(i)
+        if i in taken and i not in partner:
+            continue  # a partner: it is in its lead's collection
         members, key = [lead], None
-        partner_kind = PARTNERS.get(lead.kind) if not lead.error else None
-        options = [j for j, f in enumerate(found) if j not in taken and not f.error
-                   and partner_kind and f.kind == partner_kind and _may_pair(lead, f)]
-        if lead.kind == "judge_audit":
-            options = [j for j in options if _key(lead, found[j])]
-        if options:
-            # A partner from the same file first (a tool's file gives both), then the closest name.
-            j = max(options, key=lambda j: (found[j].where == lead.where,
-                                            _prefix(lead.spec.name, found[j].spec.name), -j))
-            taken.add(j)
-            members.append(found[j])
-            key = _key(lead, found[j]) if lead.kind == "judge_audit" else None
-        groups.append(Group(lead.spec.name, lead.spec.title, members, key, lead.description))
-    # A partner met before its lead (a snapshot listed first) leads a group of its own: fold it
-    # into the lead's group when that one has no partner yet.
-    return _fold(groups)
+        if i in partner:
+            members.append(found[partner[i]])
+            key = _key(lead, found[partner[i]]) if lead.kind == "judge_audit" else None
+        # A collection stands where the first of its datasets was listed.
+        groups.append((min(i, partner.get(i, i)),
+                       Group(lead.spec.name, lead.spec.title, members, key, lead.description)))
+    return [g for _, g in sorted(groups, key=lambda pg: pg[0])]
 
 
-def _fold(groups: list[Group]) -> list[Group]:
-    out: list[Group] = []
-    for g in groups:
-        lone = len(g.members) == 1 and not g.members[0].error
-        host = next((h for h in out if lone and len(h.members) == 1 and not h.members[0].error
-                     and PARTNERS.get(g.members[0].kind) == h.members[0].kind
-                     and _may_pair(g.members[0], h.members[0])
-                     and (g.members[0].kind != "judge_audit" or _key(g.members[0], h.members[0]))),
-                    None)
-        if host:  # g leads (an audit), host is its partner (a snapshot) met earlier
-            host.members.insert(0, g.members[0])
-            host.name, host.title, host.description = g.name, g.title, g.description
-            if g.members[0].kind == "judge_audit":
-                host.join_key = _key(g.members[0], host.members[1])
-        else:
-            out.append(g)
-    return out
+def _can_pair(lead: Found, f: Found) -> bool:
+    if lead.error or f.error or PARTNERS.get(lead.kind) != f.kind or not _may_pair(lead, f):
+        return False
+    return lead.kind != "judge_audit" or bool(_key(lead, f))
 
 
 def _may_pair(a: Found, b: Found) -> bool:
