@@ -15,7 +15,7 @@ from conftest import REALDATA
 from judgescope.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE, main
 from judgescope.sources import infer, infer_groups
 from judgescope.wiring import get_catalog
-from judgescope.ingest.manifest import load_manifest
+from judgescope.ingest.manifest import DatasetSpec, load_manifest
 from judgescope import navigation
 from test_hub import hub_cache  # noqa: F401 — the fixture lays out an offline Hub cache
 
@@ -91,6 +91,15 @@ def test_a_snapshot_joins_its_namesake_audit_wherever_each_is_listed(tmp_path, o
     # each collection stands where its first dataset was listed
     leads = ["another-audit", "gemba"] if order == "other audit first" else ["gemba", "another-audit"]
     assert [members[0] for members, _ in groups] == leads
+
+
+def test_a_path_under_the_filesystem_root_reads_whole():
+    """Files from two top-level folders share only "/" as root: their origin (the sidebar's
+    "verified against …") reads /work/x.jsonl, not work/x.jsonl as if relative to here."""
+    spec = DatasetSpec(name="x", kind="source_snapshot", title="x", base=Path("/"), path="work/x.jsonl")
+    assert spec.origin == "local: /work/x.jsonl"
+    spec.base = Path("/work/runs")
+    assert spec.origin == "local: work/x.jsonl"
 
 
 def test_init_writes_a_manifest_that_reproduces_the_collections(mixed, tmp_path, monkeypatch, capsys):

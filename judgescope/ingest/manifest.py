@@ -72,6 +72,10 @@ class DatasetSpec:
     def origin(self) -> str:
         if self.hub:
             return f"{self.hub}@{(self.revision or '?')[:7]}"
+        if self.path is not None and self.base == Path(self.base.anchor):
+            # Files from several places (`judgescope open /a/x /b/y`) share only the filesystem's
+            # root: "work/x.jsonl" would read as relative to here, so the path is shown whole.
+            return f"local: {(self.base / self.path).as_posix()}"
         return f"local: {self.path}"
 
 
