@@ -94,6 +94,58 @@ def test_a_hand_edit_of_what_a_reader_sees_exits_1_naming_it(written, tmp_path, 
     assert "do not show what its manifest records" in said
 
 
+# Edits that change no number and no verdict word, and so no bound element: what a reader takes
+# from the report still changes. (collection, old, new, what the output must quote)
+REWORDED = [
+    # The weak cells' rule turned round.
+    ("xhotpotqa", "lies below the overall mean", "lies above the overall mean", "lies above the overall mean"),
+    # A verdict badge's colour: an orange FAIL shown green.
+    ("localgate", '<span class="badge orange"><span data-n="calibration.panel.badge">',
+     '<span class="badge green"><span data-n="calibration.panel.badge">', 'class="badge green"'),
+    # A script that rewrites the page in the reader's browser, after check-report read the file.
+    ("localgate", "</body>", "<script>document.body.innerHTML = document.body.innerHTML"
+     ".replaceAll('FAIL', 'PASS')</script></body>", "replaceAll"),
+    # A sentence of the method taken out.
+    ("transevalnia", "always choosing Translation 1 would score", "choosing at random would score",
+     "choosing at random would score"),
+]
+
+
+@pytest.mark.parametrize("name,old,new,quoted", REWORDED, ids=[f"{e[0]}-{i}" for i, e in enumerate(REWORDED)])
+def test_an_edit_of_the_wording_exits_1_quoting_both_readings(written, tmp_path, capsys, name, old, new, quoted):
+    """Every number still equals its entry and its recomputed value, so only the whole document
+    rendered again from the data (report/wording.py) tells: before, check-report said all equal."""
+    code, said = _check(tmp_path, _replace_once(written[name], old, new), capsys)
+    assert code == 1, said
+    assert "does not read as its data gives it" in said and quoted in said
+    assert "do not show what its manifest records" not in said  # no bound element was touched
+    assert "whole report reads as its data gives it" not in said
+
+
+def test_the_wording_check_names_what_the_data_gives_and_ignores_indentation(written, tmp_path, capsys):
+    text = written["xhotpotqa"]
+    code, said = _check(tmp_path, _replace_once(text, "lies below the overall mean", "lies above the overall mean"),
+                        capsys)
+    assert "where its data gives “Cells whose whole 95 % CI lies below the overall mean" in said
+    # Re-indented by an editor: the same tags and words, so the same report.
+    page, manifest = text.split('<script type="application/json"', 1)
+    code, said = _check(tmp_path, page.replace("<p>", "\n  <p>").replace("<li>", "\n    <li>")
+                        + '<script type="application/json"' + manifest, capsys)
+    assert code == 0, said
+    assert "the whole report reads as its data gives it" in said
+
+
+def test_a_report_checked_by_other_code_is_listed_with_a_note_not_passed(written, tmp_path, capsys, monkeypatch):
+    """Checked by another version than the one that wrote it (its manifest's `app`): a wording
+    that differs is still exit 1, with the note that this version may write it differently."""
+    from judgescope.report import assemble
+    monkeypatch.setattr(assemble, "app_version", lambda: {"version": "9.9.9", "commit": None})
+    text = _replace_once(written["xhotpotqa"], "lies below the overall mean", "lies above the overall mean")
+    code, said = _check(tmp_path, text, capsys)
+    assert code == 1, said
+    assert "lies above the overall mean" in said and "is checked by 9.9.9" in said
+
+
 def test_an_edit_of_text_and_manifest_together_is_caught_by_the_recompute(written, tmp_path, capsys):
     """Editing the manifest's shown text along with the element: the element matches, the
     recomputed entry does not."""

@@ -104,7 +104,16 @@ def test_the_installed_command_works_from_an_empty_folder(installed, tmp_path):
     html = here / "report.html"
     made = _run(installed, here, "report-html", str(audit), "--out", str(html))
     assert made.returncode == 0, made.stdout + made.stderr
-    assert "judgescope_report" in html.read_text(encoding="utf-8")
+    written = html.read_text(encoding="utf-8")
+    assert "judgescope_report" in written
+    # The installed package checks its own report, and an edit of its wording (no number touched).
+    checked = _run(installed, here, "check-report", str(html), "--source", str(audit))
+    assert checked.returncode == 0 and "reads as its data gives it" in checked.stdout, checked.stdout + checked.stderr
+    assert "lies below the overall mean" in written
+    edited = tmp_path / "edited.html"
+    edited.write_text(written.replace("lies below the overall mean", "lies above the overall mean"), encoding="utf-8")
+    checked = _run(installed, here, "check-report", str(edited), "--source", str(audit))
+    assert checked.returncode == 1 and "lies above the overall mean" in checked.stdout, checked.stdout + checked.stderr
     demo = _run(installed, here, "validate")  # a name-less command reads the embedded demo
     assert demo.returncode == 0 and "xhotpotqa_v2_audit" in demo.stdout, demo.stdout + demo.stderr
     assert sorted(p.name for p in here.iterdir()) == ["report.html"]  # nothing else written here

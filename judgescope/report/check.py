@@ -16,6 +16,7 @@ class Result:
     changed: list[str] = field(default_factory=list)  # exit 1: numbers that differ
     notes: list[str] = field(default_factory=list)
     checked: int = 0
+    fresh: object = None  # the report its data gives now (assemble.Report), rendered by check-report
 
 
 MAX_ENTRIES = 1_000_000
@@ -71,6 +72,7 @@ def check(catalog, manifest: dict) -> Result:
     fresh = assemble.collect(catalog, name, generated_at=manifest.get("generated_at", ""),
                           seed=int(manifest["seed"]), resamples=int(manifest["resamples"]),
                           app=manifest.get("app"))
+    out.fresh = fresh
     now = fresh.ledger.numbers
     out.notes += staleness_section.notes(fresh.sections.get("staleness"))
     for entry in manifest.get("numbers", []):
@@ -89,16 +91,24 @@ def check(catalog, manifest: dict) -> Result:
     for id, entry in now.items():
         if id not in listed:
             out.changed.append(f"{id}: not in the report, now {entry['shown']}")
-    made, running = manifest.get("app") or {}, assemble.app_version()
-    if out.changed and (made.get("version"), made.get("commit")) != (running["version"], running["commit"]):
+    if out.changed and other_code(manifest):
         out.notes.append(
-            f"the report was made by judgescope {made.get('version')} (commit "
-            f"{made.get('commit') or 'not recorded'}) and is checked by {running['version']} (commit "
-            f"{running['commit'] or 'not recorded'}): a number this code computes differently is listed "
+            f"{other_code(manifest)}: a number this code computes differently is listed "
             "as changed too (a seeded bootstrap's interval moves by Monte Carlo error where its random "
             "stream changed, as it did for groups drawn row by row in issue 45); a report made again "
             "with this version tells the data's changes from the code's")
     return out
+
+
+def other_code(manifest: dict) -> str | None:
+    """"The report was made by judgescope X … and is checked by Y …" when the version or commit
+    it records is not the running one's; None when they are the same."""
+    made, running = manifest.get("app") or {}, assemble.app_version()
+    if (made.get("version"), made.get("commit")) == (running["version"], running["commit"]):
+        return None
+    return (f"the report was made by judgescope {made.get('version')} (commit "
+            f"{made.get('commit') or 'not recorded'}) and is checked by {running['version']} (commit "
+            f"{running['commit'] or 'not recorded'})")
 
 
 def _check_files(catalog, name: str, manifest: dict, out: Result) -> None:

@@ -1,9 +1,11 @@
 """Check that a report shows what its data gives: each element against the manifest, each entry recomputed.
 
-Exit 0 when every shown number, badge and verdict equals its manifest entry and every entry
-equals its recomputed value; 1 naming each element edited since the report was written (its
-section and entry, shown vs recorded) and each number that changed (a stale report); 2 when a
-pinned file is missing or no longer matches its recorded sha256, or the file is no report."""
+Exit 0 when every shown number, badge and verdict equals its manifest entry, every entry equals
+its recomputed value and the whole document reads as the same code renders it from that data
+(report/wording.py: a sentence, a badge's class or a script edited); 1 naming each element
+edited since the report was written (its section and entry, shown vs recorded), each place that
+reads otherwise, and each number that changed (a stale report); 2 when a pinned file is missing
+or no longer matches its recorded sha256, or the file is no report."""
 
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args) -> int:
     from judgescope import wiring
-    from judgescope.report import check, html, visible
+    from judgescope.report import check, html, visible, wording
     path = Path(args.report)
     try:
         if path.stat().st_size > MAX_BYTES:
@@ -63,10 +65,23 @@ def run(args) -> int:
               f"({manifest.get('generated_at')}):")
         for line in result.changed:
             print(f"  {line}")
-    if edited or result.changed or not signed:
+    # Every number holds: the rest of the document (its sentences, badges' classes, scripts) must
+    # read as the same code renders it from the same data, or an edit of the wording would pass.
+    reworded = []
+    if not edited and not result.changed:
+        reworded = wording.differences(text, html.render(result.fresh))
+    if reworded:
+        print(f"{path.name} does not read as its data gives it (edited after it was written):")
+        for line in reworded:
+            print(f"  {line}")
+        if check.other_code(manifest):
+            print(f"note: {check.other_code(manifest)}: a wording this version writes differently is "
+                  "listed too; a report made again with this version, or its --sig, tells an edit from "
+                  "a change in the code")
+    if edited or result.changed or reworded or not signed:
         return EXIT_PROBLEMS
-    print(f"all {result.checked:,} numbers of {path.name} equal their recomputed values, and each "
-          "element shows its manifest entry")
+    print(f"all {result.checked:,} numbers of {path.name} equal their recomputed values, each "
+          "element shows its manifest entry, and the whole report reads as its data gives it")
     return EXIT_OK
 
 
