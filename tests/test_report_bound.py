@@ -135,6 +135,23 @@ def test_the_wording_check_names_what_the_data_gives_and_ignores_indentation(wri
     assert "the whole report reads as its data gives it" in said
 
 
+def test_edits_all_over_a_report_are_named_from_the_first_without_aligning_them(written, monkeypatch):
+    """Past ALIGNED tokens between the first and last difference, the first is named with the
+    span's size (aligning them all costs the square of the span: a hostile file must not hang
+    check-report); below it, each place is named."""
+    from judgescope.report import wording
+    text = written["xhotpotqa"]
+    edited = text.replace("lies below the overall mean", "lies above the overall mean", 1).replace(
+        '<script type="application/json"', '<p>added</p><script type="application/json"', 1)
+    assert edited.count("<p>added</p>") == 1
+    places = wording.differences(edited, text)
+    assert len(places) == 2 and "lies above" in places[0] and "“<p> added </p>”" in places[1]
+    monkeypatch.setattr(wording, "ALIGNED", 10)
+    [place] = wording.differences(edited, text)
+    assert "lies above the overall mean" in place and "reads otherwise from there over" in place
+    assert wording.differences(text, text) == []
+
+
 def test_a_report_checked_by_other_code_is_listed_with_a_note_not_passed(written, tmp_path, capsys, monkeypatch):
     """Checked by another version than the one that wrote it (its manifest's `app`): a wording
     that differs is still exit 1, with the note that this version may write it differently."""

@@ -17,6 +17,9 @@ from html.parser import HTMLParser
 from judgescope.report.visible import VOID
 
 SHOWN = 120  # characters of a text quoted in a message
+# Tokens between the first and the last difference that are aligned one by one (the matcher's cost
+# grows with their square): beyond it, the first difference is named and the span's size given.
+ALIGNED = 5_000
 
 
 @dataclass(frozen=True)
@@ -96,6 +99,11 @@ def differences(shown: str, expected: str, limit: int = 10) -> list[str]:
     head = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
     tail = next((k for k, (x, y) in enumerate(zip(reversed(a[head:]), reversed(b[head:]))) if x != y),
                 min(len(a), len(b)) - head)
+    if max(len(a), len(b)) - head - tail > ALIGNED:  # edits all over the file: no alignment
+        where = have[head].where if head < len(have) else (have[-1].where if have else "the page")
+        return [f"{where}: shows {_quote(have[head:head + 3])} where its data gives "
+                f"{_quote(want[head:head + 3])}, and the file reads otherwise from there over "
+                f"{len(a) - head - tail:,} of its {len(a):,} tags and texts"]
     matcher = SequenceMatcher(None, a[head:len(a) - tail], b[head:len(b) - tail], autojunk=False)
     out = []
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
