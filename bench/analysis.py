@@ -37,6 +37,10 @@ both runs; only bf4dd66 (faster row draws, the same means bit for bit) lies betw
      13.5 s as built, 8.0 s without its sort by judge_record_id; reading and writing the keyed
      audit alone takes 5.4 s. Sorting by the id alone (not id, score) or by a hash of the id
      saves nothing. The sort is what lets a record lookup read one row group.
+   - The memory the two builds split is not the cause: the audit's share raised from 2/3 to
+     5/6 of the bound (SHARE_WEIGHTS 2:1 → 5:1), two build phases of each on the idle machine,
+     alternating: 88.5 and 85.4 s against 89.4 and 86.5 s, the same CPU (116–117 s user, 44–47 s
+     system). On the idle machine the first open took 85–89 s, against 93–96 s in this run.
    - So the margin is the derived tables' 22 s against raw's 60–69 s. The issue's own
      suggestion, the class of each row kept in the sorted audit itself, would remove the
      second pass over every audit row: the audit's sorted write would have to join the
