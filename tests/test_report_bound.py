@@ -122,6 +122,20 @@ def test_an_edit_of_the_wording_exits_1_quoting_both_readings(written, tmp_path,
     assert "whole report reads as its data gives it" not in said
 
 
+def test_two_rows_swapped_are_named_in_a_readers_words(written, tmp_path, capsys):
+    """Every element still shows its entry, once: only the order says which row is which."""
+    text = written["xhotpotqa"]
+    first, second = list(re.finditer(r'<tr><th scope="row">.*?</tr>', text))[:2]
+    swapped = (text[:first.start()] + second.group(0) + text[first.end():second.start()] + first.group(0)
+               + text[second.end():])
+    code, said = _check(tmp_path, swapped, capsys)
+    assert code == 1, said
+    # One of the two rows is named as moved (left out where the data has it, shown where it has
+    # not), in its words as a reader sees them.
+    words = [" ".join(re.sub(r"<[^>]+>", " ", row.group(0)).split()) for row in (first, second)]
+    assert any(f"leaves out “{w}" in said and f"shows “{w}" in said for w in words), said
+
+
 def test_the_wording_check_names_what_the_data_gives_and_ignores_indentation(written, tmp_path, capsys):
     text = written["xhotpotqa"]
     code, said = _check(tmp_path, _replace_once(text, "lies below the overall mean", "lies above the overall mean"),
@@ -145,7 +159,7 @@ def test_edits_all_over_a_report_are_named_from_the_first_without_aligning_them(
         '<script type="application/json"', '<p>added</p><script type="application/json"', 1)
     assert edited.count("<p>added</p>") == 1
     places = wording.differences(edited, text)
-    assert len(places) == 2 and "lies above" in places[0] and "“<p> added </p>”" in places[1]
+    assert len(places) == 2 and "lies above" in places[0] and "shows “added”, which its data does not give" in places[1]
     monkeypatch.setattr(wording, "ALIGNED", 10)
     [place] = wording.differences(edited, text)
     assert "lies above the overall mean" in place and "reads otherwise from there over" in place

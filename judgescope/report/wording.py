@@ -82,7 +82,10 @@ def tokens(html: str) -> list[Token]:
 
 
 def _quote(part: list[Token]) -> str:
-    text = " ".join(t.text for t in part)
+    """The words of a span as a reader sees them; its tags only when no word differs (a class,
+    a bar's height)."""
+    words = [t.text for t in part if not t.text.startswith("<")]
+    text = " ".join(words or [t.text for t in part])
     return f"“{text[:SHOWN]}{'…' if len(text) > SHOWN else ''}”"
 
 
