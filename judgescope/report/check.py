@@ -91,9 +91,10 @@ def check(catalog, manifest: dict) -> Result:
     for id, entry in now.items():
         if id not in listed:
             out.changed.append(f"{id}: not in the report, now {entry['shown']}")
-    if out.changed and other_code(manifest):
+    other = other_code(manifest) if out.changed else None  # asks git for the running commit: once
+    if other:
         out.notes.append(
-            f"{other_code(manifest)}: a number this code computes differently is listed "
+            f"{other}: a number this code computes differently is listed "
             "as changed too (a seeded bootstrap's interval moves by Monte Carlo error where its random "
             "stream changed, as it did for groups drawn row by row in issue 45); a report made again "
             "with this version tells the data's changes from the code's")

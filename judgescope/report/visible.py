@@ -23,6 +23,8 @@ LABEL_BADGES = {"AUDIT", "COPIES", "AGREEMENT", "PAIRS ONLY"}
 ALLOWED = re.compile(r"95 %|95%|SHA-256|2-of-3|2 of 3|\(3 humans\)|three-way|Translation [12]\b|"
                      r"Always 1\b|prefer 1\b|picks 1\b|ISO 8601|first 50\b|[A-Za-z]+\d+[A-Za-z\d]*")
 AXIS_CLASSES = {"tick", "reflabel"}
+# Elements whose id names the place a message points at (#findings, #audit …).
+LANDMARKS = ("section", "figure", "table", "h2", "h3")
 
 
 @dataclass
@@ -42,7 +44,7 @@ class _Reader(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
-        if "id" in a and tag in ("section", "figure", "table", "h2", "h3"):
+        if "id" in a and tag in LANDMARKS:
             self.where = f"#{a['id']}"
         frame = {"tag": tag, "attrs": a, "text": [], "before": self.last_text[-40:].strip(), "where": self.where}
         if tag in VOID:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from html.parser import HTMLParser
 
-from judgescope.report.visible import VOID
+from judgescope.report.visible import LANDMARKS, VOID
 
 SHOWN = 120  # characters of a text quoted in a message
 # Tokens between the first and the last difference that are aligned one by one (the matcher's cost
@@ -39,7 +39,7 @@ class _Tokens(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
-        if "id" in a and tag in ("section", "figure", "table", "h2", "h3"):
+        if "id" in a and tag in LANDMARKS:
             self.where = f"#{a['id']}"
         shown = "".join(f' {k}="{v}"' if v is not None else f" {k}" for k, v in sorted(a.items()))
         self.out.append(Token(f"<{tag}{shown}>", self._at()))

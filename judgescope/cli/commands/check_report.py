@@ -74,8 +74,9 @@ def run(args) -> int:
         print(f"{path.name} does not read as its data gives it (edited after it was written):")
         for line in reworded:
             print(f"  {line}")
-        if check.other_code(manifest):
-            print(f"note: {check.other_code(manifest)}: a wording this version writes differently is "
+        other = check.other_code(manifest)  # asks git for the running commit: once
+        if other:
+            print(f"note: {other}: a wording this version writes differently is "
                   "listed too; a report made again with this version, or its --sig, tells an edit from "
                   "a change in the code")
     if edited or result.changed or reworded or not signed:
