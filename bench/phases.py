@@ -177,8 +177,9 @@ def raw_open(args) -> dict:
     audit_file = next((folder / "audit" / "data").glob("*.parquet"))
     snap_file = next((folder / "snapshot" / "data").glob("*.parquet"))
     found = {}
-    for name, (sort, hash_) in {"": (RAW_SORT, RAW_HASH), "app_level_": tuple(
-            q.replace(", ROW_GROUP_SIZE", AT_APP_LEVEL) for q in (RAW_SORT, RAW_HASH))}.items():
+    levels = {"": (RAW_SORT, RAW_HASH), "app_level_": tuple(
+        q.replace(", ROW_GROUP_SIZE", AT_APP_LEVEL) for q in (RAW_SORT, RAW_HASH))}
+    for name, (sort, hash_) in list(levels.items())[:1 if args.default_level_only else None]:
         t = time.perf_counter()
         con.execute(sort, {"src": str(audit_file), "out": str(out / "audit.parquet")})
         sort_s = time.perf_counter() - t
@@ -222,6 +223,8 @@ def main(argv=None) -> int:
     parser.add_argument("--memory-limit", default="",
                         help="app phases: DuckDB memory_limit of the Store ('' = as the app has it)")
     parser.add_argument("--only", default="", help="pages phase: comma-separated page names")
+    parser.add_argument("--default-level-only", action="store_true",
+                        help="raw_open phase: DuckDB's default compression level only, not also the app's")
     args = parser.parse_args(argv)
     os.environ.setdefault("JUDGESCOPE_CACHE", str(Path(args.manifest).parent / "cache"))
     out = PHASES[args.phase](args)

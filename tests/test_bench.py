@@ -482,3 +482,22 @@ def test_a_command_is_timed_as_a_process_and_a_failing_one_stops_the_bench(tmp_p
     assert code == 0 and wall > 0 and 0 < cpu < wall * 4
     with pytest.raises(SystemExit, match="exited 2"):
         commands.process(["validate", str(tmp_path / "no-such-file.jsonl")], tmp_path, env)
+
+
+def test_the_first_open_is_timed_in_alternating_pairs_and_the_median_pair_reported(tmp_path):
+    """prepare times `pairs` first opens, each right after raw DuckDB's same work; build.json
+    holds the pair of median ratio (its app and raw seconds, measured together) and every pair,
+    which the results line lists."""
+    from bench.__main__ import median_pair, prepare
+
+    pairs = [{"build": {"seconds": app}, "raw_open": {"seconds": raw}}
+             for app, raw in ((90.0, 60.0), (70.0, 40.0), (80.0, 60.0))]  # 1.5×, 1.75×, 1.33×
+    assert median_pair(pairs) is pairs[0]
+    assert median_pair(pairs[1:]) is pairs[2]  # of two, the lower
+    built = prepare(500, "int", tmp_path, False, "512MB", lambda _: None, pairs=3)["build"]
+    assert len(built["pairs"]) == 3 and all(p["app_s"] > 0 and p["raw_s"] > 0 for p in built["pairs"])
+    ratios = sorted(p["app_s"] / p["raw_s"] for p in built["pairs"])
+    assert built["seconds"] / built["raw_open"]["seconds"] == pytest.approx(ratios[1])
+    assert built["raw_open"]["app_level_seconds"] > 0  # timed in the first pair
+    line = "\n".join(report.first_open_line({"build": built}))
+    assert "Timed 3 times" in line and line.count(" = ") == 3 and "timed in the first pair" in line
