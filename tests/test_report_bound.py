@@ -448,3 +448,29 @@ def test_every_demo_collection_shows_only_bound_numbers(tmp_path, name):
     cli.main(["report-html", name, "--out", str(path), "--generated-at", AT, "--resamples", "100"])
     text = path.read_text(encoding="utf-8")
     assert visible.problems(text, report_html.read_manifest(text)) == []
+
+
+def test_a_data_text_changed_with_every_number_is_told_as_the_data_s_change(tmp_path, capsys):
+    """Every number holds, but a word the report shows from the data (an explanation theme's
+    term, bound by its place, not its word) reads otherwise because the data file changed: the
+    place is named (exit 1), said to be possibly the data's change, not an edit."""
+    import json
+
+    from judgescope import defaults
+
+    low = defaults.THEME_THRESHOLD - 30
+    rows = [{"judge_record_id": f"r{i}", "target_language": "de", "unit": "segment",
+             "score": float(low if i % 2 else 95),
+             "judge_explanation": "stilted wording throughout" if i % 2 else "natural and accurate"}
+            for i in range(4 * defaults.THEME_MIN_COUNT + 20)]
+    data = tmp_path / "audit.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    out = tmp_path / "r.html"
+    assert cli.main(["report-html", str(data), "--out", str(out), "--resamples", "50"]) == 0
+    assert "stilted" in out.read_text(encoding="utf-8")  # a theme the report shows
+    capsys.readouterr()
+    data.write_text(data.read_text(encoding="utf-8").replace("stilted", "wooden"), encoding="utf-8")
+    assert cli.main(["check-report", str(out), "--source", str(data)]) == 1
+    said = capsys.readouterr().out
+    assert "changed since the report" in said and "wooden" in said and "stilted" in said
+    assert "may be that change, not an edit" in said and "edited after it was written" not in said

@@ -17,6 +17,7 @@ class Result:
     notes: list[str] = field(default_factory=list)
     checked: int = 0
     fresh: object = None  # the report its data gives now (assemble.Report), rendered by check-report
+    data_changed: bool = False  # a pinned file's sha256 or a dataset's revision is not the report's
 
 
 MAX_ENTRIES = 1_000_000
@@ -128,6 +129,7 @@ def _check_files(catalog, name: str, manifest: dict, out: Result) -> None:
             continue
         spec = loaded.spec
         if pinned.get("revision") != spec.revision:
+            out.data_changed = True
             out.notes.append(f"dataset {ds}: revision {pinned.get('revision')} in the report, "
                              f"{spec.revision} now")
         files = {f["file"]: f for f in loaded.report["files"]}
@@ -136,6 +138,7 @@ def _check_files(catalog, name: str, manifest: dict, out: Result) -> None:
             if now is None:
                 out.unusable.append(f"dataset {ds}: pinned file {f['file']} is missing")
             elif now["sha256"] != f["sha256"]:
+                out.data_changed = True
                 out.notes.append(f"dataset {ds}: file {f['file']} changed since the report "
                                  f"(sha256 {f['sha256'][:12]}… → {now['sha256'][:12]}…)")
 

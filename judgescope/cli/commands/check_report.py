@@ -71,7 +71,11 @@ def run(args) -> int:
     if not edited and not result.changed:
         reworded = wording.differences(text, html.render(result.fresh))
     if reworded:
-        print(f"{path.name} does not read as its data gives it (edited after it was written):")
+        # A data file changed since the report (noted above) while every number stayed: a text the
+        # report shows from the data (a theme's word) may read otherwise without any edit.
+        why = ("a pinned file changed since it was written (noted above): each place may be that change, "
+               "not an edit" if result.data_changed else "edited after it was written")
+        print(f"{path.name} does not read as its data gives it ({why}):")
         for line in reworded:
             print(f"  {line}")
         other = check.other_code(manifest)  # asks git for the running commit: once
