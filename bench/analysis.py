@@ -7,61 +7,80 @@ the tables above it are regenerated, these sentences are not — re-read them af
 NOTES = """
 ## This run (issue #45): what it measured, and what is missed
 
-`make bench` (`python -m bench` with its defaults: 10k, 1M and 10M rows × integer, float and
-mixture scores, every phase, 5 repeats, then the demo's cold starts) at commit e9f31c8;
-2026-12-06 05:34–06:26 UTC on an AMD EPYC machine with 2 cores, nothing else running (load
-average 1.1–2.7 in the phases' tables; the bench's own processes). Seconds differ between
-machines and between runs of one shared VM: compare ratios within one run.
+`python -m bench --resume` at commit defd3c1, 2026-12-06 08:39–09:14 UTC, on the AMD EPYC
+machine (2 cores) of the run before, nothing else running. What it measured afresh:
 
-**The run before, of 364c6e1 on an Intel Xeon, is kept in bench/results-364c6e1.md** (and the
-partial run of bf4dd66 in bench/results-bf4dd66.md). The code a first open runs is the same in
-both runs; only bf4dd66 (faster row draws, the same means bit for bit) lies between them.
+- **Every size's first open, three times,** each right after raw DuckDB's same work (the pairs
+  alternate; `--open-pairs`, new in this run). The pair of median ratio is reported, and every
+  pair is listed under its size. Raw DuckDB at the app's compression level is timed in the first
+  pair only.
+- The float report on demo-shaped rows and the demo's cold starts.
+
+What it carried over: the pages, pandas, verify, bootstrap, remote, report and commands phases
+are those of the full run of e9f31c8 (05:34–06:26 UTC the same day, the same generated data),
+saved beside the data and read by `--resume`. No code a first open runs changed between the two
+(bench/__main__.FIRST_OPEN_CODE hashes it), so those phases read the same cache as this run's.
+
+**Why the first open is timed in pairs now.** One cold build at 10M rows moved by a tenth
+between runs of the same code on this VM: the 10M float first open took 96.2 s in the run of
+e9f31c8, then 80.9–85.6 s in five runs of the same build phase on the idle machine, and raw
+DuckDB's sort of the audit took 36.5–43.3 s for data of the same size. With one pair per size,
+that swing, not the code, decided issue 45's first-open target (1.57× in that run).
 
 **Issue 45's targets in this run.**
 
-1. **First open ≤ 1.5× raw DuckDB at 10M rows: met for integer scores, missed for float and
-   mixture.**
-   - Integer: 92.8 s against raw's 68.6 s (**1.35×**).
-   - Float: 96.2 s against 61.3 s (**1.57×**).
-   - Mixture: 93.3 s against 59.6 s (**1.57×**).
-   - The app took 93–96 s for all three; raw DuckDB's sort of the audit moved between 36.5 s
-     and 43.3 s across the three (the same work on data of the same size), and with it the
-     ratio. On the Intel machine the same code took 85–90 s against 61–62 s (1.38–1.45×).
-   - Issue 28's 120 s is met: 93–96 s.
-   - **Where the 10M float first open goes** (its statements timed one by one, a rerun of the
-     build phase on the same files, 89 s): the audit's sorted write 56.8 s and the snapshot's
-     hashed write 40.2 s, run at once on the two cores (validation 66.9 s, against raw DuckDB's
-     61.3 s doing the same two one after the other); then verification's table of every audit
-     row (`hash_verification_by_id`) 16.8 s; the other derived tables about 5 s.
-   - **What verification's 16.8 s is made of** (the same query on the built cache, alone):
-     13.5 s as built, 8.0 s without its sort by judge_record_id; reading and writing the keyed
-     audit alone takes 5.4 s. Sorting by the id alone (not id, score) or by a hash of the id
-     saves nothing. The sort is what lets a record lookup read one row group.
-   - The memory the two builds split is not the cause: the audit's share raised from 2/3 to
-     5/6 of the bound (SHARE_WEIGHTS 2:1 → 5:1), two build phases of each on the idle machine,
-     alternating: 88.5 and 85.4 s against 89.4 and 86.5 s, the same CPU (116–117 s user, 44–47 s
-     system). On the idle machine the first open took 85–89 s, against 93–96 s in this run.
-   - So the margin is the derived tables' 22 s against raw's 60–69 s. The issue's own
-     suggestion, the class of each row kept in the sorted audit itself, would remove the
-     second pass over every audit row: the audit's sorted write would have to join the
-     snapshot's digests, so the snapshot would be hashed before the audit is written instead
-     of beside it. Not built in this stop.
+1. **First open ≤ 1.5× raw DuckDB at 10M rows: met by the median pair for all three score
+   types, with no margin; one pair of three is above it for integer and mixture scores.**
+   - Integer: **1.47×** (91.3 s against 62.0 s); the pairs 1.47×, 1.43×, 1.55×.
+   - Float: **1.48×** (90.6 s against 61.1 s); the pairs 1.48×, 1.49×, 1.45×.
+   - Mixture: **1.44×** (88.8 s against 61.7 s); the pairs 1.42×, 1.53×, 1.44×.
+   - Against raw DuckDB at the app's own zstd level 1 the app is 1.59–1.72×.
+   - Issue 28's 120 s is met: 89–91 s.
+   - **Where the 10M float first open goes** (its statements timed one by one, on the idle
+     machine): the audit's sorted write (about 50–55 s) and the snapshot's hashed write (about
+     38–42 s), run at once on the two cores, with the audit's checks before it and its counts
+     after, about 60–65 s of validation in all; then verification's table of every audit row
+     (`hash_verification_by_id`) 15–16 s; the other derived tables about 5 s.
+   - **What verification's 15–16 s is made of** (the same query on a built cache, alone): its
+     join of 10M audit keys to 10M snapshot keys and digests spills 2.9–3.7 GB at the 1.5 GB
+     bound (raw DuckDB's bound too). The join alone takes 9.9 s at that bound, 6.4–6.7 s with
+     3 GB or more, and no less at 2 or 2.5 GB.
+   - **Tried in this run, not kept** (none moved the first open beyond the run-to-run swing):
+     - One lookup per audit row (a scalar subquery, which DuckDB refuses when a key is held
+       twice) instead of the group of repeated keys and two joins: 14.1–14.6 s against
+       15.1–15.8 s for the table. Not kept: a snapshot with a key held twice would pay for a
+       refused attempt before the exact query, for about 1 s saved.
+     - Each row's file carried through the audit's sort as a number, not its name: 38.4 s
+       against 41.6–45.6 s for the sort alone at a 1 GB bound, but 60.8 s against 60.4 s of
+       validation with the two lanes sharing the cores.
+     - The snapshot's lane on one thread, leaving the audit's sort both: 59.3 s against 60.4 s
+       of validation, within the swing.
+     - The table of every row written unsorted, or with `preserve_insertion_order` off: the
+       same 16 s (the join, not the sort, is the time).
+     - Digests as 128-bit integers, or the five key parts as one text, in the join's hash
+       table: no faster.
+   - **What would give the margin:** the issue's own suggestion, the class of each audit row
+     kept in the sorted audit itself, so that verification does not pass over every audit row a
+     second time. The audit's sorted write would then join the snapshot's digests, so the
+     snapshot would be hashed before the audit is written instead of beside it, and the clean
+     audit would belong to an (audit, snapshot, key) rather than to its file. Not built.
 2. **Float `report` ≤ 1.2× the integer one as a process: met everywhere.**
-   - Demo-shaped 20k rows: **cold 1.08×** (1.16 s against 1.08 s), **warm 1.10×** (0.51 s
-     against 0.47 s). In the Intel run, before bf4dd66, it was 1.22× cold.
-   - Bench data: 10k cold 1.04×, warm 1.04×; 1M cold 0.90×, warm 0.70×; 10M cold 1.08×, warm
-     0.77×.
-3. **Starts: met** (the table at the top).
+   - Demo-shaped 20k rows, measured in this run: **cold 1.10×** (1.29 s against 1.18 s),
+     **warm 1.05×** (0.54 s against 0.52 s).
+   - Bench data, from the run of e9f31c8: 10k cold 1.04×, warm 1.04×; 1M cold 0.90×, warm
+     0.70×; 10M cold 1.08×, warm 0.77×.
+3. **Starts: met** (the table at the top; the commands' starts from the run of e9f31c8).
    - `--help` takes 0.06 s as a whole process.
    - Every other command's imports take 0.19–0.41 s.
-   - The demo's cold start takes a median 1.86 s over 5 starts (slowest 1.91 s).
+   - The demo's cold start takes a median 1.87 s over 5 starts (slowest 1.92 s), measured in
+     this run.
 4. **The bench measures processes: done**, with each phase's load average and the demo-shaped
    float report.
 5. **Every interaction target stays met:** 18/18 within 100 ms p95 at 10k, and within 300 ms
    at 1M and 10M for every score type. The worst is the float audit's Review on all rows at
    10M, 178 ms.
 
-**Other targets in this run.**
+**Other targets** (the phases carried from the run of e9f31c8).
 - Peak RSS ≤ 2 GB in every app phase. The highest is 1,813 MB at 10M integer rows.
 - Verification runs at 1.09–1.13× hashlib at 10M rows. At 10k it runs at 0.41–0.44×: 6 MB are
   hashed in about 25 ms, which is DuckDB's fixed cost per query.

@@ -501,3 +501,7 @@ def test_the_first_open_is_timed_in_alternating_pairs_and_the_median_pair_report
     assert built["raw_open"]["app_level_seconds"] > 0  # timed in the first pair
     line = "\n".join(report.first_open_line({"build": built}))
     assert "Timed 3 times" in line and line.count(" = ") == 3 and "timed in the first pair" in line
+    lowest, highest = ratios[0], ratios[-1]
+    assert report.open_spread(built) == (f"; the median of 3 pairs, which range {report._r(lowest)}–"
+                                         f"{report._r(highest)}")
+    assert report.open_spread({"pairs": built["pairs"][:1]}) == report.open_spread({}) == ""
