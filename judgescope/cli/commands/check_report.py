@@ -73,9 +73,9 @@ def run(args) -> int:
     if reworded:
         # A data file changed since the report (noted above) while every number stayed: a text the
         # report shows from the data (a theme's word) may read otherwise without any edit.
-        why = ("a pinned file changed since it was written (noted above): each place may be that change, "
-               "not an edit" if result.data_changed else "edited after it was written")
-        print(f"{path.name} does not read as its data gives it ({why}):")
+        why = ("now; a pinned file changed since it was written (noted above), so each place may be that "
+               "change, not an edit" if result.data_changed else "(edited after it was written)")
+        print(f"{path.name} does not read as its data gives it {why}:")
         for line in reworded:
             print(f"  {line}")
         other = check.other_code(manifest)  # asks git for the running commit: once
