@@ -18,8 +18,9 @@ machine (2 cores) of the run before, nothing else running. What it measured afre
 
 What it carried over: the pages, pandas, verify, bootstrap, remote, report and commands phases
 are those of the full run of e9f31c8 (05:34–06:26 UTC the same day, the same generated data),
-saved beside the data and read by `--resume`. No code a first open runs changed between the two
-(bench/__main__.FIRST_OPEN_CODE hashes it), so those phases read the same cache as this run's.
+saved beside the data and read by `--resume`. The code a first open runs (bench/__main__.FIRST_OPEN_CODE)
+differs between the two commits only in af76273, which changes how a local dataset's origin is
+labelled (no query, no table), so those phases read the same cache as this run builds.
 
 **Why the first open is timed in pairs now.** One cold build at 10M rows moved by a tenth
 between runs of the same code on this VM: the 10M float first open took 96.2 s in the run of
