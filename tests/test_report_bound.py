@@ -474,3 +474,7 @@ def test_a_data_text_changed_with_every_number_is_told_as_the_data_s_change(tmp_
     said = capsys.readouterr().out
     assert "changed since the report" in said and "wooden" in said and "stilted" in said
     assert "may be that change, not an edit" in said and "edited after it was written" not in said
+    # Each replaced place reads two ways: a long text that parts late (the manifest's JSON, whose
+    # pinned sha256 changed) is quoted from where the two part, not as two equal beginnings.
+    pairs = re.findall(r"shows “(.*?)” where its data gives “(.*?)”", said)
+    assert pairs and all(shown != gives for shown, gives in pairs)

@@ -81,12 +81,25 @@ def tokens(html: str) -> list[Token]:
     return reader.out
 
 
-def _quote(part: list[Token]) -> str:
+def _words(part: list[Token]) -> str:
     """The words of a span as a reader sees them; its tags only when no word differs (a class,
     a bar's height)."""
     words = [t.text for t in part if not t.text.startswith("<")]
-    text = " ".join(words or [t.text for t in part])
-    return f"“{text[:SHOWN]}{'…' if len(text) > SHOWN else ''}”"
+    return " ".join(words or [t.text for t in part])
+
+
+def _quote(part: list[Token], start: int = 0) -> str:
+    text = _words(part)
+    return f"“{'…' if start else ''}{text[start:start + SHOWN]}{'…' if len(text) > start + SHOWN else ''}”"
+
+
+def _quotes(have: list[Token], want: list[Token]) -> tuple[str, str]:
+    """The two readings of a replaced span, each quoted from where they part when their first
+    SHOWN characters are the same (a long text, such as the manifest's JSON, that differs late)."""
+    x, y = _words(have), _words(want)
+    same = next((k for k, (c, d) in enumerate(zip(x, y)) if c != d), min(len(x), len(y)))
+    start = max(0, same - SHOWN // 3) if same >= SHOWN else 0
+    return _quote(have, start), _quote(want, start)
 
 
 def differences(shown: str, expected: str, limit: int = 10) -> list[str]:
@@ -115,7 +128,8 @@ def differences(shown: str, expected: str, limit: int = 10) -> list[str]:
             continue
         where = have[i1].where if i1 < len(have) else (have[-1].where if have else "the page")
         if op == "replace":
-            out.append(f"{where}: shows {_quote(have[i1:i2])} where its data gives {_quote(want[j1:j2])}")
+            shows, gives = _quotes(have[i1:i2], want[j1:j2])
+            out.append(f"{where}: shows {shows} where its data gives {gives}")
         elif op == "delete":
             out.append(f"{where}: shows {_quote(have[i1:i2])}, which its data does not give")
         else:
