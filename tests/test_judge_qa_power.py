@@ -4,6 +4,7 @@ Expected behaviour comes from simulations written here with their own resampling
 known properties of a 95% interval, never from the functions under test."""
 
 import numpy as np
+import pytest
 import pandas as pd
 
 from judgescope.calibration import exact, power
@@ -95,3 +96,31 @@ def test_label_budget_when_the_gate_sits_on_the_estimate():
     assert out["added_items"] is None
     assert all(c["chance"] <= 0.12 for c in out["chance"])
     assert "no budget up to 12,800" in out["sentence"]
+
+
+def _patterns_by_sorting(clusters, cells, n_cells):
+    """The reference: clusters numbered by sorting their text, patterns by np.unique(axis=0)."""
+    _, index = np.unique(np.asarray(clusters).astype(str), return_inverse=True)
+    per_cluster = np.zeros((index.max() + 1, n_cells), dtype=np.int64)
+    np.add.at(per_cluster, (index, np.asarray(cells)), 1)
+    return np.unique(per_cluster, axis=0, return_counts=True)
+
+
+@pytest.mark.parametrize("n, k, n_cells", [(5, 3, 4), (5_000, 700, 4), (20_000, 40, 9), (300, 300, 2), (1, 1, 4)])
+def test_cluster_patterns_equal_the_sorted_reference(n, k, n_cells):
+    """Hashed cluster numbers and one integer per pattern (calibrate at 1M answers: 46 s → 22 s)
+    give the patterns, in the same order, and the counts that sorting the labels gives; labels
+    given as integers, or as the codes cluster_codes returned, group the same items."""
+    rng = np.random.default_rng(n)
+    labels, cells = rng.integers(0, k, n), rng.integers(0, n_cells, n)
+    want = _patterns_by_sorting(labels.astype(str), cells, n_cells)
+    for given in (labels.astype(str), labels, exact.cluster_codes(labels.astype(str)),
+                  pd.Series(labels.astype(str)).astype(object)):
+        patterns, counts = exact.cluster_patterns(given, cells, n_cells)
+        assert patterns.tolist() == want[0].tolist() and counts.tolist() == want[1].tolist()
+
+
+def test_distinct_rows_too_wide_for_one_integer_fall_back_to_numpy():
+    table = np.array([[9] * 40, [3] * 40, [9] * 40])
+    patterns, counts = exact._distinct_rows(table)
+    assert patterns.tolist() == [[3] * 40, [9] * 40] and counts.tolist() == [1, 2]

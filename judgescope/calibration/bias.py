@@ -221,6 +221,9 @@ def human_ceiling(raters: dict, humans: dict, level: float = 0.95,
     beside each human against each other human. raters / humans: name → aligned 0/1 arrays
     (NaN = not rated; a pair uses the items both rated); clusters: one label per item, whole
     clusters resampled (None: items)."""
+    # Numbered once: every pair below and each mean κ resample the same clusters.
+    clusters = None if clusters is None else exact.cluster_codes(clusters)
+
     def pair(x, y):
         x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
         both = ~np.isnan(x) & ~np.isnan(y)

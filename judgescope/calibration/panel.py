@@ -41,14 +41,41 @@ def binary(verdicts) -> np.ndarray:
     return (pd.Series(verdicts).astype(object) == MATCH).to_numpy(dtype=int)
 
 
+def _labels(labels: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """The labels as text (an object array, one column per rater) and where they are missing."""
+    values = labels.to_numpy(dtype=object)
+    missing = pd.isna(values)
+    return np.where(missing, None, values.astype(str)), missing
+
+
+def _agreeing(text: np.ndarray, missing: np.ndarray) -> np.ndarray:
+    """Per row and column: how many columns (itself included) hold the same recorded label."""
+    same = np.zeros(text.shape, dtype=int)
+    for a in range(text.shape[1]):
+        for b in range(text.shape[1]):
+            same[:, a] += (text[:, a] == text[:, b]) & ~missing[:, a] & ~missing[:, b]
+    return same
+
+
 def _modal(labels: pd.DataFrame) -> pd.Series:
-    """The label a strict majority of the columns hold on each row, else None."""
-    def pick(row):
-        values, counts = np.unique(row.dropna().astype(str), return_counts=True)
-        top = counts.argmax() if counts.size else None
-        return values[top] if top is not None and counts[top] * 2 > len(row) else None
-    out = labels.apply(pick, axis=1).astype(object)
-    return out.where(out.notna(), None)
+    """The label a strict majority of the columns hold on each row (more than half of all the
+    columns, a missing label counting against every label), else None. Column by column, not
+    row by row: at 100,000 answers the row-wise apply took 51 s of `calibrate`'s 72."""
+    text, missing = _labels(labels)
+    if not text.shape[1]:
+        return pd.Series([None] * len(labels), index=labels.index, dtype=object)
+    same = _agreeing(text, missing)
+    first = same.argmax(axis=1)  # a strict majority is one label: any column holding it names it
+    rows = np.arange(len(text))
+    held = same[rows, first] * 2 > text.shape[1]
+    return pd.Series(np.where(held, text[rows, first], None), index=labels.index, dtype=object)
+
+
+def _all_differ(labels: pd.DataFrame) -> np.ndarray:
+    """Per row: every column holds a recorded label and no two are the same (as many distinct
+    labels as columns)."""
+    text, missing = _labels(labels)
+    return (_agreeing(text, missing) == 1).all(axis=1) & ~missing.any(axis=1)
 
 
 def human_majority(items: pd.DataFrame) -> pd.DataFrame:
@@ -59,7 +86,7 @@ def human_majority(items: pd.DataFrame) -> pd.DataFrame:
         "key": items["key"].to_numpy(),
         "human_votes": votes.sum(0),
         "human_correct": stats.majority_binary(*votes).astype(int),
-        "three_way_tie": (h.nunique(axis=1) == len(HUMAN_COLS)).to_numpy(),
+        "three_way_tie": _all_differ(h),
         "human_modal": _modal(h).to_numpy(),
     })
 
