@@ -2,22 +2,27 @@
 generated data, cold (a new, empty JUDGESCOPE_CACHE: its first open included) and warm (the
 cache the build phase wrote), beside the in-process figures of the other phases.
 
-The bench's collection holds a judge audit and its source snapshot only: `calibrate` (calibration
-items), `rank` (ranking decisions) and `drift` (an earlier audit) have no data of their kind in
-it and are listed as not run, with the reason, never timed on other data.
+`calibrate`, `rank` and `drift` read data of their own kinds, which bench/kinds.py writes beside
+the collection as files (an earlier run of the audit, calibration answers and judgements,
+ranking decisions; the collection a first open builds is not changed): they run cold in a cache of
+their own and warm in that cache once the cold run has filled it. Calibration and ranking hold no
+audit scores, so they run at the integer size of each row count only. Each command's peak
+memory (the process's maximum RSS) is recorded beside its time.
 """
 
 from __future__ import annotations
 
 import os
-import resource
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
+from typing import NamedTuple
 
+from bench import kinds
 from bench.generate import COLLECTION
 from bench.timing import summary
 
@@ -31,42 +36,80 @@ TARGET_HELP_S, TARGET_START_S = 0.5, 1.5
 TARGET_FLOAT_REPORT = 1.2  # issue 45: a float audit's `report` within 1.2× an integer one of the same rows
 
 
-def commands(out: Path) -> dict[str, list[str] | str]:
-    """Command name → its arguments (as the README writes them), or why it is not run."""
-    return {
+# Commands whose data bench/kinds.py writes (not the collection's): cold in a cache of their own,
+# then warm in it.
+OWN_DATA = ("calibrate", "rank", "drift")
+NO_SCORES = ("calibrate", "rank")  # their data hold no audit scores: one run per row count
+# `rank` holds every pair's decisions in memory and parses each text in Python (ranking/decisions.py):
+# measured up to a million pairs, its time and memory there stated in that size's table.
+RANK_MAX_ROWS = 1_000_000
+TIMEOUT_S = 1800  # a command still running after this is stopped and recorded as not finished
+
+
+def commands(out: Path, rows: int = 0, scores: str = "int") -> dict[str, list[str] | str]:
+    """Command name → its arguments (as the README writes them; files relative to the data
+    folder), or why it is not run at this size."""
+    listed: dict[str, list[str] | str] = {
         "--help": ["--help"],
         "validate": ["validate", AUDIT],
         "report": ["report", AUDIT, "--out", str(out / "tables")],
         "report-html": ["report-html", COLLECTION, "--out", str(out / "report.html"), "--force"],
         "verify": ["verify", AUDIT, SNAPSHOT, "--json", str(out / "verify.json")],
-        "calibrate": "the bench's collection has no calibration items",
-        "rank": "the bench's collection has no ranking decisions",
-        "drift": "the bench's collection has no earlier audit",
+        "calibrate": ["calibrate", kinds.ITEMS, kinds.JUDGEMENTS, "--json", str(out / "calibration.json")],
+        "rank": ["rank", kinds.RANKING, "--json", str(out / "ranking.json")],
+        "drift": ["drift", kinds.EARLIER, AUDIT, "--json", str(out / "drift.json")],
     }
+    if scores != "int":
+        for name in NO_SCORES:
+            listed[name] = "its data hold no audit scores: run at the integer size of the same rows"
+    elif rows > RANK_MAX_ROWS:
+        listed["rank"] = (f"above {RANK_MAX_ROWS:,} pairs: rank holds every decision in memory and parses "
+                          f"each text in Python (its time and peak memory at {RANK_MAX_ROWS:,} pairs are "
+                          f"in that size's table)")
+    return listed
 
 
-def process(argv: list[str], cwd: Path, env: dict[str, str], python: tuple[str, ...] = ()
-            ) -> tuple[float, float, int, str]:
+class Ran(NamedTuple):
+    """One command run as a process."""
+    seconds: float  # wall
+    cpu: float  # user + system of the process
+    code: int  # exit code (1: rows excluded or a gate failed, still a full run)
+    stderr: str
+    peak_mb: float  # the process's maximum resident set
+
+
+def process(argv: list[str], cwd: Path, env: dict[str, str], python: tuple[str, ...] = (),
+            timeout: float | None = None) -> Ran:
     """`python [PYTHON] -m judgescope ARGV` as a process in `cwd` with `env`: its wall seconds,
-    CPU seconds (user + system), exit code and stderr. Exit 1 (rows excluded) is still a full
-    run; 2 or a crash stops the bench."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t = time.perf_counter()
-    done = subprocess.run([sys.executable, *python, "-m", "judgescope", *argv], cwd=cwd, env=env,
-                          capture_output=True, text=True)
-    seconds = time.perf_counter() - t
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode not in (0, 1):
-        raise SystemExit(f"judgescope {' '.join(argv)} exited {done.returncode}:\n{done.stderr[-3000:]}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return seconds, cpu, done.returncode, done.stderr
+    CPU seconds, exit code, stderr and peak RSS (from the kernel's accounting of that one child).
+    Exit 1 (rows excluded) is still a full run; 2, a crash or `timeout` seconds passing stops
+    the bench (SystemExit with stderr's end)."""
+    with tempfile.TemporaryFile() as err:
+        t = time.perf_counter()
+        child = subprocess.Popen([sys.executable, *python, "-m", "judgescope", *argv], cwd=cwd, env=env,
+                                 stdout=subprocess.DEVNULL, stderr=err)
+        stopped = threading.Event()
+        timer = threading.Timer(timeout, lambda: stopped.set() or child.kill()) if timeout else None
+        if timer:
+            timer.start()
+        _, status, usage = os.wait4(child.pid, 0)
+        seconds = time.perf_counter() - t
+        if timer:
+            timer.cancel()
+        child.returncode = code = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        stderr = err.read().decode("utf-8", "replace")
+    if stopped.is_set():
+        raise SystemExit(f"judgescope {' '.join(argv)} did not finish within {timeout:g} s")
+    if code not in (0, 1):
+        raise SystemExit(f"judgescope {' '.join(argv)} exited {code}:\n{stderr[-3000:]}")
+    return Ran(seconds, usage.ru_utime + usage.ru_stime, code, stderr, usage.ru_maxrss / 1024)
 
 
-def _run(argv: list[str], manifest: str, cache: Path, python: tuple[str, ...] = ()) -> tuple[float, int, str]:
-    """Seconds of `python [PYTHON] -m judgescope ARGV` on the bench's manifest, its exit code and stderr."""
+def _run(argv: list[str], manifest: str, cache: Path, python: tuple[str, ...] = ()) -> Ran:
+    """`python [PYTHON] -m judgescope ARGV` on the bench's manifest, in its data folder."""
     env = dict(os.environ, PYTHONPATH=str(ROOT), JUDGESCOPE_SOURCES=manifest, JUDGESCOPE_CACHE=str(cache))
-    seconds, _, code, err = process(argv, Path(manifest).parent, env, python)
-    return seconds, code, err
+    return process(argv, Path(manifest).parent, env, python, TIMEOUT_S)
 
 
 def import_seconds(log: str) -> float:
@@ -83,7 +126,7 @@ def import_seconds(log: str) -> float:
 
 def start_seconds(argv: list[str], manifest: str, cache: Path) -> float:
     """A command's start (TARGET_START_S): what one warm run of it spends importing."""
-    return import_seconds(_run(argv, manifest, cache, ("-X", "importtime"))[2])
+    return import_seconds(_run(argv, manifest, cache, ("-X", "importtime")).stderr)
 
 
 # Commands whose cold run is the collection's whole first open (validation of the audit and the
@@ -100,29 +143,53 @@ def audit_rows(manifest: str) -> int:
     return int(Path(manifest).parent.name.split("-")[0])
 
 
+def score_kind(manifest: str) -> str:
+    """The score kind of a bench data folder: its name's suffix, none for integer scores."""
+    name = Path(manifest).parent.name
+    return name.split("-", 1)[1] if "-" in name else "int"
+
+
+def _timed(argv: list[str], manifest: str, cold_cache: Path | None, warm_cache: Path, repeats: int) -> dict:
+    """One cold run (in `cold_cache`, emptied first; None: not run), then `repeats` warm runs."""
+    cold = None
+    if cold_cache is not None:
+        shutil.rmtree(cold_cache, ignore_errors=True)
+        cold = _run(argv, manifest, cold_cache)
+    warm = [_run(argv, manifest, warm_cache) for _ in range(repeats)]
+    return {"exit": (cold or warm[0]).code, "cold_s": cold.seconds if cold else None,
+            "warm": summary([w.seconds for w in warm]),
+            "peak_mb": max(r.peak_mb for r in ([cold] if cold else []) + warm),
+            "start_s": start_seconds(argv, manifest, warm_cache)}
+
+
 def command_timings(args) -> dict:
     """Per command: one cold run in a cache of its own (not for WHOLE_OPEN above
-    WHOLE_OPEN_COLD_MAX_ROWS), then `repeats` (at most 3) warm runs on the built cache; the load
-    average before and after, since the cores may be shared."""
+    WHOLE_OPEN_COLD_MAX_ROWS), then `repeats` (at most 3) warm runs: on the built cache, or for
+    OWN_DATA on the cache their cold run filled; the load average before and after, since the
+    cores may be shared. The data of OWN_DATA are written first when missing (bench/kinds.py)."""
     warm_cache = Path(os.environ["JUDGESCOPE_CACHE"])
-    big = audit_rows(args.manifest) > WHOLE_OPEN_COLD_MAX_ROWS
-    out: dict = {"load_before": os.getloadavg(), "commands": {}}
+    rows, scores = audit_rows(args.manifest), score_kind(args.manifest)
+    big = rows > WHOLE_OPEN_COLD_MAX_ROWS
     with tempfile.TemporaryDirectory(prefix="bench-cli-") as tmp:
-        for name, argv in commands(Path(tmp)).items():
+        listed = commands(Path(tmp), rows, scores)
+        wanted = [n for n in OWN_DATA if not isinstance(listed[n], str)]
+        out: dict = {"generated_s": kinds.ensure(Path(args.manifest).parent, rows, scores) if wanted else {},
+                     "load_before": os.getloadavg(), "commands": {}}
+        for name, argv in listed.items():
             if isinstance(argv, str):
                 out["commands"][name] = {"not_run": argv}
                 continue
-            cold, code = None, None
-            if not (big and name in WHOLE_OPEN):
-                cold_cache = Path(tmp) / "cold-cache"
-                cold, code, _ = _run(argv, args.manifest, cold_cache)
-                shutil.rmtree(cold_cache, ignore_errors=True)
-            warm_runs = [_run(argv, args.manifest, warm_cache) for _ in range(min(args.repeats, 3))]
-            warm = [w[0] for w in warm_runs]
-            code = warm_runs[0][1] if code is None else code
-            out["commands"][name] = {"argv": [a.replace(tmp, "TMP") for a in argv],
-                                     "exit": code, "cold_s": cold, "warm": summary(warm),
-                                     "start_s": start_seconds(argv, args.manifest, warm_cache)}
+            repeats = min(args.repeats, 3)
+            if name in OWN_DATA:
+                own = Path(tmp) / f"{name}-cache"
+                found = _timed(argv, args.manifest, own, own, repeats)
+                shutil.rmtree(own, ignore_errors=True)
+            else:
+                cold = None if big and name in WHOLE_OPEN else Path(tmp) / "cold-cache"
+                found = _timed(argv, args.manifest, cold, warm_cache, repeats)
+                if cold:
+                    shutil.rmtree(cold, ignore_errors=True)
+            out["commands"][name] = {"argv": [a.replace(tmp, "TMP") for a in argv]} | found
     out["load_after"] = os.getloadavg()
     return out
 
@@ -131,19 +198,25 @@ def lines(size: dict) -> list[str]:
     """The phase's table for results.md."""
     c = size["commands"]
     load = ", ".join(f"{x:.1f}" for x in c["load_before"])
+    runs = max((len(v['warm']['runs_ms']) for v in c['commands'].values() if 'warm' in v), default=0)
+    written = "; ".join(f"`{name}` {s:.1f} s" for name, s in c.get("generated_s", {}).items())
     out = [f"Each command as a process (`python -m judgescope …`, imports included): cold = a new, "
-           f"empty cache (its first open included), warm = the built cache, median of "
-           f"{max(len(v['warm']['runs_ms']) for v in c['commands'].values() if 'warm' in v)} runs. "
-           f"Load average at the phase's start {load}.", "",
-           "| command | cold | warm | exit |", "|---|---|---|---|"]
+           f"empty cache (its first open included), warm = the built cache (for "
+           f"{', '.join(f'`{n}`' for n in OWN_DATA)}, which read files bench/kinds.py writes beside "
+           f"the collection: the cache their cold run filled), median of {runs} runs; peak RSS = the "
+           f"largest maximum resident set of the command's runs. Load average at the phase's start "
+           f"{load}." + (f" Their data written in this phase: {written}." if written else ""), "",
+           "| command | cold | warm | peak RSS | exit |", "|---|---|---|---|---|"]
     for name, v in c["commands"].items():
         if "not_run" in v:
-            out.append(f"| `{name}` | not run: {v['not_run']} | | |")
+            out.append(f"| `{name}` | not run: {v['not_run']} | | | |")
         else:
             cold = (f"{v['cold_s']:.2f} s" if v["cold_s"] is not None else
                     f"not run: above {WHOLE_OPEN_COLD_MAX_ROWS:,} rows its cold run is the collection's "
                     f"first open, measured above")
-            out.append(f"| `{' '.join(v['argv'])}` | {cold} | {v['warm']['median_ms'] / 1000:.2f} s | {v['exit']} |")
+            peak = f"{v['peak_mb']:,.0f} MB" if v.get("peak_mb") else "not recorded"
+            out.append(f"| `{' '.join(v['argv'])}` | {cold} | {v['warm']['median_ms'] / 1000:.2f} s | {peak} "
+                       f"| {v['exit']} |")
     starts = start_targets(c)
     if starts:
         out += ["", "Starts (issue 45 item 3, targets on an idle machine; load average above): `--help` "

@@ -56,8 +56,8 @@ def _run(audit: Path, out: Path, cache: Path) -> tuple[float, float]:
     (no manifest)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT), JUDGESCOPE_CACHE=str(cache))
     env.pop("JUDGESCOPE_SOURCES", None)
-    wall, cpu, _, _ = commands.process(["report", str(audit), "--out", str(out)], audit.parent, env)
-    return wall, cpu
+    ran = commands.process(["report", str(audit), "--out", str(out)], audit.parent, env)
+    return ran.seconds, ran.cpu
 
 
 def measure(repeats: int = 3, rows: int = ROWS) -> dict:

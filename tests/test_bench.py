@@ -326,34 +326,78 @@ def test_a_saved_cold_build_of_other_code_is_measured_again(tmp_path):
 
 
 def test_the_commands_phase_runs_the_readme_s_commands_or_says_why_not(tmp_path):
-    """Every command the README shows for an audit, a collection or its ratings is in the phase:
-    run on the bench's data, or listed with the reason it is not (no data of its kind)."""
+    """Every command the README shows for an audit, a collection, its calibration, ranking and an
+    earlier run is in the phase: run on the bench's data, or listed with the reason it is not
+    (calibration and ranking hold no audit scores: once per row count; rank above a million pairs)."""
     from bench import commands
 
     listed = commands.commands(tmp_path)
     readme = (commands.ROOT / "README.md").read_text(encoding="utf-8")
     for name in ("validate", "report", "report-html", "calibrate", "rank", "drift"):
         assert f"judgescope {name} " in readme and name in listed
-    assert all(isinstance(v, str) or v[0] == k for k, v in listed.items())
-    assert {k for k, v in listed.items() if isinstance(v, str)} == {"calibrate", "rank", "drift"}
-    fake = {"commands": {"load_before": (7.5, 8.0, 9.0), "commands": {
-        "validate": {"argv": ["validate", "bench_audit"], "exit": 0, "cold_s": 4.0,
+    assert all(isinstance(v, list) and v[0] == k for k, v in listed.items())
+    floats = commands.commands(tmp_path, 10_000, "float")
+    assert {k for k, v in floats.items() if isinstance(v, str)} == {"calibrate", "rank"}
+    big = commands.commands(tmp_path, 10_000_000, "int")
+    assert {k for k, v in big.items() if isinstance(v, str)} == {"rank"} and "1,000,000 pairs" in big["rank"]
+    fake = {"commands": {"load_before": (7.5, 8.0, 9.0), "generated_s": {"calibration/bench_items.parquet": 2.5},
+                         "commands": {
+        "validate": {"argv": ["validate", "bench_audit"], "exit": 0, "cold_s": 4.0, "peak_mb": 812.4,
                      "warm": {"median_ms": 1500.0, "runs_ms": [1500.0]}},
-        "rank": {"not_run": "the bench's collection has no ranking decisions"}}}}
+        "rank": {"not_run": "above 1,000,000 pairs"}}}}
     text = "\n".join(commands.lines(fake))
-    assert "7.5, 8.0, 9.0" in text and "| `validate bench_audit` | 4.00 s | 1.50 s | 0 |" in text
-    assert "not run: the bench's collection has no ranking decisions" in text
+    assert "7.5, 8.0, 9.0" in text and "| `validate bench_audit` | 4.00 s | 1.50 s | 812 MB | 0 |" in text
+    assert "not run: above 1,000,000 pairs" in text and "`calibration/bench_items.parquet` 2.5 s" in text
+
+
+def test_the_commands_of_other_kinds_run_on_files_written_beside_the_collection(tmp_path, monkeypatch):
+    """calibrate, rank and drift read files bench/kinds.py writes (the collection unchanged):
+    written on 300 rows they validate as their kinds, the commands run on them as processes,
+    cold then warm in the cache the cold run filled, with each run's peak memory, and the
+    earlier run pairs with the audit on anchors."""
+    import json
+
+    from bench import commands, kinds
+    from bench.generate import generate
+
+    folder = tmp_path / "300"
+    manifest = generate(300, folder, "int")
+    monkeypatch.setenv("JUDGESCOPE_CACHE", str(tmp_path / "cache"))
+    phase = commands.command_timings(type("Args", (), {"manifest": str(manifest), "repeats": 1})())
+    assert set(phase["generated_s"]) == {kinds.EARLIER, kinds.ITEMS, kinds.RANKING}
+    assert (folder / "sources.toml").read_text().count("[[dataset]]") == 2  # the collection as it was
+    for name in ("calibrate", "rank", "drift"):
+        ran = phase["commands"][name]
+        assert ran["exit"] in (0, 1) and ran["cold_s"] > 0 and ran["warm"]["median_ms"] > 0 and ran["peak_mb"] > 30
+    assert not any(p.name.endswith("-cache") for p in tmp_path.rglob("*-cache"))
+    # The files themselves, read as a user would: their kinds, rows and the drift's anchors.
+    env_cache = tmp_path / "check-cache"
+    from bench.commands import process
+    import os
+    env = dict(os.environ, PYTHONPATH=str(commands.ROOT), JUDGESCOPE_CACHE=str(env_cache),
+               JUDGESCOPE_SOURCES=str(manifest))
+    process(["drift", kinds.EARLIER, "bench_audit", "--json", str(tmp_path / "d.json")], folder, env)
+    drift = json.loads((tmp_path / "d.json").read_text())
+    text = json.dumps(drift)
+    assert drift["old"] == "bench_earlier" and drift["new"] == "bench_audit" and "anchor" in text
+    process(["rank", kinds.RANKING, "--json", str(tmp_path / "r.json")], folder, env)
+    assert json.loads((tmp_path / "r.json").read_text())["rows"] == 300
+    items = kinds.calibration_items(300)
+    process(["calibrate", kinds.ITEMS, kinds.JUDGEMENTS, "--json", str(tmp_path / "c.json")], folder, env)
+    assert f'"n": {items}' in (tmp_path / "c.json").read_text()
 
 
 def test_above_a_million_rows_the_whole_first_open_commands_run_warm_only(tmp_path, monkeypatch):
     """At 10M rows `verify` and `report-html` are not run cold (their cold run is the build
-    phase's first open again); `validate` and `report` are, and the table says why a cell is empty."""
-    from bench import commands
+    phase's first open again); `validate` and `report` are, and the table says why a cell is empty.
+    calibrate, rank and drift run cold and warm in a cache of their own."""
+    from bench import commands, kinds
 
     ran = []
-    monkeypatch.setattr(commands, "_run",
-                        lambda argv, manifest, cache, *a: ran.append((argv[0], cache.name)) or (1.0, 0, ""))
+    monkeypatch.setattr(commands, "_run", lambda argv, manifest, cache, *a: ran.append((argv[0], cache.name))
+                        or commands.Ran(1.0, 1.0, 0, "", 100.0))
     monkeypatch.setattr(commands, "start_seconds", lambda *a: 0.1)
+    monkeypatch.setattr(kinds, "ensure", lambda *a: {})
     monkeypatch.setenv("JUDGESCOPE_CACHE", str(tmp_path / "cache"))
     for rows, cold in ((1_000_000, {"--help", "validate", "report", "report-html", "verify"}),
                        (10_000_000, {"--help", "validate", "report"})):
@@ -364,6 +408,7 @@ def test_above_a_million_rows_the_whole_first_open_commands_run_warm_only(tmp_pa
         assert {name for name, cache in ran if cache == "cold-cache"} == cold
         assert {k for k, v in phase["commands"].items() if v.get("cold_s") is None and "not_run" not in v} == \
             {"--help", "validate", "report", "report-html", "verify"} - cold
+        assert [cache for name, cache in ran if name == "drift"] == ["drift-cache"] * 3
     text = "\n".join(commands.lines({"commands": phase}))
     assert "| `verify bench_audit bench_snapshot --json TMP/verify.json` | not run: above 1,000,000 rows" in text
 
@@ -478,8 +523,8 @@ def test_a_command_is_timed_as_a_process_and_a_failing_one_stops_the_bench(tmp_p
 
     env = dict(os.environ, PYTHONPATH=str(commands.ROOT),
                JUDGESCOPE_CACHE=str(tmp_path / "cache"))
-    wall, cpu, code, _ = commands.process(["--help"], tmp_path, env)
-    assert code == 0 and wall > 0 and 0 < cpu < wall * 4
+    ran = commands.process(["--help"], tmp_path, env)
+    assert ran.code == 0 and ran.seconds > 0 and 0 < ran.cpu < ran.seconds * 4 and ran.peak_mb > 10
     with pytest.raises(SystemExit, match="exited 2"):
         commands.process(["validate", str(tmp_path / "no-such-file.jsonl")], tmp_path, env)
 
