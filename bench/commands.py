@@ -44,6 +44,7 @@ NO_SCORES = ("calibrate", "rank")  # their data hold no audit scores: one run pe
 # measured up to a million pairs, its time and memory there stated in that size's table.
 RANK_MAX_ROWS = 1_000_000
 TIMEOUT_S = 1800  # a command still running after this is stopped and recorded as not finished
+CRASH = "Traceback (most recent call last)"
 
 
 def commands(out: Path, rows: int = 0, scores: str = "int") -> dict[str, list[str] | str]:
@@ -101,7 +102,7 @@ def process(argv: list[str], cwd: Path, env: dict[str, str], python: tuple[str, 
         stderr = err.read().decode("utf-8", "replace")
     if stopped.is_set():
         raise SystemExit(f"judgescope {' '.join(argv)} did not finish within {timeout:g} s")
-    if code not in (0, 1):
+    if code not in (0, 1) or CRASH in stderr:  # an uncaught exception exits 1 too
         raise SystemExit(f"judgescope {' '.join(argv)} exited {code}:\n{stderr[-3000:]}")
     return Ran(seconds, usage.ru_utime + usage.ru_stime, code, stderr, usage.ru_maxrss / 1024)
 
@@ -162,6 +163,13 @@ def _timed(argv: list[str], manifest: str, cold_cache: Path | None, warm_cache: 
             "start_s": start_seconds(argv, manifest, warm_cache)}
 
 
+def _failure(message: str) -> str:
+    """A failed run in one line: how it ended and the last line of its stderr (the error)."""
+    lines = [x.strip() for x in message.splitlines() if x.strip()]
+    last = next((x for x in reversed(lines[1:]) if not x.startswith(("See also", "*", "Possible solutions"))), "")
+    return lines[0].rstrip(":") + (f": {last}" if last else "")
+
+
 def command_timings(args) -> dict:
     """Per command: one cold run in a cache of its own (not for WHOLE_OPEN above
     WHOLE_OPEN_COLD_MAX_ROWS), then `repeats` (at most 3) warm runs: on the built cache, or for
@@ -173,16 +181,19 @@ def command_timings(args) -> dict:
     with tempfile.TemporaryDirectory(prefix="bench-cli-") as tmp:
         listed = commands(Path(tmp), rows, scores)
         wanted = [n for n in OWN_DATA if not isinstance(listed[n], str)]
-        out: dict = {"generated_s": kinds.ensure(Path(args.manifest).parent, rows, scores) if wanted else {},
+        out: dict = {"generated_s": kinds.ensure(Path(args.manifest).parent, rows, wanted),
                      "load_before": os.getloadavg(), "commands": {}}
         for name, argv in listed.items():
             if isinstance(argv, str):
                 out["commands"][name] = {"not_run": argv}
                 continue
             repeats = min(args.repeats, 3)
-            if name in OWN_DATA:
+            if name in OWN_DATA:  # a failure on data of its kind at this size is a finding, recorded
                 own = Path(tmp) / f"{name}-cache"
-                found = _timed(argv, args.manifest, own, own, repeats)
+                try:
+                    found = _timed(argv, args.manifest, own, own, repeats)
+                except SystemExit as failed:
+                    found = {"failed": _failure(str(failed))}
                 shutil.rmtree(own, ignore_errors=True)
             else:
                 cold = None if big and name in WHOLE_OPEN else Path(tmp) / "cold-cache"
@@ -210,6 +221,8 @@ def lines(size: dict) -> list[str]:
     for name, v in c["commands"].items():
         if "not_run" in v:
             out.append(f"| `{name}` | not run: {v['not_run']} | | | |")
+        elif "failed" in v:
+            out.append(f"| `{' '.join(v['argv'])}` | ❌ failed: {v['failed'][:400]} | | | |")
         else:
             cold = (f"{v['cold_s']:.2f} s" if v["cold_s"] is not None else
                     f"not run: above {WHOLE_OPEN_COLD_MAX_ROWS:,} rows its cold run is the collection's "

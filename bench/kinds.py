@@ -189,18 +189,18 @@ def write_ranking(folder: Path, rows: int) -> Path:
                                      for s in range(0, max(rows, 1), BATCH)))
 
 
-def ensure(folder: Path, rows: int, scores: str) -> dict[str, float]:
-    """The files of this size the commands need, written if missing: the earlier run at every size
-    (its scores are the audit's kind), calibration and ranking at the integer size only (they hold
-    no audit scores, so one per row count). Seconds spent writing each, by file."""
+def ensure(folder: Path, rows: int, commands: list[str]) -> dict[str, float]:
+    """The files `commands` (of calibrate, rank, drift) read at this size, written if missing:
+    seconds spent writing each, by file."""
     import time
-    wanted = {EARLIER: lambda: write_earlier(folder)}
-    if scores == "int":
-        wanted |= {ITEMS: lambda: write_calibration(folder, rows), RANKING: lambda: write_ranking(folder, rows)}
+    writers = {"drift": ((EARLIER,), lambda: write_earlier(folder)),
+               "calibrate": ((ITEMS, JUDGEMENTS), lambda: write_calibration(folder, rows)),
+               "rank": ((RANKING,), lambda: write_ranking(folder, rows))}
     spent = {}
-    for name, write in wanted.items():
-        if not all((folder / f).exists() for f in ((ITEMS, JUDGEMENTS) if name == ITEMS else (name,))):
+    for name in commands:
+        files, write = writers[name]
+        if not all((folder / f).exists() for f in files):
             t = time.perf_counter()
             write()
-            spent[name] = time.perf_counter() - t
+            spent[files[0]] = time.perf_counter() - t
     return spent

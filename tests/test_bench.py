@@ -550,3 +550,35 @@ def test_the_first_open_is_timed_in_alternating_pairs_and_the_median_pair_report
     assert report.open_spread(built) == (f"; the median of 3 pairs, which range {report._r(lowest)}–"
                                          f"{report._r(highest)}")
     assert report.open_spread({"pairs": built["pairs"][:1]}) == report.open_spread({}) == ""
+
+
+def test_a_command_failing_on_data_of_its_own_kind_is_recorded_and_a_traceback_is_a_failure(tmp_path, monkeypatch):
+    """calibrate, rank or drift failing at a size (say, out of memory) is a finding of the run:
+    recorded with its error's line and shown as failed, and the phase goes on; a process that
+    ends in a Python traceback fails even though Python exits 1 (the code of excluded rows)."""
+    import os
+
+    from bench import commands, kinds
+
+    def run(argv, manifest, cache, *a):
+        if argv[0] == "drift":
+            raise SystemExit("judgescope drift earlier/x.parquet bench_audit exited 1:\nTraceback …\n"
+                             "_duckdb.OutOfMemoryException: Out of Memory Error: could not allocate\n\n"
+                             "Possible solutions:\n* Reducing the number of threads\nSee also https://duckdb.org")
+        return commands.Ran(1.0, 1.0, 0, "", 100.0)
+    monkeypatch.setattr(commands, "_run", run)
+    monkeypatch.setattr(commands, "start_seconds", lambda *a: 0.1)
+    monkeypatch.setattr(kinds, "ensure", lambda *a: {})
+    monkeypatch.setenv("JUDGESCOPE_CACHE", str(tmp_path / "cache"))
+    args = type("Args", (), {"manifest": str(tmp_path / "10000000" / "sources.toml"), "repeats": 1})()
+    phase = commands.command_timings(args)
+    assert phase["commands"]["drift"]["failed"] == (
+        "judgescope drift earlier/x.parquet bench_audit exited 1: "
+        "_duckdb.OutOfMemoryException: Out of Memory Error: could not allocate")
+    assert phase["commands"]["calibrate"]["exit"] == 0
+    assert "| ❌ failed: judgescope drift" in "\n".join(commands.lines({"commands": phase}))
+    # `python -c CODE -m judgescope --help`: CODE runs (and raises) in place of the command.
+    env = dict(os.environ, PYTHONPATH=str(commands.ROOT))
+    with pytest.raises(SystemExit, match="(?s)exited 1:.*RuntimeError: boom"):
+        commands.process(["--help"], tmp_path, env, ("-c", "raise RuntimeError('boom')"))
+    assert commands.process(["--help"], tmp_path, env, ("-c", "raise SystemExit(1)")).code == 1
