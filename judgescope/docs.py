@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from judgescope.cli import EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE
+from judgescope.cli import EXIT_FAILED, EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE
 from judgescope.schema import SCHEMAS
 from judgescope.ingest.snapshot import FORMS
 from judgescope.integrity.hashes import INFERRED_KEY, JOIN_COLUMNS
@@ -17,7 +17,9 @@ README = Path(__file__).resolve().parent.parent / "README.md"
 EXIT_MEANINGS = {EXIT_OK: "all good", EXIT_PROBLEMS: "problems found in the data (rows excluded, "
                  "hashes that do not verify, a failed gate, a dataset a collection ignores)",
                  EXIT_UNUSABLE: "an unusable source (unreadable, no kind fits or several do, "
-                 "a manifest mistake)"}
+                 "a manifest mistake)",
+                 EXIT_FAILED: "JudgeScope itself failed (a defect, or DuckDB out of memory on data "
+                 "of that size), with its traceback and a line saying so"}
 
 
 def _cols(names) -> str:

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
@@ -204,3 +205,20 @@ def test_deep_link_to_a_fresh_server_runs_inside_the_frame():
         proc.terminate()
         proc.wait(timeout=10)
     assert framed == 1, "the page ran without app.py's frame (no collection picker)"
+
+
+@pytest.mark.parametrize("error, says", [
+    (RuntimeError("boom"), "failed (RuntimeError: boom): this is a defect of JudgeScope, not a problem in the data"),
+    (duckdb.OutOfMemoryException("Out of Memory Error: could not allocate block\n\nPossible solutions: …"),
+     "failed (OutOfMemoryException: Out of Memory Error: could not allocate block): DuckDB needed more memory")])
+def test_a_failure_of_judgescope_itself_exits_3_with_its_traceback_never_1(monkeypatch, capsys, error, says):
+    """An uncaught exception would exit 1, which the CLI gives "problems found in the data": a
+    failure of JudgeScope exits 3 instead, with its traceback and one line saying what failed."""
+    from judgescope.cli.commands import validate
+
+    def run(args):
+        raise error
+    monkeypatch.setattr(validate, "run", run)
+    assert cli.main(["validate", "anything"]) == cli.EXIT_FAILED == 3
+    err = capsys.readouterr().err
+    assert "Traceback (most recent call last)" in err and f"error: judgescope validate {says}" in err

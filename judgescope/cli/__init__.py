@@ -26,6 +26,9 @@ COMMANDS = ("open", "demo", "init", "validate", "report", "verify", "calibrate",
             "compare-methods", "themes", "reviews", "agreement", "explain", "report-html",
             "check-report", "stability", "probe-length", "build", "fingerprint", "drift")
 EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE = 0, 1, 2
+# A failure of JudgeScope itself (an uncaught exception, DuckDB out of memory): never 1, which
+# Python gives an uncaught exception and which here means "problems found in the data".
+EXIT_FAILED = 3
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -54,8 +57,23 @@ def main(argv: list[str] | None = None) -> int:
     except SourceError as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_UNUSABLE
+    except Exception as err:  # noqa: BLE001 — reported with its traceback, never as a data problem
+        return _failed(args.command, err)
     finally:
         sys.stdout, sys.stderr = out, err_out
+
+
+def _failed(command: str, err: Exception) -> int:
+    """The traceback, then one line that says what failed and that it is not the data's fault."""
+    import traceback
+    traceback.print_exc()
+    what = f"{type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}"
+    hint = ("DuckDB needed more memory than its bound and could not spill the rest to disk; "
+            "this is a limit of JudgeScope on data of this size, not a problem in the data"
+            if type(err).__name__ == "OutOfMemoryException" else
+            "this is a defect of JudgeScope, not a problem in the data; the traceback above says where")
+    print(f"error: judgescope {command} failed ({what}): {hint}", file=sys.stderr)
+    return EXIT_FAILED
 
 
 # Terminal control: C0 (but tab and newline), DEL, C1 (CSI 0x9b …) and bidirectional overrides.
