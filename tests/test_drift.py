@@ -178,3 +178,46 @@ def test_repeated_runs_count_a_unit_only_when_stable_within_each_run(tmp_path, c
     split = result["judge_vs_system"]["overall"]
     assert split["system_shift"] == -10 - 5 and split["headline"] == (5 - 10) / 2
     assert "stable within each run" in c["definition"]
+
+
+def test_a_repeated_unit_is_an_anchor_only_when_every_repeat_records_one_equal_hash(tmp_path):
+    """drift_paired's anchor rule (min = max over hashes all recorded, in place of count(DISTINCT)
+    = 1, which DuckDB cannot spill): s0's repeats agree on both hashes (anchor); s1's repeats hold
+    two candidate hashes (not one value: changed); s2's second repeat has no candidate hash (not
+    recorded on every row: changed); s3's differ in the source hash only (changed)."""
+    import json
+
+    from judgescope import cli
+
+    def row(rid, source, src="a", cand="c"):
+        return {"judge_record_id": rid, "source_id": source, "target_language": "th", "unit": "answer",
+                "score": 70, "source_text_sha256": src * 64,
+                "candidate_text_sha256": None if cand is None else cand * 64}
+    old = [row("o1", "s0"), row("o2", "s0"), row("o3", "s1"), row("o4", "s1", cand="d"),
+           row("o5", "s2"), row("o6", "s2", cand=None), row("o7", "s3"), row("o8", "s3", src="b")]
+    new = [row("n1", "s0"), row("n2", "s1"), row("n3", "s2"), row("n4", "s3")]
+    for name, rows in (("old", old), ("new", new)):
+        (tmp_path / f"{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    out = tmp_path / "d.json"
+    cli.main(["drift", str(tmp_path / "old.jsonl"), str(tmp_path / "new.jsonl"), "--resamples", "100",
+              "--json", str(out)])
+    c = json.loads(out.read_text())["counts"]
+    assert (c["paired_units"], c["anchors"], c["changed"]) == (4, 1, 3)
+
+
+def test_the_anchors_that_moved_most_chosen_in_sql_equal_those_chosen_from_every_pair():
+    """drift_moved_most (SQL: |new − old| descending, then language, unit, source, paragraph)
+    picks the rows and order moved_most gives on every stable anchor of drift_paired, ids and all."""
+    from judgescope.audit import drift_report
+    from judgescope.wiring import get_catalog
+
+    store = get_catalog().store("xhotpotqa_drift")
+    every = store.con.execute("SELECT * FROM drift_paired()").df()
+    anchors = every[every["anchor"] & every["stable"]]
+    moved = drift_report.moved_most(anchors, len(anchors))
+    assert len(moved) > 50 and moved[-1]["diff"] != 0
+    for limit in range(1, len(moved) + 2):  # every cut, through ties of |new − old|
+        got = drift_report.moved_most(store.run("drift_moved_most", limit=limit), limit)
+        assert got == moved[:limit], limit
+    narrow = store.run("drift_pairs")
+    assert len(narrow) == len(every) and "new_record_id" not in narrow

@@ -48,7 +48,8 @@ class MacroError(RuntimeError):
 # The views each queries/macros/<name>.sql reads. DuckDB binds a macro when it is created, so a
 # file is created only where these views exist; every other error is the file's and is raised.
 MACRO_VIEWS = {"audit": set(), "review": set(), "review_bins": {"audit_bins"}, "review_rows": {"audit"},
-               "verify": {"audit", "snapshot_numbered"}, "calibration": {"items"}}
+               "verify": {"audit", "snapshot_numbered"}, "calibration": {"items"},
+               "drift": {"audit", "audit_previous"}}
 
 
 _TEXTS: dict[str, str] = {}
