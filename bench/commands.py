@@ -76,25 +76,50 @@ class Ran(NamedTuple):
     cpu: float  # user + system of the process
     code: int  # exit code (1: rows excluded or a gate failed, still a full run)
     stderr: str
-    peak_mb: float  # the process's maximum resident set
+    peak_mb: float  # the process's maximum resident set after exec (VmHWM, sampled: see process)
+
+
+# How often a running command's VmHWM is read: the kernel's own high-water mark of the process's
+# memory since it exec'd, so a read misses only a peak reached in the last interval before exit.
+# (getrusage's maxrss is no use here: Linux carries it across exec, so a child forked from a
+# phase holding 1 GB reports 1 GB for `--help`.)
+PEAK_POLL_S = 0.05
+PEAK_METHOD = "VmHWM"  # recorded beside each peak: a run without it measured what getrusage gives
+
+
+def _peak_mb(pid: int, done: threading.Event, found: list[float]) -> None:
+    """Keep reading /proc/PID/status's VmHWM (kB) into found[0] until `done`."""
+    status = Path(f"/proc/{pid}/status")
+    while not done.is_set():
+        try:
+            for line in status.read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    found[0] = max(found[0], int(line.split()[1]) / 1024)
+        except (OSError, ValueError):
+            pass
+        done.wait(PEAK_POLL_S)
 
 
 def process(argv: list[str], cwd: Path, env: dict[str, str], python: tuple[str, ...] = (),
             timeout: float | None = None) -> Ran:
     """`python [PYTHON] -m judgescope ARGV` as a process in `cwd` with `env`: its wall seconds,
-    CPU seconds, exit code, stderr and peak RSS (from the kernel's accounting of that one child).
+    CPU seconds, exit code, stderr and peak RSS (VmHWM, read every PEAK_POLL_S while it runs).
     Exit 1 (rows excluded) is still a full run; 2, a crash or `timeout` seconds passing stops
     the bench (SystemExit with stderr's end)."""
     with tempfile.TemporaryFile() as err:
         t = time.perf_counter()
         child = subprocess.Popen([sys.executable, *python, "-m", "judgescope", *argv], cwd=cwd, env=env,
                                  stdout=subprocess.DEVNULL, stderr=err)
-        stopped = threading.Event()
+        stopped, ended, peak = threading.Event(), threading.Event(), [0.0]
+        watch = threading.Thread(target=_peak_mb, args=(child.pid, ended, peak), daemon=True)
+        watch.start()
         timer = threading.Timer(timeout, lambda: stopped.set() or child.kill()) if timeout else None
         if timer:
             timer.start()
         _, status, usage = os.wait4(child.pid, 0)
         seconds = time.perf_counter() - t
+        ended.set()
+        watch.join()
         if timer:
             timer.cancel()
         child.returncode = code = os.waitstatus_to_exitcode(status)
@@ -104,7 +129,7 @@ def process(argv: list[str], cwd: Path, env: dict[str, str], python: tuple[str, 
         raise SystemExit(f"judgescope {' '.join(argv)} did not finish within {timeout:g} s")
     if code not in (0, 1) or CRASH in stderr:  # an uncaught exception exits 1 too
         raise SystemExit(f"judgescope {' '.join(argv)} exited {code}:\n{stderr[-3000:]}")
-    return Ran(seconds, usage.ru_utime + usage.ru_stime, code, stderr, usage.ru_maxrss / 1024)
+    return Ran(seconds, usage.ru_utime + usage.ru_stime, code, stderr, peak[0])
 
 
 def _run(argv: list[str], manifest: str, cache: Path, python: tuple[str, ...] = ()) -> Ran:
@@ -159,7 +184,7 @@ def _timed(argv: list[str], manifest: str, cold_cache: Path | None, warm_cache: 
     warm = [_run(argv, manifest, warm_cache) for _ in range(repeats)]
     return {"exit": (cold or warm[0]).code, "cold_s": cold.seconds if cold else None,
             "warm": summary([w.seconds for w in warm]),
-            "peak_mb": max(r.peak_mb for r in ([cold] if cold else []) + warm),
+            "peak_mb": max(r.peak_mb for r in ([cold] if cold else []) + warm), "peak_method": PEAK_METHOD,
             "start_s": start_seconds(argv, manifest, warm_cache)}
 
 
@@ -227,7 +252,8 @@ def lines(size: dict) -> list[str]:
             cold = (f"{v['cold_s']:.2f} s" if v["cold_s"] is not None else
                     f"not run: above {WHOLE_OPEN_COLD_MAX_ROWS:,} rows its cold run is the collection's "
                     f"first open, measured above")
-            peak = f"{v['peak_mb']:,.0f} MB" if v.get("peak_mb") else "not recorded"
+            peak = (f"{v['peak_mb']:,.0f} MB" if v.get("peak_mb") and v.get("peak_method") == PEAK_METHOD
+                    else "not recorded")
             out.append(f"| `{' '.join(v['argv'])}` | {cold} | {v['warm']['median_ms'] / 1000:.2f} s | {peak} "
                        f"| {v['exit']} |")
     starts = start_targets(c)

@@ -343,6 +343,7 @@ def test_the_commands_phase_runs_the_readme_s_commands_or_says_why_not(tmp_path)
     fake = {"commands": {"load_before": (7.5, 8.0, 9.0), "generated_s": {"calibration/bench_items.parquet": 2.5},
                          "commands": {
         "validate": {"argv": ["validate", "bench_audit"], "exit": 0, "cold_s": 4.0, "peak_mb": 812.4,
+                     "peak_method": "VmHWM",
                      "warm": {"median_ms": 1500.0, "runs_ms": [1500.0]}},
         "rank": {"not_run": "above 1,000,000 pairs"}}}}
     text = "\n".join(commands.lines(fake))
@@ -582,3 +583,24 @@ def test_a_command_failing_on_data_of_its_own_kind_is_recorded_and_a_traceback_i
     with pytest.raises(SystemExit, match="(?s)exited 1:.*RuntimeError: boom"):
         commands.process(["--help"], tmp_path, env, ("-c", "raise RuntimeError('boom')"))
     assert commands.process(["--help"], tmp_path, env, ("-c", "raise SystemExit(1)")).code == 1
+
+
+def test_a_command_s_peak_memory_is_its_own_not_the_forking_phase_s(tmp_path):
+    """getrusage's maxrss carries a forked child's pre-exec memory (the phase's) across exec;
+    the command's peak is its own VmHWM: small for `--help` run from a process holding 400 MB,
+    and the 250 MB a command allocates when it does."""
+    import os
+
+    from bench import commands
+
+    held = bytearray(400_000_000)  # the phase's memory, touched so it is resident
+    held[::4096] = b"x" * len(held[::4096])
+    env = dict(os.environ, PYTHONPATH=str(commands.ROOT), JUDGESCOPE_CACHE=str(tmp_path / "cache"))
+    assert commands.process(["--help"], tmp_path, env).peak_mb < 200
+    grows = "x = bytearray(250_000_000); x[::4096] = b'x' * len(x[::4096]); import time; time.sleep(0.3)"
+    assert commands.process(["--help"], tmp_path, env, ("-c", grows)).peak_mb > 240
+    del held
+    text = "\n".join(commands.lines({"commands": {"load_before": (1.0, 1.0, 1.0), "commands": {
+        "rank": {"argv": ["rank", "r.parquet"], "exit": 0, "cold_s": 2.0, "peak_mb": 1042.0,
+                 "warm": {"median_ms": 1000.0, "runs_ms": [1000.0]}}}}}))
+    assert "| 1.00 s | not recorded | 0 |" in text  # measured before VmHWM: not shown
