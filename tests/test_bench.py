@@ -528,6 +528,11 @@ def test_a_command_is_timed_as_a_process_and_a_failing_one_stops_the_bench(tmp_p
     assert ran.code == 0 and ran.seconds > 0 and 0 < ran.cpu < ran.seconds * 4 and ran.peak_mb > 10
     with pytest.raises(SystemExit, match="exited 2"):
         commands.process(["validate", str(tmp_path / "no-such-file.jsonl")], tmp_path, env)
+    said = commands.process(["--help"], tmp_path, env, ("-c", "import sys; sys.stderr.write('said on stderr')"))
+    assert said.stderr == "said on stderr"
+    # A command's start is read from that stderr (python -X importtime): never zero.
+    log = commands.process(["--help"], tmp_path, env, ("-X", "importtime")).stderr
+    assert commands.import_seconds(log) > 0.01
 
 
 def test_the_first_open_is_timed_in_alternating_pairs_and_the_median_pair_reported(tmp_path):
