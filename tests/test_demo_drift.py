@@ -24,7 +24,8 @@ DEMO = ROOT / "data" / "demo"
 @pytest.fixture(scope="module")
 def result():
     store = get_catalog().store("xhotpotqa_drift")
-    return drift_report.from_store(store.run, resamples=2000)
+    return drift_report.report(store.run("drift_pairs"), store.run("audit_previous_fingerprint"),
+                               store.run("audit_fingerprint"), resamples=2000)
 
 
 @pytest.fixture(scope="module")

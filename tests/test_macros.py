@@ -15,8 +15,7 @@ def _macro_dir(tmp_path, text: str):
 
 def test_every_macro_file_declares_its_views():
     files = sorted(p.stem for p in (db.QUERIES_DIR / "macros").glob("*.sql"))
-    assert files == sorted(db.MACRO_VIEWS) == ["audit", "calibration", "drift", "review", "review_bins",
-                                               "review_rows", "verify"]
+    assert files == sorted(db.MACRO_VIEWS) == ["audit", "calibration", "review", "review_bins", "review_rows", "verify"]
 
 
 def test_a_typo_in_a_macro_is_raised_with_the_file(tmp_path, monkeypatch):

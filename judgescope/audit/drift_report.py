@@ -38,9 +38,7 @@ def _verdicts(anchors: pd.DataFrame, threshold, rule, resamples, seed, level) ->
 
 
 def moved_most(anchors: pd.DataFrame, limit: int = MOVED_MOST) -> list[dict]:
-    """The anchors whose score changed most (largest |new − old|, then language, unit, key), from
-    anchor rows with their keys and record ids: drift_moved_most's rows (already chosen in SQL,
-    so the order here keeps them) or any such frame."""
+    """The anchors whose score changed most (largest |new − old|, then language, unit, key)."""
     if anchors.empty:
         return []
     order = anchors.assign(size=anchors["diff"].abs()).sort_values(
@@ -54,11 +52,8 @@ def moved_most(anchors: pd.DataFrame, limit: int = MOVED_MOST) -> list[dict]:
 
 
 def report(pairs: pd.DataFrame, old_fp: pd.DataFrame, new_fp: pd.DataFrame, threshold=None,
-           resamples=drift.DEFAULT_RESAMPLES, seed=drift.DEFAULT_SEED, level=drift.LEVEL,
-           moved: pd.DataFrame | None = None) -> dict:
-    """The whole drift result from drift_pairs rows and both runs' audit_fingerprint rows; the
-    anchors that moved most from `moved` (drift_moved_most's rows), else from `pairs` when they
-    carry the keys and record ids."""
+           resamples=drift.DEFAULT_RESAMPLES, seed=drift.DEFAULT_SEED, level=drift.LEVEL) -> dict:
+    """The whole drift result from drift_pairs rows and both runs' audit_fingerprint rows."""
     old, new = fingerprint.fingerprint(old_fp), fingerprint.fingerprint(new_fp)
     repeated = int(((pairs["old_rows"] > 1) | (pairs["new_rows"] > 1)).sum())
     unstable = int((~pairs["stable"]).sum())
@@ -82,21 +77,13 @@ def report(pairs: pd.DataFrame, old_fp: pd.DataFrame, new_fp: pd.DataFrame, thre
         "bland_altman": drift.bland_altman(anchors["old_score"], anchors["new_score"], level),
         "verdicts": _verdicts(anchors, cut, rule, *args),
         "judge_vs_system": {"overall": split, "by_language": by_language},
-        "moved_most": moved_most(anchors if moved is None else moved),
+        "moved_most": moved_most(anchors),
         "settings": {"resamples": resamples, "seed": seed, "level": level, "threshold": threshold,
                      "minimum_anchors": drift.MIN_ANCHORS, "minimum_anchors_kappa": drift.MIN_KAPPA,
                      "difference": "new − old (the audit minus the earlier audit)"},
     }
     out["alarms"] = alarms(split, by_language)
     return out
-
-
-def from_store(run, threshold=None, resamples=drift.DEFAULT_RESAMPLES, seed=drift.DEFAULT_SEED,
-               level=drift.LEVEL) -> dict:
-    """report() over a store's drift queries (`run`: a Store's run): the CLI, the Drift page and
-    the HTML report read it the same way."""
-    return report(run("drift_pairs"), run("audit_previous_fingerprint"), run("audit_fingerprint"),
-                  threshold, resamples, seed, level, moved=run("drift_moved_most", limit=MOVED_MOST))
 
 
 def alarms(overall: dict, by_language: list[dict]) -> list[str]:

@@ -48,8 +48,7 @@ class MacroError(RuntimeError):
 # The views each queries/macros/<name>.sql reads. DuckDB binds a macro when it is created, so a
 # file is created only where these views exist; every other error is the file's and is raised.
 MACRO_VIEWS = {"audit": set(), "review": set(), "review_bins": {"audit_bins"}, "review_rows": {"audit"},
-               "verify": {"audit", "snapshot_numbered"}, "calibration": {"items"},
-               "drift": {"audit", "audit_previous"}}
+               "verify": {"audit", "snapshot_numbered"}, "calibration": {"items"}}
 
 
 _TEXTS: dict[str, str] = {}

@@ -16,7 +16,8 @@ from judgescope.web.context import catalog, per_collection, run
 def result(collection: str, resamples: int, seed: int, threshold: float | None) -> dict:
     """drift_report.report over the collection's audit (new) and earlier audit (old)."""
     run = catalog().store(collection).run
-    return drift_report.from_store(run, threshold, resamples, seed)
+    return drift_report.report(run("drift_pairs"), run("audit_previous_fingerprint"),
+                               run("audit_fingerprint"), threshold, resamples, seed)
 
 
 def anchor_rows() -> pd.DataFrame:

@@ -41,7 +41,8 @@ def run(args) -> int:
     from judgescope.wiring import open_store
     old, new = _audit(args.old), _audit(args.new)
     store = open_store({"audit": new, "audit_previous": old})
-    result = drift_report.from_store(store.run, args.threshold, args.resamples, args.seed)
+    result = drift_report.report(store.run("drift_pairs"), store.run("audit_previous_fingerprint"),
+                                 store.run("audit_fingerprint"), args.threshold, args.resamples, args.seed)
     result["old"], result["new"] = old.spec.name, new.spec.name
     print(f"{old.spec.name} → {new.spec.name} (differences are new − old)")
     for line in drift_report.summary_lines(result):
