@@ -131,10 +131,20 @@ def calibration_batches(start: int, stop: int) -> tuple[pa.Table, pa.Table]:
 def write_calibration(folder: Path, rows: int) -> tuple[Path, Path]:
     """ITEMS and JUDGEMENTS of calibration_items(rows) answers."""
     answers = calibration_items(rows)
-    spans = [(s, min(answers, s + BATCH)) for s in range(0, answers, BATCH)]
-    items = _write(folder / ITEMS, (calibration_batches(a, b)[0] for a, b in spans))
-    judgements = _write(folder / JUDGEMENTS, (calibration_batches(a, b)[1] for a, b in spans))
-    return items, judgements
+    paths = (folder / ITEMS, folder / JUDGEMENTS)
+    for path in paths:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    writers = [None, None]
+    for start in range(0, answers, BATCH):  # each batch drawn once, written to both files
+        for k, table in enumerate(calibration_batches(start, min(answers, start + BATCH))):
+            if writers[k] is None:
+                writers[k] = pq.ParquetWriter(paths[k].with_name(paths[k].name + ".tmp"), table.schema,
+                                              compression="zstd")
+            writers[k].write_table(table, row_group_size=ROW_GROUP)
+    for path, writer in zip(paths, writers):
+        writer.close()
+        path.with_name(path.name + ".tmp").rename(path)
+    return paths
 
 
 def _decision(d: np.ndarray, i: np.ndarray, salt: int) -> pa.Array:

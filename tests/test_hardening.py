@@ -209,6 +209,7 @@ def test_deep_link_to_a_fresh_server_runs_inside_the_frame():
 
 @pytest.mark.parametrize("error, says", [
     (RuntimeError("boom"), "failed (RuntimeError: boom): this is a defect of JudgeScope, not a problem in the data"),
+    (KeyError(), "failed (KeyError): this is a defect of JudgeScope"),
     (duckdb.OutOfMemoryException("Out of Memory Error: could not allocate block\n\nPossible solutions: …"),
      "failed (OutOfMemoryException: Out of Memory Error: could not allocate block): DuckDB needed more memory")])
 def test_a_failure_of_judgescope_itself_exits_3_with_its_traceback_never_1(monkeypatch, capsys, error, says):

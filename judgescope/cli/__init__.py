@@ -67,7 +67,9 @@ def _failed(command: str, err: Exception) -> int:
     """The traceback, then one line that says what failed and that it is not the data's fault."""
     import traceback
     traceback.print_exc()
-    what = f"{type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}"
+    said = str(err).splitlines()[0] if str(err).strip() else ""
+    what = type(err).__name__ + (f": {said}" if said else "")
+    # By name: the CLI's start does not import duckdb for a command that never uses it.
     hint = ("DuckDB needed more memory than its bound and could not spill the rest to disk; "
             "this is a limit of JudgeScope on data of this size, not a problem in the data"
             if type(err).__name__ == "OutOfMemoryException" else
