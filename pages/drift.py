@@ -12,7 +12,7 @@ c = st.columns(3)
 resamples = urls.url_number(c[0], "Resamples", step=1000, key="resamples")
 seed = urls.url_number(c[1], "Seed", key="seed")
 threshold = urls.url_number(c[2], "Verdict threshold (fail below; 0 = none)", key="threshold") or None
-result = drift_view.result(resamples, seed, threshold)
+result, ba_points = drift_view.measured(resamples, seed, threshold)
 counts, judge = result["counts"], result["judge_shift"]["overall"]
 
 st.markdown("**Judge:** " + md_literal(result["fingerprint"]["difference"]["sentence"], limit=600))
@@ -46,10 +46,12 @@ export.rows(drift_view.shift_frame(result["judge_shift"]["by_language_unit"]), "
 st.caption(f"{drift_view.sentence(drift.SHIFT_METHOD)}, {resamples:,} resamples, seed {seed}. "
            f"{drift_view.sentence(drift.SIGN_METHOD)}. "
            "Wilcoxon signed-rank: two-sided, unmoved anchors dropped.")
+if note := drift_view.binned_note(result):
+    st.caption(note)
 
 st.header("Bland–Altman")
 ba = result["bland_altman"]
-st.plotly_chart(drift_charts.bland_altman_chart(drift_view.anchor_rows(), ba), key="drift_bland_altman")
+st.plotly_chart(drift_charts.bland_altman_chart(ba_points, ba), key="drift_bland_altman")
 st.caption(drift.BA_METHOD + ".")
 
 st.header("Verdicts")

@@ -24,8 +24,7 @@ DEMO = ROOT / "data" / "demo"
 @pytest.fixture(scope="module")
 def result():
     store = get_catalog().store("xhotpotqa_drift")
-    return drift_report.report(store.run("drift_pairs"), store.run("audit_previous_fingerprint"),
-                               store.run("audit_fingerprint"), resamples=2000)
+    return drift_report.measure(store.run, resamples=2000)[0]
 
 
 @pytest.fixture(scope="module")

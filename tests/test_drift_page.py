@@ -57,7 +57,7 @@ def test_drift_page_without_anchors_says_too_few():
 def test_a_moved_anchor_opens_on_review_with_both_runs():
     from judgescope.audit import drift_report
     store = get_catalog().store("xhotpotqa_drift")
-    moved = drift_report.moved_most(store.run("drift_pairs").query("anchor"))[0]
+    moved = drift_report.moved_most(store.run("drift_pairs", buckets=1, bucket=0).query("anchor & stable"))[0]
     at = open_page("pages/review.py", "xhotpotqa_drift", record=moved["new_record_id"])
     shown = [plain(m.value).replace("**", "") for m in at.markdown]
     assert any(s.startswith(f"Earlier run · score {moved['old_score']:g} · glm-5.2 / prompt") for s in shown)

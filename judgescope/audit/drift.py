@@ -21,7 +21,7 @@ MIN_KAPPA = 50  # fewer anchors: κ between the versions is marked too few to de
 DEFAULT_RESAMPLES = defaults.RESAMPLES
 DEFAULT_SEED = stats.DEFAULT_SEED
 LEVEL = 0.95
-BLOCK = 1_000  # resamples drawn at once (bounded memory when every difference is distinct)
+BLOCK = 1_000  # resamples drawn at once (bounded memory: at most stats.MAX_CATEGORIES values)
 
 SHIFT_METHOD = ("mean of new − old over the anchors; CI: percentile bootstrap over the anchors "
                 "(resampled with replacement)")
@@ -29,18 +29,34 @@ SIGN_METHOD = ("exact sign test: two-sided binomial (p = ½) on the anchors that
                "anchors that did not move are dropped")
 
 
-def boot_means(rng, values: np.ndarray, resamples: int) -> np.ndarray:
-    """`resamples` bootstrap means of `values` (multinomial over its distinct values, in blocks);
+def draw_plan(values, resamples: int) -> dict:
+    """What the bootstrap of a mean of `values` draws over (stats.bootstrap_plan, as the audit's
+    CIs): its distinct values when there are at most stats.MAX_CATEGORIES (exactly a resample of
+    the rows), else at most stats.DRAW_BINS bins of equal width, each at its rows' mean, with the
+    bound on how far that moves the endpoints named in `method`. A group of float differences has
+    as many distinct values as anchors: drawn over each, a million anchors took minutes."""
+    distinct, counts = np.unique(np.asarray(values, dtype=float), return_counts=True)
+    return stats.bootstrap_plan(distinct, counts, resamples)
+
+
+def boot_means(rng, values: np.ndarray, resamples: int, plan: dict | None = None) -> np.ndarray:
+    """`resamples` bootstrap means of `values`: multinomials over draw_plan's values (in blocks);
     none when there are no values."""
     if np.asarray(values).size == 0:
         return np.array([])
-    distinct, counts = np.unique(np.asarray(values, dtype=float), return_counts=True)
+    plan = plan or draw_plan(values, resamples)
+    distinct, counts = plan["values"], plan["counts"]
     n = int(counts.sum())
     out = []
     for start in range(0, resamples, BLOCK):
         draws = rng.multinomial(n, counts / n, size=min(BLOCK, resamples - start))
         out.append(draws @ distinct / n)
     return np.concatenate(out) if out else np.array([])
+
+
+def draws_method(plan: dict | None) -> str:
+    """What a CI's resamples were drawn over, from its draw_plan (none: no values)."""
+    return "no values to draw" if plan is None else plan["method"]
 
 
 def _ci(draws: np.ndarray, level: float) -> list:
@@ -65,11 +81,12 @@ def shift(diffs, resamples=DEFAULT_RESAMPLES, seed=DEFAULT_SEED, level=LEVEL) ->
     """The judge's shift on anchors: mean difference, bootstrap CI, sign test and Wilcoxon."""
     d = np.asarray(diffs, dtype=float)
     n = int(d.size)
-    draws = boot_means(np.random.default_rng(seed), d, resamples) if n else np.array([])
+    plan = draw_plan(d, resamples) if n else None
+    draws = boot_means(np.random.default_rng(seed), d, resamples, plan) if n else np.array([])
     wil = paired.wilcoxon(d)
     return {"anchors": n, "mean_diff": float(d.mean()) if n else None, "ci": _ci(draws, level),
             "sign_test": sign_test(d), "wilcoxon": {"p": wil["p"], "method": f"{paired.WILCOXON}; {wil['method']}"},
-            "too_few_to_decide": n < MIN_ANCHORS, "method": SHIFT_METHOD,
+            "too_few_to_decide": n < MIN_ANCHORS, "method": SHIFT_METHOD, "draws": draws_method(plan),
             "resamples": resamples, "seed": seed, "level": level}
 
 

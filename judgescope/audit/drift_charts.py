@@ -11,16 +11,43 @@ from judgescope.chart_style import INK
 from judgescope.schema import language_name
 
 
-def bland_altman_chart(anchors: pd.DataFrame, ba: dict) -> go.Figure:
-    """Each anchor at (mean of both scores, new − old), counted per point; the bias and the 95%
-    limits of agreement as lines, their CIs as bands."""
-    points = (anchors.assign(mean=(anchors["old_score"] + anchors["new_score"]) / 2)
+MAX_POINTS = 5_000  # distinct points drawn as they are; above it, counted per cell of a grid
+GRID = 100  # cells per axis of that grid
+
+
+def ba_points(anchors: pd.DataFrame) -> pd.DataFrame:
+    """The Bland–Altman points of anchor rows (old_score, new_score, diff): (mean, diff, size) per
+    distinct point. Above MAX_POINTS distinct points (float scores on many anchors), the anchors
+    are counted per cell of a GRID × GRID grid over the points' range instead, each cell drawn at
+    its centre; attrs["cells"] then holds the distinct points and the grid."""
+    points = (pd.DataFrame({"mean": (anchors["old_score"] + anchors["new_score"]) / 2, "diff": anchors["diff"]})
               .groupby(["mean", "diff"], as_index=False).size())
+    if len(points) <= MAX_POINTS:
+        return points
+    centres = {}
+    for axis in ("mean", "diff"):
+        low, high = float(points[axis].min()), float(points[axis].max())
+        width = (high - low) / GRID
+        if width == 0:  # one value on this axis: its own cell
+            centres[axis] = points[axis]
+            continue
+        cell = ((points[axis] - low) // width).clip(upper=GRID - 1)
+        centres[axis] = low + (cell + 0.5) * width
+    cells = (pd.DataFrame({**centres, "size": points["size"]}).groupby(["mean", "diff"], as_index=False)["size"].sum())
+    cells.attrs["cells"] = {"distinct_points": len(points), "grid": GRID}
+    return cells
+
+
+def bland_altman_chart(points: pd.DataFrame, ba: dict) -> go.Figure:
+    """The anchors at (mean of both scores, new − old), counted per point (ba_points) or per cell;
+    the bias and the 95% limits of agreement as lines, their CIs as bands."""
+    cells = points.attrs.get("cells")
+    where = "cell centred at mean" if cells else "mean"
     fig = go.Figure(go.Scatter(
         x=points["mean"], y=points["diff"], mode="markers", name="anchors",
         marker=dict(color=OKABE_ITO[0], size=(6 + 2 * points["size"].clip(upper=40) ** 0.5), opacity=0.7),
         customdata=points["size"],
-        hovertemplate="mean %{x:.1f}, new − old %{y:+.1f}: %{customdata} anchors<extra></extra>"))
+        hovertemplate=where + " %{x:.1f}, new − old %{y:+.1f}: %{customdata} anchors<extra></extra>"))
     if ba["bias"] is not None:
         lines = [("bias", ba["bias"], ba["bias_ci"], OKABE_ITO[2]),
                  ("lower limit", ba["loa"][0], ba["loa_ci"][0], OKABE_ITO[5]),
@@ -30,8 +57,11 @@ def bland_altman_chart(anchors: pd.DataFrame, ba: dict) -> go.Figure:
             fig.add_hline(y=value, line_color=colour, line_dash="dash",
                           annotation_text=f"{name} {value:+.2f}", annotation_position="top left")
     fig.add_hline(y=0, line_dash="dot", line_color=INK)
-    return _layout(fig, "Bland–Altman: new − old on anchors, bias and 95% limits of agreement (bands: CIs)",
-                   "Mean of the two scores (points)", "New − old (points)")
+    title = "Bland–Altman: new − old on anchors, bias and 95% limits of agreement (bands: CIs)"
+    if cells:
+        title += (f"; {cells['distinct_points']:,} distinct points counted in a {cells['grid']} × "
+                  f"{cells['grid']} grid")
+    return _layout(fig, title, "Mean of the two scores (points)", "New − old (points)")
 
 
 def shift_chart(rows: list[dict], key: str = "target_language") -> go.Figure:

@@ -8,7 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from judgescope.audit import drift, drift_split, fingerprint
+from judgescope.audit import drift, drift_read, drift_split, fingerprint
+from judgescope.audit.drift_read import MOVED_COLUMNS, MOVED_MOST, moved_most  # noqa: F401 (MOVED_MOST: callers read it here)
 from judgescope.significance.paired import fmt_p
 
 ANCHOR_DEFINITION = ("anchor = a unit scored in each run (paired on source_id, target_language, unit, "
@@ -16,7 +17,6 @@ ANCHOR_DEFINITION = ("anchor = a unit scored in each run (paired on source_id, t
                      "runs; a unit without a recorded hash is never an anchor. A unit a run scored more "
                      "than once (repeated runs) is compared only when every repeat gave the same score in "
                      "each run (stable within each run); the others are counted, never counted as moved")
-MOVED_MOST = 25
 
 
 def verdict_rule(pairs: pd.DataFrame, threshold: float | None) -> tuple[float | None, str]:
@@ -37,27 +37,25 @@ def _verdicts(anchors: pd.DataFrame, threshold, rule, resamples, seed, level) ->
                                                         resamples, seed, level)}
 
 
-def moved_most(anchors: pd.DataFrame, limit: int = MOVED_MOST) -> list[dict]:
-    """The anchors whose score changed most (largest |new − old|, then language, unit, key)."""
-    if anchors.empty:
-        return []
-    order = anchors.assign(size=anchors["diff"].abs()).sort_values(
-        ["size", "target_language", "unit", "source_id", "paragraph_id"],
-        ascending=[False, True, True, True, True], kind="stable")
-    order = order[order["size"] > 0].head(limit)
-    cols = ["target_language", "unit", "source_id", "paragraph_id", "old_score", "new_score", "diff",
-            "old_record_id", "new_record_id"]
-    return [{k: (None if pd.isna(v) else v) for k, v in row.items()}
-            for row in order[cols].to_dict("records")]
+def measure(run, threshold=None, resamples=drift.DEFAULT_RESAMPLES, seed=drift.DEFAULT_SEED,
+            level=drift.LEVEL) -> tuple[dict, pd.DataFrame]:
+    """The drift result of a store's two runs (`run` runs a named query), and the paired units it
+    was measured on (drift_read.NARROW columns)."""
+    old_fp, new_fp = run("audit_previous_fingerprint"), run("audit_fingerprint")
+    pairs = drift_read.read(run, int(old_fp["n"].sum() + new_fp["n"].sum()))
+    return report(pairs.frame, old_fp, new_fp, threshold, resamples, seed, level, moved=pairs.moved), pairs.frame
 
 
 def report(pairs: pd.DataFrame, old_fp: pd.DataFrame, new_fp: pd.DataFrame, threshold=None,
-           resamples=drift.DEFAULT_RESAMPLES, seed=drift.DEFAULT_SEED, level=drift.LEVEL) -> dict:
-    """The whole drift result from drift_pairs rows and both runs' audit_fingerprint rows."""
+           resamples=drift.DEFAULT_RESAMPLES, seed=drift.DEFAULT_SEED, level=drift.LEVEL,
+           moved: list[dict] | None = None) -> dict:
+    """The whole drift result from drift_pairs rows and both runs' audit_fingerprint rows;
+    `moved`: moved_most rows that hold the anchors that moved most (drift_read keeps each
+    bucket's), else they are found among the pairs' anchors."""
     old, new = fingerprint.fingerprint(old_fp), fingerprint.fingerprint(new_fp)
     repeated = int(((pairs["old_rows"] > 1) | (pairs["new_rows"] > 1)).sum())
     unstable = int((~pairs["stable"]).sum())
-    pairs = pairs[pairs["stable"]]
+    pairs = pairs if unstable == 0 else pairs[pairs["stable"]]  # no copy when every unit is stable
     anchors = pairs[pairs["anchor"]]
     args = (resamples, seed, level)
     cut, rule = verdict_rule(pairs, threshold)
@@ -77,7 +75,7 @@ def report(pairs: pd.DataFrame, old_fp: pd.DataFrame, new_fp: pd.DataFrame, thre
         "bland_altman": drift.bland_altman(anchors["old_score"], anchors["new_score"], level),
         "verdicts": _verdicts(anchors, cut, rule, *args),
         "judge_vs_system": {"overall": split, "by_language": by_language},
-        "moved_most": moved_most(anchors),
+        "moved_most": moved_most(anchors if moved is None else pd.DataFrame(moved, columns=MOVED_COLUMNS)),
         "settings": {"resamples": resamples, "seed": seed, "level": level, "threshold": threshold,
                      "minimum_anchors": drift.MIN_ANCHORS, "minimum_anchors_kappa": drift.MIN_KAPPA,
                      "difference": "new − old (the audit minus the earlier audit)"},

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from judgescope.audit.drift import (DEFAULT_RESAMPLES, DEFAULT_SEED, LEVEL, MIN_ANCHORS, _ci,
-                                    boot_means)
+                                    boot_means, draw_plan, draws_method)
 
 DEFINITION = ("headline = mean of new − old over the units paired in both runs; judge's shift J = "
               "that mean over the anchors (texts unchanged); systems' shift S = that mean over the "
@@ -31,7 +31,8 @@ def decompose(anchor_diffs, changed_diffs, resamples=DEFAULT_RESAMPLES, seed=DEF
     a, c = np.asarray(anchor_diffs, dtype=float), np.asarray(changed_diffs, dtype=float)
     n = a.size + c.size
     rng = np.random.default_rng(seed)
-    ja, jc = boot_means(rng, a, resamples), boot_means(rng, c, resamples)
+    pa, pc = (draw_plan(x, resamples) if x.size else None for x in (a, c))
+    ja, jc = boot_means(rng, a, resamples, pa), boot_means(rng, c, resamples, pc)
     j, cm = _mean(a), _mean(c)
     s = None if j is None or cm is None else cm - j
     head = None if n == 0 else float((a.sum() + c.sum()) / n)
@@ -44,7 +45,8 @@ def decompose(anchor_diffs, changed_diffs, resamples=DEFAULT_RESAMPLES, seed=DEF
            "headline": head, "headline_ci": _ci(head_draws, level),
            "judge_shift": j, "judge_ci": _ci(ja, level), "system_shift": s, "system_ci": _ci(s_draws, level),
            "too_few_to_decide": a.size < MIN_ANCHORS, "definition": DEFINITION,
-           "alarm_rule": ALARM_RULE, "resamples": resamples, "seed": seed, "level": level}
+           "alarm_rule": ALARM_RULE, "draws": {"anchors": draws_method(pa), "changed": draws_method(pc)},
+           "resamples": resamples, "seed": seed, "level": level}
     out["opposite_directions"] = bool(j is not None and s is not None and j * s < 0)
     out["alarm"] = bool(out["opposite_directions"] and not out["too_few_to_decide"]
                         and _excludes_zero(out["judge_ci"]) and _excludes_zero(out["system_ci"]))

@@ -70,8 +70,7 @@ def _split(add: _Add, row: dict, id: str, path: list) -> dict:
 
 def build(run, ledger: Ledger, seed: int, resamples: int) -> tuple[dict | None, list[str]]:
     """(section or None, what could not be measured and why)."""
-    result = drift_report.report(run("drift_pairs"), run("audit_previous_fingerprint"),
-                                 run("audit_fingerprint"), None, resamples, seed)
+    result, _ = drift_report.measure(run, None, resamples, seed)
     add, counts, judge = _Add(ledger), result["counts"], result["judge_shift"]["overall"]
     j = ["judge_shift", "overall"]
     split = result["judge_vs_system"]

@@ -6,24 +6,18 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from judgescope.audit import drift_report
+from judgescope.audit import drift_charts, drift_report
 from judgescope.schema import language_name
 from judgescope.significance.paired import fmt_p
-from judgescope.web.context import catalog, per_collection, run
+from judgescope.web.context import catalog, per_collection
 
 
 @per_collection(max_entries=16, show_spinner="Measuring the judge's drift on anchors…")
-def result(collection: str, resamples: int, seed: int, threshold: float | None) -> dict:
-    """drift_report.report over the collection's audit (new) and earlier audit (old)."""
-    run = catalog().store(collection).run
-    return drift_report.report(run("drift_pairs"), run("audit_previous_fingerprint"),
-                               run("audit_fingerprint"), threshold, resamples, seed)
-
-
-def anchor_rows() -> pd.DataFrame:
-    """The anchors' rows of drift_pairs (both scores), for the Bland–Altman plot."""
-    pairs = run("drift_pairs")
-    return pairs[pairs["anchor"] & pairs["stable"]]
+def measured(collection: str, resamples: int, seed: int, threshold: float | None) -> tuple[dict, pd.DataFrame]:
+    """drift_report.measure over the collection's audit (new) and earlier audit (old): the result
+    and the Bland–Altman points of its anchors (drift_charts.ba_points)."""
+    result, pairs = drift_report.measure(catalog().store(collection).run, threshold, resamples, seed)
+    return result, drift_charts.ba_points(pairs[pairs["anchor"] & pairs["stable"]])
 
 
 NUMBER_FORMAT = {c: st.column_config.NumberColumn(format="%+.2f")
@@ -33,6 +27,22 @@ NUMBER_FORMAT = {c: st.column_config.NumberColumn(format="%+.2f")
 def sentence(text: str) -> str:
     """A method or definition as the start of a sentence: its first letter capitalised only."""
     return text[:1].upper() + text[1:]
+
+
+def binned_note(result: dict) -> str | None:
+    """A sentence when some shift was resampled over bins (drift.draw_plan: float differences),
+    with the overall row's draws named; None when every one was drawn over its distinct values."""
+    from judgescope import stats
+
+    shift = result["judge_shift"]
+    rows = [shift["overall"]] + [r for k in ("by_language", "by_unit", "by_language_unit") for r in shift[k]]
+    binned = sum("score bins" in r["draws"] for r in rows)
+    if not binned:
+        return None
+    return (f"{binned:,} of {len(rows):,} shifts (overall, per language, per unit, per language × unit) "
+            f"have more than {stats.MAX_CATEGORIES} distinct differences: their resamples are drawn "
+            f"over at most {stats.DRAW_BINS} bins of equal width, each at its rows' mean. Overall: "
+            f"{shift['overall']['draws']}.")
 
 
 def _ci(ci) -> str:

@@ -41,8 +41,7 @@ def run(args) -> int:
     from judgescope.wiring import open_store
     old, new = _audit(args.old), _audit(args.new)
     store = open_store({"audit": new, "audit_previous": old})
-    result = drift_report.report(store.run("drift_pairs"), store.run("audit_previous_fingerprint"),
-                                 store.run("audit_fingerprint"), args.threshold, args.resamples, args.seed)
+    result, _ = drift_report.measure(store.run, args.threshold, args.resamples, args.seed)
     result["old"], result["new"] = old.spec.name, new.spec.name
     print(f"{old.spec.name} → {new.spec.name} (differences are new − old)")
     for line in drift_report.summary_lines(result):
