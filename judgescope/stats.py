@@ -77,6 +77,14 @@ def _count_means(rng, values: np.ndarray, counts: np.ndarray, resamples: int) ->
     return total / n
 
 
+def bootstrap_means(rng, plan: dict, resamples: int) -> np.ndarray:
+    """`resamples` bootstrap means drawn over a bootstrap_plan (its values and counts), as the
+    audit's intervals draw them (_count_means); none when the plan counts no row."""
+    if int(plan["counts"].sum()) == 0:
+        return np.array([])
+    return _count_means(rng, plan["values"], plan["counts"], resamples)
+
+
 def _row_means(rng, rows: np.ndarray, resamples: int) -> np.ndarray:
     """Means of `resamples` resamples of the rows, each n rows drawn with replacement (ROW_BLOCK
     draws at a time, into this thread's scratch, so memory stays bounded): an index from 16 random

@@ -173,3 +173,22 @@ def test_joining_empties_the_list_of_buckets(run):
     rows = sum(len(p) for p in parts)
     frame = drift_read._joined(parts)
     assert parts == [] and len(frame) == rows
+
+
+def test_two_runs_without_a_common_unit_pair_nothing_and_say_so(tmp_path):
+    """No key in both runs: every bucket is empty, and the result counts 0 paired units."""
+    import json
+
+    from judgescope import cli
+
+    def row(rid, source):
+        return {"judge_record_id": rid, "source_id": source, "target_language": "th", "unit": "answer",
+                "score": 70, "source_text_sha256": "a" * 64, "candidate_text_sha256": "c" * 64}
+    for name, rows in (("old", [row("o1", "s0"), row("o2", "s1")]), ("new", [row("n1", "s2")])):
+        (tmp_path / f"{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    out = tmp_path / "d.json"
+    assert cli.main(["drift", str(tmp_path / "old.jsonl"), str(tmp_path / "new.jsonl"), "--resamples", "100",
+                     "--json", str(out)]) == 0
+    result = json.loads(out.read_text())
+    assert (result["counts"]["paired_units"], result["counts"]["anchors"]) == (0, 0)
+    assert result["moved_most"] == [] and result["judge_shift"]["by_language"] == []

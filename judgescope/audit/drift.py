@@ -21,7 +21,6 @@ MIN_KAPPA = 50  # fewer anchors: κ between the versions is marked too few to de
 DEFAULT_RESAMPLES = defaults.RESAMPLES
 DEFAULT_SEED = stats.DEFAULT_SEED
 LEVEL = 0.95
-BLOCK = 1_000  # resamples drawn at once (bounded memory: at most stats.MAX_CATEGORIES values)
 
 SHIFT_METHOD = ("mean of new − old over the anchors; CI: percentile bootstrap over the anchors "
                 "(resampled with replacement)")
@@ -40,18 +39,11 @@ def draw_plan(values, resamples: int) -> dict:
 
 
 def boot_means(rng, values: np.ndarray, resamples: int, plan: dict | None = None) -> np.ndarray:
-    """`resamples` bootstrap means of `values`: multinomials over draw_plan's values (in blocks);
-    none when there are no values."""
+    """`resamples` bootstrap means of `values`, drawn over draw_plan's values as the audit's
+    intervals are (stats.bootstrap_means); none when there are no values."""
     if np.asarray(values).size == 0:
         return np.array([])
-    plan = plan or draw_plan(values, resamples)
-    distinct, counts = plan["values"], plan["counts"]
-    n = int(counts.sum())
-    out = []
-    for start in range(0, resamples, BLOCK):
-        draws = rng.multinomial(n, counts / n, size=min(BLOCK, resamples - start))
-        out.append(draws @ distinct / n)
-    return np.concatenate(out) if out else np.array([])
+    return stats.bootstrap_means(rng, plan or draw_plan(values, resamples), resamples)
 
 
 def draws_method(plan: dict | None) -> str:
