@@ -5,7 +5,7 @@ the tables above it are regenerated, these sentences are not — re-read them af
 """
 
 NOTES = """
-## Since this run: calibrate, rank and drift as processes (issue 45 item 4)
+## Since this run: every README command as a process, at every size and score type (issue 45 item 4)
 
 The run below listed `calibrate`, `rank` and `drift` as not run: the bench's collection has no
 data of their kinds. The commands phase now runs them on data that bench/kinds.py writes beside
@@ -19,53 +19,74 @@ the collection (the collection a first open builds is unchanged):
 
 Each runs cold in a cache of its own, then warm in that cache. Calibration and ranking hold no
 audit scores, so they run at the integer size of each row count only. A failure at a size is
-recorded as a finding and the phase goes on. Each command's peak memory is now recorded too: its
+recorded as a finding and the phase goes on. Each command's peak memory is recorded too: its
 VmHWM, read every 50 ms (getrusage's maxrss carries the forking phase's memory across exec:
 `--help` showed 1,042 MB at 1M rows). The peaks of the run below were not measured: shown as
 not recorded.
 
-**Measured** with integer scores on the idle machine: the commands phase alone at 1c9f484
-(2026-12-06 11:59–12:18 UTC) for 1M and 10M rows, `drift` at 1M again at 8aedb31 (the drift
-query kept); 10k from the interrupted full run of 6ecf957, whose peaks were not measured. The
-calibration and ranking code is the same at all three commits.
+**Measured:** the commands phase alone (`python -m bench.phases commands --repeats 5`) at
+fc4a7eb, 2026-12-06 14:08–14:57 UTC, on the machine of the run below with nothing else running,
+on its generated data: all nine sizes and score types, one after the other. Load average at
+each size's start 1.1–1.9 (one minute; the phase's own processes). Each cell: cold (a new cache;
+at 10M rows `report-html` and `verify` are not run cold, their cold run being the collection's
+first open, measured below) / warm (median of 3) / peak RSS. No command failed.
 
-| rows | command | cold | warm (median of 3) | peak RSS |
-|---|---|---|---|---|
-| 10k | `calibrate` | 2.7 s | 2.70 s | not recorded |
-| 10k | `rank` | 1.1 s | 0.97 s | not recorded |
-| 10k | `drift` | 2.8 s | 1.78 s | not recorded |
-| 1M | `calibrate` | 9.7 s | 9.62 s | 724 MB |
-| 1M | `rank` | 59.4 s | 55.01 s | 4,102 MB |
-| 1M | `drift` | 17.7 s | 7.05 s | 1,820 MB |
-| 10M | `calibrate` | 84.2 s | 74.31 s | 4,955 MB |
-| 10M | `rank` | not run: above 1,000,000 pairs | | |
-| 10M | `drift` | ❌ DuckDB out of memory, exit 3 |  |  |
+| rows | scores | `--help` | `validate` | `report` | `report-html` | `verify` | `calibrate` | `rank` | `drift` |
+|---|---|---|---|---|---|---|---|---|---|
+| 10k | int | 0.1 s / 0.07 s / 17 MB | 1.0 s / 0.27 s / 252 MB | 1.7 s / 0.83 s / 279 MB | 2.3 s / 1.36 s / 301 MB | 1.4 s / 0.52 s / 273 MB | 2.9 s / 2.72 s / 266 MB | 1.1 s / 1.05 s / 254 MB | 3.0 s / 1.87 s / 352 MB |
+| 10k | float | 0.1 s / 0.06 s / 17 MB | 1.0 s / 0.25 s / 257 MB | 1.8 s / 0.85 s / 287 MB | 2.2 s / 1.34 s / 302 MB | 1.4 s / 0.51 s / 278 MB | at int | at int | 5.9 s / 4.91 s / 361 MB |
+| 10k | mixture | 0.1 s / 0.06 s / 17 MB | 0.8 s / 0.24 s / 256 MB | 1.6 s / 0.81 s / 286 MB | 2.3 s / 1.38 s / 300 MB | 1.5 s / 0.51 s / 277 MB | at int | at int | 6.4 s / 4.89 s / 361 MB |
+| 1M | int | 0.1 s / 0.07 s / 17 MB | 3.9 s / 0.30 s / 1,627 MB | 9.0 s / 3.22 s / 1,648 MB | 20.2 s / 9.40 s / 1,666 MB | 10.4 s / 0.78 s / 1,667 MB | 9.9 s / 9.17 s / 723 MB | 59.6 s / 54.85 s / 4,209 MB | 13.1 s / 3.95 s / 2,133 MB |
+| 1M | float | 0.1 s / 0.06 s / 17 MB | 3.9 s / 0.27 s / 1,636 MB | 7.1 s / 1.93 s / 1,647 MB | 23.8 s / 13.79 s / 1,658 MB | 11.2 s / 0.92 s / 1,618 MB | at int | at int | 19.2 s / 8.11 s / 2,157 MB |
+| 1M | mixture | 0.1 s / 0.06 s / 17 MB | 4.1 s / 0.29 s / 1,665 MB | 8.4 s / 2.31 s / 1,595 MB | 20.7 s / 10.00 s / 1,620 MB | 10.7 s / 0.71 s / 1,643 MB | at int | at int | 19.1 s / 9.18 s / 2,139 MB |
+| 10M | int | 0.1 s / 0.07 s / 16 MB | 51.5 s / 0.68 s / 1,746 MB | 53.3 s / 2.69 s / 1,752 MB | — / 17.87 s / 1,712 MB | — / 2.40 s / 201 MB | 76.0 s / 68.98 s / 4,972 MB | not run: above 1M pairs | 139.8 s / 40.88 s / 3,557 MB |
+| 10M | float | 0.1 s / 0.06 s / 17 MB | 50.0 s / 0.64 s / 1,762 MB | 55.8 s / 1.89 s / 1,746 MB | — / 17.99 s / 1,712 MB | — / 2.22 s / 203 MB | at int | at int | 153.0 s / 50.04 s / 3,511 MB |
+| 10M | mixture | 0.1 s / 0.07 s / 17 MB | 52.0 s / 0.65 s / 1,810 MB | 53.8 s / 2.66 s / 1,785 MB | — / 18.76 s / 1,714 MB | — / 2.42 s / 203 MB | at int | at int | 163.6 s / 50.15 s / 3,529 MB |
+
+`drift` since (843b9f8, its resamples drawn as the audit's intervals are: the bins' chain of
+binomials rather than numpy's multinomial), as a process, warm, median of 3 on the idle
+machine: 10k float 2.0 s (integer 1.8 s), 1M float 7.9 s, 10M float 48 s.
 
 **What it found, and what changed:**
 
+- **`drift` on two 10M-row runs ran out of memory** (DuckDB, at the Store's 1.5 GB bound), and
+  that crash exited 1, which the CLI uses for "problems found in the data". Any failure of
+  JudgeScope itself now exits 3, with its traceback and a line saying what failed (f9159af).
+  **`drift` now works at 10M rows** (fc4a7eb): its pairs are read in buckets of the paired key
+  (audit/drift_read.py: the key's hash modulo the bucket count, one query per 2M rows of the two
+  runs), "one digest a run" is tested on the digests' 64-bit hashes (a DISTINCT count did not
+  fit), and only the columns the statistics read are kept, with each bucket's anchors that moved
+  most. The bucket filter first cost 2.8 s of a bucket's 7.4 s: the bound parameter made DuckDB
+  take the modulo in HUGEINT; in UBIGINT a 1M-pair bucket takes 4 s. Two 10M-row runs: 41 s
+  warm, 140 s cold (both runs' first opens included), 3.6 GB peak (DuckDB's 1.5 GB and the
+  statistics' frames). At fc4a7eb the integer result at 1M rows was the old query's, key for
+  key (the Bland–Altman SD in its 16th digit: the sum's order); since 843b9f8 the bootstrap
+  intervals are drawn another way (below), so they move within their Monte Carlo error.
+- **`drift` on float scores did not finish**: at 1M float rows it was still running after
+  9.5 min (the interrupted full run of this session, f607a4a; stopped). Each shift's bootstrap
+  drew a multinomial over every distinct difference, and float differences are all distinct.
+  The shifts now draw over stats.bootstrap_plan, as the audit's intervals do: exact up to 128
+  distinct differences, over at most 64 bins above, named in each row's `draws` with the bound
+  on how far the bins move the endpoints. 1M float rows: 19 s cold, 8 s warm.
+- **The Drift page's Bland–Altman plot** drew one point per distinct (mean, difference): a
+  float audit at 10M rows would have sent millions. Above 5,000 distinct points it now counts
+  the anchors per cell of a 100 × 100 grid, and its title says so.
 - **`calibrate` did not scale.** At 100,000 answers (300,000 judgements) it took 72 s, 51 s of it
   in a row-by-row pandas apply for the majorities, and most of the rest in sorting cluster labels
   as text. The majorities and ties are now computed column by column, and clusters are numbered
   by hashing. The JSON is the same byte for byte: 7 s at 100,000 answers; at 1M answers 22 s
   against 46 s.
-- **`drift` on two 10M-row runs runs out of memory** (DuckDB, at the Store's 1.5 GB bound: the
-  per-unit grouping with count(DISTINCT) and the sort of every pair with its keys and ids), and
-  that crash exited 1, which the CLI uses for "problems found in the data". Any failure of
-  JudgeScope itself now exits 3, with its traceback and a line saying what failed; drift at
-  10M still fails. Tried and not kept: narrower pairs, the moved-most anchors chosen in SQL and
-  "one hash value" as min = max. That grouping fitted at 10M, but the sort beside the join still
-  did not, and the variant failed cold at 1M now and then, where the query kept never did.
-- **`rank` holds every decision in memory and parses each text in Python**: 55 s and 4.1 GB at
+- **`rank` holds every decision in memory and parses each text in Python**: 55 s and 4.2 GB at
   1M pairs (four decisions a pair), so 10M pairs would need about 40 GB. It is not run above a
   million pairs.
-- **`calibrate` at 10M judgements** (3.3M answers) takes 84 s cold, 74 s warm and 5.0 GB: more
+- **`calibrate` at 10M judgements** (3.3M answers) takes 76 s cold, 69 s warm and 5.0 GB: more
   than the 2 GB the app's phases keep to. Calibration sets are hundreds to thousands of answers;
   this size is the bench's, not a use seen.
-- The drift failure at 10M in the table was measured with the variant not kept; the query kept
-  failed there the same way when this was found (DuckDB out of memory, then exit 1).
+- **`drift` at 10M rows holds 3.6 GB**, more than the app phases' 2 GB: the statistics read one
+  narrow row per paired unit (about 36 bytes), and the report's anchors and groups copy them.
 
-Not measured since: a full `make bench` with these commands at every size and score type
-(drift on float and mixture scores).
+Not measured since: a full `make bench` at one commit with these commands (the tables below
+are the run of defd3c1; the commands phase above is fc4a7eb's, run on its own).
 
 
 ## This run (issue #45): what it measured, and what is missed
