@@ -31,17 +31,44 @@ each size's start 1.1–1.9 (one minute; the phase's own processes). Each cell: 
 at 10M rows `report-html` and `verify` are not run cold, their cold run being the collection's
 first open, measured below) / warm (median of 3) / peak RSS. No command failed.
 
-| rows | scores | `--help` | `validate` | `report` | `report-html` | `verify` | `calibrate` | `rank` | `drift` |
-|---|---|---|---|---|---|---|---|---|---|
-| 10k | int | 0.1 s / 0.07 s / 17 MB | 1.0 s / 0.27 s / 252 MB | 1.7 s / 0.83 s / 279 MB | 2.3 s / 1.36 s / 301 MB | 1.4 s / 0.52 s / 273 MB | 2.9 s / 2.72 s / 266 MB | 1.1 s / 1.05 s / 254 MB | 3.0 s / 1.87 s / 352 MB |
-| 10k | float | 0.1 s / 0.06 s / 17 MB | 1.0 s / 0.25 s / 257 MB | 1.8 s / 0.85 s / 287 MB | 2.2 s / 1.34 s / 302 MB | 1.4 s / 0.51 s / 278 MB | at int | at int | 5.9 s / 4.91 s / 361 MB |
-| 10k | mixture | 0.1 s / 0.06 s / 17 MB | 0.8 s / 0.24 s / 256 MB | 1.6 s / 0.81 s / 286 MB | 2.3 s / 1.38 s / 300 MB | 1.5 s / 0.51 s / 277 MB | at int | at int | 6.4 s / 4.89 s / 361 MB |
-| 1M | int | 0.1 s / 0.07 s / 17 MB | 3.9 s / 0.30 s / 1,627 MB | 9.0 s / 3.22 s / 1,648 MB | 20.2 s / 9.40 s / 1,666 MB | 10.4 s / 0.78 s / 1,667 MB | 9.9 s / 9.17 s / 723 MB | 59.6 s / 54.85 s / 4,209 MB | 13.1 s / 3.95 s / 2,133 MB |
-| 1M | float | 0.1 s / 0.06 s / 17 MB | 3.9 s / 0.27 s / 1,636 MB | 7.1 s / 1.93 s / 1,647 MB | 23.8 s / 13.79 s / 1,658 MB | 11.2 s / 0.92 s / 1,618 MB | at int | at int | 19.2 s / 8.11 s / 2,157 MB |
-| 1M | mixture | 0.1 s / 0.06 s / 17 MB | 4.1 s / 0.29 s / 1,665 MB | 8.4 s / 2.31 s / 1,595 MB | 20.7 s / 10.00 s / 1,620 MB | 10.7 s / 0.71 s / 1,643 MB | at int | at int | 19.1 s / 9.18 s / 2,139 MB |
-| 10M | int | 0.1 s / 0.07 s / 16 MB | 51.5 s / 0.68 s / 1,746 MB | 53.3 s / 2.69 s / 1,752 MB | — / 17.87 s / 1,712 MB | — / 2.40 s / 201 MB | 76.0 s / 68.98 s / 4,972 MB | not run: above 1M pairs | 139.8 s / 40.88 s / 3,557 MB |
-| 10M | float | 0.1 s / 0.06 s / 17 MB | 50.0 s / 0.64 s / 1,762 MB | 55.8 s / 1.89 s / 1,746 MB | — / 17.99 s / 1,712 MB | — / 2.22 s / 203 MB | at int | at int | 153.0 s / 50.04 s / 3,511 MB |
-| 10M | mixture | 0.1 s / 0.07 s / 17 MB | 52.0 s / 0.65 s / 1,810 MB | 53.8 s / 2.66 s / 1,785 MB | — / 18.76 s / 1,714 MB | — / 2.42 s / 203 MB | at int | at int | 163.6 s / 50.15 s / 3,529 MB |
+**10k rows** (cold / warm / peak RSS):
+
+| command | integer | float | mixture |
+|---|---|---|---|
+| `--help` | 0.1 s / 0.07 s / 17 MB | 0.1 s / 0.06 s / 17 MB | 0.1 s / 0.06 s / 17 MB |
+| `validate` | 1.0 s / 0.27 s / 252 MB | 1.0 s / 0.25 s / 257 MB | 0.8 s / 0.24 s / 256 MB |
+| `report` | 1.7 s / 0.83 s / 279 MB | 1.8 s / 0.85 s / 287 MB | 1.6 s / 0.81 s / 286 MB |
+| `report-html` | 2.3 s / 1.36 s / 301 MB | 2.2 s / 1.34 s / 302 MB | 2.3 s / 1.38 s / 300 MB |
+| `verify` | 1.4 s / 0.52 s / 273 MB | 1.4 s / 0.51 s / 278 MB | 1.5 s / 0.51 s / 277 MB |
+| `calibrate` | 2.9 s / 2.72 s / 266 MB | at integer | at integer |
+| `rank` | 1.1 s / 1.05 s / 254 MB | at integer | at integer |
+| `drift` | 3.0 s / 1.87 s / 352 MB | 5.9 s / 4.91 s / 361 MB | 6.4 s / 4.89 s / 361 MB |
+
+**1M rows** (cold / warm / peak RSS):
+
+| command | integer | float | mixture |
+|---|---|---|---|
+| `--help` | 0.1 s / 0.07 s / 17 MB | 0.1 s / 0.06 s / 17 MB | 0.1 s / 0.06 s / 17 MB |
+| `validate` | 3.9 s / 0.30 s / 1,627 MB | 3.9 s / 0.27 s / 1,636 MB | 4.1 s / 0.29 s / 1,665 MB |
+| `report` | 9.0 s / 3.22 s / 1,648 MB | 7.1 s / 1.93 s / 1,647 MB | 8.4 s / 2.31 s / 1,595 MB |
+| `report-html` | 20.2 s / 9.40 s / 1,666 MB | 23.8 s / 13.79 s / 1,658 MB | 20.7 s / 10.00 s / 1,620 MB |
+| `verify` | 10.4 s / 0.78 s / 1,667 MB | 11.2 s / 0.92 s / 1,618 MB | 10.7 s / 0.71 s / 1,643 MB |
+| `calibrate` | 9.9 s / 9.17 s / 723 MB | at integer | at integer |
+| `rank` | 59.6 s / 54.85 s / 4,209 MB | at integer | at integer |
+| `drift` | 13.1 s / 3.95 s / 2,133 MB | 19.2 s / 8.11 s / 2,157 MB | 19.1 s / 9.18 s / 2,139 MB |
+
+**10M rows** (cold / warm / peak RSS):
+
+| command | integer | float | mixture |
+|---|---|---|---|
+| `--help` | 0.1 s / 0.07 s / 16 MB | 0.1 s / 0.06 s / 17 MB | 0.1 s / 0.07 s / 17 MB |
+| `validate` | 51.5 s / 0.68 s / 1,746 MB | 50.0 s / 0.64 s / 1,762 MB | 52.0 s / 0.65 s / 1,810 MB |
+| `report` | 53.3 s / 2.69 s / 1,752 MB | 55.8 s / 1.89 s / 1,746 MB | 53.8 s / 2.66 s / 1,785 MB |
+| `report-html` | — / 17.87 s / 1,712 MB | — / 17.99 s / 1,712 MB | — / 18.76 s / 1,714 MB |
+| `verify` | — / 2.40 s / 201 MB | — / 2.22 s / 203 MB | — / 2.42 s / 203 MB |
+| `calibrate` | 76.0 s / 68.98 s / 4,972 MB | at integer | at integer |
+| `rank` | not run: above 1M pairs | at integer | at integer |
+| `drift` | 139.8 s / 40.88 s / 3,557 MB | 153.0 s / 50.04 s / 3,511 MB | 163.6 s / 50.15 s / 3,529 MB |
 
 `drift` since (843b9f8, its resamples drawn as the audit's intervals are: the bins' chain of
 binomials rather than numpy's multinomial), as a process, warm, median of 3 on the idle
