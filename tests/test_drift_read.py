@@ -110,13 +110,13 @@ def test_the_shift_of_many_distinct_differences_is_drawn_over_bins_and_named():
     plan = drift.draw_plan(d, 2000)
     assert plan["values"].size <= stats.DRAW_BINS
     out = drift.shift(d, resamples=2000, seed=1)
-    assert "score bins" in out["draws"] and "endpoints within" in out["draws"]
+    assert "score bins" in out["draws"] and "endpoints within" in out["draws"] and out["binned"]
     rng = np.random.default_rng(11)
     ref = np.quantile([d[rng.integers(0, d.size, d.size)].mean() for _ in range(20_000)], [0.025, 0.975])
     width = ref[1] - ref[0]
     assert abs(out["ci"][0] - ref[0]) < width / 10 and abs(out["ci"][1] - ref[1]) < width / 10
     few = drift.shift(np.array([1.0, 2.0, 2.0, -1.0] * 10), resamples=500, seed=1)
-    assert few["draws"] == "percentile bootstrap, multinomial over 3 distinct values"
+    assert few["draws"] == "percentile bootstrap, multinomial over 3 distinct values" and not few["binned"]
 
 
 def test_judge_vs_system_names_what_each_side_was_drawn_over():
@@ -132,7 +132,7 @@ def test_the_page_note_on_bins_counts_the_binned_shifts():
     from judgescope.web import drift_view
 
     def row(draws):
-        return {"draws": draws}
+        return {"draws": draws, "binned": "score bins" in draws}
     exact = "percentile bootstrap, multinomial over 3 distinct values"
     binned = "percentile bootstrap, multinomial over 64 score bins of width 0.5 (…)"
     result = {"judge_shift": {"overall": row(binned), "by_language": [row(binned), row(exact)],

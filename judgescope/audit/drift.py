@@ -79,6 +79,7 @@ def shift(diffs, resamples=DEFAULT_RESAMPLES, seed=DEFAULT_SEED, level=LEVEL) ->
     return {"anchors": n, "mean_diff": float(d.mean()) if n else None, "ci": _ci(draws, level),
             "sign_test": sign_test(d), "wilcoxon": {"p": wil["p"], "method": f"{paired.WILCOXON}; {wil['method']}"},
             "too_few_to_decide": n < MIN_ANCHORS, "method": SHIFT_METHOD, "draws": draws_method(plan),
+            "binned": plan is not None and plan["width"] is not None,
             "resamples": resamples, "seed": seed, "level": level}
 
 

@@ -30,8 +30,7 @@ NARROW = {"target_language": None, "unit": None, "old_score": "float64", "new_sc
 
 class Pairs(NamedTuple):
     frame: pd.DataFrame  # one row per paired unit, the NARROW columns
-    moved: list[dict]  # each bucket's anchors that moved most (drift_report.moved_most rows)
-    buckets: int
+    moved: list[dict]  # each bucket's anchors that moved most (moved_most rows)
 
 
 def bucket_count(rows: int) -> int:
@@ -90,4 +89,4 @@ def read(run: Callable[..., pd.DataFrame], rows: int) -> Pairs:
         moved += moved_most(part[part["anchor"] & part["stable"]])
         frames.append(narrow(part))
         del part
-    return Pairs(_joined(frames), moved, buckets)
+    return Pairs(_joined(frames), moved)

@@ -96,7 +96,8 @@ def build(run, ledger: Ledger, seed: int, resamples: int) -> tuple[dict | None, 
         "more": max(0, len(split["by_language"]) - MAX_LANGUAGES),
         "alarms": [add.text(f"alarm.{i}", a) for i, a in enumerate(result["alarms"])],
         "methods": [add.text(f"method.{i}", text) for i, text in enumerate(
-            (counts["definition"], f"{drift.SHIFT_METHOD}; {drift.SIGN_METHOD}", drift.BA_METHOD,
+            (counts["definition"], f"{drift.SHIFT_METHOD}, overall drawn as: {judge['draws']}; {drift.SIGN_METHOD}",
+             drift.BA_METHOD,
              drift_split.DEFINITION, drift_split.ALARM_RULE))],
     }
     missing = ["Verdict flips between the judge runs (flip rate, McNemar, κ): the report has no verdict "

@@ -36,7 +36,7 @@ def binned_note(result: dict) -> str | None:
 
     shift = result["judge_shift"]
     rows = [shift["overall"]] + [r for k in ("by_language", "by_unit", "by_language_unit") for r in shift[k]]
-    binned = sum("score bins" in r["draws"] for r in rows)
+    binned = sum(r["binned"] for r in rows)
     if not binned:
         return None
     return (f"{binned:,} of {len(rows):,} shifts (overall, per language, per unit, per language × unit) "
