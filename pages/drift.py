@@ -3,7 +3,7 @@ texts), and how much of the change is the judge's and how much the systems'."""
 
 import streamlit as st
 
-from judgescope.audit import drift, drift_charts, drift_report, drift_split
+from judgescope.audit import drift, drift_charts, drift_read, drift_report, drift_split
 from judgescope.text import md_literal
 from judgescope.web import context, drift_view, export, render, urls
 
@@ -20,7 +20,12 @@ st.markdown(f"**{counts['anchors']:,}** anchors of **{counts['paired_units']:,}*
             f"runs; **{counts['changed']:,}** have a changed text (a changed system)."
             + (f" **{counts['unstable_within_a_run']:,}** units scored more than once in a run gave "
                "different scores there and are left out." if counts["unstable_within_a_run"] else ""))
-st.caption(f"{drift_view.sentence(counts['definition'])}. Differences are new − old.")
+st.caption(f"{drift_view.sentence(counts['pairing'])}. {drift_view.sentence(counts['definition'])}. "
+           "Differences are new − old.")
+for run, line, listed in drift_view.not_paired(result):
+    st.warning(md_literal(drift_view.sentence(line), limit=600) + ".")
+    with st.expander(f"Listed: the first {drift_read.UNPAIRED_LISTED} of each kind"):
+        render.table(listed, placeholder="n/a", key=f"not_paired_{run}")
 if judge["too_few_to_decide"]:
     st.warning(f"Too few anchors to decide (fewer than {drift.MIN_ANCHORS}): the numbers below "
                "are shown, not judged. Without anchors a change mixes the judge's and the systems'.")

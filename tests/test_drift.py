@@ -106,10 +106,11 @@ def test_no_alarm_with_few_anchors_or_an_interval_over_zero():
 
 
 def _pairs(rows):
-    cols = ["source_id", "target_language", "unit", "paragraph_id", "old_score", "new_score", "anchor",
+    cols = ["unit_id", "target_language", "unit", "paragraph_id", "old_score", "new_score", "anchor",
             "old_record_id", "new_record_id"]
     frame = pd.DataFrame(rows, columns=cols)
-    return frame.assign(diff=frame["new_score"] - frame["old_score"], stable=True, old_rows=1, new_rows=1)
+    return frame.assign(paired_on="source_id", diff=frame["new_score"] - frame["old_score"], stable=True,
+                        old_rows=1, new_rows=1)
 
 
 def test_report_states_its_definitions_and_verdict_rule():
@@ -121,7 +122,7 @@ def test_report_states_its_definitions_and_verdict_rule():
     assert out["verdicts"]["rule"].startswith("fail = score 0")  # 0/1 scores are verdicts
     assert out["verdicts"]["result"]["flips"] == 4 and out["verdicts"]["result"]["too_few_to_decide"]
     assert out["counts"]["anchors"] == 8 and "SHA-256" in out["counts"]["definition"]
-    assert [m["source_id"] for m in out["moved_most"]] == ["s0", "s2", "s4", "s6"]
+    assert [m["unit_id"] for m in out["moved_most"]] == ["s0", "s2", "s4", "s6"]
     assert drift_report.summary_lines(out)[0].startswith("judge: j / prompt v1 → j / prompt v2")
     scores = drift_report.report(pairs.assign(new_score=50, old_score=40, diff=10), fp, fp, resamples=200)
     assert scores["verdicts"]["result"] is None and "no threshold" in scores["verdicts"]["rule"]
@@ -174,7 +175,7 @@ def test_repeated_runs_count_a_unit_only_when_stable_within_each_run(tmp_path, c
     assert (c["paired_units"], c["anchors"], c["changed"]) == (2, 1, 1)
     assert (c["repeated_within_a_run"], c["unstable_within_a_run"]) == (2, 1)
     assert result["judge_shift"]["overall"]["mean_diff"] == 5
-    assert [m["source_id"] for m in result["moved_most"]] == ["s0"]
+    assert [m["unit_id"] for m in result["moved_most"]] == ["s0"]
     split = result["judge_vs_system"]["overall"]
     assert split["system_shift"] == -10 - 5 and split["headline"] == (5 - 10) / 2
     assert "stable within each run" in c["definition"]

@@ -12,8 +12,11 @@ from judgescope.audit import drift, drift_read, drift_split, fingerprint
 from judgescope.audit.drift_read import MOVED_COLUMNS, MOVED_MOST, moved_most  # noqa: F401 (MOVED_MOST: callers read it here)
 from judgescope.significance.paired import fmt_p
 
-ANCHOR_DEFINITION = ("anchor = a unit scored in each run (paired on source_id, target_language, unit, "
-                     "paragraph_id) whose source and candidate SHA-256 are recorded and equal in the two "
+PAIRING = ("a unit is keyed by source_id, target_language, unit and paragraph_id; a row without a "
+           "source_id is keyed by its instance_id instead (never pairing with a source_id key); a unit "
+           "is paired when both runs scored it. Rows in a unit only one run scored, and rows with neither "
+           "a source_id nor an instance_id, are counted and listed per run, never compared")
+ANCHOR_DEFINITION = ("anchor = a paired unit whose source and candidate SHA-256 are recorded and equal in the two "
                      "runs; a unit without a recorded hash is never an anchor. A unit a run scored more "
                      "than once (repeated runs) is compared only when every repeat gave the same score in "
                      "each run (stable within each run); the others are counted, never counted as moved")
@@ -42,8 +45,10 @@ def measure(run, threshold=None, resamples=drift.DEFAULT_RESAMPLES, seed=drift.D
     """The drift result of a store's two runs (`run` runs a named query), and the paired units it
     was measured on (drift_read.NARROW columns)."""
     old_fp, new_fp = run("audit_previous_fingerprint"), run("audit_fingerprint")
-    pairs = drift_read.read(run, int(old_fp["n"].sum() + new_fp["n"].sum()))
-    return report(pairs.frame, old_fp, new_fp, threshold, resamples, seed, level, moved=pairs.moved), pairs.frame
+    pairs = drift_read.read(run, int(old_fp["n"].sum()), int(new_fp["n"].sum()))
+    result = report(pairs.frame, old_fp, new_fp, threshold, resamples, seed, level, moved=pairs.moved)
+    result["counts"]["by_run"] = pairs.unpaired
+    return result, pairs.frame
 
 
 def report(pairs: pd.DataFrame, old_fp: pd.DataFrame, new_fp: pd.DataFrame, threshold=None,
@@ -66,7 +71,7 @@ def report(pairs: pd.DataFrame, old_fp: pd.DataFrame, new_fp: pd.DataFrame, thre
         "counts": {"old_rows": old["rows"], "new_rows": new["rows"], "paired_units": int(len(pairs)),
                    "anchors": int(len(anchors)), "changed": int(len(pairs) - len(anchors)),
                    "repeated_within_a_run": repeated, "unstable_within_a_run": unstable,
-                   "definition": ANCHOR_DEFINITION},
+                   "pairing": PAIRING, "definition": ANCHOR_DEFINITION},
         "judge_shift": {"overall": drift.shift(anchors["diff"], *args),
                         "by_language": drift.shift_table(anchors, ["target_language"], *args),
                         "by_unit": drift.shift_table(anchors, ["unit"], *args),
@@ -100,7 +105,7 @@ def summary_lines(result: dict) -> list[str]:
     """The result in a few lines, fingerprint difference first (the CLI prints these)."""
     c, j = result["counts"], result["judge_shift"]["overall"]
     few = " — too few anchors to decide" if j["too_few_to_decide"] else ""
-    lines = [f"judge: {result['fingerprint']['difference']['sentence']}",
+    lines = [f"judge: {result['fingerprint']['difference']['sentence']}", *unpaired_lines(result),
              f"anchors: {c['anchors']:,} of {c['paired_units']:,} paired units "
              f"({c['changed']:,} with a changed text){few}",
              f"judge's shift on anchors: {_f(j['mean_diff'])} [{_f(j['ci'][0])}, {_f(j['ci'][1])}], "
@@ -117,6 +122,21 @@ def summary_lines(result: dict) -> list[str]:
     if result["verdicts"]["result"]:
         lines.append(verdict_line(result))
     return lines + [f"ALARM: {a}" for a in result["alarms"]]
+
+
+def unpaired_lines(result: dict) -> list[str]:
+    """Per run with rows not compared: how many, and why (nothing when every row is paired)."""
+    out = []
+    for run, name in (("old", "earlier run"), ("new", "later run")):
+        c = result["counts"].get("by_run", {}).get(run)
+        if not c or c["paired_rows"] == c["rows"]:
+            continue
+        why = [f"{c['unpaired_rows']:,} in {c['unpaired_units']:,} units the other run did not score"] * bool(
+            c["unpaired_rows"]) + [f"{c['unkeyed_rows']:,} without a unit key (neither source_id nor "
+                                   f"instance_id)"] * bool(c["unkeyed_rows"])
+        out.append(f"not paired, {name}: {c['rows'] - c['paired_rows']:,} of {c['rows']:,} rows — "
+                   + "; ".join(why) + " (listed in --json: counts.by_run)")
+    return out
 
 
 def verdict_line(result: dict) -> str:

@@ -68,6 +68,23 @@ def _split(add: _Add, row: dict, id: str, path: list) -> dict:
                               "too few anchors" if row["too_few_to_decide"] else "no alarm")}
 
 
+def _not_paired(add: _Add, by_run: dict) -> list[dict]:
+    """Per run with rows that are not compared: its rows, those in units the other run did not
+    score, those without a unit key (each a ledger entry)."""
+    out = []
+    for run, name in (("old", "the earlier run"), ("new", "the audit")):
+        c, path = by_run[run], ["counts", "by_run", run]
+        if c["paired_rows"] == c["rows"]:
+            continue
+        out.append({"run": name,
+                    "rows": add.num(f"{run}.rows", c["rows"], fmt.count(c["rows"]), path + ["rows"]),
+                    "unpaired": add.num(f"{run}.unpaired_rows", c["unpaired_rows"], fmt.count(c["unpaired_rows"]),
+                                        path + ["unpaired_rows"]),
+                    "unkeyed": add.num(f"{run}.unkeyed_rows", c["unkeyed_rows"], fmt.count(c["unkeyed_rows"]),
+                                       path + ["unkeyed_rows"])})
+    return out
+
+
 def build(run, ledger: Ledger, seed: int, resamples: int) -> tuple[dict | None, list[str]]:
     """(section or None, what could not be measured and why)."""
     result, _ = drift_report.measure(run, None, resamples, seed)
@@ -94,9 +111,11 @@ def build(run, ledger: Ledger, seed: int, resamples: int) -> tuple[dict | None, 
                        **_split(add, r, f"split.{r['target_language']}", ["judge_vs_system", "by_language", str(i)])}
                       for i, r in enumerate(split["by_language"][:MAX_LANGUAGES])],
         "more": max(0, len(split["by_language"]) - MAX_LANGUAGES),
+        "not_paired": _not_paired(add, counts["by_run"]),
         "alarms": [add.text(f"alarm.{i}", a) for i, a in enumerate(result["alarms"])],
         "methods": [add.text(f"method.{i}", text) for i, text in enumerate(
-            (counts["definition"], f"{drift.SHIFT_METHOD}, overall drawn as: {judge['draws']}; {drift.SIGN_METHOD}",
+            (counts["pairing"], counts["definition"],
+             f"{drift.SHIFT_METHOD}, overall drawn as: {judge['draws']}; {drift.SIGN_METHOD}",
              drift.BA_METHOD,
              drift_split.DEFINITION, drift_split.ALARM_RULE))],
     }

@@ -83,7 +83,29 @@ def split_frame(overall: dict, by_language: list[dict]) -> pd.DataFrame:
 
 def moved_frame(moved: list[dict]) -> pd.DataFrame:
     """The anchors that moved most, both versions' scores side by side."""
-    cols = ["target_language", "unit", "old_score", "new_score", "diff", "source_id", "paragraph_id",
+    cols = ["target_language", "unit", "old_score", "new_score", "diff", "paired_on", "unit_id", "paragraph_id",
             "new_record_id", "old_record_id"]
     frame = pd.DataFrame(moved, columns=cols)
     return frame.assign(target_language=frame["target_language"].map(language_name))
+
+
+RUN_NAMES = {"old": "earlier run", "new": "later run"}
+
+
+def not_paired(result: dict) -> list[tuple[str, str, pd.DataFrame]]:
+    """Per run with rows that are not compared: a sentence (drift_report.unpaired_lines) and the
+    rows listed (the first of each kind: units the other run did not score, rows without a key),
+    as (run, sentence, rows)."""
+    lines = dict(zip([r for r in ("old", "new") if _some(result, r)], drift_report.unpaired_lines(result)))
+    out = []
+    for run, line in lines.items():
+        c = result["counts"]["by_run"][run]
+        listed = ([{"why": "the other run did not score this unit", **r} for r in c["unpaired_listed"]]
+                  + [{"why": "no unit key", **r} for r in c["unkeyed_listed"]])
+        out.append((run, line.split(" (listed in")[0], pd.DataFrame(listed)))
+    return out
+
+
+def _some(result: dict, run: str) -> bool:
+    c = result["counts"].get("by_run", {}).get(run)
+    return bool(c) and c["paired_rows"] != c["rows"]

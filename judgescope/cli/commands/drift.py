@@ -1,10 +1,11 @@
 """Drift between two judge runs on anchors (units with byte-identical texts in both): the judge's
 shift, Bland–Altman limits, verdict flips, judge change vs system change (exit 0, 1 rows
-excluded, 2 unusable)."""
+excluded, 2 unusable: a run could not be read, or no unit was scored by both runs)."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 from judgescope import defaults
 from judgescope.cli import (finite_float, is_path, load_source, print_ledger, resamples_arg, seed_arg,
@@ -47,4 +48,9 @@ def run(args) -> int:
     for line in drift_report.summary_lines(result):
         print(f"  {line}")
     write_json(result, args.json)
-    return print_ledger(old, new)
+    code = print_ledger(old, new)
+    if result["counts"]["paired_units"] == 0:
+        print(f"nothing to compare: no unit of {old.spec.name} was scored in {new.spec.name} "
+              f"({drift_report.PAIRING})", file=sys.stderr)
+        return 2
+    return code
