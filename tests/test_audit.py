@@ -131,8 +131,8 @@ def test_compare_unpaired_and_overlap():
                           "overlap": [1, 0]})
     assert versions.overlap_is_small(small)
     assert not versions.overlap_is_small(small.assign(overlap=[10, 9]))
-    assert versions.overlap_sentence(small) == ("Pairs on (source_id, target_language, unit, "
-                                             "paragraph_id), each key once in both versions: "
+    assert versions.overlap_sentence(small) == ("Pairs on (source_id, else instance_id; target_language, "
+                                             "unit, paragraph_id), each key once in both versions: "
                                              "1 a, 0 b.")
 
 

@@ -59,10 +59,43 @@ def test_paired_differences_use_the_same_pairs(store):
     assert sorted(diffs["diff"]) == [5.0, 10.0]
 
 
+@pytest.fixture(scope="module")
+def instance_store(tmp_path_factory):
+    """Rows without a source_id pair on their instance_id (as drift does), never with a source_id:
+    w1 pairs (+5); w2 was scored twice in the previous version (a duplicate, not paired); w3 is
+    an instance in the current version only; source w3 pairs with source w3 (+20), not with
+    instance w3; source w1 is in the previous version only."""
+    tmp = tmp_path_factory.mktemp("instance-pairing")
+    by_instance = {"source_id": None, "paragraph_id": None}
+    cur = pd.DataFrame([audit_row(1, "de", "segment", 90, **by_instance, instance_id="w1"),
+                        audit_row(2, "de", "segment", 80, **by_instance, instance_id="w2"),
+                        audit_row(3, "de", "segment", 70, **by_instance, instance_id="w3"),
+                        audit_row(4, "de", "segment", 60, source_id="w3", paragraph_id=None)])
+    prev = pd.DataFrame([audit_row(11, "de", "segment", 85, **by_instance, instance_id="w1"),
+                         audit_row(12, "de", "segment", 70, **by_instance, instance_id="w2"),
+                         audit_row(13, "de", "segment", 72, **by_instance, instance_id="w2"),
+                         audit_row(14, "de", "segment", 50, source_id="w1", paragraph_id=None),
+                         audit_row(15, "de", "segment", 40, source_id="w3", paragraph_id=None)])
+    con = duckdb.connect()
+    views = {"audit": write_table(con, cur, tmp / "a.parquet"),
+             "audit_previous": write_table(con, prev, tmp / "p.parquet")}
+    return db.Store(views | compare_views(views["audit"][0], views["audit_previous"][0]),
+                    derived=wiring.VIEWS.by_name)
+
+
+def test_rows_without_a_source_id_pair_on_their_instance_id(instance_store):
+    overlap = instance_store.run("audit_overlap").iloc[0]
+    assert (overlap["n_current"], overlap["n_previous"], overlap["overlap"]) == (4, 5, 2)
+    assert (overlap["duplicate_keys_current"], overlap["duplicate_keys_previous"]) == (0, 1)
+    assert sorted(instance_store.run("audit_paired_diff_counts")["diff"]) == [5.0, 20.0]
+    dup = instance_store.run("audit_version_duplicate_keys", limit=10)
+    assert dup[["version", "paired_on", "unit_id", "rows"]].values.tolist() == [["previous", "instance_id", "w2", 2]]
+
+
 def test_duplicate_keys_are_named(store):
     dup = store.run("audit_version_duplicate_keys", limit=10)
-    assert dup[["version", "source_id", "paragraph_id", "rows"]].values.tolist() == [
-        ["current", "s3", "p1", 2], ["previous", "s4", "p1", 2]]
+    assert dup[["version", "paired_on", "unit_id", "paragraph_id", "rows"]].values.tolist() == [
+        ["current", "source_id", "s3", "p1", 2], ["previous", "source_id", "s4", "p1", 2]]
 
 
 def test_overlap_sentence_names_the_key_and_duplicates():
@@ -70,6 +103,6 @@ def test_overlap_sentence_names_the_key_and_duplicates():
                             "overlap": [2], "duplicate_keys_current": [1],
                             "duplicate_keys_previous": [1]})
     assert versions.overlap_sentence(overlap) == (
-        "Pairs on (source_id, target_language, unit, paragraph_id), each key once in both "
+        "Pairs on (source_id, else instance_id; target_language, unit, paragraph_id), each key once in both "
         "versions: 2 paragraph. Keys scored more than once are not paired: 1 in the current "
         "version, 1 in the previous.")

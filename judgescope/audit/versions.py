@@ -56,7 +56,7 @@ def overlap_is_small(overlap: pd.DataFrame, share: float = 0.5) -> bool:
     return smaller == 0 or overlap["overlap"].sum() < share * smaller
 
 
-PAIRING_KEY = "(source_id, target_language, unit, paragraph_id)"
+PAIRING_KEY = "(source_id, else instance_id; target_language, unit, paragraph_id)"
 
 
 def overlap_sentence(overlap: pd.DataFrame) -> str:
