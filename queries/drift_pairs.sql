@@ -2,9 +2,10 @@
 -- (paired_on, unit_id, target_language, unit, paragraph_id; NULL paragraph_id one value), where
 -- unit_id is the row's source_id (paired_on 'source_id') or, on a row without one, its
 -- instance_id (paired_on 'instance_id': WMT-style audits key units by instance), as Compare
--- versions pairs (audit_build_overlap). A unit keyed by source_id never pairs with one keyed by instance_id. Rows with
--- neither id have no key: drift_read counts and lists them (drift_unkeyed). target_language and
--- unit are on every row (validation excludes a row without them). Units only one run scored are
+-- versions pairs (audit_build_overlap). A unit keyed by source_id never pairs with one keyed by
+-- instance_id. Rows with neither id have no key: drift_read counts and lists them
+-- (drift_unkeyed). target_language and unit are on every row (validation excludes a row without
+-- them). Units only one run scored are
 -- returned too, the other run's columns NULL (a FULL join), so that drift_read counts and lists
 -- them: a row is paired, or counted as unpaired, never left out unseen.
 -- A key a run scored more than once (repeated runs) keeps its lowest score and record id, with
