@@ -54,6 +54,18 @@ def test_drift_page_without_anchors_says_too_few():
     assert any(plain(m.value).replace("**", "").startswith("0 anchors") for m in at.markdown)
 
 
+def test_drift_page_names_and_lists_the_rows_it_did_not_compare():
+    """V1 and V2 share one unit: each run's other 2,759 rows are named and the first listed."""
+    at = open_page("pages/drift.py", "xhotpotqa", resamples="500")
+    warned = [plain(w.value) for w in at.warning if "Not paired" in w.value]
+    assert [w.split(" — ")[0] for w in warned] == ["Not paired, earlier run: 2,759 of 2,760 rows",
+                                                  "Not paired, later run: 2,759 of 2,760 rows"]
+    assert all("2,759 in 2,759 units the other run did not score" in w for w in warned)
+    listed = [d.value for d in at.dataframe if "Why" in d.value.columns]
+    assert len(listed) == 2 and all(len(x) == 25 for x in listed)
+    assert set(listed[0]["Why"]) == {"the other run did not score this unit"}
+
+
 def test_a_moved_anchor_opens_on_review_with_both_runs():
     from judgescope.audit import drift_report
     store = get_catalog().store("xhotpotqa_drift")
