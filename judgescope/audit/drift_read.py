@@ -32,6 +32,7 @@ MOVED_COLUMNS = ["target_language", "unit", "paired_on", "unit_id", "paragraph_i
 UNPAIRED_LISTED = 25
 UNPAIRED_COLUMNS = KEY + ["rows", "record_id"]
 RUNS = ("old", "new")
+OTHER = {"old": "new", "new": "old"}
 NARROW = {"target_language": None, "unit": None, "old_score": "float64", "new_score": "float64",
           "diff": "float64", "anchor": "bool", "stable": "bool", "old_rows": "int32", "new_rows": "int32"}
 
@@ -92,8 +93,7 @@ def moved_most(anchors: pd.DataFrame, limit: int = MOVED_MOST) -> list[dict]:
 
 def _first_unpaired(part: pd.DataFrame, run: str, limit: int) -> list[dict]:
     """The units of `part` only `run` scored, the first `limit` by key (record id: the unit's lowest)."""
-    other = "new" if run == "old" else "old"
-    only = part[(part[f"{run}_rows"] > 0) & (part[f"{other}_rows"] == 0)]
+    only = part[(part[f"{run}_rows"] > 0) & (part[f"{OTHER[run]}_rows"] == 0)]
     if only.empty:
         return []
     only = only.sort_values(KEY, kind="stable", na_position="first").head(limit)
@@ -119,8 +119,7 @@ def read(run: Callable[..., pd.DataFrame], old_rows: int, new_rows: int,
     for bucket in range(buckets):
         part = run("drift_pairs", buckets=buckets, bucket=bucket)
         for r in RUNS:
-            other = "new" if r == "old" else "old"
-            alone = part[f"{other}_rows"] == 0
+            alone = part[f"{OTHER[r]}_rows"] == 0
             keyed[r] += int(part[f"{r}_rows"].sum())
             unpaired[r]["rows"] += int(part.loc[alone, f"{r}_rows"].sum())
             unpaired[r]["units"] += int((alone & (part[f"{r}_rows"] > 0)).sum())
