@@ -609,3 +609,29 @@ def test_a_command_s_peak_memory_is_its_own_not_the_forking_phase_s(tmp_path):
         "rank": {"argv": ["rank", "r.parquet"], "exit": 0, "cold_s": 2.0, "peak_mb": 1042.0,
                  "warm": {"median_ms": 1000.0, "runs_ms": [1000.0]}}}}}))
     assert "| 1.00 s | not recorded | 0 |" in text  # measured before VmHWM: not shown
+
+
+def test_the_app_and_raw_duckdb_are_timed_in_turn_never_after_the_page_s_pandas_work(monkeypatch):
+    """bench.pages.measure: the app with its finish is timed in a loop of its own; then the app's
+    queries and raw DuckDB's in pairs whose first alternates, after one raw warm-up run."""
+    from bench import pages as bench_pages
+
+    calls = []
+
+    class Store:
+        def run(self, name, **params):
+            calls.append("app query")
+            return pd.DataFrame()
+
+    class Raw:
+        def execute(self, sql, params):
+            calls.append("raw query")
+            return type("R", (), {"df": staticmethod(pd.DataFrame)})()
+
+    inter = bench_pages.Interaction("p", "i", [("verify_summary", {})], lambda frames: calls.append("finish"))
+    bench_pages.measure(Store(), inter, Raw(), repeats=3)
+    timed = calls[2:]  # after the first run (app query, finish)
+    assert calls[:2] == ["app query", "finish"]
+    assert timed[:6] == ["app query", "finish"] * 3
+    # the raw warm-up, then the pairs: app first, raw first, app first
+    assert timed[6:13] == ["raw query", "app query", "raw query", "raw query", "app query", "app query", "raw query"]
