@@ -92,6 +92,17 @@ def test_rows_without_a_source_id_pair_on_their_instance_id(instance_store):
     assert dup[["version", "paired_on", "unit_id", "rows"]].values.tolist() == [["previous", "instance_id", "w2", 2]]
 
 
+def test_review_sets_the_earlier_row_beside_a_record_on_the_same_key(instance_store):
+    """Review's "both runs" panel (audit_previous_record) pairs as Compare versions: r1's
+    instance w1 with r11, r4's source w3 with r15 (not instance w3); r3's instance w3 has no
+    earlier row, and r2's instance w2 was scored twice before (not paired)."""
+    def earlier(rid):
+        e = instance_store.run("audit_previous_record", record_id=rid)
+        return [(x.judge_record_id, x.diff, x.current_rows) for x in e.itertuples()]
+    assert earlier("r1") == [("r11", 5.0, 1)] and earlier("r4") == [("r15", 20.0, 1)]
+    assert earlier("r3") == [] and earlier("r2") == []
+
+
 def test_duplicate_keys_are_named(store):
     dup = store.run("audit_version_duplicate_keys", limit=10)
     assert dup[["version", "paired_on", "unit_id", "paragraph_id", "rows"]].values.tolist() == [

@@ -25,7 +25,7 @@ def panel(r: pd.Series) -> None:
     earlier = context.run("audit_previous_record", record_id=str(r["judge_record_id"]))
     st.markdown("**Both runs of this unit**")
     if earlier.empty or int(earlier["current_rows"].iloc[0]) != 1:
-        st.caption("The earlier run has no single row for this unit (source_id, language, unit, "
+        st.caption("The earlier run has no single row for this unit (source_id, else instance_id; language, unit, "
                    "paragraph): nothing to set beside it.")
         return
     e = earlier.iloc[0]
