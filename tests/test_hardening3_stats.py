@@ -24,7 +24,7 @@ def test_paired_differences_are_exact_decimals():
     prev = [0.2, 0.6, 1.1, 2.2, 3.3, 10.2, 20.6, 33.3, 50.8, 70.9]
     con = db.scratch()
     for view, scores in (("audit", [round(p + 0.1, 10) for p in prev]), ("audit_previous", prev)):
-        frame = pd.DataFrame({"source_id": [f"s{i}" for i in range(10)], "target_language": "th",
+        frame = pd.DataFrame({"source_id": [f"s{i}" for i in range(10)], "instance_id": None, "target_language": "th",
                               "unit": "answer", "paragraph_id": None, "score": scores})
         con.register(f"{view}_df", frame)
         con.execute(f"CREATE TABLE {view} AS SELECT * FROM {view}_df")
