@@ -24,6 +24,15 @@ def test_groups_only_in_the_previous_version_are_kept():
     assert table["target_language"].tolist() == ["fr", "x"]
 
 
+def _compare_store(tmp, cur: pd.DataFrame, prev: pd.DataFrame) -> db.Store:
+    """A Store over the two versions' files with Compare versions' derived views."""
+    con = duckdb.connect()
+    views = {"audit": write_table(con, cur, tmp / "a.parquet"),
+             "audit_previous": write_table(con, prev, tmp / "p.parquet")}
+    return db.Store(views | compare_views(views["audit"][0], views["audit_previous"][0]),
+                    derived=wiring.VIEWS.by_name)
+
+
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
     """Current: source s1 has two paragraphs (two keys), s3's paragraph p1 was scored twice.
@@ -39,11 +48,7 @@ def store(tmp_path_factory):
                          audit_row(13, "de", "paragraph", 50, source_id="s3", paragraph_id="p1"),
                          audit_row(14, "de", "paragraph", 40, source_id="s4", paragraph_id="p1"),
                          audit_row(15, "de", "paragraph", 45, source_id="s4", paragraph_id="p1")])
-    con = duckdb.connect()
-    views = {"audit": write_table(con, cur, tmp / "a.parquet"),
-             "audit_previous": write_table(con, prev, tmp / "p.parquet")}
-    return db.Store(views | compare_views(views["audit"][0], views["audit_previous"][0]),
-                    derived=wiring.VIEWS.by_name)
+    return _compare_store(tmp, cur, prev)
 
 
 def test_overlap_counts_unique_keys_paired_in_both(store):
@@ -76,11 +81,7 @@ def instance_store(tmp_path_factory):
                          audit_row(13, "de", "segment", 72, **by_instance, instance_id="w2"),
                          audit_row(14, "de", "segment", 50, source_id="w1", paragraph_id=None),
                          audit_row(15, "de", "segment", 40, source_id="w3", paragraph_id=None)])
-    con = duckdb.connect()
-    views = {"audit": write_table(con, cur, tmp / "a.parquet"),
-             "audit_previous": write_table(con, prev, tmp / "p.parquet")}
-    return db.Store(views | compare_views(views["audit"][0], views["audit_previous"][0]),
-                    derived=wiring.VIEWS.by_name)
+    return _compare_store(tmp, cur, prev)
 
 
 def test_rows_without_a_source_id_pair_on_their_instance_id(instance_store):

@@ -105,7 +105,8 @@ def summary_lines(result: dict) -> list[str]:
     """The result in a few lines, fingerprint difference first (the CLI prints these)."""
     c, j = result["counts"], result["judge_shift"]["overall"]
     few = " — too few anchors to decide" if j["too_few_to_decide"] else ""
-    lines = [f"judge: {result['fingerprint']['difference']['sentence']}", *unpaired_lines(result),
+    listed = [f"{line} (listed in --json: counts.by_run)" for _, line in not_paired(result)]
+    lines = [f"judge: {result['fingerprint']['difference']['sentence']}", *listed,
              f"anchors: {c['anchors']:,} of {c['paired_units']:,} paired units "
              f"({c['changed']:,} with a changed text){few}",
              f"judge's shift on anchors: {_f(j['mean_diff'])} [{_f(j['ci'][0])}, {_f(j['ci'][1])}], "
@@ -124,8 +125,9 @@ def summary_lines(result: dict) -> list[str]:
     return lines + [f"ALARM: {a}" for a in result["alarms"]]
 
 
-def unpaired_lines(result: dict) -> list[str]:
-    """Per run with rows not compared: how many, and why (nothing when every row is paired)."""
+def not_paired(result: dict) -> list[tuple[str, str]]:
+    """(run, sentence) per run with rows not compared: how many, and why (none when every row of
+    both runs is paired)."""
     out = []
     for run, name in (("old", "earlier run"), ("new", "later run")):
         c = result["counts"].get("by_run", {}).get(run)
@@ -134,8 +136,8 @@ def unpaired_lines(result: dict) -> list[str]:
         why = [f"{c['unpaired_rows']:,} in {c['unpaired_units']:,} units the other run did not score"] * bool(
             c["unpaired_rows"]) + [f"{c['unkeyed_rows']:,} without a unit key (neither source_id nor "
                                    f"instance_id)"] * bool(c["unkeyed_rows"])
-        out.append(f"not paired, {name}: {c['rows'] - c['paired_rows']:,} of {c['rows']:,} rows — "
-                   + "; ".join(why) + " (listed in --json: counts.by_run)")
+        out.append((run, f"not paired, {name}: {c['rows'] - c['paired_rows']:,} of {c['rows']:,} rows — "
+                    + "; ".join(why)))
     return out
 
 

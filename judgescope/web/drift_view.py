@@ -89,23 +89,13 @@ def moved_frame(moved: list[dict]) -> pd.DataFrame:
     return frame.assign(target_language=frame["target_language"].map(language_name))
 
 
-RUN_NAMES = {"old": "earlier run", "new": "later run"}
-
-
 def not_paired(result: dict) -> list[tuple[str, str, pd.DataFrame]]:
-    """Per run with rows that are not compared: a sentence (drift_report.unpaired_lines) and the
-    rows listed (the first of each kind: units the other run did not score, rows without a key),
-    as (run, sentence, rows)."""
-    lines = dict(zip([r for r in ("old", "new") if _some(result, r)], drift_report.unpaired_lines(result)))
+    """Per run with rows that are not compared: (run, its sentence (drift_report.not_paired), the
+    rows listed: the first of each kind, units the other run did not score, rows without a key)."""
     out = []
-    for run, line in lines.items():
+    for run, line in drift_report.not_paired(result):
         c = result["counts"]["by_run"][run]
         listed = ([{"why": "the other run did not score this unit", **r} for r in c["unpaired_listed"]]
                   + [{"why": "no unit key", **r} for r in c["unkeyed_listed"]])
-        out.append((run, line.split(" (listed in")[0], pd.DataFrame(listed)))
+        out.append((run, line, pd.DataFrame(listed)))
     return out
-
-
-def _some(result: dict, run: str) -> bool:
-    c = result["counts"].get("by_run", {}).get(run)
-    return bool(c) and c["paired_rows"] != c["rows"]
