@@ -40,6 +40,19 @@ def warm() -> None:
         log.exception("warm-up failed")
 
 
+def served_options(args: list[str]) -> list[str]:
+    """Streamlit options of every serve: a served app is never in Streamlit's development mode.
+    Streamlit turns that mode on by itself when its own files are not under a site-packages (or
+    dist-packages) folder, as when it is installed with `pip install --target` and reached through
+    PYTHONPATH, or by Nix or Bazel: the mode then refuses --server.port (judgescope demo and open
+    stopped with a traceback) and expects the web front end from a development server, so no page
+    could load. An explicit --global.developmentMode still wins."""
+    out = upload_options(args)
+    if "developmentMode" not in " ".join(args):
+        out.append("--global.developmentMode=false")
+    return out
+
+
 def upload_options(args: list[str]) -> list[str]:
     """Streamlit options for the upload box: the browser refuses a file over the cap before
     sending it; and inside a Hugging Face Space (an iframe on another site) Streamlit's XSRF
@@ -76,7 +89,7 @@ def main() -> None:
     PagesManager.uses_pages_directory = False
     skip_repl_check()
     threading.Thread(target=warm, name="judgescope-warm", daemon=True).start()
-    sys.argv = ["streamlit", "run", str(APP), *upload_options(sys.argv[1:])]
+    sys.argv = ["streamlit", "run", str(APP), *served_options(sys.argv[1:])]
     sys.exit(cli.main())
 
 
