@@ -1,5 +1,6 @@
 """Provenance: score origins, missing explanations, prompts and models, run groups, exclusions."""
 
+import pandas as pd
 import streamlit as st
 
 from judgescope.audit import rows as audit_rows
@@ -41,8 +42,11 @@ export.rows(models, "prompt_model_provenance", {})
 
 if "audit_previous" in context.roles():
     st.header("Stability against the earlier run")
-    rerun = stability.from_pairs(context.run("audit_rerun_pairs"))
+    pairs = context.run("audit_rerun_pairs")
+    rerun = stability.from_pairs(pairs)
     st.markdown(stability.sentence(rerun).replace("units scored more than once", "units in both runs"))
+    for line in stability.not_paired(stability.rerun_accounting(context.run("audit_rerun_counts"), len(pairs))):
+        st.warning(md_literal(line, limit=600))
     st.caption(f"Repeated unit: {rerun['definition']}. {stability.ICC_METHOD}. `judgescope "
                "stability AUDIT --against EARLIER --threshold T` adds flip rates and lists the "
                "units that flip.")
@@ -51,7 +55,13 @@ if raw is not None:
     st.header("Stability: units one judge scored more than once")
     result = stability.stability(context.run("audit_repeat_scores"))
     st.markdown(stability.sentence(result))
-    st.caption(f"{stability.ICC_METHOD}. Every run group of the raw records counts. Flip rates "
+    unkeyed = stability.unkeyed_records(context.run)
+    if left_out := stability.unkeyed_sentence(unkeyed, ids=False):
+        st.warning(md_literal(left_out, limit=600))
+        with st.expander(f"Listed: the first {len(unkeyed['listed'])} by record id"):
+            render.table(pd.DataFrame({"judge_record_id": unkeyed["listed"]}), key="stability_unkeyed")
+    st.caption(f"Repeated unit: {stability.REPEAT_DEFINITION}. "
+               f"{stability.ICC_METHOD}. Every run group of the raw records counts. Flip rates "
                "need a verdict threshold: `judgescope stability DATASET --threshold T` lists the "
                "units that flip and their records.")
 

@@ -115,3 +115,108 @@ def test_rerun_stability_on_the_demo_rescore(tmp_path):
     at.switch_page("pages/provenance.py").run()
     assert not at.exception
     assert any(m.value.startswith(f"{len(current)} units in both runs: ICC(1)") for m in at.markdown)
+
+
+# --- Units are keyed as drift keys them (source_id, else instance_id), and nothing is left out unseen.
+
+def _row(rid, score, **ids):
+    return {"judge_record_id": rid, "target_language": "de", "unit": "answer", "score": score, **ids}
+
+
+def _write(path, rows):
+    import json
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return str(path)
+
+
+def test_records_without_ids_are_not_one_unit_but_counted_and_listed(tmp_path, capsys):
+    """Before: six records of six sources with no instance_id were one 'unit' under an empty key
+    (a within-unit SD of 13.1 from scores of different units). Now source_id keys a unit; records
+    with neither id are left out, counted, and the first 25 by id listed; a source_id and an
+    instance_id of the same value are two units."""
+    import json
+    from judgescope import cli
+    rows = [_row(f"s{i}", 50 + 7 * i, source_id=f"src{i}", run_group="g") for i in range(6)]
+    rows += [_row("x1", 70, source_id="src1", run_group="h"),  # src1 again: a repeat
+             _row("y1", 20, instance_id="src1", run_group="h")]  # same value, an instance_id: another unit
+    rows += [_row(f"n{i:02d}", 40, run_group="g") for i in range(30)]  # neither id
+    out = tmp_path / "s.json"
+    assert cli.main(["stability", _write(tmp_path / "raw.jsonl", rows), "--json", str(out)]) == 0
+    got = json.loads(out.read_text())
+    assert got["units_repeated"] == 1
+    assert got["spread"]["mean_sd"] == pytest.approx(np.std([57, 70], ddof=1))
+    assert got["unkeyed"] == {"rows": 30, "listed": [f"n{i:02d}" for i in range(25)]}
+    assert "source_id, else its instance_id" in got["definition"]
+    printed = capsys.readouterr().out
+    assert "30 records have neither a source_id nor an instance_id: they belong to no unit and are left out " \
+           "(the first 25 by id): n00, n01," in printed
+
+
+def _rerun_runs(tmp_path):
+    earlier = [_row(f"a{i}", 50 + 7 * i, source_id=f"s{i}") for i in range(6)]
+    earlier += [_row("a_n1", 40), _row("a_n2", 41),  # neither id
+                _row("a_r1", 60, source_id="s9"), _row("a_r2", 61, source_id="s9"),  # s9 twice
+                _row("a_i1", 70, instance_id="i1")]  # not in the current run
+    current = [_row(f"b{i}", 53 + 7 * i, source_id=f"s{i}") for i in range(6)]
+    current += [_row("b_x", 44, instance_id="s0"),  # an instance_id "s0" is not the source s0
+                _row("b_y", 45, source_id="s7")]
+    return _write(tmp_path / "current.jsonl", current), _write(tmp_path / "earlier.jsonl", earlier)
+
+
+def test_stability_between_runs_pairs_source_keyed_units_and_accounts_for_every_row(tmp_path, capsys):
+    """Before: audits keyed by source_id (no instance_id) paired nothing, silently (every row sat in
+    one NULL-instance partition held more than once)."""
+    import json
+    from judgescope import cli
+    current, earlier = _rerun_runs(tmp_path)
+    out = tmp_path / "s.json"
+    assert cli.main(["stability", current, "--kind", "judge_audit", "--against", earlier, "--json", str(out)]) == 0
+    got = json.loads(out.read_text())
+    assert got["units_repeated"] == 6
+    assert sorted(r["judge_record_id"] for r in got["flipping_records"]) == []  # no threshold, no flips
+    assert got["spread"]["mean_sd"] == pytest.approx(np.std([50, 53], ddof=1))  # every pair differs by 3
+    assert got["counts"]["by_run"] == {
+        "current": {"rows": 8, "paired_rows": 6, "unkeyed_rows": 0, "repeated_rows": 0, "unmatched_rows": 2},
+        "earlier": {"rows": 11, "paired_rows": 6, "unkeyed_rows": 2, "repeated_rows": 2, "unmatched_rows": 1}}
+    printed = capsys.readouterr().out
+    assert "Not paired, this audit: 2 of 8 rows — 2 with no unit of the same judge, prompt and texts" in printed
+    assert ("Not paired, the earlier audit: 5 of 11 rows — 2 without a source_id or an instance_id; 2 in units "
+            "this run scored more than once; 1 with no unit") in printed
+
+
+def test_rerun_counts_that_do_not_add_up_are_an_error():
+    counts = pd.DataFrame({"run": ["current", "earlier"], "rows": [5, 9], "unkeyed_rows": [1, 0],
+                           "repeated_rows": [0, 0]})
+    with pytest.raises(RuntimeError, match="current run's 5 rows do not hold 6 paired"):
+        stability.rerun_accounting(counts, 6)
+    assert stability.rerun_accounting(counts, 4)["current"]["unmatched_rows"] == 0
+    assert stability.not_paired(stability.rerun_accounting(counts, 4)) == [
+        "Not paired, this audit: 1 of 5 rows — 1 without a source_id or an instance_id.",
+        "Not paired, the earlier audit: 5 of 9 rows — 5 with no unit of the same judge, prompt and texts in the "
+        "other run."]
+
+
+def test_provenance_page_says_what_stability_left_out(tmp_path, monkeypatch):
+    from apptest import open_page
+    current, earlier = _rerun_runs(tmp_path)
+    raw = [_row(f"r{i}", 50 + i, source_id=f"s{i % 3}", run_group=f"g{i // 3}") for i in range(6)]
+    raw += [_row("<b>n1</b>", 40, run_group="g0")]  # neither id; a record id shown as text, never HTML
+    _write(tmp_path / "raw.jsonl", raw)
+    manifest = tmp_path / "sources.toml"
+    manifest.write_text(
+        '[[collection]]\nname = "st"\ntitle = "Stability"\ndatasets = ["cur", "prev", "raw"]\nprevious = "prev"\n\n'
+        '[[dataset]]\nname = "cur"\nkind = "judge_audit"\ntitle = "cur"\npath = "current.jsonl"\n\n'
+        '[[dataset]]\nname = "prev"\nkind = "judge_audit"\ntitle = "prev"\npath = "earlier.jsonl"\n\n'
+        '[[dataset]]\nname = "raw"\nkind = "raw_judge_records"\ntitle = "raw"\npath = "raw.jsonl"\n',
+        encoding="utf-8")
+    monkeypatch.setenv("JUDGESCOPE_SOURCES", str(manifest))
+    at = open_page("pages/provenance.py", "st")
+    from textutil import plain
+    warned = [plain(w.value) for w in at.warning]
+    assert any(w.startswith("Not paired, the earlier audit: 5 of 11 rows") for w in warned), warned
+    assert any(w.startswith("Not paired, this audit: 2 of 8 rows") for w in warned), warned
+    assert "1 record has neither a source_id nor an instance_id: it belongs to no unit and is left out." in warned
+    listed = next(d.value for d in at.dataframe if list(d.value.columns) == ["Judge record id"])
+    assert listed["Judge record id"].tolist() == ["<b>n1</b>"]
+    assert any(m.value.startswith("3 units scored more than once") for m in at.markdown)
+    assert any(m.value.startswith("6 units in both runs") for m in at.markdown)

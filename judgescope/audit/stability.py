@@ -100,8 +100,14 @@ def sentence(result: dict) -> str:
             f"mean within-unit SD {spread['mean_sd']:.3g}, largest {spread['max_sd']:.3g}.")
 
 
+UNIT_KEY = ("a unit is its source_id, else its instance_id (a source_id never matches an "
+            "instance_id), with target_language, unit and paragraph_id, as drift and Compare "
+            "versions pair units; rows with neither id belong to no unit")
 RERUN_DEFINITION = ("the same unit scored once in each audit by the same judge (requested model "
-                    "and prompt version) on the same texts (source and candidate SHA-256)")
+                    "and prompt version) on the same texts (source and candidate SHA-256); " + UNIT_KEY)
+REPEAT_DEFINITION = "the same unit scored more than once by the same judge (requested model); " + UNIT_KEY
+RUNS = (("current", "this audit"), ("earlier", "the earlier audit"))
+UNKEYED_LISTED = 25  # record ids listed of the raw records with neither id (the rest counted)
 
 
 def from_pairs(pairs: pd.DataFrame, threshold: float | None = None,
@@ -114,3 +120,60 @@ def from_pairs(pairs: pd.DataFrame, threshold: float | None = None,
     out = stability(records, threshold, level)
     out["definition"] = RERUN_DEFINITION
     return out
+
+
+def rerun_accounting(counts: pd.DataFrame, paired: int) -> dict:
+    """Every row of each run accounted for (audit_rerun_counts rows; `paired` units paired, one
+    row of each run each): paired, without a unit key, in a key the run holds more than once, or
+    with no unit of the same judge and texts in the other run. The parts must add up to the run's
+    rows: an error, never a number, when they do not."""
+    out = {}
+    for run, _ in RUNS:
+        row = counts[counts["run"] == run]
+        rows, unkeyed, repeated = ((int(row[c].iloc[0]) for c in ("rows", "unkeyed_rows", "repeated_rows"))
+                                   if len(row) else (0, 0, 0))
+        other = rows - unkeyed - repeated - paired
+        if other < 0:
+            raise RuntimeError(f"stability: the {run} run's {rows} rows do not hold {paired} paired, "
+                               f"{unkeyed} unkeyed and {repeated} repeated rows")
+        out[run] = {"rows": rows, "paired_rows": paired, "unkeyed_rows": unkeyed,
+                    "repeated_rows": repeated, "unmatched_rows": other}
+    return out
+
+
+def not_paired(by_run: dict) -> list[str]:
+    """One sentence per run that has rows stability between the runs leaves out (none when every
+    row is paired)."""
+    out = []
+    for run, name in RUNS:
+        c = by_run[run]
+        parts = [f"{n:,} {what}" for n, what in (
+            (c["unkeyed_rows"], "without a source_id or an instance_id"),
+            (c["repeated_rows"], "in units this run scored more than once"),
+            (c["unmatched_rows"], "with no unit of the same judge, prompt and texts in the other run")) if n]
+        if parts:
+            left = c["rows"] - c["paired_rows"]
+            out.append(f"Not paired, {name}: {left:,} of {c['rows']:,} rows — " + "; ".join(parts) + ".")
+    return out
+
+
+def unkeyed_sentence(unkeyed: dict, ids: bool = True) -> str:
+    """What the repeated-scores statistics leave out: the raw records with no unit key ('' when
+    none), from audit_repeat_unkeyed's count, with their first ids (ids=False: a page lists them
+    in a table of its own)."""
+    if not unkeyed["rows"]:
+        return ""
+    one = unkeyed["rows"] == 1
+    said = (f"{unkeyed['rows']:,} record{'' if one else 's'} {'has' if one else 'have'} neither a source_id nor "
+            f"an instance_id: {'it belongs' if one else 'they belong'} to no unit and {'is' if one else 'are'} "
+            "left out")
+    if not ids:
+        return said + "."
+    more = f" (the first {len(unkeyed['listed'])} by id)" if unkeyed["rows"] > len(unkeyed["listed"]) else ""
+    return f"{said}{more}: " + ", ".join(unkeyed["listed"]) + "."
+
+
+def unkeyed_records(run) -> dict:
+    """audit_repeat_unkeyed through `run`, as {rows, listed}."""
+    got = run("audit_repeat_unkeyed", limit=UNKEYED_LISTED)
+    return {"rows": int(got["rows"].iloc[0]), "listed": [str(x) for x in got["listed"].iloc[0]]}

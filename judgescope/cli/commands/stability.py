@@ -24,8 +24,11 @@ def run(args) -> int:
     if args.against:
         return _against(args)
     loaded = load_source(args.source, args.kind, args.config, args.split, args.form)
-    records = open_store({"raw_records": loaded}).run("audit_repeat_scores")
+    store = open_store({"raw_records": loaded})
+    records = store.run("audit_repeat_scores")
     result = stability.stability(records, args.threshold)
+    result["definition"] = stability.REPEAT_DEFINITION
+    result["unkeyed"] = stability.unkeyed_records(store.run)
     result["flipping_records"] = (records[records["unit_key"].isin(
         result["flips"]["flipping_units"])].to_dict("records") if result["flips"] else [])
     print(f"{loaded.spec.name}: {result['units_repeated']:,} units scored more than once by the "
@@ -40,6 +43,9 @@ def run(args) -> int:
             fl = result["flips"]
             print(f"  flip rate ({fl['definition']}): {fl['flipped']} of {fl['units']} "
                   f"({_f(fl['flip_rate'])}, 95% CI [{_f(fl['ci'][0])}, {_f(fl['ci'][1])}])")
+    print(f"  repeated unit: {result['definition']}")
+    if left_out := stability.unkeyed_sentence(result["unkeyed"]):
+        print(f"  {left_out}")
     write_json(result, args.json)
     return print_ledger(loaded)
 
@@ -52,6 +58,7 @@ def _against(args) -> int:
     store = open_store({"audit": current, "audit_previous": earlier})
     pairs = store.run("audit_rerun_pairs")
     result = stability.from_pairs(pairs, args.threshold)
+    result["counts"] = {"by_run": stability.rerun_accounting(store.run("audit_rerun_counts"), len(pairs))}
     result["judge"] = fingerprint.difference(fingerprint.fingerprint(store.run("audit_previous_fingerprint")),
                                              fingerprint.fingerprint(store.run("audit_fingerprint")))
     print(f"judge: {result['judge']['sentence']}")
@@ -60,6 +67,8 @@ def _against(args) -> int:
     print(f"{current.spec.name} against {earlier.spec.name}: "
           + stability.sentence(result).replace("units scored more than once", "units in both runs"))
     print(f"  repeated unit: {result['definition']}")
+    for line in stability.not_paired(result["counts"]["by_run"]):
+        print(f"  {line}")
     if result["flips"]:
         fl = result["flips"]
         print(f"  flip rate ({fl['definition']}): {fl['flipped']} of {fl['units']} "
