@@ -56,3 +56,23 @@ def test_themes_json(tmp_path):
     th = report["by_language"]["th"]
     assert th and set(th[0]) == {"term", "z", "low_count", "rest_count", "folded"}  # folded: nested terms
     assert [t["z"] for t in th] == sorted((t["z"] for t in th), reverse=True)
+    from pathlib import Path
+    import pandas as pd
+    audit = pd.read_parquet(next((Path(__file__).resolve().parent.parent / "data/demo/xhotpotqa_judge_v2").rglob(
+        "*.parquet")))
+    explained = int((audit["judge_explanation"].fillna("").str.strip() != "").sum())
+    assert (report["explained_rows"], report["rows"]) == (explained, len(audit)) and "note" not in report
+
+
+def test_themes_on_an_audit_without_explanations_says_so(tmp_path, capsys):
+    """GEMBA-style scores carry no explanation: the note said "no term is over-represented … in
+    any of 0 languages"; it now says there is nothing to read, as the Themes page does."""
+    audit = tmp_path / "scores.jsonl"
+    audit.write_text("".join(json.dumps({"judge_record_id": f"r{i}", "target_language": "de", "unit": "segment",
+                                         "score": 30 + 10 * i}) + "\n" for i in range(6)), encoding="utf-8")
+    out = tmp_path / "themes.json"
+    assert main(["themes", str(audit), "--json", str(out)]) == 0
+    report = json.loads(out.read_text())
+    assert (report["explained_rows"], report["rows"]) == (0, 6)
+    assert report["note"].startswith("this audit has no judge explanations (0 of 6 rows")
+    assert report["note"] in capsys.readouterr().out

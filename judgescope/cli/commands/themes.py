@@ -35,12 +35,19 @@ def compute(store: db.Store, threshold: float, min_count: int, units=()) -> dict
 def run(args) -> int:
     from judgescope.wiring import open_store
     loaded = load_source(args.audit, "judge_audit", args.config, args.split, args.form)
-    report = compute(open_store({"audit": loaded}), args.threshold,
-                     args.min_count, args.units)
-    if not any(report["by_language"].values()):
+    store = open_store({"audit": loaded})
+    report = compute(store, args.threshold, args.min_count, args.units)
+    counted = store.run("audit_explanation_count").iloc[0]
+    report["explained_rows"], report["rows"] = int(counted["explained"]), int(counted["rows"])
+    if not report["explained_rows"]:  # as the Themes page says it: nothing to read, not "no match"
+        report["note"] = (f"this audit has no judge explanations (0 of {report['rows']:,} rows: its "
+                          "judge_explanation column is absent or empty), so there are no explanation themes")
+        print(report["note"])
+    elif not any(report["by_language"].values()):
         report["note"] = (f"no term is over-represented in the explanations of rows scoring "
                           f"below {args.threshold:g} (with at least {args.min_count} low-score "
-                          f"occurrences) in any of {len(report['by_language'])} languages")
+                          f"occurrences) in any of the {len(report['by_language'])} languages with "
+                          f"explanations ({report['explained_rows']:,} of {report['rows']:,} rows have one)")
         print(report["note"])
     for lang, terms in report["by_language"].items():
         if terms:
