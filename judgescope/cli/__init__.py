@@ -29,6 +29,9 @@ EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE = 0, 1, 2
 # A failure of JudgeScope itself (an uncaught exception, DuckDB out of memory): never 1, which
 # Python gives an uncaught exception and which here means "problems found in the data".
 EXIT_FAILED = 3
+# The output's reader went away (a pipe into head): 128 + SIGPIPE, as the shell reports such a
+# command.
+EXIT_READER_GONE = 141
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -57,10 +60,24 @@ def main(argv: list[str] | None = None) -> int:
     except SourceError as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_UNUSABLE
+    except BrokenPipeError:
+        return _reader_gone(out)
     except Exception as err:  # noqa: BLE001 — reported with its traceback, never as a data problem
         return _failed(args.command, err)
     finally:
         sys.stdout, sys.stderr = out, err_out
+
+
+def _reader_gone(out) -> int:
+    """The reader of the output stopped reading (`judgescope explain | head`): stop quietly, as a
+    command killed by SIGPIPE does (exit 141, which `set -o pipefail` reports), not with a
+    traceback that calls it a defect. What is still buffered goes nowhere, so the flush at exit
+    does not fail again (the Python documentation's recipe for SIGPIPE)."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), out.fileno())
+    except (OSError, ValueError, AttributeError):  # not a real file (a test's captured stream)
+        pass
+    return EXIT_READER_GONE
 
 
 def _failed(command: str, err: Exception) -> int:
