@@ -32,6 +32,9 @@ st.header("Krippendorff's α")
 cols = st.columns(max(len(stats["alpha"]), 1))
 for col, (name, value) in zip(cols, stats["alpha"].items()):
     col.metric(f"α · {name}", fmt(value))
+    col.caption(clustered.headline_caption(stats["alpha_ci"][name]))
+if stats["alpha_ci"]:
+    st.caption("α intervals: " + next(iter(stats["alpha_ci"].values()))["ci_method"] + ".")
 if verdict:
     v = stats["verdicts"]
     st.header("Verdict agreement (nominal)")

@@ -120,3 +120,83 @@ def test_empty_and_repeated_ratings_go_to_the_ledger(tmp_path, capsys):
     assert main(["validate", str(src)]) == 1
     printed = capsys.readouterr().out
     assert "duplicate rater + item" in printed and "no rating: score, verdict all empty" in printed
+
+
+# --- Every α carries a named interval: a bootstrap over items, or over whole documents when the
+# items share at least MIN_CLUSTERS of them (the verdicts' rule).
+
+def _items_frame(draw_items: np.ndarray, values_by_item: dict) -> tuple[list, list]:
+    items, values = [], []
+    for copy, item in enumerate(draw_items):
+        for v in values_by_item[item]:
+            items.append(f"{item}#{copy}")
+            values.append(v)
+    return items, values
+
+
+@pytest.mark.parametrize("level", ["nominal", "ordinal", "interval"])
+def test_alpha_of_patterns_equals_alpha_on_the_items_each_resample_stands_for(level):
+    """Each resample's α from the pattern weights equals hr.alpha (the coincidence matrix, checked
+    against Krippendorff 2011 above) on the items that resample holds, rebuilt one by one: the
+    ordinal mid-ranks follow the resample's own value frequencies."""
+    items = [u for coder in K2011 for u, _ in enumerate(coder)]
+    values = [v for coder in K2011 for v in coder]
+    cats, pats, weights, index = hr.alpha_patterns(items, values)
+    by_item = {}
+    for item, v in zip(items, values):
+        if v is not None:
+            by_item.setdefault(item, []).append(v)
+    by_item = {i: v for i, v in by_item.items() if len(v) >= 2}
+    assert sorted(index.index) == sorted(by_item)  # the unpairable unit 11 (one rating) is not resampled
+    assert hr.alpha_of_patterns(cats, pats, weights, level)[0] == pytest.approx(hr.alpha(items, values, level))
+    rng = np.random.default_rng(7)
+    draws = rng.multinomial(weights.sum(), weights / weights.sum(), size=20)
+    got = hr.alpha_of_patterns(cats, pats, draws, level)
+    pattern_items = {p: [i for i in by_item if index[i] == p] for p in range(len(pats))}
+    for draw, value in zip(draws, got):
+        chosen = np.concatenate([np.repeat(pattern_items[p][0], k) for p, k in enumerate(draw)])
+        its, vals = _items_frame(chosen, by_item)
+        expected = hr.alpha(its, vals, level)
+        assert (value == pytest.approx(expected)) if expected is not None else np.isnan(value)
+
+
+def test_alpha_interval_over_items_is_the_seeded_percentile_of_those_resamples():
+    items = [u for coder in K2011 for u, _ in enumerate(coder)]
+    values = [v for coder in K2011 for v in coder]
+    got = hr.alpha_interval(items, values, "interval", resamples=400, seed=11)
+    cats, pats, weights, _ = hr.alpha_patterns(items, values)
+    draws = np.random.default_rng(11).multinomial(weights.sum(), weights / weights.sum(), size=400)
+    vals = hr.alpha_of_patterns(cats, pats, draws, "interval")
+    assert got["ci"] == pytest.approx(list(np.percentile(vals[~np.isnan(vals)], [2.5, 97.5])))
+    assert got["ci_name"] == "bootstrap over items" and "400 resamples, seed 11" in got["ci_method"]
+    assert got["ci"][0] < hr.alpha(items, values, "interval") < got["ci"][1]
+
+
+def test_alpha_interval_of_one_value_is_undefined_and_says_why():
+    got = hr.alpha_interval(["a", "a", "b", "b"], [3, 3, 3, 3], "interval", resamples=50)
+    assert got["ci"] == [None, None] and got["ci_undefined"]
+
+
+def test_real_mqm_alphas_carry_document_intervals(mqm_manifest):
+    """The real WMT23 file: 30 documents, so each α's headline interval resamples whole documents
+    (with the item-level one beside it); each contains its α, and the CLI prints it named."""
+    import subprocess
+    import sys
+    from judgescope.calibration import clustered
+    from judgescope.wiring import get_catalog
+
+    store = get_catalog().store("mqm")
+    result = clustered.agreement(store.run("ratings_long"), store.run("ratings_item_clusters"), "mqm", "verdict",
+                                 resamples=200)
+    assert set(result["alpha_ci"]) == set(result["alpha"]) == {
+        "mqm (interval)", "mqm (ordinal)", "verdict (ordinal: no_error < minor < major)"}
+    for name, stat in result["alpha_ci"].items():
+        assert stat["ci_name"] == "bootstrap over whole docs (30 clusters)"
+        assert stat["ci"][0] < result["alpha"][name] < stat["ci"][1]
+        assert stat["ci_item"][0] < result["alpha"][name] < stat["ci_item"][1]
+        # documents share context and raters: their interval is the wider one here
+        assert stat["ci"][1] - stat["ci"][0] > stat["ci_item"][1] - stat["ci_item"][0]
+    done = subprocess.run([sys.executable, "-m", "judgescope", "agreement", str(mqm_manifest / MQM)],
+                          capture_output=True, text=True, cwd=mqm_manifest, timeout=300)
+    line = next(x for x in done.stdout.splitlines() if "alpha, mqm (interval)" in x)
+    assert line.endswith("by bootstrap over whole docs (30 clusters)") and "95% CI [" in line

@@ -288,6 +288,9 @@ def test_human_ratings_report_on_real_mqm_equals_agreement_json(realdata, monkey
     assert len(numbers) >= 8
     for n in numbers:
         assert same(n["value"], _resolve(twin, n["cli"][2:])), n
+    # every α carries its interval, bound to the CLI's alpha_ci (a point estimate only, before)
+    bound = {n["id"] for n in numbers}
+    assert {f"ratings.alpha.{i}.ci_{end}" for i in range(3) for end in ("low", "high")} <= bound
     text = out.read_text(encoding="utf-8")
     assert "Krippendorff&#39;s α (verdict, nominal)" in text and "id=\"ratings\"" in text
     assert "built-in method" not in text  # the items count, not the dict's method

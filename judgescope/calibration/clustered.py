@@ -62,6 +62,29 @@ def for_ratings(frame: pd.DataFrame, item_clusters: pd.DataFrame, verdict: str |
 ITEMS = "bootstrap over items"
 
 
+def alpha_cis(frame: pd.DataFrame, item_clusters: pd.DataFrame, score: str | None, verdict: str | None,
+              level: float = 0.95, seed: int = DEFAULT_SEED) -> dict | None:
+    """Each Krippendorff's α of a ratings_long frame (human_ratings.alpha_inputs) with a bootstrap
+    CI over whole documents: the pairable items' count patterns (human_ratings.alpha_patterns),
+    summed per document and resampled by document (exact.clustered_table_ci, as verdict_cis).
+    None without a cluster column that items share."""
+    if item_clusters["cluster"].isna().all():
+        return None
+    clusters = item_clusters.drop_duplicates("item").set_index("item")["cluster"]
+    out = {}
+    for name, (values, lvl) in hr.alpha_inputs(frame, score, verdict).items():
+        cats, pats, _, index = hr.alpha_patterns(frame["item"], values)
+        groups = clusters.reindex(index.index)
+        if not len(groups) or groups.isna().any() or groups.nunique() == len(groups):
+            return None
+        ci = exact.clustered_table_ci(groups.to_numpy(), index.to_numpy(), len(pats),
+                                      lambda w, cats=cats, pats=pats, lvl=lvl: hr.alpha_of_patterns(cats, pats, w, lvl),
+                                      level, seed, "doc")
+        out[name] = {"ci": [ci["low"], ci["high"]], "method": ci["method"], "undefined": ci["undefined"],
+                     "clusters": int(groups.nunique())}
+    return out
+
+
 def agreement(frame: pd.DataFrame, item_clusters: pd.DataFrame | None, score: str | None,
               verdict: str | None, resamples: int = 1_000, seed: int = DEFAULT_SEED) -> dict:
     """human_ratings.agreement with one rule for the verdicts' Fleiss' κ and nominal α intervals,
@@ -82,6 +105,15 @@ def agreement(frame: pd.DataFrame, item_clusters: pd.DataFrame | None, score: st
             stat.update(ci=doc["ci"], ci_undefined=doc["undefined"], ci_method=doc["method"],
                         ci_name=f"bootstrap over whole {by_doc['column']}s "
                                 f"({by_doc['clusters']:,} clusters)")
+    # Each α of the scores (and of ordered verdicts) by the same rule: whole documents when at
+    # least MIN_CLUSTERS of them, else items (human_ratings.alpha_interval).
+    alphas = None if item_clusters is None else alpha_cis(frame, item_clusters, score, verdict, seed=seed)
+    for name, stat in result["alpha_ci"].items():
+        stat.update(ci_item=stat["ci"], ci_item_undefined=stat.get("ci_undefined"), ci_name=ITEMS)
+        doc = (alphas or {}).get(name)
+        if doc and doc["clusters"] >= MIN_CLUSTERS:
+            stat.update(ci=doc["ci"], ci_undefined=doc["undefined"], ci_method=doc["method"],
+                        ci_name=f"bootstrap over whole docs ({doc['clusters']:,} clusters)")
     return result
 
 

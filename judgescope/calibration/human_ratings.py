@@ -66,6 +66,95 @@ def alpha(items, values, level: str = "interval") -> float | None:
     return float(1.0 - (n - 1.0) * (o * d2).sum() / expected)
 
 
+def alpha_patterns(items, values) -> tuple[np.ndarray, np.ndarray, np.ndarray, pd.Series]:
+    """(sorted distinct values, distinct rows of the pairable items' value counts, how many items
+    show each row, each pairable item's row index (indexed by item)): the resampling units of α's
+    intervals. An item's counts are how many of its ratings took each value; items with fewer
+    than two ratings are unpairable and are not resampled (they enter no α)."""
+    frame = pd.DataFrame({"item": list(items), "value": list(values)}).dropna()
+    frame["value"] = frame["value"].astype(float)
+    frame = frame[frame.groupby("item")["value"].transform("size") >= 2]
+    cats, code = np.unique(frame["value"].to_numpy(), return_inverse=True)
+    item_code, labels = pd.factorize(frame["item"])
+    counts = np.zeros((len(labels), len(cats)), dtype=np.int64)
+    np.add.at(counts, (item_code, code), 1)
+    if not len(counts):
+        return cats, counts, np.zeros(0, dtype=np.int64), pd.Series([], dtype=np.int64)
+    pats, index, weights = np.unique(counts, axis=0, return_inverse=True, return_counts=True)
+    return cats, pats, weights, pd.Series(index.ravel(), index=labels)
+
+
+# Resamples handled at once by alpha_of_patterns: bounds its (patterns × resamples) temporaries.
+ALPHA_CHUNK_CELLS = 5_000_000
+
+
+def alpha_of_patterns(cats: np.ndarray, pats: np.ndarray, weights, level: str) -> np.ndarray:
+    """Krippendorff's α of each row of `weights` (how many items show each pattern of
+    alpha_patterns; one row or a resamples × patterns matrix), NaN where undefined: α() of the
+    items the weights stand for, without building their coincidence matrices.
+
+    An item with m ratings, c_k of them value k, adds c_k c_l / (m − 1) to o_kl (k ≠ l), so with
+    δ²_kl = (x_k − x_l)² — x the values (interval), or their mid-ranks Σ_{g<k} n_g + n_k / 2 in
+    the resample's own frequencies n (ordinal: Krippendorff's ordinal metric is the squared
+    difference of mid-ranks) — Σ o δ² = Σ_items 2 (m Σ c x² − (Σ c x)²) / (m − 1) and
+    Σ n_k n_l δ²_kl = 2 (n Σ n x² − (Σ n x)²); nominal δ² = 1 − [k = l] gives (m² − Σ c²) /
+    (m − 1) and n² − Σ n²."""
+    w = np.atleast_2d(np.asarray(weights, dtype=float))
+    p = pats.astype(float)
+    m = p.sum(1)
+    scale = 1.0 / (m - 1.0)
+    out = np.full(len(w), np.nan)
+    chunk = max(1, ALPHA_CHUNK_CELLS // max(len(p), 1))
+    for start in range(0, len(w), chunk):
+        wb = w[start:start + chunk]
+        n_k = wb @ p  # resamples × values: each value's frequency n_k
+        n = n_k.sum(1)
+        if level == "nominal":
+            observed = wb @ ((m ** 2 - (p ** 2).sum(1)) * scale)
+            expected = n ** 2 - (n_k ** 2).sum(1)
+        elif level in ("interval", "ordinal"):
+            if level == "interval":
+                x = np.broadcast_to(cats.astype(float), n_k.shape)
+                s1, s2 = p @ cats.astype(float), p @ cats.astype(float) ** 2  # per pattern
+                observed = wb @ ((m * s2 - s1 ** 2) * scale)
+            else:
+                x = np.cumsum(n_k, axis=1) - n_k / 2.0  # mid-ranks, per resample
+                s1, s2 = p @ x.T, p @ (x ** 2).T  # patterns × resamples
+                observed = ((m[:, None] * s2 - s1 ** 2) * scale[:, None] * wb.T).sum(0)
+            expected = n * (n_k * x ** 2).sum(1) - (n_k * x).sum(1) ** 2
+        else:
+            raise ValueError(f"level {level!r} is not one of {LEVELS}")
+        with np.errstate(divide="ignore", invalid="ignore"):
+            value = 1.0 - (n - 1.0) * observed / expected
+        out[start:start + chunk] = np.where((n >= 2) & (expected > 1e-12 * np.maximum(n, 1) ** 2), value, np.nan)
+    return out
+
+
+def alpha_inputs(frame: pd.DataFrame, score: str | None, verdict: str | None) -> dict[str, tuple[pd.Series, str]]:
+    """Each Krippendorff's α of a ratings frame, by its name: (its values, level): the score at the
+    interval and ordinal levels, and the verdicts at the ordinal level when their order is known
+    (codes of that order)."""
+    out = {}
+    if score:
+        for level in ("interval", "ordinal"):
+            out[f"{score} ({level})"] = (frame[score], level)
+    order = verdict_order(frame[verdict]) if verdict else None
+    if order:
+        out[f"{verdict} (ordinal: {' < '.join(order)})"] = (frame[verdict].map({v: i for i, v in enumerate(order)}),
+                                                            "ordinal")
+    return out
+
+
+def alpha_interval(items, values, level: str, resamples: int = 1_000, seed: int = cs.DEFAULT_SEED,
+                   conf: float = cs.LEVEL) -> dict:
+    """α's bootstrap CI over items, as the verdicts' κ and α get theirs (agreement.multinomial_ci:
+    percentile, seeded, a multinomial over the items' count patterns)."""
+    cats, pats, weights, _ = alpha_patterns(items, values)
+    ci = list(cs.multinomial_ci(weights, lambda d: alpha_of_patterns(cats, pats, d, level), resamples, seed, conf))
+    return {"ci": ci, "ci_undefined": cs.undefined_reason(weights, ci), "ci_name": "bootstrap over items",
+            "ci_method": cs.ci_method(resamples, seed, conf)}
+
+
 def verdict_order(verdicts) -> tuple[str, ...] | None:
     """The known ordered scale every verdict belongs to, if any."""
     seen = {v for v in verdicts if v is not None and v == v}
@@ -82,15 +171,16 @@ def agreement(frame: pd.DataFrame, score: str | None, verdict: str | None,
                  "missing_values": {c: int(frame[c].isna().sum()) for c in (score, verdict) if c}}
     if out["raters"] < 2:
         out["note"] = "one rater only: agreement between raters needs two or more"
+    inputs = alpha_inputs(frame, score, verdict)
+    out["alpha"] = {name: alpha(frame["item"], values, level) for name, (values, level) in inputs.items()}
+    # Each α's interval, by name (clustered.agreement resamples whole documents instead when
+    # the items share enough of them).
+    out["alpha_ci"] = {name: alpha_interval(frame["item"], values, level, resamples, seed)
+                       for name, (values, level) in inputs.items()}
     if score:
-        for level in ("interval", "ordinal"):
-            out["alpha"][f"{score} ({level})"] = alpha(frame["item"], frame[score], level)
         out["unpairable_items"] = coincidences(frame["item"], frame[score])[2]
     if verdict:
         order = verdict_order(frame[verdict])
-        if order:
-            codes = frame[verdict].map({v: i for i, v in enumerate(order)})
-            out["alpha"][f"{verdict} (ordinal: {' < '.join(order)})"] = alpha(frame["item"], codes, "ordinal")
         wide = cs.ratings_from_long(frame, "item", "rater", verdict)
         out["verdicts"] = cs.human_agreement(wide, list(order) if order else None, resamples, seed)
     return out

@@ -1,5 +1,5 @@
 """The human-ratings part of a report: Krippendorff's α per scale and Fleiss' / pairwise Cohen's
-κ on verdicts, with CIs where the function gives them, and each rater's summary; from
+κ on verdicts, each with its bootstrap CI, and each rater's summary; from
 calibration.human_ratings (the functions Human ratings and `agreement --json` use)."""
 
 from __future__ import annotations
@@ -37,11 +37,10 @@ def build(run, ledger: Ledger, missing_columns, seed: int) -> tuple[dict, list[s
            "alpha": [], "kappa": []}
     missing = []
     for i, (name, value) in enumerate(result["alpha"].items()):
-        out["alpha"].append({"label": ledger.label(f"ratings.alpha.{i}", f"Krippendorff's α, {name}"),
-                             "value": value, "low": None,
-                             "high": None, "ci": "no CI (point estimate)",
-                             "shown": ledger.add(f"ratings.alpha.{i}", value, fmt.agreement(value),
-                                                 query=Q, function=F, cli=cli + ["alpha", name])})
+        stat = result["alpha_ci"][name]
+        label = f"Krippendorff's α, {name}, 95 % CI by {stat['ci_name']}"
+        out["alpha"].append(_stat(ledger, f"ratings.alpha.{i}", label, value, stat["ci"], cli + ["alpha", name],
+                                  cli + ["alpha_ci", name, "ci"], F, Q))
     if verdict and "verdicts" in result:
         v = result["verdicts"]
         by = {name: f"95 % CI by {v[name]['ci_name']}" for name in ("fleiss_kappa", "krippendorff_alpha")}
@@ -66,9 +65,6 @@ def build(run, ledger: Ledger, missing_columns, seed: int) -> tuple[dict, list[s
         missing.append("Fleiss' and Cohen's κ: the ratings have no verdict column.")
     if not score:
         missing.append("Krippendorff's α on scores: the ratings have no score or mqm column.")
-    if score:
-        missing.append("A CI on Krippendorff's α of the scores: computed as a point estimate only "
-                       "(the verdicts' α and κ carry bootstrap CIs).")
     shown = out["kappa"][:50]
     out["forest"] = svg.forest([{"label": r["label"], "value": r["value"], "low": r["low"],
                                  "high": r["high"]} for r in out["alpha"] + shown],

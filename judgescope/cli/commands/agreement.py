@@ -15,7 +15,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def interval_text(stat: dict) -> str:
-    """'95% CI [a, b] by <its name>' of one verdict statistic (clustered.agreement's rule)."""
+    """'95% CI [a, b] by <its name>' of one statistic (clustered.agreement's rule)."""
     ci = ("n/a" if stat["ci"][0] is None and not stat.get("ci_undefined")
           else f"n/a ({stat['ci_undefined']})" if stat["ci"][0] is None
           else f"[{stat['ci'][0]:.4f}, {stat['ci'][1]:.4f}]")
@@ -41,7 +41,8 @@ def run(args) -> int:
         print("  one rater only: agreement between raters needs two or more, so every "
               "coefficient below is n/a")
     for name, value in result["alpha"].items():
-        print(f"  Krippendorff's alpha, {name}: {'n/a' if value is None else f'{value:.4f}'}")
+        print(f"  Krippendorff's alpha, {name}: {'n/a' if value is None else f'{value:.4f}'}, "
+              f"{interval_text(result['alpha_ci'][name])}")
     if verdict:
         fleiss = result["verdicts"]["fleiss_kappa"]["value"]
         note = result["verdicts"]["fleiss_kappa"].get("note")
