@@ -149,6 +149,9 @@ def test_mqm_ratings_overview_states_alpha_and_kappa(real):
     # The interval Human ratings headlines too: resampling the file's 30 documents (issue 44 item 2).
     assert re.search(r"Fleiss' κ -?\d\.\d{3} \(95 % CI \[-?\d\.\d{3}, -?\d\.\d{3}\] by bootstrap over "
                      r"whole docs \(30 clusters\)\)", text), text
+    # each α with its interval, by the same rule (a point estimate only, before)
+    assert re.search(r"mqm \(interval\)\S* -?\d\.\d{3} \(95 % CI \[-?\d\.\d{3}, -?\d\.\d{3}\] by bootstrap over "
+                     r"whole docs \(30 clusters\)\)", text), text
     assert "No dataset of this collection could be summarised" not in " ".join(i.value for i in at.info)
 
 

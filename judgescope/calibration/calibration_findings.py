@@ -117,11 +117,12 @@ def ratings_findings(result: dict, verdict: str | None) -> list[Finding]:
     size = (f"{fmt.count(result['items'])} items, {fmt.count(result['raters'])} raters, "
             f"{fmt.count(result['ratings'])} ratings")
     out = []
-    alphas = "; ".join(f"{isolated(name)} {fmt.agreement(v)}" for name, v in result["alpha"].items())
+    alphas = "; ".join(f"{isolated(name)} {fmt.agreement(v)} ({_named_ci(result['alpha_ci'][name])})"
+                       for name, v in result["alpha"].items())
     if alphas:
+        method = next(iter(result["alpha_ci"].values()))["ci_method"]
         out.append(Finding(f"Krippendorff's α among the raters ({size}): {alphas}.", "human_ratings",
-                           "Human ratings", method="Krippendorff (2011); point estimates (no CI "
-                           "is computed for α on scores).",
+                           "Human ratings", method=f"Krippendorff (2011); intervals: {method}.",
                            how="Items with one rating are unpairable and counted apart."))
     v = result.get("verdicts")
     if verdict and v:
