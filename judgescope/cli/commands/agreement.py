@@ -44,13 +44,11 @@ def run(args) -> int:
         print(f"  Krippendorff's alpha, {name}: {'n/a' if value is None else f'{value:.4f}'}, "
               f"{interval_text(result['alpha_ci'][name])}")
     if verdict:
-        fleiss = result["verdicts"]["fleiss_kappa"]["value"]
-        note = result["verdicts"]["fleiss_kappa"].get("note")
-        print(f"  Fleiss' kappa ({verdict}): {'n/a' if fleiss is None else f'{fleiss:.4f}'}"
-              + (f" ({note})" if fleiss is None and note else ""))
-        for name in ("fleiss_kappa", "krippendorff_alpha"):
+        for name, label in (("krippendorff_alpha", f"Krippendorff's alpha, {verdict} (nominal)"),
+                            ("fleiss_kappa", f"Fleiss' kappa, {verdict} (nominal)")):
             stat = result["verdicts"][name]
-            if stat["value"] is not None:
-                print(f"  {name} ({verdict}, nominal) {interval_text(stat)}")
+            value, note = stat["value"], stat.get("note")
+            print(f"  {label}: " + (f"{value:.4f}, {interval_text(stat)}" if value is not None
+                                    else "n/a" + (f" ({note})" if note else "")))
     write_json(result, args.json)
     return print_ledger(loaded)
