@@ -200,3 +200,26 @@ def test_real_mqm_alphas_carry_document_intervals(mqm_manifest):
                           capture_output=True, text=True, cwd=mqm_manifest, timeout=300)
     line = next(x for x in done.stdout.splitlines() if "alpha, mqm (interval)" in x)
     assert line.endswith("by bootstrap over whole docs (30 clusters)") and "95% CI [" in line
+
+
+def test_ratings_without_an_item_are_excluded_not_pooled_as_one(tmp_path):
+    """Rows whose every item column is empty used to become one item under an empty key, their
+    ratings of different texts counted as agreement or disagreement; they are now excluded with a
+    reason naming the columns, file and row, and enter no statistic."""
+    from judgescope import cli
+    rows = [{"item_id": item, "system": "X", "rater": r, "score": s}
+            for item, scores in (("s1", [10, 12, 11]), ("s2", [80, 82, 79])) for r, s in zip("ABC", scores)]
+    rows += [{"item_id": None, "system": None, "rater": r, "score": s} for r, s in zip("ABC", [0, 100, 50])]
+    rows += [{"item_id": "  ", "rater": "D", "score": 5}]
+    path = tmp_path / "ratings.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    loaded = cli.load_source(str(path), "human_ratings")
+    assert loaded.report["reasons"] == {"no item: item_id, system all empty": 4}
+    assert (loaded.report["rows_used"], loaded.report["rows_excluded"]) == (6, 4)
+    out = tmp_path / "a.json"
+    assert cli.main(["agreement", str(path), "--resamples", "50", "--json", str(out)]) == 1  # rows excluded
+    got = json.loads(out.read_text())
+    assert (got["items"], got["ratings"], got["raters"]) == (2, 6, 3)
+    six = rows[:6]
+    expected = hr.alpha([r["item_id"] for r in six], [r["score"] for r in six], "interval")
+    assert got["alpha"]["score (interval)"] == pytest.approx(expected)

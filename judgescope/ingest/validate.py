@@ -385,11 +385,19 @@ def _scores(value, translators):
 
 
 def flag_ratings(con, checks: Checks, present: dict) -> Checks:
-    """Human ratings: a row with no rating value, and a rater's later rating of an item already
-    rated, go to the ledger (agreement statistics need one value per rater per item)."""
+    """Human ratings: a row with no rating value, a row with no item (every item column the file
+    has empty: its ratings would all be pooled as one item under an empty key, agreeing or not
+    with ratings of other texts), and a rater's later rating of an item already rated, go to the
+    ledger (agreement statistics need one value per rater per item)."""
     values = [c for c in HUMAN_RATING_VALUES if c in present]
     empty = " AND ".join(f"{q(c)} IS NULL" for c in values)
     checks = drop_rows(con, checks, f"SELECT _file, _row FROM {usable_rows(checks, by_lineage=True)} WHERE {empty}",
                        f"no rating: {', '.join(values)} all empty", values[0])
+    items = [c for c in HUMAN_ITEM_COLUMNS if c in present]
+    if items:
+        no_item = " AND ".join(f"coalesce(trim(CAST({q(c)} AS VARCHAR)), '') = ''" for c in items)
+        checks = drop_rows(con, checks,
+                           f"SELECT _file, _row FROM {usable_rows(checks, by_lineage=True)} WHERE {no_item}",
+                           f"no item: {', '.join(items)} all empty", items[0])
     key = tuple(c for c in ("rater", *HUMAN_ITEM_COLUMNS) if c in present)
     return _drop_repeats(con, checks, key, "duplicate rater + item", "rater")
