@@ -77,3 +77,34 @@ def test_probe_length_command_on_the_demo(tmp_path):
     assert got["rows"] > 0 and got["join_key_source"].startswith("declared by collection")
     assert all("length_ci" in r or "note" in r for r in got["languages"])
     assert "cluster-robust" in got["method"]
+
+
+def test_probe_length_counts_the_audit_rows_it_cannot_measure(tmp_path, capsys):
+    """Rows whose key finds no snapshot row, or several, have no texts to measure: before, the
+    probe said "on 30 rows" of an audit of 36 and never named the other 6."""
+    import hashlib
+    import json
+    from judgescope import cli
+
+    def sha(t):
+        return hashlib.sha256(t.encode()).hexdigest()
+    audit, snapshot = [], []
+    for i in range(36):
+        src, cand = f"source {i}", "word " * (i + 1)
+        audit.append({"judge_record_id": f"r{i}", "instance_id": f"i{i}", "target_language": "de",
+                      "unit": "answer", "score": 50 + i, "source_text_sha256": sha(src),
+                      "candidate_text_sha256": sha(cand)})
+        if i < 30:
+            snapshot.append({"instance_id": f"i{i}", "target_language": "de", "unit": "answer",
+                             "source_text": src, "candidate_text": cand})
+    snapshot += [dict(snapshot[0]), dict(snapshot[1])]  # i0 and i1 twice: ambiguous
+    a, s = tmp_path / "audit.jsonl", tmp_path / "snap.jsonl"
+    a.write_text("".join(json.dumps(r) + "\n" for r in audit), encoding="utf-8")
+    s.write_text("".join(json.dumps(r) + "\n" for r in snapshot), encoding="utf-8")
+    out = tmp_path / "probe.json"
+    assert cli.main(["probe-length", str(a), str(s), "--key", "instance_id", "--json", str(out)]) == 0
+    got = json.loads(out.read_text())
+    assert (got["rows"], got["audit_rows"], got["left_out"]) == (28, 36, {"missing": 6, "ambiguous": 2})
+    printed = capsys.readouterr().out
+    assert "length probe on 28 of 36 audit rows" in printed
+    assert "left out: 6 missing (no snapshot row); 2 ambiguous (several snapshot rows)" in printed

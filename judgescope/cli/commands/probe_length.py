@@ -28,11 +28,20 @@ def run(args) -> int:
                                      snapshot.report["columns_missing"])
     if problems:
         raise SourceError("; ".join(problems) + " (give --key to choose the join columns)")
-    rows = open_store({"audit": audit, "snapshot": snapshot}, key).run("audit_lengths")
+    store = open_store({"audit": audit, "snapshot": snapshot}, key)
+    rows = store.run("audit_lengths")
     result = length_probes.audit_length_probe(rows)
     result["join_key"], result["join_key_source"], result["rows"] = list(key), how, int(len(rows))
-    print(f"{audit.spec.name}: length probe on {len(rows):,} rows joined to one snapshot row "
-          f"({', '.join(key)}, {how})")
+    # Every audit row is accounted for: those whose key finds no snapshot row, or several, have
+    # no texts to measure (Integrity's classes, from the same join).
+    counts = verify.summarise(store.run).counts
+    result["audit_rows"] = int(sum(counts.values()))
+    result["left_out"] = {"missing": counts["missing"], "ambiguous": counts["ambiguous"]}
+    print(f"{audit.spec.name}: length probe on {len(rows):,} of {result['audit_rows']:,} audit rows, those "
+          f"joined to one snapshot row ({', '.join(key)}, {how})")
+    if left := {c: n for c, n in result["left_out"].items() if n}:
+        print("  left out: " + "; ".join(f"{n:,} {verify.CLASS_LABELS[c].lower()}" for c, n in left.items())
+              + f" — `judgescope verify {args.audit} {args.snapshot}` lists them")
     for r in result["languages"]:
         if "note" in r:
             print(f"  {r['target_language']}: {r['note']}")
