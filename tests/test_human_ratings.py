@@ -223,3 +223,15 @@ def test_ratings_without_an_item_are_excluded_not_pooled_as_one(tmp_path):
     six = rows[:6]
     expected = hr.alpha([r["item_id"] for r in six], [r["score"] for r in six], "interval")
     assert got["alpha"]["score (interval)"] == pytest.approx(expected)
+
+
+def test_alpha_of_patterns_does_not_lose_the_spread_of_large_scores():
+    """α is unchanged by a shift of every value; scores near 10⁶ keep their spread (the sums of
+    squares are taken of centred values), and one value throughout is undefined, not 0 or 1."""
+    items = [u for coder in K2011 for u, _ in enumerate(coder)]
+    values = [v for coder in K2011 for v in coder]
+    shifted = [None if v is None else v + 1e6 for v in values]
+    for level in ("interval", "ordinal"):
+        base = hr.alpha_of_patterns(*hr.alpha_patterns(items, values)[:3], level)[0]
+        assert hr.alpha_of_patterns(*hr.alpha_patterns(items, shifted)[:3], level)[0] == pytest.approx(base, abs=1e-9)
+        assert np.isnan(hr.alpha_of_patterns(*hr.alpha_patterns([0, 0, 1, 1], [7e5] * 4)[:3], level)[0])

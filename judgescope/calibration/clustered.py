@@ -67,7 +67,7 @@ def alpha_cis(frame: pd.DataFrame, item_clusters: pd.DataFrame, score: str | Non
     """Each Krippendorff's α of a ratings_long frame (human_ratings.alpha_inputs) with a bootstrap
     CI over whole documents: the pairable items' count patterns (human_ratings.alpha_patterns),
     summed per document and resampled by document (exact.clustered_table_ci, as verdict_cis).
-    None without a cluster column that items share."""
+    None without a cluster column; an α whose items share no document is left out."""
     if item_clusters["cluster"].isna().all():
         return None
     clusters = item_clusters.drop_duplicates("item").set_index("item")["cluster"]
@@ -76,7 +76,7 @@ def alpha_cis(frame: pd.DataFrame, item_clusters: pd.DataFrame, score: str | Non
         cats, pats, _, index = hr.alpha_patterns(frame["item"], values)
         groups = clusters.reindex(index.index)
         if not len(groups) or groups.isna().any() or groups.nunique() == len(groups):
-            return None
+            continue  # no document shared by items of this α: its interval stays over items
         ci = exact.clustered_table_ci(groups.to_numpy(), index.to_numpy(), len(pats),
                                       lambda w, cats=cats, pats=pats, lvl=lvl: hr.alpha_of_patterns(cats, pats, w, lvl),
                                       level, seed, "doc")

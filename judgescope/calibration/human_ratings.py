@@ -99,10 +99,15 @@ def alpha_of_patterns(cats: np.ndarray, pats: np.ndarray, weights, level: str) -
     difference of mid-ranks) — Σ o δ² = Σ_items 2 (m Σ c x² − (Σ c x)²) / (m − 1) and
     Σ n_k n_l δ²_kl = 2 (n Σ n x² − (Σ n x)²); nominal δ² = 1 − [k = l] gives (m² − Σ c²) /
     (m − 1) and n² − Σ n²."""
+    if level not in LEVELS:
+        raise ValueError(f"level {level!r} is not one of {LEVELS}")
     w = np.atleast_2d(np.asarray(weights, dtype=float))
     p = pats.astype(float)
     m = p.sum(1)
     scale = 1.0 / (m - 1.0)
+    # Differences are unchanged by a shift: the values are centred so that the sums of squares
+    # below do not lose the spread to rounding (scores near 10⁶, say).
+    values = cats.astype(float) - ((cats.min() + cats.max()) / 2.0 if len(cats) else 0.0)
     out = np.full(len(w), np.nan)
     chunk = max(1, ALPHA_CHUNK_CELLS // max(len(p), 1))
     for start in range(0, len(w), chunk):
@@ -111,22 +116,23 @@ def alpha_of_patterns(cats: np.ndarray, pats: np.ndarray, weights, level: str) -
         n = n_k.sum(1)
         if level == "nominal":
             observed = wb @ ((m ** 2 - (p ** 2).sum(1)) * scale)
-            expected = n ** 2 - (n_k ** 2).sum(1)
-        elif level in ("interval", "ordinal"):
+            scale_of, expected = n ** 2, n ** 2 - (n_k ** 2).sum(1)
+        else:
             if level == "interval":
-                x = np.broadcast_to(cats.astype(float), n_k.shape)
-                s1, s2 = p @ cats.astype(float), p @ cats.astype(float) ** 2  # per pattern
+                x = np.broadcast_to(values, n_k.shape)
+                s1, s2 = p @ values, p @ values ** 2  # per pattern
                 observed = wb @ ((m * s2 - s1 ** 2) * scale)
-            else:
-                x = np.cumsum(n_k, axis=1) - n_k / 2.0  # mid-ranks, per resample
+            else:  # mid-ranks in the resample's own frequencies, centred on n / 2
+                x = np.cumsum(n_k, axis=1) - n_k / 2.0 - n[:, None] / 2.0
                 s1, s2 = p @ x.T, p @ (x ** 2).T  # patterns × resamples
                 observed = ((m[:, None] * s2 - s1 ** 2) * scale[:, None] * wb.T).sum(0)
-            expected = n * (n_k * x ** 2).sum(1) - (n_k * x).sum(1) ** 2
-        else:
-            raise ValueError(f"level {level!r} is not one of {LEVELS}")
+            scale_of = n * (n_k * x ** 2).sum(1)
+            expected = scale_of - (n_k * x).sum(1) ** 2
         with np.errstate(divide="ignore", invalid="ignore"):
             value = 1.0 - (n - 1.0) * observed / expected
-        out[start:start + chunk] = np.where((n >= 2) & (expected > 1e-12 * np.maximum(n, 1) ** 2), value, np.nan)
+        # One value only (no expected disagreement): undefined, as alpha() says; "zero" is judged
+        # against the size of the terms whose difference it is.
+        out[start:start + chunk] = np.where((n >= 2) & (expected > 1e-10 * scale_of), value, np.nan)
     return out
 
 
