@@ -235,3 +235,49 @@ def test_alpha_of_patterns_does_not_lose_the_spread_of_large_scores():
         base = hr.alpha_of_patterns(*hr.alpha_patterns(items, values)[:3], level)[0]
         assert hr.alpha_of_patterns(*hr.alpha_patterns(items, shifted)[:3], level)[0] == pytest.approx(base, abs=1e-9)
         assert np.isnan(hr.alpha_of_patterns(*hr.alpha_patterns([0, 0, 1, 1], [7e5] * 4)[:3], level)[0])
+
+
+def _clustered_ratings(docs: int, items_per_doc: int, seed: int = 5) -> tuple[pd.DataFrame, pd.DataFrame]:
+    rng = np.random.default_rng(seed)
+    rows, clusters = [], []
+    for d in range(docs):
+        level = rng.normal(0, 1)
+        for i in range(items_per_doc):
+            item = f"d{d}-{i}"
+            truth = level + rng.normal(0, 1)
+            for r in ("A", "B", "C"):
+                rows.append({"item": item, "rater": r, "mqm": round(truth + rng.normal(0, 0.8), 1)})
+            clusters.append({"item": item, "cluster": f"doc{d}"})
+    return pd.DataFrame(rows), pd.DataFrame(clusters)
+
+
+@pytest.mark.parametrize("level", ["interval", "ordinal"])
+def test_alpha_document_interval_equals_the_dense_cluster_bootstrap(level):
+    """Six documents: both intervals are exact (every resample of documents enumerated), so the
+    sparse, batched path must give the very interval of exact.clustered_table_ci over the dense
+    documents × patterns table."""
+    from judgescope.calibration import clustered, exact
+    frame, clusters = _clustered_ratings(6, 5)
+    got = clustered.alpha_cis(frame, clusters, "mqm", None)[f"mqm ({level})"]
+    cats, pats, _, index = hr.alpha_patterns(frame["item"], frame["mqm"])
+    groups = clusters.set_index("item")["cluster"].reindex(index.index)
+    dense = exact.clustered_table_ci(groups.to_numpy(), index.to_numpy(), len(pats),
+                                     lambda w: hr.alpha_of_patterns(cats, pats, w, level), 0.95, 1, "doc")
+    assert "exact" in got["method"] and got["clusters"] == 6
+    assert got["ci"] == pytest.approx([dense["low"], dense["high"]], abs=1e-12)
+
+
+def test_draws_in_batches_give_the_same_interval(monkeypatch):
+    """The resamples come from one generator in order: batches of any size give the same draws,
+    so bounding a batch's cells changes no interval (Monte Carlo here: 40 documents)."""
+    from judgescope.calibration import agreement, clustered, exact
+    frame, clusters = _clustered_ratings(40, 3)
+    whole = clustered.alpha_cis(frame, clusters, "mqm", None)
+    items = hr.alpha_interval(frame["item"], frame["mqm"], "interval", resamples=300)
+    kappa = agreement.multinomial_ci([5, 9, 3, 7], lambda d: d[:, 0] / d.sum(1), 300, 4)
+    monkeypatch.setattr(exact, "DRAW_CELLS", 7)  # a handful of resamples per batch
+    monkeypatch.setattr(hr, "ALPHA_CHUNK_CELLS", 11)
+    assert clustered.alpha_cis(frame, clusters, "mqm", None) == whole
+    assert "Monte Carlo" in whole["mqm (interval)"]["method"]
+    assert hr.alpha_interval(frame["item"], frame["mqm"], "interval", resamples=300) == items
+    assert agreement.multinomial_ci([5, 9, 3, 7], lambda d: d[:, 0] / d.sum(1), 300, 4) == kappa

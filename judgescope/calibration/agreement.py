@@ -96,10 +96,12 @@ def multinomial_ci(counts, stat, resamples=RESAMPLES, seed=DEFAULT_SEED, level=L
     (None, None) when there are no items or stat is undefined on every resample."""
     c = np.asarray(counts, dtype=np.int64).ravel()
     n = int(c.sum())
-    if n == 0:
+    if n == 0 or resamples < 1:
         return None, None
-    draws = np.random.default_rng(seed).multinomial(n, c / n, size=resamples)
-    values = np.asarray(stat(draws), dtype=float)
+    from judgescope.calibration.exact import draw_batch
+    rng, batch = np.random.default_rng(seed), draw_batch(c.size)
+    values = np.concatenate([np.asarray(stat(rng.multinomial(n, c / n, size=min(batch, resamples - start))),
+                                        dtype=float).ravel() for start in range(0, resamples, batch)])
     values = values[~np.isnan(values)]
     if values.size == 0:
         return None, None

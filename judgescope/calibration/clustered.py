@@ -65,9 +65,14 @@ ITEMS = "bootstrap over items"
 def alpha_cis(frame: pd.DataFrame, item_clusters: pd.DataFrame, score: str | None, verdict: str | None,
               level: float = 0.95, seed: int = DEFAULT_SEED) -> dict | None:
     """Each Krippendorff's α of a ratings_long frame (human_ratings.alpha_inputs) with a bootstrap
-    CI over whole documents: the pairable items' count patterns (human_ratings.alpha_patterns),
-    summed per document and resampled by document (exact.clustered_table_ci, as verdict_cis).
+    CI over whole documents: a resample draws documents with replacement (exact.table_ci: exact
+    when few, else Monte Carlo to its tolerance), and its α is that of the pairable items the
+    drawn documents hold (human_ratings.alpha_of_patterns on their count patterns). Documents map
+    to patterns through a sparse matrix, and the items' weights are made a batch of resamples at a
+    time: a dense documents × patterns table, at thousands of each, would take gigabytes.
     None without a cluster column; an α whose items share no document is left out."""
+    from scipy import sparse
+
     if item_clusters["cluster"].isna().all():
         return None
     clusters = item_clusters.drop_duplicates("item").set_index("item")["cluster"]
@@ -77,11 +82,21 @@ def alpha_cis(frame: pd.DataFrame, item_clusters: pd.DataFrame, score: str | Non
         groups = clusters.reindex(index.index)
         if not len(groups) or groups.isna().any() or groups.nunique() == len(groups):
             continue  # no document shared by items of this α: its interval stays over items
-        ci = exact.clustered_table_ci(groups.to_numpy(), index.to_numpy(), len(pats),
-                                      lambda w, cats=cats, pats=pats, lvl=lvl: hr.alpha_of_patterns(cats, pats, w, lvl),
-                                      level, seed, "doc")
+        docs = exact.cluster_codes(groups)
+        holds = sparse.csr_matrix((np.ones(len(docs)), (docs, index.to_numpy())),
+                                  shape=(int(docs.max()) + 1, len(pats))).T.tocsr()  # patterns × documents
+
+        def stat(draws, cats=cats, pats=pats, lvl=lvl, holds=holds):
+            draws = np.asarray(draws, dtype=float)
+            step = max(1, hr.ALPHA_CHUNK_CELLS // max(len(pats), 1))
+            return np.concatenate([hr.alpha_of_patterns(cats, pats, (holds @ draws[i:i + step].T).T, lvl)
+                                   for i in range(0, len(draws), step)])
+
+        n_docs = holds.shape[1]
+        ci = exact.table_ci(np.ones(n_docs, dtype=np.int64), stat, level, seed,
+                            unit=f"clusters of doc ({n_docs:,} clusters, {len(groups):,} items)")
         out[name] = {"ci": [ci["low"], ci["high"]], "method": ci["method"], "undefined": ci["undefined"],
-                     "clusters": int(groups.nunique())}
+                     "clusters": n_docs}
     return out
 
 

@@ -28,6 +28,16 @@ MAX_OUTCOMES = 400_000
 MC_TOLERANCE = 0.002
 MC_START, MC_MAX = 10_000, 1_280_000
 _CHUNK = 100_000
+# Cells of one batch of drawn tables (resamples × patterns): a batch holds at most _CHUNK resamples
+# and at most this many cells, so that thousands of patterns (a cluster bootstrap over thousands
+# of documents) do not make one batch gigabytes. The draws come from one generator in order, so
+# the resamples, and the interval, are the same whatever the batch size.
+DRAW_CELLS = 4_000_000
+
+
+def draw_batch(patterns: int) -> int:
+    """Resamples per batch of drawn tables over `patterns` patterns (_CHUNK, DRAW_CELLS)."""
+    return max(1, min(_CHUNK, DRAW_CELLS // max(int(patterns), 1)))
 _Z95 = 1.959963984540054
 def n_outcomes(n: int, k: int) -> int:
     """How many tables k cells of total n can hold: C(n + k - 1, k - 1)."""
@@ -93,9 +103,9 @@ def _endpoint_se(sorted_values: np.ndarray, q: float) -> float:
 
 
 def _draw(rng, n: int, p: np.ndarray, size: int, stat) -> np.ndarray:
-    parts = []
-    for start in range(0, size, _CHUNK):
-        draws = rng.multinomial(n, p, size=min(_CHUNK, size - start))
+    parts, batch = [], draw_batch(len(p))
+    for start in range(0, size, batch):
+        draws = rng.multinomial(n, p, size=min(batch, size - start))
         parts.append(np.asarray(stat(draws), dtype=float))
     return np.concatenate(parts)
 
