@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from judgescope.cli import EXIT_FAILED, EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE
+from judgescope.cli import EXIT_FAILED, EXIT_OK, EXIT_PROBLEMS, EXIT_READER_GONE, EXIT_UNUSABLE
 from judgescope.schema import SCHEMAS
 from judgescope.ingest.snapshot import FORMS
 from judgescope.integrity.hashes import INFERRED_KEY, JOIN_COLUMNS
@@ -19,7 +19,9 @@ EXIT_MEANINGS = {EXIT_OK: "all good", EXIT_PROBLEMS: "problems found in the data
                  EXIT_UNUSABLE: "an unusable source (unreadable, no kind fits or several do, "
                  "a manifest mistake)",
                  EXIT_FAILED: "JudgeScope itself failed (a defect, or DuckDB out of memory on data "
-                 "of that size), with its traceback and a line saying so"}
+                 "of that size), with its traceback and a line saying so",
+                 EXIT_READER_GONE: "the output's reader stopped reading (`judgescope explain | head`), "
+                 "quietly, as any command stopped by SIGPIPE"}
 
 
 def _cols(names) -> str:

@@ -31,6 +31,7 @@ PARAMS = {
     "audit_review_count": FILTERS,
     "audit_review_count_prebuilt": {k: v for k, v in FILTERS.items() if k != "q"},
     "audit_review_export": FILTERS,
+    "audit_repeat_unkeyed": {"limit": 25},
     "audit_review_page": {**FILTERS, "after_score": -1.0, "after_id": "", "page_size": 2},
     "audit_review_page_desc": {**FILTERS, "after_score": 1e308, "after_id": "", "page_size": 2},
     "audit_review_page_bound": {**{k: v for k, v in FILTERS.items() if k != "q"}, "after_score": -1.0,

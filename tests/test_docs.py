@@ -31,4 +31,5 @@ def test_a_schema_change_changes_the_table(monkeypatch):
 
 def test_exit_codes_are_all_documented():
     from judgescope import cli
-    assert set(docs.EXIT_MEANINGS) == {cli.EXIT_OK, cli.EXIT_PROBLEMS, cli.EXIT_UNUSABLE, cli.EXIT_FAILED}
+    assert set(docs.EXIT_MEANINGS) == {cli.EXIT_OK, cli.EXIT_PROBLEMS, cli.EXIT_UNUSABLE, cli.EXIT_FAILED,
+                                       cli.EXIT_READER_GONE}

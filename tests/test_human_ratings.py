@@ -270,12 +270,12 @@ def test_alpha_document_interval_equals_the_dense_cluster_bootstrap(level):
 def test_draws_in_batches_give_the_same_interval(monkeypatch):
     """The resamples come from one generator in order: batches of any size give the same draws,
     so bounding a batch's cells changes no interval (Monte Carlo here: 40 documents)."""
-    from judgescope.calibration import agreement, clustered, exact
+    from judgescope.calibration import agreement, clustered
     frame, clusters = _clustered_ratings(40, 3)
     whole = clustered.alpha_cis(frame, clusters, "mqm", None)
     items = hr.alpha_interval(frame["item"], frame["mqm"], "interval", resamples=300)
     kappa = agreement.multinomial_ci([5, 9, 3, 7], lambda d: d[:, 0] / d.sum(1), 300, 4)
-    monkeypatch.setattr(exact, "DRAW_CELLS", 7)  # a handful of resamples per batch
+    monkeypatch.setattr(agreement, "DRAW_CELLS", 7)  # a handful of resamples per batch
     monkeypatch.setattr(hr, "ALPHA_CHUNK_CELLS", 11)
     assert clustered.alpha_cis(frame, clusters, "mqm", None) == whole
     assert "Monte Carlo" in whole["mqm (interval)"]["method"]

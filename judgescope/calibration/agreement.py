@@ -91,6 +91,19 @@ def undefined_reason(counts, ci) -> str | None:
     return NO_ITEMS if int(np.asarray(counts).sum()) == 0 else NO_VARIATION
 
 
+# Cells of one batch of drawn tables (resamples × patterns): a batch holds at most this many
+# cells (exact.monte_carlo_bootstrap's batches also at most 100,000 resamples), so that thousands
+# of patterns (a cluster bootstrap over thousands of documents) do not make one batch gigabytes.
+# The draws come from one generator in order, so the resamples, and the interval, are the same
+# whatever the batch size.
+DRAW_CELLS = 4_000_000
+
+
+def draw_batch(patterns: int) -> int:
+    """Resamples per batch of drawn tables over `patterns` patterns (DRAW_CELLS)."""
+    return max(1, DRAW_CELLS // max(int(patterns), 1))
+
+
 def multinomial_ci(counts, stat, resamples=RESAMPLES, seed=DEFAULT_SEED, level=LEVEL):
     """Percentile (low, high) of stat(draws) over multinomial resamples of pattern counts;
     (None, None) when there are no items or stat is undefined on every resample."""
@@ -98,7 +111,6 @@ def multinomial_ci(counts, stat, resamples=RESAMPLES, seed=DEFAULT_SEED, level=L
     n = int(c.sum())
     if n == 0 or resamples < 1:
         return None, None
-    from judgescope.calibration.exact import draw_batch
     rng, batch = np.random.default_rng(seed), draw_batch(c.size)
     values = np.concatenate([np.asarray(stat(rng.multinomial(n, c / n, size=min(batch, resamples - start))),
                                         dtype=float).ravel() for start in range(0, resamples, batch)])

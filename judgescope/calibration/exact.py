@@ -20,6 +20,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from judgescope.calibration import agreement
 from judgescope.calibration.agreement import (  # noqa: F401  (the reasons are used through here)
     NO_ITEMS, NO_VARIATION, kappa_pi_of_tables, undefined_text)
 from judgescope.stats import DEFAULT_SEED
@@ -28,16 +29,6 @@ MAX_OUTCOMES = 400_000
 MC_TOLERANCE = 0.002
 MC_START, MC_MAX = 10_000, 1_280_000
 _CHUNK = 100_000
-# Cells of one batch of drawn tables (resamples × patterns): a batch holds at most _CHUNK resamples
-# and at most this many cells, so that thousands of patterns (a cluster bootstrap over thousands
-# of documents) do not make one batch gigabytes. The draws come from one generator in order, so
-# the resamples, and the interval, are the same whatever the batch size.
-DRAW_CELLS = 4_000_000
-
-
-def draw_batch(patterns: int) -> int:
-    """Resamples per batch of drawn tables over `patterns` patterns (_CHUNK, DRAW_CELLS)."""
-    return max(1, min(_CHUNK, DRAW_CELLS // max(int(patterns), 1)))
 _Z95 = 1.959963984540054
 def n_outcomes(n: int, k: int) -> int:
     """How many tables k cells of total n can hold: C(n + k - 1, k - 1)."""
@@ -103,7 +94,7 @@ def _endpoint_se(sorted_values: np.ndarray, q: float) -> float:
 
 
 def _draw(rng, n: int, p: np.ndarray, size: int, stat) -> np.ndarray:
-    parts, batch = [], draw_batch(len(p))
+    parts, batch = [], min(_CHUNK, agreement.draw_batch(len(p)))
     for start in range(0, size, batch):
         draws = rng.multinomial(n, p, size=min(batch, size - start))
         parts.append(np.asarray(stat(draws), dtype=float))
