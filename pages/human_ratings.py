@@ -6,7 +6,7 @@ from judgescope.calibration import clustered
 from judgescope.calibration import human_ratings as hr
 from judgescope.format import count
 from judgescope import navigation
-from judgescope.web import context, export, rating_items, render
+from judgescope.web import context, export, rating_items, render, results
 from judgescope.calibration.panel import fmt
 
 context.title("Human ratings")
@@ -17,7 +17,7 @@ frame = context.run("ratings_long")
 st.caption("One row per rater per item; an item is every item column the dataset has, "
            "together. Krippendorff's α after Krippendorff (2011): items with one rating are "
            "unpairable and counted. Undefined values show as n/a.")
-stats = clustered.agreement(frame, context.run("ratings_item_clusters"), score, verdict)
+stats = results.ratings_agreement(score, verdict)
 m = st.columns(3)
 m[0].metric("Items", count(stats["items"]))
 m[1].metric("Raters", count(stats["raters"]))

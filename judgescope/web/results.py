@@ -11,6 +11,7 @@ from judgescope import headlines
 from judgescope.audit import interval_tables
 from judgescope.audit import summary as audit
 from judgescope.audit import versions
+from judgescope.calibration import clustered
 from judgescope.integrity import hashes as verify
 from judgescope.ranking import decisions as ranking
 from judgescope.ranking import probes
@@ -69,6 +70,15 @@ def verification():
         return _verified()
     except _NotVerified as err:
         return (None, *err.args)
+
+
+@per_collection(max_entries=16, show_spinner="Bootstrapping the raters' agreement…")
+def ratings_agreement(collection: str, score: str | None, verdict: str | None) -> dict:
+    """calibration.clustered.agreement of the collection's human ratings (every α, κ and their
+    bootstrap intervals), cached across reruns: the intervals' resamples take about half a second
+    on a thousand items, which every interaction with the page would otherwise pay again."""
+    store = catalog().store(collection)
+    return clustered.agreement(store.run("ratings_long"), store.run("ratings_item_clusters"), score, verdict)
 
 
 @per_collection(max_entries=32, show_spinner="Summarising the collection…")
